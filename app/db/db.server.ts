@@ -1,0 +1,88 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import pg from "pg";
+import { env, isPostgresUrl } from "~/utils/env.server";
+import { nodeSqliteDialect, openSqlite, SqliteTypesPlugin } from "./sqlite-driver.server";
+import type { Database } from "./schema";
+
+export type DB = Kysely<Database>;
+export type Trx = Transaction<Database>;
+/** Query functions take either the database or a transaction. */
+export type Queryable = DB | Trx;
+export type Dialect = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: DB;
+  /** better-auth's view of the same database (on PostgreSQL a pool with pg's default type parsing, see below). */
+  authDb: Kysely<any>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/**
+ * PostgreSQL returns timestamptz as ISO strings and bigint counts as numbers in the app's pool, so rows look the same
+ * as SQLite's. better-auth expects Date objects from PostgreSQL, so it gets its own pool with pg's default parsing.
+ */
+const TIMESTAMPTZ = 1184;
+const INT8 = 20;
+const NUMERIC = 1700;
+function appTypes(): pg.CustomTypesConfig {
+  return {
+    getTypeParser(oid: number, format?: any) {
+      if (oid === TIMESTAMPTZ) return (v: string) => new Date(v).toISOString();
+      if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+}
+
+export function openDatabase(url: string): DatabaseHandle {
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10, types: appTypes() });
+    const authPool = new pg.Pool({ connectionString: url, max: 4 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const authDb = new Kysely<any>({ dialect: new PostgresDialect({ pool: authPool }) });
+    return {
+      db,
+      authDb,
+      dialect: "postgres",
+      async close() {
+        await Promise.all([db.destroy(), authDb.destroy()]);
+      },
+    };
+  }
+  if (url !== ":memory:") mkdirSync(dirname(url), { recursive: true });
+  const sqlite = openSqlite(url);
+  const db = new Kysely<Database>({ dialect: nodeSqliteDialect(sqlite), plugins: [new SqliteTypesPlugin()] });
+  return { db, authDb: db, dialect: "sqlite", close: () => db.destroy() };
+}
+
+let handle: DatabaseHandle | undefined;
+
+/** The process's database, opened on first use from DATABASE_URL. */
+export function database(): DatabaseHandle {
+  handle ??= openDatabase(env().DATABASE_URL);
+  return handle;
+}
+
+export function getDb(): DB {
+  return database().db;
+}
+
+export async function closeDatabase() {
+  const h = handle;
+  handle = undefined;
+  await h?.close();
+}
+
+/** A cheap round trip for /healthz. */
+export async function pingDatabase(db: DB = getDb()) {
+  await sql`select 1`.execute(db);
+}
+
+/** Case-insensitive substring match that means the same on both databases. */
+export function containsInsensitive(column: string, needle: string) {
+  const escaped = needle.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '\\'`;
+}

@@ -1,0 +1,20 @@
+import { Migrator, type Migration, type MigrationProvider } from "kysely";
+import type { DB } from "./db.server";
+import * as initial from "./migrations/0001_initial";
+
+/** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
+const migrations: Record<string, Migration> = {
+  "0001_initial": initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: DB) {
+  const migrator = new Migrator({ db, provider, migrationTableName: "schema_migrations", migrationLockTableName: "schema_migrations_lock" });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${(error as Error).message ?? error}`);
+  }
+  return results ?? [];
+}

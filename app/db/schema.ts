@@ -1,0 +1,287 @@
+import type { ColumnType, Generated } from "kysely";
+
+/**
+ * Table types for Kysely. Portable conventions (see app/db/db.server.ts):
+ * - ids are text (UUIDs made by the app; better-auth makes its own for users and sessions);
+ * - money is integer cents, in columns named *_cents;
+ * - timestamps are ISO-8601 UTC strings on both databases (PostgreSQL timestamptz is read back as ISO text);
+ * - booleans are booleans on both (SQLite's 0/1 is converted by the results plugin);
+ * - JSON columns are written as JSON text and read back parsed.
+ */
+type Timestamp = ColumnType<string, string | undefined, string>;
+type NullableTimestamp = ColumnType<string | null, string | null | undefined, string | null>;
+type Bool = ColumnType<boolean, boolean | undefined, boolean>;
+type Json<T> = ColumnType<T, string, string>;
+/** A column with a database default: optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: Defaulted<string>;
+  email_verified: Bool;
+  image: string | null;
+  is_admin: Bool;
+  email_notifications: Bool;
+  email_marketing: Bool;
+  /** POPIA: when the user opted in to marketing; null while they have not. */
+  marketing_consent_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  token: string;
+  expires_at: Timestamp;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccountsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  provider_id: string;
+  access_token: string | null;
+  refresh_token: string | null;
+  id_token: string | null;
+  access_token_expires_at: NullableTimestamp;
+  refresh_token_expires_at: NullableTimestamp;
+  scope: string | null;
+  password: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VerificationsTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RateLimitsTable {
+  id: string;
+  key: string;
+  count: number;
+  /** epoch milliseconds */
+  last_request: number;
+}
+
+export interface CategoriesTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: Timestamp;
+}
+
+export interface ProductsTable {
+  id: string;
+  name: string;
+  slug: string;
+  description: Defaulted<string>;
+  price_cents: number;
+  /** Image URLs, first is the main image. */
+  images: ColumnType<string[], string | undefined, string>;
+  category_id: string | null;
+  meta_title: string | null;
+  meta_desc: string | null;
+  created_at: Timestamp;
+}
+
+export interface ProductTiersTable {
+  id: string;
+  product_id: string;
+  min_quantity: number;
+  /** null: open-ended */
+  max_quantity: number | null;
+  price_cents: number;
+}
+
+export interface ReviewsTable {
+  id: string;
+  product_id: string;
+  user_id: string;
+  rating: number;
+  comment: Defaulted<string>;
+  created_at: Timestamp;
+}
+
+export type OrderStatus = "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+export type PaymentStatus = "pending" | "completed" | "failed" | "cancelled";
+
+export interface ShippingAddress {
+  name: string;
+  telephone: string;
+  street: string;
+  suburb: string;
+  city: string;
+  postalCode: string;
+  province: string;
+}
+
+export interface OrdersTable {
+  id: string;
+  user_id: string | null;
+  status: ColumnType<OrderStatus, OrderStatus | undefined, OrderStatus>;
+  payment_status: ColumnType<PaymentStatus, PaymentStatus | undefined, PaymentStatus>;
+  /** Sum of the lines at the prices charged. */
+  subtotal_cents: number;
+  discount_amount_cents: ColumnType<number, number | undefined, number>;
+  shipping_cents: number;
+  /** What the customer pays: subtotal - discount + shipping, never below 0. */
+  total_amount_cents: number;
+  /** Only when a coupon applied: the total before the discount. */
+  original_total_cents: number | null;
+  coupon_code: string | null;
+  shipping_zone_id: string | null;
+  shipping_address: Json<ShippingAddress>;
+  payment_provider: string | null;
+  /** The provider's checkout id. */
+  payment_id: string | null;
+  notes: string | null;
+  tracking_number: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  processing_started_at: NullableTimestamp;
+  shipped_at: NullableTimestamp;
+  actual_delivery_date: NullableTimestamp;
+}
+
+export interface OrderLinesTable {
+  id: string;
+  order_id: string;
+  /** null once the product is deleted; the line keeps its name and prices. */
+  product_id: string | null;
+  name: string;
+  quantity: number;
+  unit_price_cents: number;
+  total_price_cents: number;
+  position: Defaulted<number>;
+}
+
+export interface OrderMetricsTable {
+  order_id: string;
+  /** seconds from processing_started_at to shipped_at */
+  processing_time: number | null;
+  /** seconds from shipped_at to actual_delivery_date */
+  delivery_time: number | null;
+}
+
+export interface PaymentEventsTable {
+  id: string;
+  provider: string;
+  /** Unique per provider: a replayed event is refused by this key. */
+  provider_event_id: string;
+  order_id: string | null;
+  type: string;
+  amount_cents: number | null;
+  currency: string | null;
+  outcome: string;
+  received_at: Timestamp;
+}
+
+export interface ShippingZonesTable {
+  id: string;
+  name: string;
+  base_rate_cents: number;
+  created_at: Timestamp;
+}
+
+export interface ShippingRulesTable {
+  id: string;
+  zone_id: string;
+  min_total_cents: number;
+  /** null: unbounded */
+  max_total_cents: number | null;
+  rate_cents: number;
+}
+
+export type DiscountType = "percentage" | "fixed_amount" | "free_delivery";
+
+export interface CouponsTable {
+  id: string;
+  code: string;
+  discount_type: DiscountType;
+  /** percentage: whole percent 0–100; fixed_amount: cents off; free_delivery: minimum spend in cents to qualify. */
+  discount_value: number;
+  minimum_spend_cents: Defaulted<number>;
+  max_redemptions: number | null;
+  times_redeemed: ColumnType<number, number | undefined, number>;
+  start_date: Timestamp;
+  /** stored as the end of its day */
+  end_date: Timestamp;
+  is_active: Bool;
+  description: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface CouponUsageTable {
+  id: string;
+  coupon_id: string;
+  order_id: string;
+  user_id: string | null;
+  discount_amount_cents: number;
+  created_at: Timestamp;
+}
+
+export interface ContactMessagesTable {
+  id: string;
+  name: string;
+  email: string;
+  message: string;
+  created_at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: Timestamp;
+  /** set when SMTP accepted it; null while it only sits in the outbox */
+  sent_at: NullableTimestamp;
+  error: string | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  rate_limits: RateLimitsTable;
+  categories: CategoriesTable;
+  products: ProductsTable;
+  product_tiers: ProductTiersTable;
+  reviews: ReviewsTable;
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  order_metrics: OrderMetricsTable;
+  payment_events: PaymentEventsTable;
+  shipping_zones: ShippingZonesTable;
+  shipping_rules: ShippingRulesTable;
+  coupons: CouponsTable;
+  coupon_usage: CouponUsageTable;
+  contact_messages: ContactMessagesTable;
+  mail_outbox: MailOutboxTable;
+  settings: SettingsTable;
+}
+
+/** Columns stored as 0/1 by SQLite and returned as booleans. */
+export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active"];
+/** Columns stored as JSON text by SQLite and returned parsed. */
+export const JSON_COLUMNS = ["images", "shipping_address"];

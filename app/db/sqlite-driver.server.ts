@@ -1,0 +1,72 @@
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import {
+  SqliteDialect,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from "kysely";
+import { BOOLEAN_COLUMNS, JSON_COLUMNS } from "./schema";
+
+/**
+ * Kysely's SqliteDialect speaks the better-sqlite3 interface; Node's built-in `node:sqlite` is close enough
+ * that a thin wrapper does it, so the default database needs no native add-on compiled at install time.
+ */
+function toSqlite(value: unknown): SQLInputValue {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value as SQLInputValue;
+}
+
+export function openSqlite(path: string) {
+  const database = new DatabaseSync(path, { enableForeignKeyConstraints: true });
+  if (path !== ":memory:") database.exec("PRAGMA journal_mode = WAL");
+  // Wait for a writer instead of failing at once when another process (seed, tests) holds the lock.
+  database.exec("PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
+  return database;
+}
+
+export function nodeSqliteDialect(database: DatabaseSync) {
+  return new SqliteDialect({
+    database: {
+      close: () => database.close(),
+      prepare(sql: string) {
+        const statement = database.prepare(sql);
+        const reader = statement.columns().length > 0;
+        return {
+          reader,
+          all: (parameters: ReadonlyArray<unknown>) => statement.all(...parameters.map(toSqlite)),
+          run: (parameters: ReadonlyArray<unknown>) => statement.run(...parameters.map(toSqlite)),
+          iterate: (parameters: ReadonlyArray<unknown>) =>
+            statement.iterate(...parameters.map(toSqlite)) as IterableIterator<unknown>,
+        };
+      },
+    },
+  });
+}
+
+const booleanColumns = new Set(BOOLEAN_COLUMNS);
+const jsonColumns = new Set(JSON_COLUMNS);
+
+/**
+ * SQLite has no boolean or JSON types; PostgreSQL returns both natively. This plugin makes SQLite's rows look the
+ * same, by column name, so one query code serves both databases.
+ */
+export class SqliteTypesPlugin implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    for (const row of args.result.rows) {
+      for (const key in row) {
+        const value = row[key];
+        if (booleanColumns.has(key) && typeof value === "number") row[key] = value === 1;
+        else if (jsonColumns.has(key) && typeof value === "string") row[key] = JSON.parse(value);
+      }
+    }
+    return args.result;
+  }
+}

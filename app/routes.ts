@@ -1,0 +1,52 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+/** The URL tree (SPEC §2 route table). Route modules are thin: parse → call a module → return data. */
+export default [
+  // storefront
+  index("routes/home.tsx"),
+  route("shop", "routes/shop.tsx"),
+  route("products/:slug", "routes/product.tsx"),
+  route("terms", "routes/terms.tsx"),
+  route("sitemap.xml", "routes/sitemap[.]xml.ts"),
+  route("robots.txt", "routes/robots[.]txt.ts"),
+
+  // accounts
+  ...prefix("auth", [
+    route("login", "routes/auth.login.tsx"),
+    route("register", "routes/auth.register.tsx"),
+    route("forgot-password", "routes/auth.forgot-password.tsx"),
+    route("reset-password", "routes/auth.reset-password.tsx"),
+    route("logout", "routes/auth.logout.ts"),
+  ]),
+  route("profile", "routes/profile.tsx"),
+
+  // money path
+  route("cart", "routes/cart.tsx"),
+  route("checkout", "routes/checkout.tsx"),
+  route("payment-status", "routes/payment-status.tsx"),
+  route("order-confirmation", "routes/order-confirmation.tsx"),
+  route("pay/simulated/:checkoutId", "routes/pay.simulated.tsx"),
+  route("webhooks/payments/:provider", "routes/webhooks.payments.ts"),
+  route("api/coupons/validate", "routes/api.coupons.validate.ts"),
+  route("api/reviews", "routes/api.reviews.ts"),
+
+  // admin (every page and action checks the role on the server)
+  ...prefix("admin", [
+    layout("routes/admin.tsx", [
+      index("routes/admin._index.tsx"),
+      route("orders", "routes/admin.orders.tsx"),
+      route("products", "routes/admin.products.tsx"),
+      route("products/add", "routes/admin.products.add.tsx"),
+      route("products/edit/:id", "routes/admin.products.edit.tsx"),
+      route("categories", "routes/admin.categories.tsx"),
+      route("coupons", "routes/admin.coupons.tsx"),
+      route("reviews", "routes/admin.reviews.tsx"),
+      route("users", "routes/admin.users.tsx"),
+      route("shipping", "routes/admin.shipping.tsx"),
+      route("pricing", "routes/admin.pricing.tsx"),
+    ]),
+  ]),
+
+  // any unknown path shows Home, with status 404
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

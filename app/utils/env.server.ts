@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+/**
+ * The shop's configuration: environment variables, checked once at start.
+ * With nothing set the shop runs: SQLite, simulated payments, outbox mail, local images.
+ * Every variable is documented in .env.example.
+ */
+const emailList = z
+  .string()
+  .default("")
+  .transform((s) =>
+    s
+      .split(",")
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email()));
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((s) => (s && s.trim() ? s.trim() : undefined));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** `postgres://…` selects PostgreSQL; anything else (or nothing) is the SQLite file path. */
+  DATABASE_URL: z.string().default("data/shop.db"),
+  PUBLIC_BASE_URL: z.url().default("http://localhost:3000"),
+  SHOP_NAME: z.string().min(1).default("Scentara"),
+  /** International format without '+', as wa.me expects: 27… */
+  WHATSAPP_NUMBER: z
+    .string()
+    .regex(/^\d{9,15}$/, "digits only, international format, e.g. 27821234567")
+    .default("27821234567"),
+  CONTACT_EMAIL: z.email().default("hello@scentara.co.za"),
+  MAIL_FROM: z.string().default("Scentara <no-reply@scentara.co.za>"),
+  SMTP_URL: optionalString,
+  ADMIN_EMAILS: emailList,
+  AUTH_SECRET: optionalString,
+  PAYMENT_PROVIDER: z.enum(["simulated", "yoco"]).default("simulated"),
+  YOCO_SECRET_KEY: optionalString,
+  YOCO_WEBHOOK_SECRET: optionalString,
+  YOCO_API_BASE: z.url().default("https://payments.yoco.com"),
+  SIMULATED_WEBHOOK_SECRET: optionalString,
+  FREE_DELIVERY_THRESHOLD_CENTS: z.coerce.number().int().min(0).default(59900),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Seed the demo catalogue on first start when the database has no products. */
+  SEED_DEMO: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  if (env.PAYMENT_PROVIDER === "yoco" && (!env.YOCO_SECRET_KEY || !env.YOCO_WEBHOOK_SECRET)) {
+    throw new Error("Invalid configuration:\n  PAYMENT_PROVIDER=yoco needs YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET");
+  }
+  if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
+    throw new Error("Invalid configuration:\n  AUTH_SECRET is required in production (32+ random characters)");
+  }
+  return env;
+}
+
+let cached: Env | undefined;
+
+/** The configuration of this process (read lazily so tests can set variables first). */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests change process.env between suites; this drops the cached copy. */
+export function resetEnvForTests() {
+  cached = undefined;
+}
+
+export function isPostgresUrl(url: string) {
+  return /^postgres(ql)?:\/\//.test(url);
+}

@@ -1,0 +1,42 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const baseURL = `http://127.0.0.1:${PORT}`;
+// Per-port data and output, so parallel runs (E2E_PORT, BUILD_DIR) don't collide.
+const dataDir = `/tmp/scentara-e2e-${PORT}`;
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+
+/** End-to-end tests against the production build, on a fresh SQLite database with the demo catalogue. */
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: `test-results/${PORT}`,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? "list" : [["list"]],
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  use: { baseURL, trace: "off", launchOptions: chromium },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+  ],
+  webServer: {
+    command: `rm -rf ${dataDir} && mkdir -p ${dataDir} && node server.js`,
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      DATABASE_URL: `${dataDir}/shop.db`,
+      MEDIA_DIR: `${dataDir}/media`,
+      PUBLIC_BASE_URL: baseURL,
+      AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
+      ADMIN_EMAILS: "admin@scentara.test",
+      LOG_LEVEL: "warn",
+    },
+  },
+});

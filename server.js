@@ -1,0 +1,20 @@
+// Starts the shop. Production (npm start): the Vite build in build/ (or $BUILD_DIR). Development (npm run dev):
+// Vite in middleware mode with hot reload. Everything else lives in server/app.ts.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const production = process.env.NODE_ENV !== "development";
+
+if (production) {
+  const buildDir = resolve(process.env.BUILD_DIR ?? "build");
+  const { start, build } = await import(pathToFileURL(`${buildDir}/server/index.js`).href);
+  await start({ build, clientDir: `${buildDir}/client` });
+} else {
+  const vite = await import("vite");
+  const viteServer = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
+  const { start } = await viteServer.ssrLoadModule("./server/app.ts");
+  await start({
+    build: () => viteServer.ssrLoadModule("virtual:react-router/server-build"),
+    viteMiddleware: viteServer.middlewares,
+  });
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import { requestInfoContext } from "~/context";
+import { closeDatabase, getDb, pingDatabase } from "~/db/db.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { env } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+import { paymentFormActionOrigins } from "~/modules/payments/form-action.server";
+import { ensureDemoCatalogue } from "~/db/seed/seed.server";
+import { mediaRoot } from "~/modules/media/media-paths.server";
+import { securityHeaders } from "./security-headers";
+
+/**
+ * The HTTP server: request ids and JSON logs, security headers, compression, static files with the right cache
+ * lifetimes, /healthz, then React Router. Built by Vite as the SSR entry so it shares the app's modules.
+ */
+export function createApp(options: { build: () => Promise<ServerBuild>; clientDir?: string; viteMiddleware?: express.RequestHandler }) {
+  const config = env();
+  const app = express();
+  app.disable("x-powered-by");
+  // One proxy in front (a load balancer or nginx) is the common deployment; its X-Forwarded-For gives the client IP.
+  app.set("trust proxy", 1);
+
+  app.use((req, res, next) => {
+    const requestId = (req.get("x-request-id") || randomUUID()).slice(0, 64);
+    res.locals.requestId = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      if (res.statusCode >= 500) logger.error(line, "request");
+      else logger.info(line, "request");
+    });
+    next();
+  });
+
+  app.use(
+    securityHeaders({
+      https: config.PUBLIC_BASE_URL.startsWith("https://"),
+      formActionOrigins: paymentFormActionOrigins(),
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await pingDatabase(getDb());
+      res.json({ status: "ok" });
+    } catch (error) {
+      logger.error({ err: error, requestId: res.locals.requestId }, "health check failed");
+      res.status(503).json({ status: "unavailable" });
+    }
+  });
+
+  // Uploaded and generated images: content-addressed file names, so they can be cached for a year.
+  app.use("/media", express.static(mediaRoot(), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
+
+  if (options.viteMiddleware) {
+    app.use(options.viteMiddleware);
+  } else if (options.clientDir) {
+    // Vite's hashed assets never change under the same name.
+    app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
+  }
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: options.build,
+      getLoadContext(req, res) {
+        const context = new RouterContextProvider();
+        context.set(requestInfoContext, {
+          requestId: res.locals.requestId,
+          nonce: res.locals.nonce,
+          ip: req.ip ?? "unknown",
+        });
+        return context;
+      },
+    }),
+  );
+  return app;
+}
+
+/** Migrates, loads the demo catalogue on first start, listens, and shuts down gracefully on SIGTERM/SIGINT. */
+export async function start(options: Parameters<typeof createApp>[0]) {
+  const config = env();
+  const db = getDb();
+  await migrateToLatest(db);
+  if (config.SEED_DEMO) await ensureDemoCatalogue(db);
+  const app = createApp(options);
+  const server = app.listen(config.PORT, () => {
+    logger.info({ port: config.PORT, url: config.PUBLIC_BASE_URL }, "Scentara is listening");
+  });
+  server.keepAliveTimeout = 65_000;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: finishing open requests");
+    server.close(async () => {
+      await closeDatabase();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    // Don't hang forever on a stuck connection.
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  return server;
+}
+
+export const build = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;

@@ -1,0 +1,52 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Three projects: pure unit tests; integration tests (*.int.test.ts) on SQLite; the same integration tests on
+ * PostgreSQL when scripts/test.sh found PostgreSQL binaries and started a throwaway server (TEST_PG_URL).
+ */
+const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
+const integration = ["app/**/*.int.test.{ts,tsx}", "server/**/*.int.test.ts", "tests/integration/**/*.int.test.{ts,tsx}"];
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: integration,
+          env: { NODE_ENV: "test" },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "sqlite",
+          include: integration,
+          setupFiles: ["tests/setup/integration.ts"],
+          env: { NODE_ENV: "test", TEST_DB: "sqlite" },
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      ...(process.env.TEST_PG_URL
+        ? [
+            {
+              resolve: { alias },
+              test: {
+                name: "postgres",
+                include: integration,
+                setupFiles: ["tests/setup/integration.ts"],
+                env: { NODE_ENV: "test", TEST_DB: "postgres" },
+                testTimeout: 20_000,
+                hookTimeout: 30_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
