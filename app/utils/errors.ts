@@ -1,0 +1,54 @@
+import { data } from "react-router";
+
+/**
+ * One error scheme: a domain error carries the spec's user-facing message and its HTTP status. Modules throw it;
+ * routes turn it into `{ error }` data with that status (formError) so the form shows the message and nothing changed.
+ */
+export class DomainError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+export const ADMIN_ACCESS_REQUIRED = "Admin access required";
+
+export function forbidden(message = ADMIN_ACCESS_REQUIRED) {
+  return new DomainError(message, 403);
+}
+
+export function notFound(message = "Not found") {
+  return new DomainError(message, 404);
+}
+
+/** Action result for a failed submission: the message for the user, the status for the client and the tests. */
+export function formError(message: string, status = 400, fieldErrors?: Record<string, string>) {
+  return data({ ok: false as const, error: message, fieldErrors: fieldErrors ?? {} }, { status });
+}
+
+/**
+ * Runs an action body; a DomainError becomes formError with its status, anything else is re-thrown (500, logged).
+ * Responses (redirects) pass through.
+ */
+export async function handleDomainErrors<T>(fn: () => Promise<T>) {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof DomainError) return formError(error.message, error.status, error.field ? { [error.field]: error.message } : undefined);
+    throw error;
+  }
+}
+
+/** zod issues → { field: first message } for forms. */
+export function fieldErrorsOf(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = String(issue.path[0] ?? "form");
+    out[key] ??= issue.message;
+  }
+  return out;
+}
