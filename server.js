@@ -3,6 +3,13 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
+// A .env file beside package.json is read when present (see .env.example); real environment variables win.
+try {
+  process.loadEnvFile();
+} catch {
+  // no .env: defaults and the process environment apply
+}
+
 const production = process.env.NODE_ENV !== "development";
 
 if (production) {

@@ -7,7 +7,7 @@ import { requestInfoContext } from "~/context";
 import { closeDatabase, getDb, pingDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { env } from "~/utils/env.server";
-import { logger } from "~/utils/logger.server";
+import { logger, requestScope } from "~/utils/logger.server";
 import { paymentFormActionOrigins } from "~/modules/payments/form-action.server";
 import { ensureDemoCatalogue } from "~/db/seed/seed.server";
 import { mediaRoot } from "~/modules/media/media-paths.server";
@@ -31,11 +31,15 @@ export function createApp(options: { build: () => Promise<ServerBuild>; clientDi
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) logger.error(line, "request");
-      else logger.info(line, "request");
+      const line = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      // 'finish' fires outside the request's async scope, so enter it again for this line.
+      requestScope.run({ requestId }, () => {
+        if (res.statusCode >= 500) logger.error(line, "request");
+        else logger.info(line, "request");
+      });
     });
-    next();
+    // Everything logged while serving this request (loaders, actions, mail, payments) carries its id.
+    requestScope.run({ requestId }, next);
   });
 
   app.use(
@@ -51,7 +55,7 @@ export function createApp(options: { build: () => Promise<ServerBuild>; clientDi
       await pingDatabase(getDb());
       res.json({ status: "ok" });
     } catch (error) {
-      logger.error({ err: error, requestId: res.locals.requestId }, "health check failed");
+      logger.error({ err: error }, "health check failed");
       res.status(503).json({ status: "unavailable" });
     }
   });

@@ -1,0 +1,11 @@
+import { expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import { sendMail } from "./mailer.server";
+
+it("without SMTP configured, an e-mail is kept in the outbox and reported as not delivered", async () => {
+  const result = await sendMail({ to: "buyer@example.co.za", subject: "Your order", text: "Thank you" });
+  expect(result.delivered).toBe(false);
+  const rows = await getDb().selectFrom("mail_outbox").selectAll().execute();
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ id: result.id, to_address: "buyer@example.co.za", subject: "Your order", text_body: "Thank you", sent_at: null });
+});
