@@ -1,6 +1,47 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { JsonLd } from "~/components/json-ld";
+import { SiteFrame } from "~/components/layout/site-frame";
+import { ButtonLink } from "~/components/ui/button";
+import { getSessionUser } from "~/modules/accounts/session.server";
+import { organizationJsonLd } from "~/modules/seo/structured-data";
+import { getBaseUrl, getShopInfo } from "~/modules/settings/settings.server";
+import { socialLinks } from "~/modules/settings/shop";
+import type { RootData } from "~/modules/settings/root-data";
+import { logger } from "~/utils/logger.server";
+
+/** Every page: who is signed in (role decided on the server), the shop's public facts, the public base URL. */
+export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
+  let user: RootData["user"] = null;
+  try {
+    const sessionUser = await getSessionUser(request);
+    user = sessionUser ? { email: sessionUser.email, isAdmin: sessionUser.isAdmin } : null;
+  } catch (error) {
+    // A session store hiccup must not take the whole shop down: the page renders for a visitor.
+    logger.error({ err: error }, "root: reading the session failed; rendering as a visitor");
+  }
+  return { user, shop: getShopInfo(), baseUrl: getBaseUrl() };
+}
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** Defaults for pages without their own meta (each storefront page sets its own through seoMeta); the error page's title. */
+export function meta({ loaderData, error }: Route.MetaArgs) {
+  const name = loaderData?.shop.name ?? "";
+  if (error) {
+    const title = errorTitle(isRouteErrorResponse(error) ? error.status : 500);
+    return [{ title: name ? `${title} | ${name}` : title }, { name: "robots", content: "noindex" }];
+  }
+  return [
+    { title: name },
+    { name: "description", content: `${name}: designer-inspired fragrances at fair prices, delivered across South Africa.` },
+  ];
+}
+
+function errorTitle(status: number) {
+  return status === 404 ? "Page not found" : status === 403 ? "Access Denied" : status < 500 ? "Something is not right" : "Something went wrong";
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
@@ -8,6 +49,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#faf7f2" />
         <Meta />
         <Links />
       </head>
@@ -20,15 +62,45 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
-  return <Outlet />;
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { shop, baseUrl } = loaderData;
+  return (
+    <SiteFrame>
+      <Outlet />
+      <JsonLd data={organizationJsonLd(shop, baseUrl, socialLinks(shop.name).map((s) => s.href))} />
+    </SiteFrame>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const title = errorTitle(status);
+  const detail =
+    status === 404
+      ? "The page you are looking for has moved or no longer exists."
+      : status < 500 && isRouteErrorResponse(error) && typeof error.data === "string" && error.data
+        ? error.data
+        : "We could not show this page just now. Please try again in a moment, or contact us on WhatsApp.";
+  if (!isRouteErrorResponse(error) && import.meta.env.DEV) console.error(error);
   return (
-    <main>
-      <h1>{message}</h1>
-    </main>
+    <SiteFrame>
+      <main className="relative overflow-hidden">
+        <div aria-hidden="true" className="hero-wash pointer-events-none absolute inset-0" />
+        <div className="container-page relative flex min-h-[70vh] flex-col items-center justify-center pt-32 pb-20 text-center">
+          <p className="eyebrow">Error {status}</p>
+          <h1 className="mt-4 text-4xl sm:text-5xl">{title}</h1>
+          <span aria-hidden="true" className="my-6 block h-px w-12 bg-gold-light" />
+          <p className="max-w-md text-ink-soft">{detail}</p>
+          <div className="mt-10 flex flex-wrap justify-center gap-3">
+            <ButtonLink to="/" reloadDocument>
+              Return Home
+            </ButtonLink>
+            <ButtonLink to="/shop" variant="secondary" reloadDocument>
+              Visit the Shop
+            </ButtonLink>
+          </div>
+        </div>
+      </main>
+    </SiteFrame>
   );
 }

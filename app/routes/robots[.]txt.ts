@@ -1,4 +1,12 @@
-// Placeholder: replaced by its area's implementation.
+import { robotsTxt } from "~/modules/seo/sitemap.server";
+import { getBaseUrl } from "~/modules/settings/settings.server";
+
+/** /robots.txt: everything public may be crawled; private and transactional pages may not. */
 export async function loader() {
-  return new Response("Not implemented", { status: 501 });
+  return new Response(robotsTxt(getBaseUrl()), {
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "public, max-age=86400",
+    },
+  });
 }

@@ -1,0 +1,29 @@
+/**
+ * The header's entries (SPEC §2). Home, Our Story and Contact are sections of the home page: plain links to
+ * '/#…' work without JavaScript, and React Router scrolls to the section after navigating (smoothly, through the
+ * stylesheet's scroll-behavior) — from any page, it goes to the home page first.
+ */
+export interface NavEntry {
+  label: string;
+  to: string;
+  /** id of the home-page section, for section links */
+  section?: string;
+}
+
+export const NAV_ENTRIES: NavEntry[] = [
+  { label: "Home", to: "/#home", section: "home" },
+  { label: "Our Story", to: "/#our-story", section: "our-story" },
+  { label: "Contact", to: "/#contact", section: "contact" },
+  { label: "Shop", to: "/shop" },
+];
+
+/** The header is solid on the admin area, once scrolled more than 10 px, or while the mobile menu is open. */
+export const SOLID_AFTER_PX = 10;
+
+export function isHeaderSolid(pathname: string, scrollY: number, menuOpen = false): boolean {
+  return menuOpen || isAdminPath(pathname) || scrollY > SOLID_AFTER_PX;
+}
+
+export function isAdminPath(pathname: string): boolean {
+  return pathname === "/admin" || pathname.startsWith("/admin/");
+}

@@ -1,0 +1,25 @@
+import { useRootData } from "~/modules/settings/root-data";
+import { SiteFooter } from "./site-footer";
+import { SiteHeader } from "./site-header";
+import { WhatsAppButton } from "./whatsapp-button";
+
+/**
+ * The frame around every page — skip link, fixed header, the page, footer, floating WhatsApp button — drawn from
+ * the root loader's data. Pages render their own <main> (one per page) inside #main-content.
+ */
+export function SiteFrame({ children }: { children: React.ReactNode }) {
+  const { user, shop } = useRootData();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main-content" className="skip-link">
+        Skip to content
+      </a>
+      <SiteHeader user={user} shopName={shop.name} />
+      <div id="main-content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+        {children}
+      </div>
+      <SiteFooter shop={shop} year={new Date().getFullYear()} />
+      <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} />
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { RootUser } from "~/modules/settings/root-data";
+import { SiteHeader } from "./site-header";
+
+/** The header renders from data alone: one render per state, as the server would send it. */
+function render(user: RootUser | null, path = "/") {
+  const Stub = createRoutesStub([{ path: "*", Component: () => <SiteHeader user={user} shopName="Scentara" /> }]);
+  return renderToString(<Stub initialEntries={[path]} />);
+}
+
+const links = (html: string) => [...html.matchAll(/<a[^>]*href="([^"]+)"[^>]*>(.*?)<\/a>/g)].map((m) => [m[1], m[2].replace(/<[^>]+>/g, "")]);
+
+describe("SiteHeader", () => {
+  it("visitor: Home, Our Story, Contact, Shop and Sign In; no cart, admin or account menu", () => {
+    const html = render(null);
+    const hrefs = links(html).map(([href]) => href);
+    for (const href of ["/#home", "/#our-story", "/#contact", "/shop", "/auth/login"]) expect(hrefs).toContain(href);
+    expect(hrefs).not.toContain("/cart");
+    expect(hrefs).not.toContain("/admin");
+    expect(html).not.toContain("Sign Out");
+    expect(html).not.toContain("Profile Settings");
+  });
+
+  it("customer: cart link, Profile Settings and a Sign Out form posting to /auth/logout; no admin, no sign in", () => {
+    const html = render({ email: "lerato@example.co.za", isAdmin: false });
+    const hrefs = links(html).map(([href]) => href);
+    expect(hrefs).toContain("/cart");
+    expect(hrefs).toContain("/profile");
+    expect(hrefs).not.toContain("/admin");
+    expect(hrefs).not.toContain("/auth/login");
+    const forms = [...html.matchAll(/<form[^>]*>/g)].map((m) => m[0]);
+    expect(forms.length).toBeGreaterThan(0);
+    for (const form of forms) {
+      expect(form).toContain('action="/auth/logout"');
+      expect(form).toContain('method="post"');
+    }
+    expect(html).toContain("Sign Out");
+    // the item count comes from browser storage: never rendered on the server (no hydration mismatch)
+    expect(html).not.toContain('data-testid="cart-count"');
+  });
+
+  it("admin: also the Admin link", () => {
+    const html = render({ email: "admin@example.co.za", isAdmin: true });
+    expect(links(html).filter(([href]) => href === "/admin").length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("is transparent at the top of a storefront page and solid on the admin area", () => {
+    expect(render(null, "/")).toContain('data-solid="false"');
+    expect(render({ email: "a@b.co", isAdmin: true }, "/admin/orders")).toContain('data-solid="true"');
+  });
+
+  it("the mobile menu button controls the menu and starts closed", () => {
+    const html = render(null);
+    const button = /<button[^>]*aria-controls="([^"]+)"[^>]*>/.exec(html);
+    expect(button?.[0]).toContain('aria-expanded="false"');
+    const id = button![1];
+    expect(html).toMatch(new RegExp(`<nav[^>]*id="${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*hidden`));
+  });
+});

@@ -1,0 +1,229 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { Form, Link, NavLink, useLocation } from "react-router";
+import { countItems, useCart } from "~/modules/cart/cart-storage";
+import type { RootUser } from "~/modules/settings/root-data";
+import { BagIcon, ChevronDownIcon, CloseIcon, MenuIcon, UserIcon } from "./icons";
+import { NAV_ENTRIES, isHeaderSolid } from "./nav";
+
+/**
+ * The fixed header (SPEC §2). Everything it shows comes from its props (the root loader's data), so the three
+ * states — visitor, customer, admin — render from data alone. Transparent over the page until it is scrolled more
+ * than 10 px; always solid on /admin and while the mobile menu is open.
+ */
+export function SiteHeader({ user, shopName }: { user: RootUser | null; shopName: string }) {
+  const { pathname, key } = useLocation();
+  const [scrollY, setScrollY] = useState(0);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
+
+  useEffect(() => {
+    const onScroll = () => setScrollY(window.scrollY);
+    onScroll();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+
+  // Any navigation (including a section link on the same page) closes the mobile menu.
+  useEffect(() => setMenuOpen(false), [key, pathname]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setMenuOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
+
+  const solid = isHeaderSolid(pathname, scrollY, menuOpen);
+
+  return (
+    <header
+      data-solid={solid ? "true" : "false"}
+      className={`fixed inset-x-0 top-0 z-40 transition-[background-color,box-shadow,border-color] duration-300 motion-reduce:transition-none ${
+        solid ? "border-b border-line bg-ivory/95 shadow-[0_1px_18px_-10px_rgba(28,23,20,0.35)] backdrop-blur-md" : "border-b border-transparent bg-transparent"
+      }`}
+    >
+      <div className="container-page flex h-[72px] items-center justify-between gap-4">
+        <Link to="/" className="group flex flex-col leading-none" aria-label={`${shopName}, home`}>
+          <span className="font-display text-[1.65rem] uppercase tracking-[0.22em] text-ink">{shopName}</span>
+          <span className="mt-1 hidden text-[0.58rem] uppercase tracking-[0.42em] text-gold sm:block">Parfums · South Africa</span>
+        </Link>
+
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-8">
+            {NAV_ENTRIES.map((entry) => (
+              <li key={entry.to}>
+                {entry.section ? (
+                  <Link to={entry.to} className="nav-link">
+                    {entry.label}
+                  </Link>
+                ) : (
+                  <NavLink to={entry.to} className="nav-link" prefetch="intent">
+                    {entry.label}
+                  </NavLink>
+                )}
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="flex items-center gap-1 sm:gap-3">
+          {user ? (
+            <>
+              {user.isAdmin ? (
+                <NavLink to="/admin" className="nav-link hidden md:inline-flex">
+                  Admin
+                </NavLink>
+              ) : null}
+              <CartLink />
+              <AccountMenu email={user.email} />
+            </>
+          ) : (
+            <Link to="/auth/login" className="nav-link hidden md:inline-flex">
+              Sign In
+            </Link>
+          )}
+          <button
+            type="button"
+            className="-mr-2 inline-flex h-11 w-11 items-center justify-center text-ink md:hidden"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            {menuOpen ? <CloseIcon /> : <MenuIcon />}
+          </button>
+        </div>
+      </div>
+
+      <MobileMenu id={menuId} open={menuOpen} user={user} onNavigate={() => setMenuOpen(false)} />
+    </header>
+  );
+}
+
+/** The cart link with its item count. The count comes from browser storage, so it appears after hydration. */
+function CartLink() {
+  const count = countItems(useCart());
+  const label = count > 0 ? `Cart, ${count} ${count === 1 ? "item" : "items"}` : "Cart";
+  return (
+    <Link to="/cart" aria-label={label} className="relative inline-flex h-11 w-11 items-center justify-center text-ink hover:text-gold">
+      <BagIcon className="h-[22px] w-[22px]" />
+      {count > 0 ? (
+        <span
+          aria-hidden="true"
+          data-testid="cart-count"
+          className="absolute top-1 right-0.5 flex h-[18px] min-w-[18px] items-center justify-center rounded-full bg-ink px-1 text-[0.65rem] font-semibold text-ivory tabular-nums"
+        >
+          {count > 99 ? "99+" : count}
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
+/**
+ * Profile Settings and Sign Out. A native <details> disclosure: it opens without JavaScript; with it, it closes on
+ * navigation, on Escape and on a click outside.
+ */
+function AccountMenu({ email }: { email: string }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const { key } = useLocation();
+
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [key]);
+
+  useEffect(() => {
+    const onPointer = (e: PointerEvent) => {
+      const el = ref.current;
+      if (el?.open && !el.contains(e.target as Node)) el.open = false;
+    };
+    document.addEventListener("pointerdown", onPointer);
+    return () => document.removeEventListener("pointerdown", onPointer);
+  }, []);
+
+  return (
+    <details
+      ref={ref}
+      className="group/account relative hidden md:block"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && ref.current?.open) {
+          ref.current.open = false;
+          ref.current.querySelector("summary")?.focus();
+        }
+      }}
+    >
+      <summary className="nav-link flex h-11 cursor-pointer list-none items-center gap-1.5 [&::-webkit-details-marker]:hidden">
+        <UserIcon className="h-[20px] w-[20px]" />
+        <span>Account</span>
+        <ChevronDownIcon className="h-3 w-3 transition-transform group-open/account:rotate-180 motion-reduce:transition-none" />
+      </summary>
+      <div className="absolute right-0 mt-2 w-64 border border-line bg-ivory p-2 shadow-[0_18px_40px_-20px_rgba(28,23,20,0.45)]">
+        <p className="truncate px-3 pt-2 pb-3 text-xs text-muted" title={email}>
+          Signed in as <span className="text-ink-soft">{email}</span>
+        </p>
+        <div className="border-t border-line pt-1">
+          <Link to="/profile" className="menu-item">
+            Profile Settings
+          </Link>
+          <Form method="post" action="/auth/logout">
+            <button type="submit" className="menu-item w-full text-left">
+              Sign Out
+            </button>
+          </Form>
+        </div>
+      </div>
+    </details>
+  );
+}
+
+function MobileMenu({ id, open, user, onNavigate }: { id: string; open: boolean; user: RootUser | null; onNavigate: () => void }) {
+  return (
+    <nav id={id} aria-label="Mobile" hidden={!open} className="border-t border-line bg-ivory md:hidden">
+      <ul className="container-page flex flex-col py-4">
+        {NAV_ENTRIES.map((entry) => (
+          <li key={entry.to}>
+            <Link to={entry.to} onClick={onNavigate} className="mobile-link">
+              {entry.label}
+            </Link>
+          </li>
+        ))}
+        {user?.isAdmin ? (
+          <li>
+            <Link to="/admin" onClick={onNavigate} className="mobile-link">
+              Admin
+            </Link>
+          </li>
+        ) : null}
+        {user ? (
+          <>
+            <li>
+              <Link to="/cart" onClick={onNavigate} className="mobile-link">
+                Cart
+              </Link>
+            </li>
+            <li>
+              <Link to="/profile" onClick={onNavigate} className="mobile-link">
+                Profile Settings
+              </Link>
+            </li>
+            <li>
+              <Form method="post" action="/auth/logout">
+                <button type="submit" className="mobile-link w-full text-left">
+                  Sign Out
+                </button>
+              </Form>
+            </li>
+          </>
+        ) : (
+          <li>
+            <Link to="/auth/login" onClick={onNavigate} className="mobile-link">
+              Sign In
+            </Link>
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}

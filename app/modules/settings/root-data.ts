@@ -1,0 +1,32 @@
+import { useRouteLoaderData } from "react-router";
+import type { ShopInfo } from "./shop";
+
+/** What the root loader gives every page: who is signed in, the shop's public facts, the public base URL. */
+export interface RootUser {
+  email: string;
+  isAdmin: boolean;
+}
+
+export interface RootData {
+  user: RootUser | null;
+  shop: ShopInfo;
+  baseUrl: string;
+}
+
+/** Only while the root loader has no data (an error before it ran): empty facts, so nothing wrong is shown. */
+export const EMPTY_ROOT_DATA: RootData = {
+  user: null,
+  shop: { name: "", whatsappNumber: "", contactEmail: "", freeDeliveryThresholdCents: 0 },
+  baseUrl: "",
+};
+
+/** The root loader's data from any route or component: shop name, WhatsApp number, contact e-mail, base URL, user. */
+export function useRootData(): RootData {
+  return (useRouteLoaderData("root") as RootData | undefined) ?? EMPTY_ROOT_DATA;
+}
+
+/** The root loader's data inside a meta function (from its `matches`). */
+export function rootDataOf(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): RootData {
+  const root = matches.find((m) => m?.id === "root");
+  return (root?.loaderData as RootData | undefined) ?? EMPTY_ROOT_DATA;
+}

@@ -1,0 +1,43 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+/** axe-core on home and terms (and the 404 page): no serious or critical violations, on desktop and on a phone. */
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n  ")}`);
+}
+
+for (const viewport of [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+]) {
+  test.describe(`${viewport.name}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    for (const path of ["/", "/terms", "/no-such-page"]) {
+      test(`${path} has no serious or critical accessibility violations`, async ({ page }) => {
+        await page.emulateMedia({ reducedMotion: "reduce" });
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+    }
+
+    test("with the mobile menu open / contact errors shown, still no serious violations", async ({ page }) => {
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await page.goto("/");
+      const form = page.getByRole("form", { name: "Contact form" });
+      await form.getByRole("button", { name: "Send Message" }).click();
+      await expect(form.getByText("Please enter your name.")).toBeVisible();
+      if (viewport.width < 768) {
+        await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+        await page.getByRole("button", { name: "Open menu" }).click();
+        await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,175 @@
+import { expect, test } from "@playwright/test";
+import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
+
+/** The frame on every page (SPEC §2): header, mobile menu, footer, WhatsApp button. */
+
+test.describe("header", () => {
+  test("is transparent at the top of the home page and solid once scrolled more than 10 px", async ({ page }) => {
+    await page.goto("/");
+    const header = page.locator("body > div header").first();
+    await expect(header).toHaveAttribute("data-solid", "false");
+    expect(await header.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgba(0, 0, 0, 0)");
+
+    await page.evaluate(() => window.scrollTo({ top: 400, behavior: "instant" }));
+    await expect(header).toHaveAttribute("data-solid", "true");
+    await expect.poll(() => header.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
+
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
+    await expect(header).toHaveAttribute("data-solid", "false");
+  });
+
+  test("Our Story and Contact go to the home page first from elsewhere, then to their section", async ({ page }) => {
+    await page.goto("/shop");
+    const nav = page.getByRole("navigation", { name: "Main" });
+
+    await nav.getByRole("link", { name: "Our Story" }).click();
+    await expect(page).toHaveURL(/\/#our-story$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Luxury should never be out of reach." })).toBeInViewport();
+
+    await page.goto("/terms");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Contact" }).click();
+    await expect(page).toHaveURL(/\/#contact$/);
+    await expect(page.getByRole("heading", { level: 2, name: "We'd love to hear from you." })).toBeInViewport();
+
+    // Home brings the top of the home page back
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toBeInViewport();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(20);
+  });
+
+  test("section links work without JavaScript too", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/shop");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Our Story" }).click();
+    await expect(page).toHaveURL(/\/#our-story$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Luxury should never be out of reach." })).toBeInViewport();
+    await context.close();
+  });
+
+  test("a visitor sees Sign In and no cart; the Shop link goes to /shop", async ({ page }) => {
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(page.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/auth/login");
+    await expect(page.getByRole("link", { name: /^Cart/ })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
+    await nav.getByRole("link", { name: "Shop" }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+  });
+
+  test("the skip link is the first stop and moves focus to the content", async ({ page }) => {
+    await page.goto("/terms");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/#main-content$/);
+  });
+});
+
+test.describe("mobile menu (390 px)", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("opens with the same entries and closes on navigation", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    const menuId = await toggle.getAttribute("aria-controls");
+    const menu = page.locator(`[id="${menuId}"]`);
+    await expect(menu).toBeHidden();
+
+    await toggle.click();
+    const close = page.getByRole("button", { name: "Close menu" });
+    await expect(close).toHaveAttribute("aria-expanded", "true");
+    await expect(menu).toBeVisible();
+    for (const name of ["Home", "Our Story", "Contact", "Shop", "Sign In"]) {
+      await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    // the header turns solid while the menu is open
+    await expect(page.locator("header[data-solid]")).toHaveAttribute("data-solid", "true");
+
+    await menu.getByRole("link", { name: "Shop", exact: true }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
+  });
+
+  test("a section link in the menu scrolls to it and closes the menu", async ({ page }) => {
+    await page.goto("/terms");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Contact" }).click();
+    await expect(page).toHaveURL(/\/#contact$/);
+    await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
+    await expect(page.getByRole("heading", { level: 2, name: "We'd love to hear from you." })).toBeInViewport();
+  });
+
+  test("Escape closes the menu", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
+  });
+});
+
+test.describe("footer and WhatsApp", () => {
+  test("footer has quick links, social links, contacts, copyright and credit; the WhatsApp button opens wa.me", async ({ page }) => {
+    await page.goto("/");
+    const footer = page.getByRole("contentinfo");
+    await expect(footer.getByRole("link", { name: "Terms & Conditions" })).toHaveAttribute("href", "/terms");
+    await expect(footer.getByRole("link", { name: "Shop", exact: true })).toHaveAttribute("href", "/shop");
+    for (const network of ["Instagram", "Facebook", "TikTok"]) {
+      await expect(footer.getByRole("link", { name: new RegExp(`on ${network}`) })).toHaveAttribute("href", /^https:\/\//);
+    }
+    await expect(footer.getByRole("link", { name: /WhatsApp: \+27/ })).toHaveAttribute("href", /^https:\/\/wa\.me\/\d+$/);
+    await expect(footer.getByRole("link", { name: /E-mail: .+@.+/ })).toHaveAttribute("href", /^mailto:.+@.+/);
+    await expect(footer).toContainText(`© ${new Date().getFullYear()} Scentara`);
+    await expect(footer).toContainText("Website crafted by");
+
+    const chat = page.getByRole("link", { name: /Chat with .* on WhatsApp/ });
+    await expect(chat).toBeVisible();
+    await expect(chat).toHaveAttribute("href", /^https:\/\/wa\.me\/\d{9,15}$/);
+    await expect(chat).toHaveAttribute("target", "_blank");
+
+    await footer.getByRole("link", { name: "Terms & Conditions" }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Terms & Conditions" })).toBeVisible();
+  });
+});
+
+test.describe("signed in", () => {
+  test("a customer sees the cart with its count, Profile Settings and Sign Out, and no Admin link", async ({ page }) => {
+    await registerAndSignIn(page);
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Sign In" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);
+    const cart = page.getByRole("link", { name: /^Cart/ }).first();
+    await expect(cart).toHaveAttribute("href", "/cart");
+
+    // the badge counts items from the browser cart
+    await page.evaluate(() => {
+      localStorage.setItem("cart", JSON.stringify([{ id: "a", name: "A", price: 1000, quantity: 2 }, { id: "b", name: "B", price: 500, quantity: 1 }]));
+      window.dispatchEvent(new Event("scentara:cart"));
+    });
+    await expect(page.getByRole("link", { name: "Cart, 3 items" })).toBeVisible();
+    await expect(page.getByTestId("cart-count")).toHaveText("3");
+
+    await page.getByText("Account", { exact: true }).click();
+    await expect(page.getByRole("link", { name: "Profile Settings" })).toHaveAttribute("href", "/profile");
+    await page.getByRole("button", { name: "Sign Out" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+  });
+
+  test("an admin also sees the Admin link, and the header is solid on /admin", async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto("/");
+    const admin = page.getByRole("navigation", { name: "Main" }).locator("..").getByRole("link", { name: "Admin", exact: true });
+    await expect(admin).toHaveAttribute("href", "/admin");
+    await admin.click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.locator("header[data-solid]")).toHaveAttribute("data-solid", "true");
+  });
+});
