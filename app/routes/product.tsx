@@ -1,5 +1,187 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">product</h1><Outlet /></main>;
+import { Await, data, isRouteErrorResponse, Link } from "react-router";
+import { Suspense } from "react";
+import type { Route } from "./+types/product";
+import { AddToCart } from "~/components/add-to-cart";
+import { Breadcrumbs, breadcrumbJsonLd, type Crumb } from "~/components/breadcrumbs";
+import { JsonLd } from "~/components/json-ld";
+import { ProductGallery } from "~/components/product-gallery";
+import { ProductReviews } from "~/components/product-reviews";
+import { ProductTiers } from "~/components/product-tiers";
+import { ShareMenu } from "~/components/share-menu";
+import { ButtonLink } from "~/components/ui/button";
+import { getDb } from "~/db/db.server";
+import { getProductBySlug, getProductReviews, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
+import { productJsonLd, productSeoText, splitScentNotes } from "~/modules/catalog/product.logic";
+import { shopHref } from "~/modules/catalog/shop-filters.logic";
+import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
+import type { RootData } from "~/modules/settings/root-data";
+import { useRootData } from "~/modules/settings/root-data";
+import { DEFAULT_FREE_DELIVERY_THRESHOLD_CENTS } from "~/modules/shipping/shipping.logic";
+import { formatRand, toDecimalString } from "~/utils/money";
+import { logger } from "~/utils/logger.server";
+import { getSessionUser } from "~/modules/accounts/session.server";
+import { getReviewFormState } from "~/modules/reviews/reviews.server";
+
+export const PRODUCT_NOT_FOUND = "Product not found";
+
+export async function loader({ params: raw, request }: Route.LoaderArgs) {
+  const parsed = productParams.safeParse(raw);
+  const db = getDb();
+  // critical: the product and its tiers (awaited; an unknown slug is a 404)
+  const product = parsed.success ? await getProductBySlug(db, parsed.data.slug) : null;
+  if (!product) throw data({ message: PRODUCT_NOT_FOUND }, { status: 404 });
+  const tiers = await listProductTiers(db, product.id);
+  // deferred: the reviews stream in; a failure shows a note instead of breaking the page (never rejects)
+  const reviews = getProductReviews(db, product.id).catch((error: unknown) => {
+    logger.error({ err: error, productId: product.id }, "product: loading reviews failed");
+    return null;
+  });
+  // the review form: may the signed-in user write (bought it, paid) and their own review (money path; visitors: no query)
+  const reviewForm = await getReviewFormState(db, await getSessionUser(request), product.id).catch((error: unknown) => {
+    logger.error({ err: error, productId: product.id }, "product: loading the review form state failed");
+    return null;
+  });
+  return { product, tiers, reviews, reviewForm };
+}
+
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  const root = matches.find((m) => m?.id === "root")?.loaderData as RootData | undefined;
+  const baseUrl = root?.baseUrl ?? "";
+  const shopName = root?.shop.name ?? "Scentara";
+  if (!loaderData) return [{ title: `${PRODUCT_NOT_FOUND} | ${shopName}` }, { name: "robots", content: "noindex" }];
+  const { product } = loaderData;
+  const { title, description } = productSeoText(product, shopName);
+  return [
+    ...seoMeta({ title, description, path: `/products/${product.slug}`, baseUrl, image: product.images[0], type: "product", siteName: shopName }),
+    { property: "product:price:amount", content: toDecimalString(product.priceCents) },
+    { property: "product:price:currency", content: "ZAR" },
+  ];
+}
+
+export default function Product({ loaderData }: Route.ComponentProps) {
+  const { product, tiers, reviews, reviewForm } = loaderData;
+  const { baseUrl, shop } = useRootData();
+  const { paragraphs, notes } = splitScentNotes(product.description);
+  // the first paragraph leads beside the price; the rest (and the notes) follow the Add to Cart
+  const [lead, ...rest] = paragraphs;
+  const crumbs: Crumb[] = [
+    { label: "Home", to: "/" },
+    { label: "Shop", to: "/shop" },
+    ...(product.categoryName && product.categorySlug ? [{ label: product.categoryName, to: shopHref({ category: product.categorySlug }) }] : []),
+    { label: product.name },
+  ];
+  const path = `/products/${product.slug}`;
+
+  return (
+    <main className="pb-24">
+      <div className="container-page pt-24 sm:pt-32">
+        <Breadcrumbs items={crumbs} />
+
+        <div className="mt-6 grid gap-8 sm:mt-8 md:grid-cols-2 md:gap-12 lg:gap-20">
+          <div className="md:sticky md:top-28 md:self-start">
+            <ProductGallery images={product.images} name={product.name} />
+          </div>
+
+          <div className="flex flex-col">
+            {product.categoryName && product.categorySlug ? (
+              <Link to={shopHref({ category: product.categorySlug })} className="eyebrow self-start hover:text-ink">
+                {product.categoryName}
+              </Link>
+            ) : (
+              <p className="eyebrow">Eau de Parfum</p>
+            )}
+            <h1 className="mt-3 text-[2.75rem] leading-[1.02] sm:text-6xl">{product.name}</h1>
+            <p className="mt-5 font-display text-3xl text-ink lining-nums tabular-nums">{formatRand(product.priceCents)}</p>
+            <p className="mt-1 text-xs uppercase tracking-[0.16em] text-muted">VAT included</p>
+
+            {lead ? <p className="mt-6 font-display text-xl leading-snug text-ink-soft sm:text-2xl">{lead}</p> : null}
+
+            <span aria-hidden="true" className="my-8 block h-px w-16 bg-gold-light" />
+
+            <AddToCart product={product} tiers={tiers} />
+
+            <ProductTiers tiers={tiers} basePriceCents={product.priceCents} productName={product.name} />
+
+            {rest.length || notes.length ? (
+              <section aria-labelledby="about-heading" className="mt-10">
+                <h2 id="about-heading" className="filter-label font-sans">
+                  The fragrance
+                </h2>
+                {rest.length ? (
+                  <div className="mt-3 space-y-4 leading-relaxed text-ink-soft">
+                    {rest.map((p, i) => (
+                      <p key={i}>{p}</p>
+                    ))}
+                  </div>
+                ) : null}
+                {notes.length ? (
+                  <dl className="mt-6 divide-y divide-line border-y border-line">
+                    {notes.map((n) => (
+                      <div key={n.label} className="grid grid-cols-[6.5rem_1fr] gap-4 py-3 sm:grid-cols-[7.5rem_1fr]">
+                        <dt className="font-display text-lg text-ink">{n.label}</dt>
+                        <dd className="self-center text-sm text-ink-soft">{n.notes.join(" · ")}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                ) : null}
+              </section>
+            ) : null}
+
+            <ul className="mt-8 space-y-2 text-sm text-ink-soft">
+              <li className="flex gap-3">
+                <span aria-hidden="true" className="text-gold">
+                  ◆
+                </span>
+                Free delivery on orders over {formatRand(DEFAULT_FREE_DELIVERY_THRESHOLD_CENTS)}
+              </li>
+              <li className="flex gap-3">
+                <span aria-hidden="true" className="text-gold">
+                  ◆
+                </span>
+                Delivered across South Africa in 2 to 7 working days
+              </li>
+            </ul>
+
+            <div className="mt-6 border-t border-line pt-4">
+              <ShareMenu url={absoluteUrl(baseUrl, path)} title={product.name} text={`${product.name} at ${shop.name}`} />
+            </div>
+          </div>
+        </div>
+
+        <div className="mt-20 sm:mt-24">
+          <ProductReviews reviews={reviews} productId={product.id} productSlug={product.slug} reviewForm={reviewForm} />
+        </div>
+      </div>
+
+      <JsonLd data={breadcrumbJsonLd(crumbs, baseUrl, path)} />
+      <Suspense fallback={null}>
+        <Await resolve={reviews}>{(r) => <JsonLd data={productJsonLd(product, r, baseUrl, shop.name)} />}</Await>
+      </Suspense>
+    </main>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main className="relative overflow-hidden">
+      <div aria-hidden="true" className="hero-wash pointer-events-none absolute inset-0" />
+      <div className="container-page relative flex min-h-[70vh] flex-col items-center justify-center pt-32 pb-20 text-center">
+        <p className="eyebrow">{notFound ? "Error 404" : "Error"}</p>
+        <h1 className="mt-4 text-4xl sm:text-5xl">{notFound ? PRODUCT_NOT_FOUND : "Unable to load this fragrance"}</h1>
+        <span aria-hidden="true" className="my-6 block h-px w-12 bg-gold-light" />
+        <p className="max-w-md text-ink-soft">
+          {notFound
+            ? "This fragrance may have left the collection, or the link is mistyped. The rest of the collection is waiting in the shop."
+            : "Please try again in a moment."}
+        </p>
+        <div className="mt-10 flex flex-wrap justify-center gap-3">
+          <ButtonLink to="/shop">Back to the Shop</ButtonLink>
+          <ButtonLink to="/" variant="secondary">
+            Return Home
+          </ButtonLink>
+        </div>
+      </div>
+    </main>
+  );
 }

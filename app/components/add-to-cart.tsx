@@ -1,0 +1,83 @@
+import { useId, useState, useSyncExternalStore } from "react";
+import { Link } from "react-router";
+import { addToCart } from "~/modules/cart/cart-storage";
+import type { ProductTier } from "~/modules/catalog/catalog.types";
+import { PRODUCT_QUANTITIES, tierRangeLabel } from "~/modules/catalog/product.logic";
+import { tierFor } from "~/modules/pricing/tiers.logic";
+import { formatRand } from "~/utils/money";
+import { buttonClass } from "./ui/button";
+
+const noop = () => () => {};
+
+/**
+ * Quantity (1–6, 10, 20, 50, 100) and Add to Cart. The cart lives in the browser (localStorage 'cart'); adding a
+ * product already there adds to its quantity. The price stored is the base price, for display only: the server
+ * reprices every line (tiers included) at checkout. A polite status message confirms with a link to the cart.
+ */
+export function AddToCart({ product, tiers }: { product: { id: string; name: string; priceCents: number }; tiers: ProductTier[] }) {
+  const id = useId();
+  const [quantity, setQuantity] = useState(1);
+  const [added, setAdded] = useState<{ quantity: number; n: number } | null>(null);
+  const hydrated = useSyncExternalStore(noop, () => true, () => false);
+  const tier = tierFor(tiers, quantity);
+
+  return (
+    <div>
+      <div className="flex items-end gap-3">
+        <div className="w-28 shrink-0">
+          <label htmlFor={id} className="filter-label">
+            Quantity
+          </label>
+          <div className="relative mt-2">
+            <select
+              id={id}
+              name="quantity"
+              value={quantity}
+              onChange={(e) => setQuantity(Number(e.target.value))}
+              className="block h-12 w-full appearance-none rounded-none border border-ink/30 bg-white pr-8 pl-4 text-base text-ink focus:border-gold focus:outline-none"
+            >
+              {PRODUCT_QUANTITIES.map((q) => (
+                <option key={q} value={q}>
+                  {q}
+                </option>
+              ))}
+            </select>
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-3 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </div>
+        </div>
+        <button
+          type="button"
+          disabled={!hydrated}
+          onClick={() => {
+            addToCart({ id: product.id, name: product.name, price: product.priceCents, quantity });
+            setAdded((prev) => ({ quantity, n: (prev?.n ?? 0) + 1 }));
+          }}
+          className={buttonClass("primary", "lg", "h-12 flex-1")}
+        >
+          Add to Cart
+        </button>
+      </div>
+
+      {tier ? (
+        <p className="mt-3 text-sm text-ink-soft">
+          Bulk price for {tierRangeLabel(tier)}: <span className="font-medium text-ink">{formatRand(tier.priceCents)}</span> each, applied at checkout.
+        </p>
+      ) : null}
+
+      <div role="status" aria-live="polite" className="min-h-6 mt-3 text-sm">
+        {added ? (
+          <p key={added.n} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-success">
+            <span>
+              Added {added.quantity} × {product.name} to your cart.
+            </span>
+            <Link to="/cart" className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+              View cart
+            </Link>
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { Link } from "react-router";
+import type { ProductSummary } from "~/modules/catalog/catalog.types";
+import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
+import { formatRand } from "~/utils/money";
+
+/** Card widths at the grid's breakpoints: 2 columns on phones, 3 on tablets, 4 on desktop (max-w-6xl). */
+const CARD_SIZES = "(min-width: 1024px) 270px, (min-width: 640px) 33vw, 50vw";
+
+/**
+ * A product in a grid: a 4:5 image on sand, the category as a small label, the name in the display serif,
+ * the price. The whole card is one link to the product page (one tab stop, one accessible name).
+ */
+export function ProductCard({
+  product,
+  eager = false,
+  headingLevel = 3,
+}: {
+  product: ProductSummary;
+  /** the first cards above the fold load eagerly; the rest lazily */
+  eager?: boolean;
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const image = product.image;
+  return (
+    <article className="group relative flex flex-col">
+      <div className="relative aspect-[4/5] overflow-hidden bg-sand">
+        {image ? (
+          <img
+            src={sizedImage(image, 400)}
+            srcSet={srcSetFor(image)}
+            sizes={CARD_SIZES}
+            alt=""
+            width={400}
+            height={500}
+            loading={eager ? "eager" : "lazy"}
+            fetchPriority={eager ? "high" : undefined}
+            decoding="async"
+            className="h-full w-full object-cover transition-transform duration-700 ease-out group-hover:scale-[1.04] motion-reduce:transition-none motion-reduce:group-hover:scale-100"
+          />
+        ) : (
+          <img
+            src={PLACEHOLDER_IMAGE}
+            alt=""
+            width={400}
+            height={500}
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+            className="h-full w-full object-cover opacity-90"
+          />
+        )}
+        <span
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-3 border border-ivory/0 transition-colors duration-500 group-hover:border-ivory/70"
+        />
+      </div>
+      <div className="flex flex-1 flex-col items-center px-2 pt-4 pb-2 text-center">
+        {product.categoryName ? <p className="eyebrow text-[0.65rem]">{product.categoryName}</p> : null}
+        <Heading className="mt-1.5 font-display text-xl leading-snug text-ink sm:text-[1.35rem]">
+          <Link
+            to={`/products/${product.slug}`}
+            prefetch="intent"
+            className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none group-focus-within:underline group-focus-within:decoration-gold group-focus-within:underline-offset-4"
+          >
+            {product.name}
+          </Link>
+        </Heading>
+        <span aria-hidden="true" className="my-2.5 block h-px w-8 bg-gold-light/70" />
+        <p className="text-sm tracking-wide text-ink-soft tabular-nums">{formatRand(product.priceCents)}</p>
+      </div>
+      {/* keyboard focus ring for the whole card (the link's ::after covers the card) */}
+      <span
+        aria-hidden="true"
+        className="pointer-events-none absolute -inset-1 hidden outline-2 outline-offset-0 outline-gold group-has-[:focus-visible]:block"
+      />
+    </article>
+  );
+}
+
+/** A responsive grid of product cards; the first `eagerCount` images load eagerly. */
+export function ProductGrid({
+  products,
+  eagerCount = 4,
+  headingLevel = 3,
+}: {
+  products: ProductSummary[];
+  eagerCount?: number;
+  headingLevel?: 2 | 3;
+}) {
+  return (
+    <ul role="list" className="grid grid-cols-2 gap-x-4 gap-y-10 sm:grid-cols-3 sm:gap-x-6 lg:grid-cols-4 lg:gap-x-8 lg:gap-y-14">
+      {products.map((p, i) => (
+        <li key={p.id}>
+          <ProductCard product={p} eager={i < eagerCount} headingLevel={headingLevel} />
+        </li>
+      ))}
+    </ul>
+  );
+}

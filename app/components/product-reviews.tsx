@@ -1,0 +1,110 @@
+import { Suspense } from "react";
+import { Await } from "react-router";
+import type { ReviewSummary } from "~/modules/catalog/catalog.types";
+import { formatDateZA, isoDateZA } from "~/modules/catalog/product.logic";
+import type { ReviewFormState } from "~/modules/reviews/reviews.logic";
+import { ReviewForm } from "./review-form";
+import { Stars } from "./stars";
+
+/**
+ * Customer reviews: the average (1 decimal) with stars and the count, then each review (author's e-mail prefix or
+ * 'Anonymous', en-ZA date, rating, comment). The reviews arrive as a deferred promise that never rejects
+ * (the loader turns a failure into `null`), so the page renders before they are read.
+ */
+export function ProductReviews(props: {
+  reviews: Promise<ReviewSummary | null>;
+  productId: string;
+  productSlug: string;
+  /** the signed-in user's review permission and own review (from the product loader); absent: the form asks itself */
+  reviewForm?: ReviewFormState | null;
+}) {
+  const { reviews } = props;
+  return (
+    <section aria-labelledby="reviews-heading" className="border-t border-line pt-14">
+      <div className="grid gap-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)] lg:gap-16">
+        <div>
+          <p className="eyebrow">Reviews</p>
+          <h2 id="reviews-heading" className="mt-3 text-4xl">
+            Customer Reviews
+          </h2>
+          <Suspense fallback={<SummarySkeleton />}>
+            <Await resolve={reviews}>{(data) => <ReviewsSummary data={data} />}</Await>
+          </Suspense>
+
+          {/* Review form slot (money path): verified buyers write or update their review here. */}
+          <ReviewForm productId={props.productId} productSlug={props.productSlug} state={props.reviewForm} />
+        </div>
+
+        <Suspense fallback={<ListSkeleton />}>
+          <Await resolve={reviews}>{(data) => <ReviewList data={data} />}</Await>
+        </Suspense>
+      </div>
+    </section>
+  );
+}
+
+function ReviewsSummary({ data }: { data: ReviewSummary | null }) {
+  if (!data) return <p className="mt-6 text-sm text-ink-soft">Reviews could not be loaded just now.</p>;
+  if (data.count === 0 || data.average === null) {
+    return <p className="mt-6 text-ink-soft">No reviews yet. Customers who buy this fragrance can share their impressions here.</p>;
+  }
+  return (
+    <div className="mt-6 flex items-center gap-5">
+      <p className="font-display text-6xl leading-none text-ink lining-nums tabular-nums">{data.average.toFixed(1)}</p>
+      <div className="space-y-1.5">
+        <Stars rating={data.average} size="lg" />
+        <p className="text-sm text-ink-soft">
+          Based on {data.count} {data.count === 1 ? "review" : "reviews"}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function ReviewList({ data }: { data: ReviewSummary | null }) {
+  if (!data || data.reviews.length === 0) return <div className="hidden lg:block" />;
+  return (
+    <ol className="divide-y divide-line self-start border-y border-line" aria-label="Reviews, newest first">
+      {data.reviews.map((review) => (
+        <li key={review.id} className="py-7">
+          <article>
+            <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+              <Stars rating={review.rating} size="sm" />
+              <time dateTime={isoDateZA(review.createdAt)} className="text-xs uppercase tracking-[0.14em] text-muted">
+                {formatDateZA(review.createdAt)}
+              </time>
+            </div>
+            {review.comment ? <p className="mt-3 leading-relaxed text-ink">{review.comment}</p> : null}
+            <p className="mt-3 text-xs font-medium uppercase tracking-[0.16em] text-ink-soft">{review.author}</p>
+          </article>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function SummarySkeleton() {
+  return (
+    <div className="mt-6 flex animate-pulse items-center gap-5" aria-hidden="true">
+      <div className="h-14 w-16 bg-sand" />
+      <div className="space-y-2">
+        <div className="h-4 w-28 bg-sand" />
+        <div className="h-3 w-24 bg-sand" />
+      </div>
+    </div>
+  );
+}
+
+function ListSkeleton() {
+  return (
+    <div className="space-y-6" aria-hidden="true">
+      {[0, 1, 2].map((i) => (
+        <div key={i} className="animate-pulse space-y-3 border-b border-line pb-6">
+          <div className="h-3 w-24 bg-sand" />
+          <div className="h-3 w-full bg-sand" />
+          <div className="h-3 w-2/3 bg-sand" />
+        </div>
+      ))}
+    </div>
+  );
+}

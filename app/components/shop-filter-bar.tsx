@@ -1,0 +1,198 @@
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
+import { Link, useLocation, useSearchParams } from "react-router";
+import type { CategoryOption } from "~/modules/catalog/catalog.types";
+import {
+  PRICE_MAX,
+  PRICE_MIN,
+  PRICE_STEP,
+  SEARCH_MAX_LENGTH,
+  clearFilters,
+  isFilterActive,
+  normalizeSearch,
+  priceLabel,
+  serializeShopFilters,
+  shopHref,
+  withFilter,
+  type ShopFilters,
+} from "~/modules/catalog/shop-filters.logic";
+
+const SEARCH_DEBOUNCE_MS = 350;
+const PRICE_DEBOUNCE_MS = 120;
+
+const noop = () => () => {};
+/** false during server rendering and hydration, true after: the no-JS Apply button hides once JS runs. */
+function useHydrated() {
+  return useSyncExternalStore(noop, () => true, () => false);
+}
+
+type Kind = "search" | "category" | "price";
+
+/**
+ * The shop's filters as one GET form: it works without JavaScript (Apply submits /shop?q=…&category=…&maxPrice=…).
+ * With JavaScript every change updates the URL at once — search debounced, the slider replacing its own history
+ * entries while it is dragged — so a shared link or the back button always shows the same filtered list.
+ */
+export function ShopFilterBar({ filters, categories }: { filters: ShopFilters; categories: CategoryOption[] }) {
+  const [, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const ids = { q: useId(), category: useId(), price: useId(), priceValue: useId() };
+
+  const [q, setQ] = useState(filters.q);
+  const [price, setPrice] = useState<number | null>(filters.maxPrice);
+
+  // The URL is the truth: when it changes (back button, a link, Clear All) the controls follow it.
+  useEffect(() => {
+    setQ((current) => (normalizeSearch(current) === filters.q ? current : filters.q));
+    setPrice(filters.maxPrice);
+  }, [filters.q, filters.maxPrice]);
+
+  // Consecutive changes of the same control replace one history entry rather than piling up entries.
+  const pendingKind = useRef<Kind | null>(null);
+  const last = useRef<{ kind: Kind | null; key: string | null }>({ kind: null, key: null });
+  useEffect(() => {
+    last.current = { kind: pendingKind.current, key: location.key };
+    pendingKind.current = null;
+  }, [location.key]);
+
+  function go(kind: Kind, next: ShopFilters) {
+    if (shopHref(next) === shopHref(filters)) return;
+    const replace = last.current.kind === kind && last.current.key === location.key;
+    pendingKind.current = kind;
+    setSearchParams(serializeShopFilters(next), { replace, preventScrollReset: true });
+  }
+
+  // search: debounced while typing
+  useEffect(() => {
+    if (normalizeSearch(q) === filters.q) return;
+    const t = setTimeout(() => go("search", withFilter(filters, { q })), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [q, filters]);
+
+  // price: lightly debounced while dragging
+  useEffect(() => {
+    if (price === filters.maxPrice) return;
+    const t = setTimeout(() => go("price", withFilter(filters, { maxPrice: price })), PRICE_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [price, filters]);
+
+  const sliderPosition = price ?? PRICE_MAX;
+
+  return (
+    <form
+      method="get"
+      action="/shop"
+      role="search"
+      aria-label="Filter products"
+      onSubmit={(e) => {
+        e.preventDefault();
+        go("search", withFilter(filters, { q, maxPrice: price }));
+      }}
+      className={`grid grid-cols-2 gap-x-5 gap-y-5 border-y border-line py-5 sm:py-6 md:items-start md:gap-8 ${
+        hydrated ? "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1.2fr)]" : "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1.2fr)_auto]"
+      }`}
+    >
+      <div className="col-span-2 md:col-span-1">
+        <label htmlFor={ids.q} className="filter-label">
+          Search
+        </label>
+        <div className="relative mt-2">
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 left-0 h-4 w-4 -translate-y-1/2 text-muted" fill="none" stroke="currentColor" strokeWidth="1.5">
+            <circle cx="11" cy="11" r="6.5" />
+            <path d="m16 16 4.5 4.5" strokeLinecap="round" />
+          </svg>
+          <input
+            id={ids.q}
+            type="search"
+            name="q"
+            value={q}
+            maxLength={SEARCH_MAX_LENGTH}
+            onChange={(e) => setQ(e.target.value)}
+            placeholder="Search fragrances by name"
+            autoComplete="off"
+            enterKeyHint="search"
+            className="filter-control pl-7"
+          />
+        </div>
+      </div>
+
+      <div>
+        <label htmlFor={ids.category} className="filter-label">
+          Category
+        </label>
+        <div className="relative mt-2">
+          <select
+            id={ids.category}
+            name="category"
+            value={filters.category}
+            onChange={(e) => go("category", withFilter(filters, { category: e.target.value, q, maxPrice: price }))}
+            className="filter-control appearance-none pr-8"
+          >
+            <option value="">All Categories</option>
+            {categories.map((c) => (
+              <option key={c.id} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </div>
+      </div>
+
+      <div>
+        <div className="flex items-end justify-between gap-3">
+          <label htmlFor={ids.price} className="filter-label">
+            Price
+          </label>
+          <output id={ids.priceValue} htmlFor={ids.price} className="-mb-0.5 font-display text-base leading-none text-ink lining-nums tabular-nums sm:text-lg">
+            {priceLabel(price)}
+          </output>
+        </div>
+        <input
+          id={ids.price}
+          type="range"
+          name="maxPrice"
+          min={PRICE_MIN}
+          max={PRICE_MAX}
+          step={PRICE_STEP}
+          value={sliderPosition}
+          aria-valuetext={priceLabel(price)}
+          aria-describedby={ids.priceValue}
+          onChange={(e) => setPrice(Number(e.target.value))}
+          className="price-range mt-3 w-full"
+          style={{ "--fill": `${(sliderPosition / PRICE_MAX) * 100}%` } as React.CSSProperties}
+        />
+        <div aria-hidden="true" className="mt-1 flex justify-between text-[0.65rem] tracking-[0.12em] text-muted">
+          <span>R{PRICE_MIN}</span>
+          <span>R{PRICE_MAX}</span>
+        </div>
+      </div>
+
+      {hydrated ? null : (
+        <div className="col-span-2 md:col-span-1 md:pb-1">
+          <button type="submit" className="h-10 w-full border border-ink px-5 text-xs font-medium uppercase tracking-[0.14em] text-ink transition-colors hover:bg-ink hover:text-ivory md:w-auto">
+            Apply
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+/** 'Clear All Filters', shown whenever a filter is active (SPEC §2). */
+export function ClearAllFilters({ filters }: { filters: ShopFilters }) {
+  if (!isFilterActive(filters)) return null;
+  return (
+    <Link
+      to={shopHref(clearFilters())}
+      preventScrollReset
+      className="whitespace-nowrap text-xs font-medium uppercase tracking-[0.16em] text-gold underline decoration-gold/40 underline-offset-[6px] transition-colors hover:text-ink hover:decoration-ink"
+    >
+      Clear All Filters
+    </Link>
+  );
+}

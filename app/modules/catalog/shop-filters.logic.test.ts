@@ -1,0 +1,265 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  clearFilters,
+  EMPTY_FILTERS,
+  isFilterActive,
+  maxPriceCents,
+  PAGE_LIMIT,
+  pageInfo,
+  pageWindow,
+  parseMaxPrice,
+  parseShopFilters,
+  priceLabel,
+  serializeShopFilters,
+  shopHref,
+  sliderValue,
+  withFilter,
+  type ShopFilters,
+} from "./shop-filters.logic";
+
+const f = (over: Partial<ShopFilters> = {}): ShopFilters => ({ ...EMPTY_FILTERS, ...over });
+
+describe("parseShopFilters", () => {
+  it("gives the empty filters for an empty query", () => {
+    expect(parseShopFilters("")).toEqual({ q: "", category: "", maxPrice: null, page: 1 });
+  });
+
+  it("reads every filter", () => {
+    expect(parseShopFilters("q=oud&category=for-her&maxPrice=450&page=3")).toEqual({
+      q: "oud",
+      category: "for-her",
+      maxPrice: 450,
+      page: 3,
+    });
+  });
+
+  it("accepts URLSearchParams and plain objects", () => {
+    expect(parseShopFilters(new URLSearchParams({ q: "rose" })).q).toBe("rose");
+    expect(parseShopFilters({ category: "for-him", q: undefined }).category).toBe("for-him");
+  });
+
+  describe("q", () => {
+    it("is trimmed and inner whitespace collapsed", () => {
+      expect(parseShopFilters({ q: "  velvet \t  oud  " }).q).toBe("velvet oud");
+    });
+    it("keeps its case (matching is case-insensitive on the server)", () => {
+      expect(parseShopFilters({ q: "OUD Noir" }).q).toBe("OUD Noir");
+    });
+    it("is cut to 100 characters", () => {
+      const q = parseShopFilters({ q: "a".repeat(150) }).q;
+      expect(q).toHaveLength(100);
+    });
+    it("never cuts an emoji in half", () => {
+      const q = parseShopFilters({ q: "🌹".repeat(120) }).q;
+      expect(Array.from(q)).toHaveLength(100);
+      expect(q).toBe("🌹".repeat(100));
+    });
+    it("whitespace only means no search", () => {
+      expect(parseShopFilters({ q: "   " }).q).toBe("");
+    });
+    it("keeps LIKE wildcards as plain text (escaped by the query)", () => {
+      expect(parseShopFilters({ q: "100%_" }).q).toBe("100%_");
+    });
+    it("uses the first of repeated values", () => {
+      expect(parseShopFilters("q=first&q=second").q).toBe("first");
+    });
+  });
+
+  describe("category", () => {
+    it("accepts slugs and lower-cases them", () => {
+      expect(parseShopFilters({ category: "For-Her" }).category).toBe("for-her");
+      expect(parseShopFilters({ category: "unisex" }).category).toBe("unisex");
+    });
+    it.each(["for her", "../etc", "a--b", "-x", "x-", "<script>", "a".repeat(101)])("ignores %j", (value) => {
+      expect(parseShopFilters({ category: value }).category).toBe("");
+    });
+  });
+
+  describe("maxPrice", () => {
+    it.each([
+      ["0", 0],
+      ["10", 10],
+      ["455", 455],
+      ["1000", 1000],
+      [" 300 ", 300],
+      ["0300", 300],
+    ])("reads %j as %d", (raw, expected) => {
+      expect(parseShopFilters({ maxPrice: raw }).maxPrice).toBe(expected);
+    });
+    it.each(["", "1001", "-10", "+10", "10.5", "1e3", "abc", "R300", "Infinity", "NaN", "99999999999"])("ignores %j", (raw) => {
+      expect(parseShopFilters({ maxPrice: raw }).maxPrice).toBeNull();
+    });
+    it("is absent when the parameter is missing", () => {
+      expect(parseMaxPrice(null)).toBeNull();
+      expect(parseMaxPrice(undefined)).toBeNull();
+    });
+  });
+
+  describe("page", () => {
+    it.each([
+      ["1", 1],
+      ["2", 2],
+      ["417", 417],
+    ])("reads %j", (raw, expected) => {
+      expect(parseShopFilters({ page: raw }).page).toBe(expected);
+    });
+    it.each(["0", "-1", "1.5", "x", "", "1e2"])("falls back to 1 for %j", (raw) => {
+      expect(parseShopFilters({ page: raw }).page).toBe(1);
+    });
+    it("caps absurd page numbers", () => {
+      expect(parseShopFilters({ page: "999999999" }).page).toBe(PAGE_LIMIT);
+    });
+  });
+});
+
+describe("serializeShopFilters / shopHref", () => {
+  it("leaves defaults out", () => {
+    expect(serializeShopFilters(EMPTY_FILTERS).toString()).toBe("");
+    expect(shopHref(EMPTY_FILTERS)).toBe("/shop");
+  });
+  it("writes filters in a stable order", () => {
+    expect(shopHref(f({ page: 2, maxPrice: 500, category: "for-her", q: "oud" }))).toBe(
+      "/shop?q=oud&category=for-her&maxPrice=500&page=2",
+    );
+  });
+  it("keeps a price bound of 0 and of 1000 (both are real bounds)", () => {
+    expect(shopHref(f({ maxPrice: 0 }))).toBe("/shop?maxPrice=0");
+    expect(shopHref(f({ maxPrice: 1000 }))).toBe("/shop?maxPrice=1000");
+  });
+  it("encodes search text", () => {
+    expect(shopHref(f({ q: "oud & rose" }))).toBe("/shop?q=oud+%26+rose");
+  });
+  it("drops invalid values rather than writing them", () => {
+    expect(shopHref({ q: "  ", category: "Not A Slug", maxPrice: 5000, page: 0 })).toBe("/shop");
+  });
+  it("round-trips any valid filters", () => {
+    const filters = fc.record({
+      q: fc.string({ maxLength: 120 }),
+      category: fc.constantFrom("", "for-her", "for-him", "unisex", "gift-sets"),
+      maxPrice: fc.option(fc.integer({ min: 0, max: 1000 }), { nil: null }),
+      page: fc.integer({ min: 1, max: 500 }),
+    });
+    fc.assert(
+      fc.property(filters, (input) => {
+        const once = parseShopFilters(serializeShopFilters(input));
+        // parsing normalises; serialising the result again changes nothing
+        expect(parseShopFilters(serializeShopFilters(once))).toEqual(once);
+        expect(once.category).toBe(input.category);
+        expect(once.maxPrice).toBe(input.maxPrice);
+        expect(once.page).toBe(input.page);
+        expect(once.q.length).toBeLessThanOrEqual(100);
+      }),
+    );
+  });
+  it("parsing anything never throws and always gives valid filters", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom("q", "category", "maxPrice", "page", "x"), fc.string()), (raw) => {
+        const out = parseShopFilters(raw);
+        expect(out.page).toBeGreaterThanOrEqual(1);
+        expect(out.maxPrice === null || (out.maxPrice >= 0 && out.maxPrice <= 1000)).toBe(true);
+        expect(out.q).toBe(out.q.trim());
+      }),
+    );
+  });
+});
+
+describe("isFilterActive / clearFilters / withFilter", () => {
+  it("no filter is active on the plain shop", () => {
+    expect(isFilterActive(EMPTY_FILTERS)).toBe(false);
+  });
+  it("the page number alone is not a filter", () => {
+    expect(isFilterActive(f({ page: 4 }))).toBe(false);
+  });
+  it.each<[string, Partial<ShopFilters>]>([
+    ["search", { q: "oud" }],
+    ["category", { category: "for-her" }],
+    ["price", { maxPrice: 500 }],
+    ["price of 1000", { maxPrice: 1000 }],
+    ["price of 0", { maxPrice: 0 }],
+  ])("%s makes a filter active", (_, over) => {
+    expect(isFilterActive(f(over))).toBe(true);
+  });
+  it("clearFilters removes every filter and goes to page 1", () => {
+    expect(clearFilters()).toEqual({ q: "", category: "", maxPrice: null, page: 1 });
+    expect(isFilterActive(clearFilters())).toBe(false);
+    expect(shopHref(clearFilters())).toBe("/shop");
+  });
+  it("clearFilters gives a fresh object each time", () => {
+    const a = clearFilters();
+    a.q = "changed";
+    expect(clearFilters().q).toBe("");
+  });
+  it("changing a filter resets the page; changing the page keeps the filters", () => {
+    const start = f({ q: "oud", page: 3 });
+    expect(withFilter(start, { category: "for-her" })).toEqual(f({ q: "oud", category: "for-her", page: 1 }));
+    expect(withFilter(start, { page: 4 })).toEqual(f({ q: "oud", page: 4 }));
+  });
+});
+
+describe("price helpers", () => {
+  it("the bound is inclusive whole rand, in cents", () => {
+    expect(maxPriceCents(f({ maxPrice: 450 }))).toBe(45000);
+    expect(maxPriceCents(f({ maxPrice: 0 }))).toBe(0);
+    expect(maxPriceCents(EMPTY_FILTERS)).toBeNull();
+  });
+  it("the slider sits at the top without a bound", () => {
+    expect(sliderValue(EMPTY_FILTERS)).toBe(1000);
+    expect(sliderValue(f({ maxPrice: 250 }))).toBe(250);
+  });
+  it("labels the bound 'Up to R{n}'", () => {
+    expect(priceLabel(250)).toBe("Up to R250");
+    expect(priceLabel(1000)).toBe("Up to R1000");
+    expect(priceLabel(0)).toBe("Up to R0");
+    expect(priceLabel(null)).toBe("Any price");
+  });
+});
+
+describe("pageInfo", () => {
+  it("one page for few results", () => {
+    expect(pageInfo(1, 5)).toEqual({ page: 1, pageCount: 1, from: 1, to: 5 });
+  });
+  it("no results: page 1 of 1, nothing shown", () => {
+    expect(pageInfo(3, 0)).toEqual({ page: 1, pageCount: 1, from: 0, to: 0 });
+  });
+  it("24 a page", () => {
+    expect(pageInfo(2, 50)).toEqual({ page: 2, pageCount: 3, from: 25, to: 48 });
+    expect(pageInfo(3, 50)).toEqual({ page: 3, pageCount: 3, from: 49, to: 50 });
+    expect(pageInfo(1, 24)).toEqual({ page: 1, pageCount: 1, from: 1, to: 24 });
+    expect(pageInfo(2, 25)).toEqual({ page: 2, pageCount: 2, from: 25, to: 25 });
+  });
+  it("a page past the end shows the last page", () => {
+    expect(pageInfo(99, 50)).toEqual({ page: 3, pageCount: 3, from: 49, to: 50 });
+  });
+});
+
+describe("pageWindow", () => {
+  it("lists every page when there are few", () => {
+    expect(pageWindow(1, 1)).toEqual([1]);
+    expect(pageWindow(2, 3)).toEqual([1, 2, 3]);
+    expect(pageWindow(1, 4)).toEqual([1, 2, 3, 4]);
+  });
+  it("elides long runs", () => {
+    expect(pageWindow(1, 10)).toEqual([1, 2, null, 10]);
+    expect(pageWindow(5, 10)).toEqual([1, null, 4, 5, 6, null, 10]);
+    expect(pageWindow(10, 10)).toEqual([1, null, 9, 10]);
+  });
+  it("shows a single missing page instead of '…'", () => {
+    expect(pageWindow(4, 10)).toEqual([1, 2, 3, 4, 5, null, 10]);
+  });
+  it("always includes first, current and last, increasing, without duplicates", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 500 }), fc.integer({ min: 1, max: 500 }), (a, b) => {
+        const pageCount = Math.max(a, b);
+        const page = Math.min(a, b);
+        const w = pageWindow(page, pageCount);
+        const nums = w.filter((x): x is number => x !== null);
+        expect(nums).toContain(1);
+        expect(nums).toContain(page);
+        expect(nums).toContain(pageCount);
+        for (let i = 1; i < nums.length; i++) expect(nums[i]).toBeGreaterThan(nums[i - 1]);
+        expect(w.length).toBeLessThanOrEqual(7);
+      }),
+    );
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The shop's filters live in the URL (shareable links, the back button works) and are applied on the server.
+ * Pure and browser-safe: the loader parses with it, the page builds its links and form state with it.
+ *
+ *   q         search by name: trimmed, at most 100 characters; empty = no search
+ *   category  a category slug; empty = All Categories
+ *   maxPrice  whole rand 0–1000, the price slider's upper bound (inclusive: 1000 means 'R1000 and below');
+ *             absent or invalid = no price filter
+ *   page      1-based page number of the results (24 a page); invalid = 1
+ */
+
+export const SEARCH_MAX_LENGTH = 100;
+export const PRICE_MIN = 0;
+export const PRICE_MAX = 1000;
+export const PRICE_STEP = 10;
+export const PAGE_SIZE = 24;
+/** A sane upper bound for a page number in a URL (10 000 products / 24 ≈ 417 pages). */
+export const PAGE_LIMIT = 100_000;
+
+export interface ShopFilters {
+  q: string;
+  category: string;
+  /** whole rand, or null for no price filter */
+  maxPrice: number | null;
+  page: number;
+}
+
+export const EMPTY_FILTERS: Readonly<ShopFilters> = Object.freeze({ q: "", category: "", maxPrice: null, page: 1 });
+
+type ParamsLike = URLSearchParams | string | Record<string, string | undefined>;
+
+function toParams(input: ParamsLike): URLSearchParams {
+  if (input instanceof URLSearchParams) return input;
+  if (typeof input === "string") return new URLSearchParams(input);
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(input)) if (v !== undefined) params.set(k, v);
+  return params;
+}
+
+/** Trimmed, inner whitespace collapsed, at most 100 characters (cut at a character, never half a surrogate pair). */
+export function normalizeSearch(raw: string | null | undefined): string {
+  if (!raw) return "";
+  const clean = raw.replace(/\s+/g, " ").trim();
+  return Array.from(clean).slice(0, SEARCH_MAX_LENGTH).join("").trim();
+}
+
+/** A slug of lower-case letters, digits and single dashes, or '' for anything else. */
+export function normalizeCategory(raw: string | null | undefined): string {
+  const value = (raw ?? "").trim().toLowerCase();
+  return value.length <= 100 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value) ? value : "";
+}
+
+/** Whole rand 0–1000 written as plain digits; anything else (decimals, signs, out of range) is ignored (null). */
+export function parseMaxPrice(raw: string | null | undefined): number | null {
+  const value = (raw ?? "").trim();
+  if (!/^\d{1,7}$/.test(value)) return null;
+  const n = Number(value);
+  return n >= PRICE_MIN && n <= PRICE_MAX ? n : null;
+}
+
+export function parsePage(raw: string | null | undefined): number {
+  const value = (raw ?? "").trim();
+  if (!/^\d{1,9}$/.test(value)) return 1;
+  const n = Number(value);
+  return n >= 1 ? Math.min(n, PAGE_LIMIT) : 1;
+}
+
+/** The filters a URL asks for. The first value of a repeated parameter counts. */
+export function parseShopFilters(input: ParamsLike): ShopFilters {
+  const params = toParams(input);
+  return {
+    q: normalizeSearch(params.get("q")),
+    category: normalizeCategory(params.get("category")),
+    maxPrice: parseMaxPrice(params.get("maxPrice")),
+    page: parsePage(params.get("page")),
+  };
+}
+
+/** The filters as URL parameters, in a stable order, defaults left out (so equal filters give equal URLs). */
+export function serializeShopFilters(filters: Partial<ShopFilters>): URLSearchParams {
+  const params = new URLSearchParams();
+  const q = normalizeSearch(filters.q);
+  const category = normalizeCategory(filters.category);
+  const maxPrice = filters.maxPrice == null ? null : parseMaxPrice(String(filters.maxPrice));
+  const page = filters.page == null ? 1 : parsePage(String(filters.page));
+  if (q) params.set("q", q);
+  if (category) params.set("category", category);
+  if (maxPrice !== null) params.set("maxPrice", String(maxPrice));
+  if (page > 1) params.set("page", String(page));
+  return params;
+}
+
+/** '/shop' plus the filters' query string. */
+export function shopHref(filters: Partial<ShopFilters>): string {
+  const query = serializeShopFilters(filters).toString();
+  return query ? `/shop?${query}` : "/shop";
+}
+
+/** The filters with one change; changing a filter goes back to page 1, changing the page keeps the filters. */
+export function withFilter(filters: ShopFilters, change: Partial<ShopFilters>): ShopFilters {
+  const next = { ...filters, ...change };
+  if (!("page" in change)) next.page = 1;
+  return next;
+}
+
+/** Whether any filter narrows the list (the page number is not a filter). Shows 'Clear All Filters'. */
+export function isFilterActive(filters: ShopFilters): boolean {
+  return filters.q !== "" || filters.category !== "" || filters.maxPrice !== null;
+}
+
+/** No search, all categories, any price, first page. */
+export function clearFilters(): ShopFilters {
+  return { ...EMPTY_FILTERS };
+}
+
+/** The price bound in cents for the query (inclusive), or null. */
+export function maxPriceCents(filters: ShopFilters): number | null {
+  return filters.maxPrice === null ? null : filters.maxPrice * 100;
+}
+
+/** The slider's position: the bound, or the top of the range when there is none. */
+export function sliderValue(filters: ShopFilters): number {
+  return filters.maxPrice ?? PRICE_MAX;
+}
+
+/** The slider's label: 'Up to R{n}', or 'Any price' while no bound is set. */
+export function priceLabel(maxPrice: number | null): string {
+  return maxPrice === null ? "Any price" : `Up to R${maxPrice}`;
+}
+
+export interface PageInfo {
+  page: number;
+  pageCount: number;
+  /** 1-based position of the first and last product on this page; 0 when there are none */
+  from: number;
+  to: number;
+}
+
+/** Which page to show for `matching` results: the requested one, clamped to the last page. */
+export function pageInfo(requested: number, matching: number, pageSize = PAGE_SIZE): PageInfo {
+  const pageCount = Math.max(1, Math.ceil(matching / pageSize));
+  const page = Math.min(Math.max(1, requested), pageCount);
+  const from = matching === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(matching, page * pageSize);
+  return { page, pageCount, from, to };
+}
+
+/**
+ * The page numbers to link to: always the first and the last, the current one with `around` neighbours,
+ * and null where a run of pages is left out ('…').
+ */
+export function pageWindow(page: number, pageCount: number, around = 1): Array<number | null> {
+  const shown = new Set<number>([1, pageCount]);
+  for (let p = page - around; p <= page + around; p++) if (p >= 1 && p <= pageCount) shown.add(p);
+  const sorted = [...shown].sort((a, b) => a - b);
+  const out: Array<number | null> = [];
+  for (let i = 0; i < sorted.length; i++) {
+    if (i > 0) {
+      const gap = sorted[i] - sorted[i - 1];
+      if (gap === 2) out.push(sorted[i] - 1); // a gap of one page: show it rather than '…'
+      else if (gap > 2) out.push(null);
+    }
+    out.push(sorted[i]);
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import { callLoader, dataOf, statusOf } from "../../tests/setup/route";
+import { insertCategory, insertManyProducts, insertProduct } from "../../tests/factories/catalog";
+import { loader } from "./shop";
+
+type ShopData = Awaited<ReturnType<typeof loader>>;
+const load = async (query = "") => {
+  const result = await callLoader(loader, `/shop${query}`);
+  expect(statusOf(result)).toBe(200);
+  return dataOf<ShopData>(result);
+};
+const names = (d: ShopData) => d.products.map((p) => p.name);
+
+describe("shop with no products", () => {
+  it("has nothing to show: the 'No Products Available' state (total 0)", async () => {
+    const d = await load();
+    expect(d.total).toBe(0);
+    expect(d.matching).toBe(0);
+    expect(d.products).toEqual([]);
+    expect(d.pageCount).toBe(1);
+  });
+});
+
+describe("shop filters", () => {
+  let forHer: { id: string; slug: string; name: string };
+  let forHim: { id: string; slug: string; name: string };
+  beforeAll(async () => {
+    const db = getDb();
+    forHer = await insertCategory(db, { name: "For Her", slug: "for-her" });
+    forHim = await insertCategory(db, { name: "For Him", slug: "for-him" });
+    // created oldest → newest
+    await insertProduct(db, { name: "Velvet Oud", slug: "velvet-oud", price_cents: 45000, category_id: forHim.id, images: ["/media/products/velvet-oud-1200.webp"] });
+    await insertProduct(db, { name: "Rose Nocturne", slug: "rose-nocturne", price_cents: 29999, category_id: forHer.id });
+    await insertProduct(db, { name: "OUD ROYALE", slug: "oud-royale", price_cents: 100000, category_id: forHim.id });
+    await insertProduct(db, { name: "Amber Oudh Intense", slug: "amber-oudh", price_cents: 100001, category_id: forHer.id });
+    await insertProduct(db, { name: "Citrus 100% Fresh", slug: "citrus-fresh", price_cents: 15000, category_id: null });
+  });
+
+  it("lists every product newest first with counts", async () => {
+    const d = await load();
+    expect(names(d)).toEqual(["Citrus 100% Fresh", "Amber Oudh Intense", "OUD ROYALE", "Rose Nocturne", "Velvet Oud"]);
+    expect(d.matching).toBe(5);
+    expect(d.total).toBe(5);
+    expect(d.categories.map((c) => c.name)).toEqual(["For Her", "For Him"]);
+    expect(d.category).toBeNull();
+  });
+
+  it("summaries carry price, first image (or null) and category", async () => {
+    const d = await load("?q=velvet");
+    expect(d.products[0]).toMatchObject({
+      name: "Velvet Oud",
+      slug: "velvet-oud",
+      priceCents: 45000,
+      image: "/media/products/velvet-oud-1200.webp",
+      categoryName: "For Him",
+      categorySlug: "for-him",
+    });
+    const citrus = (await load("?q=citrus")).products[0];
+    expect(citrus.image).toBeNull();
+    expect(citrus.categoryName).toBeNull();
+  });
+
+  it("searches names case-insensitively by substring", async () => {
+    expect(names(await load("?q=oud"))).toEqual(["Amber Oudh Intense", "OUD ROYALE", "Velvet Oud"]);
+    expect(names(await load("?q=OuD"))).toEqual(["Amber Oudh Intense", "OUD ROYALE", "Velvet Oud"]);
+    expect(names(await load("?q=%20%20nocturne%20"))).toEqual(["Rose Nocturne"]);
+  });
+
+  it("treats % and _ in a search as plain text", async () => {
+    expect(names(await load("?q=100%25"))).toEqual(["Citrus 100% Fresh"]);
+    expect(names(await load("?q=%25"))).toEqual(["Citrus 100% Fresh"]);
+    expect(names(await load("?q=_"))).toEqual([]);
+  });
+
+  it("filters by category slug and reports the category", async () => {
+    const d = await load("?category=for-her");
+    expect(names(d)).toEqual(["Amber Oudh Intense", "Rose Nocturne"]);
+    expect(d.category).toMatchObject({ name: "For Her", slug: "for-her" });
+    expect(d.filters.category).toBe("for-her");
+    expect(d.matching).toBe(2);
+    expect(d.total).toBe(5);
+  });
+
+  it("ignores an unknown category", async () => {
+    const d = await load("?category=no-such-thing");
+    expect(d.matching).toBe(5);
+    expect(d.category).toBeNull();
+    expect(d.filters.category).toBe("");
+  });
+
+  it("bounds the price inclusively, in whole rand", async () => {
+    expect(names(await load("?maxPrice=450"))).toEqual(["Citrus 100% Fresh", "Rose Nocturne", "Velvet Oud"]);
+    expect(names(await load("?maxPrice=449"))).toEqual(["Citrus 100% Fresh", "Rose Nocturne"]);
+    // 1000 means R1000 and below: R1000.00 is in, R1000.01 is out
+    expect(names(await load("?maxPrice=1000"))).toEqual(["Citrus 100% Fresh", "OUD ROYALE", "Rose Nocturne", "Velvet Oud"]);
+    expect(names(await load("?maxPrice=0"))).toEqual([]);
+  });
+
+  it("ignores an invalid price bound", async () => {
+    for (const bad of ["abc", "-5", "1001", "12.5"]) {
+      const d = await load(`?maxPrice=${bad}`);
+      expect(d.matching).toBe(5);
+      expect(d.filters.maxPrice).toBeNull();
+    }
+  });
+
+  it("combines filters", async () => {
+    const d = await load("?q=oud&category=for-him&maxPrice=500");
+    expect(names(d)).toEqual(["Velvet Oud"]);
+    expect(d.matching).toBe(1);
+    expect(d.total).toBe(5);
+    expect(d.filters).toEqual({ q: "oud", category: "for-him", maxPrice: 500, page: 1 });
+  });
+
+  it("filters that exclude everything: 'No products found matching your criteria.' (matching 0, total > 0)", async () => {
+    const d = await load("?q=zzz&category=for-her");
+    expect(d.products).toEqual([]);
+    expect(d.matching).toBe(0);
+    expect(d.total).toBe(5);
+  });
+});
+
+describe("shop pagination (24 a page)", () => {
+  beforeAll(async () => {
+    const db = getDb();
+    await getDb().deleteFrom("products").execute();
+    const cat = await insertCategory(db, { name: "Gift Sets", slug: "gift-sets" });
+    // 50 products: "Item 0" oldest … "Item 49" newest; even ones in Gift Sets
+    await insertManyProducts(db, 50, (i) => ({ name: `Item ${i}`, price_cents: (i + 1) * 1000, category_id: i % 2 === 0 ? cat.id : null }));
+  });
+
+  it("pages newest first, 24 a page", async () => {
+    const p1 = await load();
+    expect(p1.products).toHaveLength(24);
+    expect(p1.products[0].name).toBe("Item 49");
+    expect(p1.page).toBe(1);
+    expect(p1.pageCount).toBe(3);
+    const p2 = await load("?page=2");
+    expect(p2.products[0].name).toBe("Item 25");
+    const p3 = await load("?page=3");
+    expect(names(p3)).toEqual(["Item 1", "Item 0"]);
+    const all = [...names(p1), ...names(p2), ...names(p3)];
+    expect(new Set(all).size).toBe(50);
+  });
+
+  it("a page past the end shows the last page", async () => {
+    const d = await load("?page=99");
+    expect(d.page).toBe(3);
+    expect(d.filters.page).toBe(3);
+    expect(names(d)).toEqual(["Item 1", "Item 0"]);
+  });
+
+  it("counts and pages within filters", async () => {
+    const d = await load("?category=gift-sets&page=2");
+    expect(d.matching).toBe(25);
+    expect(d.total).toBe(50);
+    expect(d.pageCount).toBe(2);
+    expect(names(d)).toEqual(["Item 0"]);
+    const cheap = await load("?maxPrice=100"); // R10, R20 … R100
+    expect(cheap.matching).toBe(10);
+    expect(cheap.pageCount).toBe(1);
+  });
+});

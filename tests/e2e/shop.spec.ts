@@ -1,0 +1,186 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/** The numbers in 'Showing X of Y products'. */
+async function counts(page: Page) {
+  const text = await page.getByText(/^Showing \d+ of \d+ products/).innerText();
+  const m = /Showing (\d+) of (\d+) products/.exec(text)!;
+  return { matching: Number(m[1]), total: Number(m[2]) };
+}
+
+/** The URL changes a moment before the new list renders: wait for the count line to show `matching`. */
+async function expectMatching(page: Page, check: (matching: number) => boolean) {
+  await expect.poll(async () => check((await counts(page)).matching)).toBe(true);
+}
+
+function cards(page: Page) {
+  return page.getByRole("main").getByRole("listitem").filter({ has: page.getByRole("link") }).filter({ hasText: /R\d/ });
+}
+
+function rand(text: string) {
+  return Number(/R([\d ]+\.\d{2})/.exec(text)![1].replace(/ /g, ""));
+}
+
+test("home → shop → search, category, price, Clear All Filters, back button", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shop" }).click();
+  await expect(page).toHaveURL(/\/shop$/);
+  await expect(page.getByRole("heading", { level: 1, name: "The Shop" })).toBeVisible();
+  const all = await counts(page);
+  expect(all.total).toBeGreaterThan(0);
+  expect(all.matching).toBe(all.total);
+  await expect(page.getByRole("link", { name: "Clear All Filters" })).toHaveCount(0);
+
+  // search (debounced, case-insensitive)
+  await page.getByLabel("Search").fill("OUD");
+  await expect(page).toHaveURL(/\/shop\?q=OUD$/);
+  await expect(page.getByRole("link", { name: "Clear All Filters" })).toBeVisible();
+  await expectMatching(page, (n) => n < all.total);
+  const afterSearch = await counts(page);
+  expect(afterSearch.total).toBe(all.total);
+  expect(afterSearch.matching).toBeGreaterThan(0);
+  expect(afterSearch.matching).toBeLessThan(all.total);
+  for (const name of await cards(page).getByRole("heading").allInnerTexts()) expect(name.toLowerCase()).toContain("oud");
+
+  // clearing the search, then a category: URL, breadcrumb with the category parameter, every card in the category
+  await page.getByLabel("Search").fill("");
+  await expect(page).toHaveURL(/\/shop$/);
+  await page.getByLabel("Category").selectOption({ label: "For Her" });
+  await expect(page).toHaveURL(/\/shop\?category=for-her$/);
+  await expect(page.getByRole("heading", { level: 1, name: "For Her" })).toBeVisible();
+  await expectMatching(page, (n) => n < all.total);
+  const crumb = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "For Her" });
+  await expect(crumb).toHaveAttribute("href", "/shop?category=for-her");
+  await expect(crumb).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Shop" })).toHaveAttribute("href", "/shop");
+  const forHer = await counts(page);
+  expect(forHer.matching).toBeLessThan(all.total);
+  const categoryLabels = await cards(page).locator("p.eyebrow").allInnerTexts();
+  expect(categoryLabels.length).toBe(Math.min(forHer.matching, 24));
+  for (const label of categoryLabels) expect(label.toUpperCase()).toBe("FOR HER");
+
+  // price: the slider's upper bound, inclusive; label 'Up to R{n}'
+  const slider = page.getByRole("slider", { name: "Price" });
+  await slider.fill("500");
+  await expect(page.getByText("Up to R500")).toBeVisible();
+  await expect(page).toHaveURL(/\/shop\?category=for-her&maxPrice=500$/);
+  const prices = () => cards(page).getByText(/^R\d/).allInnerTexts();
+  await expect.poll(async () => (await prices()).every((p) => rand(p) <= 500)).toBe(true);
+  expect((await prices()).length).toBeGreaterThan(0);
+  expect((await counts(page)).matching).toBeLessThanOrEqual(forHer.matching);
+
+  // Clear All Filters
+  await page.getByRole("link", { name: "Clear All Filters" }).click();
+  await expect(page).toHaveURL(/\/shop$/);
+  await expectMatching(page, (n) => n === all.total);
+  await expect(page.getByRole("link", { name: "Clear All Filters" })).toHaveCount(0);
+  await expect(page.getByLabel("Category")).toHaveValue("");
+
+  // back: the filters come back with the URL (the slider's drag replaced its own entry)
+  await page.goBack();
+  await expect(page).toHaveURL(/\/shop\?category=for-her&maxPrice=500$/);
+  await expect(page.getByText("Up to R500")).toBeVisible();
+  await expect(page.getByLabel("Category")).toHaveValue("for-her");
+  await page.goBack();
+  await expect(page).toHaveURL(/\/shop\?category=for-her$/);
+  await expect(page.getByText("Any price")).toBeVisible();
+});
+
+test("filters that match nothing: message and Clear Filters", async ({ page }) => {
+  await page.goto("/shop?q=zzzz-no-such-scent");
+  await expect(page.getByText("No products found matching your criteria.")).toBeVisible();
+  await expect(page.getByLabel("Search")).toHaveValue("zzzz-no-such-scent");
+  await page.getByRole("link", { name: "Clear Filters", exact: true }).click();
+  await expect(page).toHaveURL(/\/shop$/);
+  await expect(cards(page).first()).toBeVisible();
+});
+
+test("pagination keeps the filters", async ({ page }) => {
+  await page.goto("/shop");
+  const { total } = await counts(page);
+  test.skip(total <= 24, "the demo catalogue fits on one page");
+  await expect(cards(page)).toHaveCount(24);
+  const pager = page.getByRole("navigation", { name: "Shop pages" });
+  await pager.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/shop\?page=2$/);
+  await expect(pager.locator('[aria-current="page"]')).toHaveText(/^Page 2$/);
+  await expect(page.getByText(/Page 2 of \d+/)).toBeVisible();
+  // a filter goes back to page 1
+  await page.getByLabel("Category").selectOption({ label: "Unisex" });
+  await expect(page).toHaveURL(/\/shop\?category=unisex$/);
+});
+
+test("without JavaScript the filter form still works (GET /shop)", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  await page.goto("/shop");
+  await page.getByLabel("Search").fill("rose");
+  await page.getByLabel("Category").selectOption({ label: "For Her" });
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/\/shop\?q=rose&category=for-her/);
+  await expect(page.getByRole("heading", { level: 1, name: "For Her" })).toBeVisible();
+  for (const name of await cards(page).getByRole("heading").allInnerTexts()) expect(name.toLowerCase()).toContain("rose");
+  await context.close();
+});
+
+test("product: details, add to cart twice adds up, unknown slug is 404", async ({ page }) => {
+  await page.goto("/shop");
+  const first = cards(page).first();
+  const name = (await first.getByRole("heading").innerText()).trim();
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(/\/products\/[a-z0-9-]+$/);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Customer Reviews" })).toBeVisible();
+  // the category crumb links back to the shop filtered by it
+  const categoryCrumb = page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link").nth(2);
+  await expect(categoryCrumb).toHaveAttribute("href", /^\/shop\?category=[a-z0-9-]+$/);
+
+  const quantity = page.getByLabel("Quantity");
+  expect(await quantity.locator("option").allInnerTexts()).toEqual(["1", "2", "3", "4", "5", "6", "10", "20", "50", "100"]);
+
+  await quantity.selectOption("2");
+  await page.getByRole("button", { name: "Add to Cart" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Added 2 × ${name} to your cart.` })).toBeVisible();
+  await quantity.selectOption("3");
+  await page.getByRole("button", { name: "Add to Cart" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Added 3 × ${name} to your cart.` })).toBeVisible();
+  await expect(page.getByRole("link", { name: "View cart" })).toHaveAttribute("href", "/cart");
+
+  // share: the native sheet where there is one, else links to Facebook, X/Twitter and WhatsApp with this page's URL
+  const hasNativeShare = await page.evaluate(() => typeof navigator.share === "function");
+  if (!hasNativeShare) {
+    await page.getByText("Share", { exact: true }).click();
+    const url = encodeURIComponent(page.url());
+    await expect(page.getByRole("link", { name: /Share on Facebook/ })).toHaveAttribute("href", `https://www.facebook.com/sharer/sharer.php?u=${url}`);
+    expect(await page.getByRole("link", { name: /Share on X \(Twitter\)/ }).getAttribute("href")).toContain(`https://twitter.com/intent/tweet?url=${url}`);
+    await expect(page.getByRole("link", { name: /Share on WhatsApp/ })).toHaveAttribute("href", /^https:\/\/wa\.me\/\?text=/);
+  }
+
+  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem("cart") ?? "[]"));
+  expect(cart).toHaveLength(1);
+  expect(cart[0]).toMatchObject({ name, quantity: 5 });
+  expect(Number.isInteger(cart[0].price)).toBe(true);
+
+  const response = await page.goto("/products/no-such-perfume-anywhere");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Product not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to the Shop" }).click();
+  await expect(page).toHaveURL(/\/shop$/);
+});
+
+test("product with tiers and reviews: table, average, stars, authors, structured data", async ({ page }) => {
+  await page.goto("/products/amber-lantern");
+  const tiers = page.getByRole("table", { name: /Price per unit by quantity/ });
+  await expect(tiers).toBeVisible();
+  await expect(tiers.getByRole("row")).not.toHaveCount(1);
+  await expect(tiers.getByText(/^\d+\+$/)).toBeVisible();
+  const reviews = page.getByRole("region", { name: "Customer Reviews" });
+  await expect(reviews.getByText(/^Based on \d+ reviews?$/)).toBeVisible();
+  await expect(reviews.getByRole("img", { name: /^Rated [1-5](\.\d)? out of 5$/ }).first()).toBeVisible();
+  const authors = await reviews.getByRole("listitem").locator("p.uppercase").allInnerTexts();
+  for (const a of authors) expect(a).not.toContain("@");
+  const ld = await page.locator('script[type="application/ld+json"]').allTextContents();
+  const product = ld.map((t) => JSON.parse(t)).find((d) => d["@type"] === "Product");
+  expect(product.offers).toMatchObject({ priceCurrency: "ZAR", availability: "https://schema.org/InStock" });
+  expect(product.offers.price).toMatch(/^\d+\.\d{2}$/);
+  expect(product.aggregateRating.reviewCount).toBeGreaterThan(0);
+});
