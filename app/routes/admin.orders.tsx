@@ -1,5 +1,17 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">admin.orders</h1><Outlet /></main>;
+// Guarded placeholder: the page's own issue replaces the component (keep the requireAdmin call in its loader).
+import type { Route } from "./+types/admin.orders";
+import { AdminPlaceholder } from "~/modules/accounts/admin-ui";
+import { requireAdmin } from "~/modules/accounts/session.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return null;
+}
+
+export function meta() {
+  return [{ title: "Orders | Admin | Scentara" }];
+}
+
+export default function Page() {
+  return <AdminPlaceholder title="Orders" description="Follow orders from payment to delivery." />;
 }

@@ -1,5 +1,76 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">admin</h1><Outlet /></main>;
+import { isRouteErrorResponse, NavLink, Outlet } from "react-router";
+import type { Route } from "./+types/admin";
+import { ButtonLink } from "~/components/ui/button";
+import { AccessDenied, ADMIN_PAGES } from "~/modules/accounts/admin-ui";
+import { requireAdmin } from "~/modules/accounts/session.server";
+
+/**
+ * The admin shell: decided on the server. A visitor is sent to login (with a redirect back), a signed-in non-admin
+ * gets 403 'Access Denied'. Child loaders run in parallel with this one, so every admin page guards itself too.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const admin = await requireAdmin(request);
+  return { email: admin.email };
+}
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export function meta() {
+  return [{ title: "Admin | Scentara" }, { name: "robots", content: "noindex, nofollow" }];
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="container-page pt-24 pb-20 sm:pt-28">
+      <div className="lg:grid lg:grid-cols-[13rem_1fr] lg:gap-12">
+        <aside className="lg:pt-2">
+          <nav aria-label="Admin" className="border-b border-line lg:border-b-0">
+            <p className="eyebrow hidden pb-4 lg:block">Admin</p>
+            <ul className="flex flex-wrap gap-x-5 lg:flex-col lg:gap-0">
+              {ADMIN_PAGES.map((page) => (
+                <li key={page.to} className="shrink-0">
+                  <NavLink
+                    to={page.to}
+                    end={"end" in page ? page.end : false}
+                    className={({ isActive }) =>
+                      `block border-b-2 py-3 text-xs font-medium uppercase tracking-[0.14em] transition-colors lg:border-b-0 lg:border-l-2 lg:py-2.5 lg:pl-4 ${
+                        isActive ? "border-gold text-ink" : "border-transparent text-muted hover:text-ink"
+                      }`
+                    }
+                  >
+                    {page.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <p className="mt-8 hidden break-all text-xs text-muted lg:block">Signed in as {loaderData.email}</p>
+        </aside>
+        <main id="main" className="min-w-0 pt-8 lg:pt-0">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied />;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <main id="main" className="container-page flex min-h-[70vh] items-center justify-center pt-28 pb-20">
+      <div className="max-w-md text-center">
+        <p className="eyebrow">Admin area</p>
+        <h1 className="mt-3 text-4xl text-ink">{notFound ? "Not found" : "Something went wrong"}</h1>
+        <p className="mt-4 text-sm text-ink-soft">
+          {notFound ? "That page or record doesn't exist." : "The page could not be loaded. Please try again."}
+        </p>
+        <ButtonLink to="/admin" variant="secondary" className="mt-8">
+          Back to Dashboard
+        </ButtonLink>
+      </div>
+    </main>
+  );
 }

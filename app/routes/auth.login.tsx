@@ -1,5 +1,72 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">auth.login</h1><Outlet /></main>;
+import { Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/auth.login";
+import { Button } from "~/components/ui/button";
+import { Notice } from "~/components/ui/field";
+import { getDb } from "~/db/db.server";
+import { loginSchema, MESSAGES } from "~/modules/accounts/accounts.schema";
+import { signInWithPassword } from "~/modules/accounts/accounts.server";
+import { AuthShell, EmailField, PasswordField } from "~/modules/accounts/components";
+import { safeRedirect } from "~/modules/accounts/redirect";
+import { cookieHeaders, formFields, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { assertSameOrigin } from "~/modules/accounts/session.server";
+import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+
+export function meta() {
+  return [{ title: "Sign In | Scentara" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirect"), "");
+  const notice = url.searchParams.has("registered") ? MESSAGES.registered : url.searchParams.has("reset") ? MESSAGES.passwordReset : null;
+  return { redirectTo, notice };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request);
+  const parsed = loginSchema.safeParse(formFields(await request.formData()));
+  if (!parsed.success) return formError(MESSAGES.loginFailed, 400, fieldErrorsOf(parsed.error.issues));
+  const { email, password } = parsed.data;
+  return handleDomainErrors(async () => {
+    const { setCookies } = await signInWithPassword(getDb(), { email, password }, requestMeta(request, context));
+    return redirect(safeRedirect(parsed.data.redirect), { headers: cookieHeaders(setCookies) });
+  });
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = actionData && !actionData.ok ? actionData.fieldErrors : {};
+  const query = loaderData.redirectTo ? `?redirect=${encodeURIComponent(loaderData.redirectTo)}` : "";
+  return (
+    <AuthShell
+      eyebrow="Welcome back"
+      title="Sign In"
+      intro="Sign in to check out, follow your orders and manage your profile."
+      footer={
+        <>
+          Don&rsquo;t have an account?{" "}
+          <Link to={`/auth/register${query}`} className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" replace className="space-y-5" noValidate>
+        {loaderData.notice && !actionData ? <Notice tone="success">{loaderData.notice}</Notice> : null}
+        {actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
+        <input type="hidden" name="redirect" value={loaderData.redirectTo} />
+        <EmailField error={errors.email} autoFocus />
+        <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
+        <div className="flex justify-end">
+          <Link to="/auth/forgot-password" className="text-sm text-ink-soft underline decoration-line underline-offset-4 hover:text-gold">
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" size="lg" className="w-full" disabled={busy}>
+          {busy ? "Signing in…" : "Sign In"}
+        </Button>
+      </Form>
+    </AuthShell>
+  );
 }

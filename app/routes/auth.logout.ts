@@ -1,4 +1,17 @@
-// Placeholder: replaced by its area's implementation.
+import { redirect } from "react-router";
+import type { Route } from "./+types/auth.logout";
+import { signOut } from "~/modules/accounts/accounts.server";
+import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { assertSameOrigin } from "~/modules/accounts/session.server";
+
+/** Sign Out (the header's button posts here): the session ends on the server, the cookie is cleared, home. */
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request);
+  const { setCookies } = await signOut(requestMeta(request, context));
+  return redirect("/", { headers: cookieHeaders(setCookies) });
+}
+
+/** Signing out is a POST (a link or an image elsewhere must not sign anyone out); a GET just goes home. */
 export async function loader() {
-  return new Response("Not implemented", { status: 501 });
+  return redirect("/");
 }

@@ -1,5 +1,72 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">auth.register</h1><Outlet /></main>;
+import { Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/auth.register";
+import { Button } from "~/components/ui/button";
+import { Notice } from "~/components/ui/field";
+import { getDb } from "~/db/db.server";
+import { MESSAGES, MIN_PASSWORD_LENGTH, registerSchema } from "~/modules/accounts/accounts.schema";
+import { registerAccount } from "~/modules/accounts/accounts.server";
+import { AuthShell, EmailField, PasswordField } from "~/modules/accounts/components";
+import { safeRedirect } from "~/modules/accounts/redirect";
+import { formFields, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { assertSameOrigin } from "~/modules/accounts/session.server";
+import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+
+export function meta() {
+  return [{ title: "Create an Account | Scentara" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirect"), "") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request);
+  const fields = formFields(await request.formData());
+  const parsed = registerSchema.safeParse(fields);
+  if (!parsed.success) return formError(MESSAGES.registerFailed, 400, fieldErrorsOf(parsed.error.issues));
+  return handleDomainErrors(async () => {
+    await registerAccount(getDb(), parsed.data, requestMeta(request, context));
+    // Same answer whether the e-mail was new or not: on to sign in.
+    const back = safeRedirect(fields.redirect, "");
+    return redirect(`/auth/login?registered=1${back ? `&redirect=${encodeURIComponent(back)}` : ""}`);
+  });
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const errors = actionData && !actionData.ok ? actionData.fieldErrors : {};
+  const query = loaderData.redirectTo ? `?redirect=${encodeURIComponent(loaderData.redirectTo)}` : "";
+  return (
+    <AuthShell
+      eyebrow="Join Scentara"
+      title="Create an Account"
+      intro="An account lets you check out, follow your orders and review the scents you bought."
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link to={`/auth/login${query}`} className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" replace className="space-y-5" noValidate>
+        {actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
+        <input type="hidden" name="redirect" value={loaderData.redirectTo} />
+        <EmailField error={errors.email} autoFocus />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          minLength={MIN_PASSWORD_LENGTH}
+          error={errors.password}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters. A phrase of a few words is easy to remember and hard to guess.`}
+        />
+        <Button type="submit" size="lg" className="w-full" disabled={busy}>
+          {busy ? "Creating account…" : "Create Account"}
+        </Button>
+      </Form>
+    </AuthShell>
+  );
 }

@@ -1,5 +1,302 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">profile</h1><Outlet /></main>;
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/profile";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Notice } from "~/components/ui/field";
+import { getDb } from "~/db/db.server";
+import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema } from "~/modules/accounts/accounts.schema";
+import { changePassword, getEmailPreferences, listOwnOrders, updateEmailPreferences } from "~/modules/accounts/accounts.server";
+import { PasswordField } from "~/modules/accounts/components";
+import { cookieHeaders, formFields, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
+import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+import { shortOrderId } from "~/utils/ids";
+import { formatRand } from "~/utils/money";
+
+const TABS = [
+  { id: "account", label: "Account" },
+  { id: "orders", label: "Orders" },
+  { id: "preferences", label: "Email Preferences" },
+] as const;
+type Tab = (typeof TABS)[number]["id"];
+
+export function meta() {
+  return [{ title: "Profile | Scentara" }, { name: "robots", content: "noindex" }];
+}
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const requested = new URL(request.url).searchParams.get("tab");
+  const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "account";
+  const db = getDb();
+  const [preferences, orders] = await Promise.all([
+    getEmailPreferences(db, user.id),
+    tab === "orders" ? listOwnOrders(db, user.id) : Promise.resolve([]),
+  ]);
+  return {
+    tab,
+    email: user.email,
+    preferences,
+    orders: orders.map((o) => ({
+      id: o.id,
+      shortId: shortOrderId(o.id),
+      date: formatDate(o.createdAt),
+      status: o.status,
+      total: formatRand(o.totalCents),
+    })),
+  };
+}
+
+/** en-ZA date, made on the server so the browser shows the same text (no Intl differences at hydration). */
+function formatDate(iso: string) {
+  return new Date(iso).toLocaleDateString("en-ZA", { year: "numeric", month: "short", day: "numeric", timeZone: "Africa/Johannesburg" });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUserAction(request);
+  const fields = formFields(await request.formData());
+  const db = getDb();
+  if (fields.intent === "password") {
+    const parsed = changePasswordSchema.safeParse(fields);
+    if (!parsed.success) return formError(MESSAGES.passwordUpdateFailed, 400, fieldErrorsOf(parsed.error.issues));
+    return handleDomainErrors(async () => {
+      const { setCookies } = await changePassword(db, user.id, parsed.data, requestMeta(request, context));
+      return data({ ok: true as const, intent: "password" as const, message: MESSAGES.passwordUpdated }, { headers: cookieHeaders(setCookies) });
+    });
+  }
+  if (fields.intent === "preferences") {
+    const parsed = preferencesSchema.safeParse(fields);
+    if (!parsed.success) return formError(MESSAGES.preferencesFailed, 400);
+    try {
+      await updateEmailPreferences(db, user.id, parsed.data);
+    } catch {
+      return formError(MESSAGES.preferencesFailed, 500);
+    }
+    return { ok: true as const, intent: "preferences" as const, message: MESSAGES.preferencesUpdated };
+  }
+  return formError("Unknown action", 400);
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { tab } = loaderData;
+  return (
+    <main id="main" className="container-page pt-28 pb-20 sm:pt-36">
+      <div className="mx-auto max-w-3xl">
+        <p className="eyebrow">Your account</p>
+        <h1 className="mt-2 text-4xl text-ink sm:text-5xl">Profile Settings</h1>
+        <p className="mt-3 text-sm text-ink-soft">
+          Signed in as <span className="font-medium text-ink">{loaderData.email}</span>
+        </p>
+
+        <nav aria-label="Profile sections" className="mt-10 border-b border-line">
+          <ul className="-mb-px flex gap-6 overflow-x-auto sm:gap-10">
+            {TABS.map((t) => {
+              const current = t.id === tab;
+              return (
+                <li key={t.id} className="shrink-0">
+                  <Link
+                    to={t.id === "account" ? "/profile" : `/profile?tab=${t.id}`}
+                    preventScrollReset
+                    aria-current={current ? "page" : undefined}
+                    className={`inline-block border-b-2 pb-3 text-xs font-medium uppercase tracking-[0.16em] transition-colors ${
+                      current ? "border-gold text-ink" : "border-transparent text-muted hover:text-ink"
+                    }`}
+                  >
+                    {t.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+
+        <section className="pt-10" aria-labelledby="profile-section-title">
+          {tab === "account" ? <AccountTab email={loaderData.email} actionData={actionData} /> : null}
+          {tab === "orders" ? <OrdersTab orders={loaderData.orders} /> : null}
+          {tab === "preferences" ? <PreferencesTab preferences={loaderData.preferences} actionData={actionData} /> : null}
+        </section>
+      </div>
+    </main>
+  );
+}
+
+type ActionData = Route.ComponentProps["actionData"];
+
+function AccountTab({ email, actionData }: { email: string; actionData: ActionData }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "password";
+  const mine = actionData && (!actionData.ok || ("intent" in actionData && actionData.intent === "password"));
+  const errors = actionData && !actionData.ok ? actionData.fieldErrors : {};
+  const formRef = useRef<HTMLFormElement>(null);
+  // A changed password doesn't stay in the fields.
+  useEffect(() => {
+    if (actionData?.ok && "intent" in actionData && actionData.intent === "password") formRef.current?.reset();
+  }, [actionData]);
+  return (
+    <div className="space-y-12">
+      <div>
+        <h2 id="profile-section-title" className="text-2xl text-ink">Account</h2>
+        <div className="mt-5 max-w-md space-y-1.5">
+          <label htmlFor="profile-email" className="block text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">
+            Email
+          </label>
+          <input
+            id="profile-email"
+            type="email"
+            value={email}
+            readOnly
+            className="block w-full rounded-none border border-line bg-sand px-3 py-2.5 text-base text-ink-soft"
+          />
+        </div>
+      </div>
+
+      <div className="border-t border-line pt-10">
+        <h3 className="text-xl text-ink">Change Password</h3>
+        <Form method="post" ref={formRef} className="mt-5 max-w-md space-y-5" noValidate>
+          {mine && actionData?.ok ? <Notice tone="success">{actionData.message}</Notice> : null}
+          {mine && actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
+          <input type="hidden" name="intent" value="password" />
+          <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" error={errors.currentPassword} />
+          <PasswordField
+            label="New password"
+            name="newPassword"
+            autoComplete="new-password"
+            minLength={MIN_PASSWORD_LENGTH}
+            error={errors.newPassword}
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          />
+          <Button type="submit" disabled={busy}>
+            {busy ? "Updating…" : "Update Password"}
+          </Button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+function OrdersTab({ orders }: { orders: Array<{ id: string; shortId: string; date: string; status: string; total: string }> }) {
+  return (
+    <div>
+      <h2 id="profile-section-title" className="text-2xl text-ink">Order History</h2>
+      {orders.length === 0 ? (
+        <div className="mt-8 border border-line bg-white/60 px-6 py-12 text-center">
+          <p className="font-display text-2xl text-ink">No orders found</p>
+          <p className="mt-2 text-sm text-ink-soft">When you place an order it will appear here.</p>
+          <ButtonLink to="/shop" className="mt-6">
+            Start Shopping
+          </ButtonLink>
+        </div>
+      ) : (
+        <ul className="mt-6 divide-y divide-line border-y border-line">
+          {orders.map((o) => (
+            <li key={o.id}>
+              <Link
+                to={`/order-confirmation?id=${encodeURIComponent(o.id)}`}
+                className="grid grid-cols-2 gap-x-4 gap-y-1 py-4 hover:bg-sand/60 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-center sm:px-2"
+                aria-label={`Order ${o.shortId}, ${o.date}, ${statusLabel(o.status)}, ${o.total}`}
+              >
+                <span className="font-mono text-sm text-ink">#{o.shortId}</span>
+                <span className="text-right text-sm font-medium text-ink sm:order-4">{o.total}</span>
+                <span className="text-sm text-ink-soft">{o.date}</span>
+                <span className="text-right sm:text-left">
+                  <span className="inline-block border border-gold/40 px-2 py-0.5 text-[0.7rem] uppercase tracking-[0.14em] text-gold">
+                    {statusLabel(o.status)}
+                  </span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function statusLabel(status: string) {
+  return status.charAt(0).toUpperCase() + status.slice(1);
+}
+
+function PreferencesTab({
+  preferences,
+  actionData,
+}: {
+  preferences: { emailNotifications: boolean; emailMarketing: boolean; marketingConsentAt: string | null };
+  actionData: ActionData;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "preferences";
+  const success = actionData?.ok && "intent" in actionData && actionData.intent === "preferences" ? actionData.message : null;
+  const [shown, setShown] = useState<string | null>(success);
+  useEffect(() => {
+    setShown(success);
+    if (!success) return;
+    const timer = setTimeout(() => setShown(null), 3000);
+    return () => clearTimeout(timer);
+  }, [actionData]);
+  return (
+    <div>
+      <h2 id="profile-section-title" className="text-2xl text-ink">Email Preferences</h2>
+      <p className="mt-3 max-w-xl text-sm leading-relaxed text-ink-soft">
+        Order confirmations and important account e-mails are always sent, whatever you choose here.
+      </p>
+      <Form method="post" className="mt-8 max-w-xl space-y-6" key={preferences.marketingConsentAt ?? "none"}>
+        {shown ? <Notice tone="success">{shown}</Notice> : null}
+        {actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
+        <input type="hidden" name="intent" value="preferences" />
+        <Toggle
+          name="emailNotifications"
+          label="Order and account notifications"
+          description="Updates about your orders, deliveries and your account."
+          defaultChecked={preferences.emailNotifications}
+        />
+        <Toggle
+          name="emailMarketing"
+          label="News and offers"
+          description="New scents, restocks and occasional offers. You can opt out at any time."
+          defaultChecked={preferences.emailMarketing}
+        />
+        {preferences.emailMarketing && preferences.marketingConsentAt ? (
+          <p className="text-xs text-muted">You opted in on {preferences.marketingConsentAt.slice(0, 10)}.</p>
+        ) : null}
+        <Button type="submit" disabled={busy}>
+          {busy ? "Saving…" : "Save Preferences"}
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
+function Toggle({ name, label, description, defaultChecked }: { name: string; label: string; description: string; defaultChecked: boolean }) {
+  const id = `pref-${name}`;
+  return (
+    <div className="flex items-start justify-between gap-6 border-b border-line pb-6">
+      <div>
+        <label htmlFor={id} className="text-sm font-medium text-ink">
+          {label}
+        </label>
+        <p id={`${id}-desc`} className="mt-1 text-sm text-ink-soft">
+          {description}
+        </p>
+      </div>
+      <span className="relative inline-flex shrink-0 items-center">
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          name={name}
+          defaultChecked={defaultChecked}
+          aria-describedby={`${id}-desc`}
+          className="peer h-7 w-12 cursor-pointer appearance-none rounded-full border border-line bg-sand transition-colors checked:border-ink checked:bg-ink focus-visible:outline-2 focus-visible:outline-gold"
+        />
+        <span
+          aria-hidden="true"
+          className="pointer-events-none absolute left-1 h-5 w-5 rounded-full bg-white shadow transition-transform peer-checked:translate-x-5"
+        />
+      </span>
+    </div>
+  );
 }

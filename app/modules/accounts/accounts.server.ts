@@ -1,0 +1,260 @@
+import { randomBytes } from "node:crypto";
+import { APIError } from "better-auth/api";
+import type { Queryable } from "~/db/db.server";
+import { DomainError } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
+import { getAuth } from "./auth.server";
+import { MESSAGES } from "./accounts.schema";
+import { limitAttempts, RATE_RULES, rateKey, refund } from "./rate-limit.server";
+import { isListedAdmin } from "./session.server";
+
+/**
+ * Account use cases on better-auth's server API. Each takes the database and plain input (the route has already
+ * parsed it with zod and checked the origin) and either returns the Set-Cookie headers to forward or throws a
+ * DomainError carrying the spec's message. Messages never say whether an e-mail has an account.
+ */
+
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string | null;
+  /** The request's Cookie header (the current session, if any). */
+  cookie?: string | null;
+}
+
+function authHeaders(meta: RequestMeta): Headers {
+  const headers = new Headers();
+  if (meta.cookie) headers.set("cookie", meta.cookie);
+  if (meta.userAgent) headers.set("user-agent", meta.userAgent.slice(0, 300));
+  headers.set("x-forwarded-for", meta.ip);
+  return headers;
+}
+
+function setCookiesOf(response: Response): string[] {
+  return response.headers.getSetCookie();
+}
+
+/** Sign in: a new session (and cookie) on every success; ADMIN_EMAILS users get is_admin on their record. */
+export async function signInWithPassword(db: Queryable, input: { email: string; password: string }, meta: RequestMeta) {
+  const keys = [
+    { key: rateKey.signInIp(meta.ip), rule: RATE_RULES.signInIp },
+    { key: rateKey.signInEmail(input.email), rule: RATE_RULES.signInEmail },
+  ];
+  await limitAttempts(db, keys);
+  const auth = getAuth();
+  let response: Response;
+  try {
+    response = await auth.api.signInEmail({
+      body: { email: input.email, password: input.password, rememberMe: true },
+      headers: authHeaders({ ...meta, cookie: null }),
+      asResponse: true,
+    });
+  } catch (error) {
+    if (error instanceof APIError) throw new DomainError(MESSAGES.loginFailed, 401);
+    throw error;
+  }
+  if (!response.ok) throw new DomainError(MESSAGES.loginFailed, 401);
+  const body = (await response.json()) as { user: { id: string; email: string } };
+  for (const { key } of keys) await refund(db, key);
+  if (isListedAdmin(body.user.email)) {
+    await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", body.user.id).execute();
+  }
+  // The session the browser had before (if any) ends: one browser, one session.
+  if (meta.cookie) await endSessionOf(meta.cookie).catch((error) => logger.warn({ err: error }, "could not end the previous session"));
+  return { userId: body.user.id, setCookies: setCookiesOf(response) };
+}
+
+async function endSessionOf(cookie: string) {
+  const previous = await getAuth().api.getSession({ headers: new Headers({ cookie }), query: { disableRefresh: true } });
+  if (!previous) return;
+  const ctx = await getAuth().$context;
+  await ctx.internalAdapter.deleteSession(previous.session.token);
+}
+
+/** Register: answers the same whether or not the e-mail already has an account (its owner gets an e-mail). */
+export async function registerAccount(db: Queryable, input: { email: string; password: string }, meta: RequestMeta) {
+  await limitAttempts(db, [
+    { key: rateKey.registerIp(meta.ip), rule: RATE_RULES.registerIp },
+    { key: rateKey.registerEmail(input.email), rule: RATE_RULES.registerEmail },
+  ]);
+  try {
+    await getAuth().api.signUpEmail({
+      body: { email: input.email, password: input.password, name: "" },
+      headers: authHeaders({ ...meta, cookie: null }),
+    });
+  } catch (error) {
+    logger.warn({ err: error instanceof APIError ? error.message : error }, "registration failed");
+    throw new DomainError(MESSAGES.registerFailed, 400);
+  }
+}
+
+/** Forgot password: a reset link by e-mail when the account exists; the same answer either way. */
+export async function requestPasswordReset(db: Queryable, input: { email: string }, meta: RequestMeta) {
+  await limitAttempts(db, [
+    { key: rateKey.resetIp(meta.ip), rule: RATE_RULES.resetIp },
+    { key: rateKey.resetEmail(input.email), rule: RATE_RULES.resetEmail },
+  ]);
+  try {
+    await getAuth().api.requestPasswordReset({ body: { email: input.email }, headers: authHeaders({ ...meta, cookie: null }) });
+  } catch (error) {
+    logger.error({ err: error }, "password reset request failed");
+    throw new DomainError(MESSAGES.resetFailed, 500);
+  }
+}
+
+/** Sets a new password from a reset link (valid one hour, once); every session of the user ends. */
+export async function resetPasswordWithToken(input: { token: string; password: string }) {
+  try {
+    await getAuth().api.resetPassword({ body: { token: input.token, newPassword: input.password } });
+  } catch (error) {
+    if (error instanceof APIError) throw new DomainError(MESSAGES.resetLinkInvalid, 400);
+    throw error;
+  }
+}
+
+/** Is this reset token still usable? (For the reset page, so an old link says so before the form is filled.) */
+export async function isResetTokenUsable(db: Queryable, token: string): Promise<boolean> {
+  if (!token || token.length > 200) return false;
+  const row = await db
+    .selectFrom("verifications")
+    .select("expires_at")
+    .where("identifier", "=", `reset-password:${token}`)
+    .executeTakeFirst();
+  return !!row && new Date(row.expires_at).getTime() > Date.now();
+}
+
+/** Change password (profile): checks the current one; other sessions end, this browser gets a fresh session. */
+export async function changePassword(
+  db: Queryable,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  meta: RequestMeta,
+) {
+  const key = rateKey.passwordChangeUser(userId);
+  await limitAttempts(db, [{ key, rule: RATE_RULES.passwordChangeUser }]);
+  let response: Response;
+  try {
+    response = await getAuth().api.changePassword({
+      body: { currentPassword: input.currentPassword, newPassword: input.newPassword, revokeOtherSessions: true },
+      headers: authHeaders(meta),
+      asResponse: true,
+    });
+  } catch (error) {
+    if (error instanceof APIError) throw new DomainError(MESSAGES.passwordUpdateFailed, 400);
+    throw error;
+  }
+  if (!response.ok) throw new DomainError(MESSAGES.passwordUpdateFailed, 400);
+  await refund(db, key);
+  return { setCookies: setCookiesOf(response) };
+}
+
+/** Sign out: the session ends on the server and the cookie is cleared. */
+export async function signOut(meta: RequestMeta): Promise<{ setCookies: string[] }> {
+  const response = await getAuth().api.signOut({ headers: authHeaders(meta), asResponse: true });
+  return { setCookies: setCookiesOf(response) };
+}
+
+// --- profile ---
+
+export interface EmailPreferences {
+  emailNotifications: boolean;
+  emailMarketing: boolean;
+  marketingConsentAt: string | null;
+}
+
+export async function getEmailPreferences(db: Queryable, userId: string): Promise<EmailPreferences> {
+  const row = await db
+    .selectFrom("users")
+    .select(["email_notifications", "email_marketing", "marketing_consent_at"])
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return {
+    emailNotifications: Boolean(row.email_notifications),
+    emailMarketing: Boolean(row.email_marketing),
+    marketingConsentAt: row.marketing_consent_at,
+  };
+}
+
+/**
+ * Marketing is opt-in (POPIA): opting in records when consent was given (kept while it stays on); opting out clears it.
+ */
+export async function updateEmailPreferences(
+  db: Queryable,
+  userId: string,
+  input: { emailNotifications: boolean; emailMarketing: boolean },
+  now = new Date(),
+): Promise<EmailPreferences> {
+  const current = await getEmailPreferences(db, userId);
+  const marketingConsentAt = input.emailMarketing ? (current.emailMarketing && current.marketingConsentAt) || now.toISOString() : null;
+  await db
+    .updateTable("users")
+    .set({
+      email_notifications: input.emailNotifications,
+      email_marketing: input.emailMarketing,
+      marketing_consent_at: marketingConsentAt,
+      updated_at: now.toISOString(),
+    })
+    .where("id", "=", userId)
+    .execute();
+  return { ...input, marketingConsentAt };
+}
+
+export interface OwnOrder {
+  id: string;
+  createdAt: string;
+  status: string;
+  paymentStatus: string;
+  totalCents: number;
+}
+
+/** The user's own orders, newest first. */
+export async function listOwnOrders(db: Queryable, userId: string, limit = 100): Promise<OwnOrder[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .select(["id", "created_at", "status", "payment_status", "total_amount_cents"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    createdAt: r.created_at,
+    status: r.status,
+    paymentStatus: r.payment_status,
+    totalCents: Number(r.total_amount_cents),
+  }));
+}
+
+// --- administration (scripts/create-admin.ts) ---
+
+export function generateOneTimePassword(): string {
+  return randomBytes(15).toString("base64url");
+}
+
+/**
+ * Makes `email` an admin with a freshly generated password (printed once by the script). An existing account is
+ * promoted, its password replaced and its sessions ended.
+ */
+export async function createOrResetAdmin(db: Queryable, email: string): Promise<{ password: string; created: boolean; userId: string }> {
+  const normalized = email.trim().toLowerCase();
+  const password = generateOneTimePassword();
+  const auth = getAuth();
+  const ctx = await auth.$context;
+  const existing = await db.selectFrom("users").select("id").where("email", "=", normalized).executeTakeFirst();
+  let userId: string;
+  let created = false;
+  if (!existing) {
+    const result = await auth.api.signUpEmail({ body: { email: normalized, password, name: "" } });
+    userId = result.user.id;
+    created = true;
+  } else {
+    userId = existing.id;
+    const hash = await ctx.password.hash(password);
+    const account = await ctx.internalAdapter.findCredentialAccount(userId);
+    if (account) await ctx.internalAdapter.updateAccount(account.id, { password: hash });
+    else await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
+    await ctx.internalAdapter.deleteUserSessions(userId);
+  }
+  await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", userId).execute();
+  return { password, created, userId };
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import * as login from "~/routes/auth.login";
+import * as profile from "~/routes/profile";
+import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";
+import { cookieHeaderFrom, createUser, sessionCookieFor } from "../../../tests/factories/users";
+import { insertOrder } from "../../../tests/factories/orders";
+import { getSessionUser } from "./session.server";
+
+const db = () => getDb();
+const sessionOf = (cookie: string) => getSessionUser(new Request("http://localhost:3000/", { headers: { cookie } }));
+
+describe("profile", () => {
+  it("sends a visitor to login with a redirect back", async () => {
+    const result = await callLoader(profile.loader, "/profile?tab=orders");
+    expect(statusOf(result)).toBe(302);
+    expect((result as Response).headers.get("Location")).toBe("/auth/login?redirect=%2Fprofile%3Ftab%3Dorders");
+  });
+
+  it("shows the account's e-mail and the default preferences (notifications on, marketing off)", async () => {
+    const user = await createUser(db());
+    const cookie = await sessionCookieFor(db(), user.id);
+    const page = await dataOf(await callLoader(profile.loader, "/profile", { headers: { cookie } }));
+    expect(page.tab).toBe("account");
+    expect(page.email).toBe(user.email);
+    expect(page.preferences).toEqual({ emailNotifications: true, emailMarketing: false, marketingConsentAt: null });
+  });
+
+  it("lists only the user's own orders, newest first, with short id, en-ZA date, status and total", async () => {
+    const user = await createUser(db());
+    const other = await createUser(db());
+    const older = await insertOrder(db(), { userId: user.id, createdAt: "2025-03-01T10:00:00.000Z", lines: [{ unitPriceCents: 129900 }], shippingCents: 0 });
+    const newer = await insertOrder(db(), { userId: user.id, createdAt: "2025-06-15T10:00:00.000Z", status: "processing", paymentStatus: "completed" });
+    await insertOrder(db(), { userId: other.id });
+    const cookie = await sessionCookieFor(db(), user.id);
+    const page = await dataOf(await callLoader(profile.loader, "/profile?tab=orders", { headers: { cookie } }));
+    expect(page.tab).toBe("orders");
+    expect(page.orders.map((o: any) => o.id)).toEqual([newer.id, older.id]);
+    expect(page.orders[1]).toMatchObject({ shortId: older.id.slice(0, 8), status: "pending", total: "R1 299.00" });
+    expect(page.orders[1].date).toMatch(/2025/);
+    expect(page.orders[0].status).toBe("processing");
+
+    const emptyCookie = await sessionCookieFor(db(), other.id);
+    const otherPage = await dataOf(await callLoader(profile.loader, "/profile?tab=orders", { headers: { cookie: emptyCookie } }));
+    expect(otherPage.orders).toHaveLength(1);
+    const fresh = await createUser(db());
+    const none = await dataOf(await callLoader(profile.loader, "/profile?tab=orders", { headers: { cookie: await sessionCookieFor(db(), fresh.id) } }));
+    expect(none.orders).toEqual([]);
+  });
+
+  it("changes the password with the current one; other sessions end, this browser gets a new session", async () => {
+    const user = await createUser(db());
+    const cookie = await sessionCookieFor(db(), user.id);
+    const otherDevice = await sessionCookieFor(db(), user.id);
+
+    const wrong = await callAction(profile.action, "/profile", { intent: "password", currentPassword: "not it at all", newPassword: "brand new passphrase" }, { headers: { cookie } });
+    expect(statusOf(wrong)).toBe(400);
+    expect((await dataOf(wrong)).error).toBe("Failed to update password. Please try again.");
+
+    const ok = await callAction(profile.action, "/profile", { intent: "password", currentPassword: user.password, newPassword: "brand new passphrase" }, { headers: { cookie } });
+    expect(statusOf(ok)).toBe(200);
+    expect(await dataOf(ok)).toMatchObject({ ok: true, message: "Password updated successfully" });
+    const setCookies = (ok as any).init.headers.getSetCookie() as string[];
+    const newCookie = cookieHeaderFrom(setCookies);
+    expect(await sessionOf(newCookie)).toMatchObject({ id: user.id });
+    expect(await sessionOf(otherDevice)).toBeNull();
+
+    expect(statusOf(await callAction(login.action, "/auth/login", { email: user.email, password: "brand new passphrase" }, { ip: "192.0.2.10" }))).toBe(302);
+    expect(statusOf(await callAction(login.action, "/auth/login", { email: user.email, password: user.password }, { ip: "192.0.2.11" }))).toBe(401);
+  });
+
+  it("requires both password fields and applies the password rules", async () => {
+    const user = await createUser(db());
+    const cookie = await sessionCookieFor(db(), user.id);
+    const empty = await callAction(profile.action, "/profile", { intent: "password", currentPassword: "", newPassword: "" }, { headers: { cookie } });
+    expect(statusOf(empty)).toBe(400);
+    expect((await dataOf(empty)).fieldErrors).toEqual({ currentPassword: "Current password is required", newPassword: "New password is required" });
+    const short = await callAction(profile.action, "/profile", { intent: "password", currentPassword: user.password, newPassword: "short" }, { headers: { cookie } });
+    expect((await dataOf(short)).fieldErrors.newPassword).toBe("Password must be at least 8 characters");
+    expect(statusOf(await callAction(login.action, "/auth/login", { email: user.email, password: user.password }, { ip: "192.0.2.12" }))).toBe(302);
+  });
+
+  it("saves e-mail preferences; marketing consent is recorded when given and cleared on opt-out (POPIA)", async () => {
+    const user = await createUser(db());
+    const cookie = await sessionCookieFor(db(), user.id);
+    const on = await callAction(profile.action, "/profile?tab=preferences", { intent: "preferences", emailNotifications: "on", emailMarketing: "on" }, { headers: { cookie } });
+    expect(await dataOf(on)).toEqual({ ok: true, intent: "preferences", message: "Email preferences updated successfully!" });
+    let row = await db().selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.email_marketing).toBe(true);
+    expect(row.email_notifications).toBe(true);
+    expect(Date.now() - new Date(row.marketing_consent_at!).getTime()).toBeLessThan(60_000);
+    const consentAt = row.marketing_consent_at;
+
+    // saving again keeps the original consent time
+    await callAction(profile.action, "/profile?tab=preferences", { intent: "preferences", emailMarketing: "on" }, { headers: { cookie } });
+    row = await db().selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.marketing_consent_at).toBe(consentAt);
+    expect(row.email_notifications).toBe(false); // unchecked box = off
+
+    await callAction(profile.action, "/profile?tab=preferences", { intent: "preferences", emailNotifications: "on" }, { headers: { cookie } });
+    row = await db().selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.email_marketing).toBe(false);
+    expect(row.marketing_consent_at).toBeNull();
+    expect(row.email_notifications).toBe(true);
+  });
+
+  it("refuses changes from another site and from visitors, changing nothing", async () => {
+    const user = await createUser(db());
+    const cookie = await sessionCookieFor(db(), user.id);
+    const crossSite = await callAction(profile.action, "/profile", { intent: "preferences", emailMarketing: "on" }, { headers: { cookie, origin: "https://evil.example" } });
+    expect(statusOf(crossSite)).toBe(403);
+    const visitor = await callAction(profile.action, "/profile", { intent: "preferences", emailMarketing: "on" });
+    expect(statusOf(visitor)).toBe(302);
+    const row = await db().selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.email_marketing).toBe(false);
+  });
+});

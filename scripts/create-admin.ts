@@ -1,0 +1,45 @@
+/**
+ * npm run create-admin -- someone@example.com
+ *
+ * Makes that e-mail an admin with a freshly generated password, printed once. A new account is created; an existing
+ * account is promoted, its password replaced and its sessions signed out. No password ships with the shop.
+ * Uses DATABASE_URL like the server (SQLite file by default), migrating it first if needed.
+ */
+import { z } from "zod";
+import { closeDatabase, getDb } from "~/db/db.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { createOrResetAdmin } from "~/modules/accounts/accounts.server";
+import { env } from "~/utils/env.server";
+
+async function main() {
+  const arg = process.argv.slice(2).find((a) => !a.startsWith("-"));
+  const parsed = z.email().safeParse(arg?.trim());
+  if (!parsed.success) {
+    console.error("Usage: npm run create-admin -- <email>");
+    process.exitCode = 1;
+    return;
+  }
+  const db = getDb();
+  await migrateToLatest(db);
+  const { password, created } = await createOrResetAdmin(db, parsed.data);
+  const email = parsed.data.toLowerCase();
+  console.log(
+    [
+      "",
+      created ? `Admin account created: ${email}` : `Existing account ${email} is now an admin; its password was replaced and its sessions signed out.`,
+      "",
+      `  One-time password: ${password}`,
+      "",
+      `Sign in at ${env().PUBLIC_BASE_URL.replace(/\/+$/, "")}/auth/login, then change this password under Profile → Account.`,
+      "This password is shown only now; run the command again to get a new one.",
+      "",
+    ].join("\n"),
+  );
+}
+
+main()
+  .catch((error) => {
+    console.error("create-admin failed:", error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(() => closeDatabase());

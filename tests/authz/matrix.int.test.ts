@@ -1,0 +1,50 @@
+/**
+ * Every protected route × {visitor, customer, admin}. ONE line per route; later issues add theirs.
+ * Expectation presets (tests/authz/matrix.ts): ADMIN_PAGE, ADMIN_ACTION, SIGNED_IN_PAGE, SIGNED_IN_ACTION, or
+ * { visitor, customer, admin } with a status, "login", "ok" or { status, error }.
+ */
+import { ADMIN_PAGE, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
+import { insertAwaitingOrder } from "../factories/payments";
+import { insertProduct } from "../factories/catalog";
+
+const MATRIX: MatrixEntry[] = [
+  // accounts
+  { path: "/profile", route: () => import("~/routes/profile"), kind: "loader", expect: SIGNED_IN_PAGE },
+  { path: "/profile?tab=orders", route: () => import("~/routes/profile"), kind: "loader", expect: SIGNED_IN_PAGE },
+  { path: "/profile", route: () => import("~/routes/profile"), kind: "action", form: { intent: "preferences", emailMarketing: "on" }, expect: { visitor: "login", customer: 200, admin: 200 }, note: "preferences" },
+  { path: "/profile", route: () => import("~/routes/profile"), kind: "action", form: { intent: "password", currentPassword: "wrong password", newPassword: "a brand new passphrase" }, expect: { visitor: "login", customer: 400, admin: 400 }, note: "password" },
+  { path: "/auth/logout", route: () => import("~/routes/auth.logout"), kind: "action", expect: { visitor: 302, customer: 302, admin: 302 } },
+
+  // payments (the webhook action authenticates by signature, not session: see app/modules/payments/webhooks.int.test.ts)
+  { path: "/payment-status", route: () => import("~/routes/payment-status"), kind: "loader", setup: async (db, a) => ({ path: `/payment-status?orderId=${(await insertAwaitingOrder(db, { userId: a.customerId })).id}&status=cancelled` }), expect: { visitor: "login", customer: 200, admin: 404 }, note: "cancel the customer's order" },
+  { path: "/payment-status?orderId=test&status=success", route: () => import("~/routes/payment-status"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
+  { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), kind: "loader", setup: async (db, a) => ({ path: `/order-confirmation?id=${(await insertAwaitingOrder(db, { userId: a.customerId })).id}` }), expect: SIGNED_IN_PAGE, note: "the customer's order" },
+  { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), kind: "loader", setup: async (db, a) => ({ path: `/order-confirmation?id=${(await insertAwaitingOrder(db, { userId: a.adminId })).id}` }), expect: { visitor: "login", customer: 404, admin: 200 }, note: "someone else's order" },
+  { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), kind: "loader", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { path: `/pay/simulated/${o.checkoutId}`, params: { checkoutId: o.checkoutId } }; }, expect: { visitor: "login", customer: 200, admin: 404 }, note: "the customer's checkout" },
+  { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), kind: "action", form: { intent: "pay" }, setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { path: `/pay/simulated/${o.checkoutId}`, params: { checkoutId: o.checkoutId } }; }, expect: { visitor: "login", customer: "ok", admin: 404 }, note: "pay the customer's checkout" },
+  { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), kind: "loader", params: { provider: "simulated" }, expect: { visitor: 405, customer: 405, admin: 405 } },
+
+  // money path (cart, checkout, coupons, reviews)
+  { path: "/cart", route: () => import("~/routes/cart"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
+  { path: "/checkout", route: () => import("~/routes/checkout"), kind: "loader", expect: SIGNED_IN_PAGE },
+  { path: "/checkout", route: () => import("~/routes/checkout"), kind: "action", setup: async (db) => ({ form: { name: "T N", telephone: "0821234567", street: "1 Main Rd", suburb: "Sea Point", city: "Cape Town", postalCode: "8005", province: "Western Cape", lines: JSON.stringify([{ productId: (await insertProduct(db)).id, quantity: 1 }]) } }), expect: { visitor: { status: 401, error: "Please sign in to continue" }, customer: "ok", admin: "ok" }, note: "place an order" },
+  { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), kind: "action", form: { code: "NOSUCHCODE", orderTotal: "10000" }, expect: { visitor: 200, customer: 200, admin: 200 } },
+  { path: "/api/reviews?productId=p1", route: () => import("~/routes/api.reviews"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
+  { path: "/api/reviews", route: () => import("~/routes/api.reviews"), kind: "action", setup: async (db) => ({ form: { productId: (await insertProduct(db)).id, rating: "5", comment: "Not bought" } }), expect: { visitor: 302, customer: { status: 403, error: "Only customers who have bought this product can review it" }, admin: { status: 403 } }, note: "non-buyers" },
+
+  // admin pages (the layout and every page guard themselves)
+  { path: "/admin", route: () => import("~/routes/admin"), kind: "loader", expect: ADMIN_PAGE, note: "layout" },
+  { path: "/admin", route: () => import("~/routes/admin._index"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/products", route: () => import("~/routes/admin.products"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/products/edit/p1", route: () => import("~/routes/admin.products.edit"), kind: "loader", params: { id: "p1" }, expect: { ...ADMIN_PAGE, admin: "ok" } },
+  { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "loader", expect: ADMIN_PAGE },
+];
+
+runAuthorizationMatrix(MATRIX);

@@ -1,0 +1,60 @@
+/**
+ * Accounts for end-to-end tests, through the real pages (the forms work without JavaScript, so this is also what a
+ * user does). The E2E server lists ADMIN_EMAILS=admin@scentara.test (playwright.config.ts): that address becomes
+ * admin when it signs in.
+ *
+ *   const user = await registerAndSignIn(page);          // a fresh customer, signed in
+ *   await signInAsAdmin(page);                           // the admin (registered on first use)
+ */
+import { expect, type Page } from "@playwright/test";
+
+export const E2E_ADMIN_EMAIL = "admin@scentara.test";
+export const E2E_PASSWORD = "amber-vetiver-nocturne-7";
+
+export interface E2EUser {
+  email: string;
+  password: string;
+}
+
+let n = 0;
+export function uniqueEmail(prefix = "shopper"): string {
+  n += 1;
+  return `${prefix}-${Date.now().toString(36)}-${n}-${Math.random().toString(36).slice(2, 6)}@example.test`;
+}
+
+/** Registers through /auth/register; ends on the login page. Registering an existing e-mail looks the same. */
+export async function register(page: Page, user: E2EUser) {
+  await page.goto("/auth/register");
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/auth\/login/);
+}
+
+/** Signs in through /auth/login (optionally with ?redirect=…) and waits to leave the login page. */
+export async function signIn(page: Page, user: E2EUser, redirectTo?: string) {
+  await page.goto(redirectTo ? `/auth/login?redirect=${encodeURIComponent(redirectTo)}` : "/auth/login");
+  await page.getByLabel("Email", { exact: true }).fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(page).not.toHaveURL(/\/auth\/login/);
+}
+
+/** A new customer account, signed in (the page ends on the home page). */
+export async function registerAndSignIn(page: Page, user: Partial<E2EUser> = {}): Promise<E2EUser> {
+  const full = { email: user.email ?? uniqueEmail(), password: user.password ?? E2E_PASSWORD };
+  await register(page, full);
+  await signIn(page, full);
+  return full;
+}
+
+/** Signs in as the configured admin e-mail (registered on first use in this server run). */
+export async function signInAsAdmin(page: Page): Promise<E2EUser> {
+  return registerAndSignIn(page, { email: E2E_ADMIN_EMAIL, password: E2E_PASSWORD });
+}
+
+/** Signs out with a POST to /auth/logout from the current page's origin (what the header's Sign Out button does). */
+export async function signOut(page: Page) {
+  const response = await page.request.post("/auth/logout", { headers: { origin: new URL(page.url()).origin }, maxRedirects: 0 });
+  expect([302, 303]).toContain(response.status());
+}
