@@ -1,5 +1,200 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">cart</h1><Outlet /></main>;
+/**
+ * /cart — the cart lives in browser storage (SPEC §3); every number on this page comes from the server's quote
+ * (the loader answers GET /cart?quote=[…]&coupon=…): tier unit prices, subtotal, discount, shipping, total, VAT.
+ */
+import { useEffect, useMemo, useState } from "react";
+import { data } from "react-router";
+import { CartCouponForm } from "~/components/cart-coupon-form";
+import { CartLineItem } from "~/components/cart-line-item";
+import { CartTotals, FreeDeliveryHint } from "~/components/cart-summary";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Notice } from "~/components/ui/field";
+import { getDb } from "~/db/db.server";
+import { getSessionUser } from "~/modules/accounts/session.server";
+import { useCart, writeCart, readCart, type CartLine } from "~/modules/cart/cart-storage";
+import { clearAppliedCoupon, useAppliedCoupon, writeAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
+import type { CartQuote, CartQuoteLine } from "~/modules/orders/cart-quote";
+import { useCartQuote, useReconcileCart } from "~/modules/orders/cart-quote-hooks";
+import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
+import { quoteCart, toCartQuote } from "~/modules/orders/place-order.server";
+import { DomainError } from "~/utils/errors";
+import type { Route } from "./+types/cart";
+
+export function meta() {
+  return [{ title: "Your Cart | Scentara" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const raw = url.searchParams.get("quote");
+  if (raw === null) return { quote: null as CartQuote | null };
+  const parsed = cartLinesJsonSchema.safeParse(raw);
+  if (!parsed.success) return data({ quote: null as CartQuote | null, error: "Invalid cart" }, { status: 400 });
+  const user = await getSessionUser(request);
+  try {
+    const quote = await quoteCart(getDb(), {
+      lines: parsed.data,
+      couponCode: url.searchParams.get("coupon")?.slice(0, 50) || null,
+      zoneId: url.searchParams.get("zone") || null,
+      userId: user?.id ?? null,
+    });
+    return { quote: toCartQuote(quote) as CartQuote | null };
+  } catch (error) {
+    if (error instanceof DomainError) return data({ quote: null as CartQuote | null, error: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+function pendingLine(l: CartLine): CartQuoteLine {
+  return {
+    productId: l.id,
+    name: l.name,
+    slug: "",
+    image: null,
+    quantity: l.quantity,
+    basePriceCents: l.price,
+    unitPriceCents: l.price,
+    lineTotalCents: l.price * l.quantity,
+    tierApplied: false,
+    nextTier: null,
+  };
+}
+
+export default function CartPage() {
+  const lines = useCart();
+  const applied = useAppliedCoupon();
+  const { quote, loading, error: quoteError } = useCartQuote(lines, applied?.code ?? null);
+  const { notice, couponNotice, setCouponNotice } = useReconcileCart(quote);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  // Lines in the order the shopper added them; the server's figures once they match what is stored.
+  const shown = useMemo(() => {
+    const quoted = new Map((quote?.lines ?? []).map((l) => [l.productId, l]));
+    return lines.map((l) => {
+      const q = quoted.get(l.id);
+      return q && q.quantity === l.quantity ? { line: q, pending: false } : { line: { ...pendingLine(l), slug: q?.slug ?? "", image: q?.image ?? null }, pending: true };
+    });
+  }, [lines, quote]);
+
+  const setQuantity = (id: string, quantity: number) => writeCart(readCart().map((l) => (l.id === id ? { ...l, quantity } : l)));
+  const remove = (id: string) => writeCart(readCart().filter((l) => l.id !== id));
+  const clear = () => {
+    writeCart([]);
+    clearAppliedCoupon();
+    setCouponNotice(null);
+  };
+
+  if (!hydrated) {
+    return (
+      <main className="container-page pt-28 pb-20 sm:pt-32">
+        <CartHeading />
+        <p className="mt-10 text-sm text-muted">Loading your cart…</p>
+      </main>
+    );
+  }
+
+  if (lines.length === 0) {
+    return (
+      <main className="container-page pt-28 pb-20 sm:pt-32">
+        <CartHeading />
+        {notice ? (
+          <div className="mt-8 max-w-xl">
+            <Notice tone="info">{notice}</Notice>
+          </div>
+        ) : null}
+        <section className="mx-auto mt-12 max-w-lg border border-line bg-white/60 px-6 py-14 text-center sm:px-12">
+          <p className="eyebrow">Nothing here yet</p>
+          <h2 className="mt-3 font-display text-3xl text-ink">Your cart is empty</h2>
+          <p className="mt-3 text-sm leading-relaxed text-ink-soft">Discover our designer-inspired fragrances and find a scent that feels like yours.</p>
+          <ButtonLink to="/shop" className="mt-8" size="lg">
+            Explore the collection
+          </ButtonLink>
+        </section>
+      </main>
+    );
+  }
+
+  const count = lines.reduce((n, l) => n + l.quantity, 0);
+  return (
+    <main className="container-page pt-28 pb-20 sm:pt-32">
+      <CartHeading count={count} />
+      {notice ? (
+        <div className="mt-6">
+          <Notice tone="info">{notice}</Notice>
+        </div>
+      ) : null}
+      <div className="mt-8 grid gap-10 lg:mt-12 lg:grid-cols-[1fr_22rem] lg:gap-14">
+        <section aria-label="Items in your cart">
+          <ul className="border-t border-line pt-6">
+            {shown.map(({ line, pending }) => (
+              <CartLineItem
+                key={line.productId}
+                line={line}
+                pending={pending}
+                onQuantity={(q) => setQuantity(line.productId, q)}
+                onRemove={() => remove(line.productId)}
+              />
+            ))}
+          </ul>
+          <div className="mt-6 flex flex-wrap items-center justify-between gap-4">
+            <ButtonLink to="/shop" variant="ghost" size="sm" className="-ml-3">
+              ← Continue shopping
+            </ButtonLink>
+            <Button variant="ghost" size="sm" onClick={clear} className="text-muted hover:text-danger">
+              Clear cart
+            </Button>
+          </div>
+        </section>
+
+        <aside aria-label="Order summary" className="h-fit border border-line bg-sand/60 p-6 sm:p-8 lg:sticky lg:top-28">
+          <h2 className="font-display text-2xl text-ink">Order summary</h2>
+          <div className="mt-6 space-y-6" aria-busy={loading}>
+            {quote ? (
+              <>
+                <FreeDeliveryHint quote={quote} />
+                <CartTotals quote={quote} shippingLabel={quote.zones.length ? `Shipping (${quote.zones.find((z) => z.id === quote.zoneId)?.name ?? "estimate"})` : "Shipping"} />
+              </>
+            ) : quoteError ? (
+              <Notice tone="error">{quoteError}</Notice>
+            ) : (
+              <p className="text-sm text-muted">Calculating your total…</p>
+            )}
+            <CartCouponForm
+              applied={applied}
+              lines={lines.map((l) => ({ productId: l.id, quantity: l.quantity }))}
+              subtotalCents={quote?.subtotalCents ?? 0}
+              notice={couponNotice}
+              onApplied={(coupon) => {
+                setCouponNotice(null);
+                writeAppliedCoupon(coupon);
+              }}
+              onRemove={() => {
+                setCouponNotice(null);
+                clearAppliedCoupon();
+              }}
+            />
+            <ButtonLink to="/checkout" size="lg" className="w-full">
+              Proceed to Checkout
+            </ButtonLink>
+            <p className="text-center text-xs leading-relaxed text-muted">Secure card payment · Delivery in 2–7 working days</p>
+          </div>
+        </aside>
+      </div>
+    </main>
+  );
+}
+
+function CartHeading({ count }: { count?: number }) {
+  return (
+    <header>
+      <p className="eyebrow">Your selection</p>
+      <h1 className="mt-2 font-display text-4xl text-ink sm:text-5xl">Shopping Cart</h1>
+      {count ? (
+        <p className="mt-2 text-sm text-muted">
+          {count} {count === 1 ? "item" : "items"}
+        </p>
+      ) : null}
+    </header>
+  );
 }

@@ -1,5 +1,150 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">checkout</h1><Outlet /></main>;
+/**
+ * /checkout — signed-in customers only (a visitor goes to login and comes back); an empty stored cart goes to /cart.
+ * The form posts the address, the chosen zone, the cart lines (ids and quantities) and the coupon code; the action
+ * reprices everything on the server, places the order (one transaction) and redirects to the payment provider.
+ */
+import { useEffect, useMemo, useState } from "react";
+import { data, Form, redirect, useActionData, useNavigate, useNavigation } from "react-router";
+import { CheckoutForm } from "~/components/checkout-form";
+import { getDb } from "~/db/db.server";
+import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
+import { readCart, useCart, writeCart } from "~/modules/cart/cart-storage";
+import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
+import { checkoutSchema } from "~/modules/orders/orders.schema";
+import { CartChangedError, CouponRejectedError, placeOrder } from "~/modules/orders/place-order.server";
+import { failOrderPayment } from "~/modules/orders/order-payment.server";
+import { createCheckoutForOrder } from "~/modules/payments/payments.server";
+import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
+import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
+import { useCartQuote, useReconcileCart } from "~/modules/orders/cart-quote-hooks";
+import type { Route } from "./+types/checkout";
+
+export const CHECKOUT_MESSAGES = {
+  signIn: "Please sign in to continue",
+  orderFailed: "Unable to process your order. Please try again.",
+  paymentFailed: "Unable to process payment. Please try again.",
+  initFailed: "Unable to initialize payment. Please try again.",
+  unexpected: "An unexpected error occurred",
+} as const;
+
+export function meta() {
+  return [{ title: "Checkout | Scentara" }, { name: "robots", content: "noindex" }];
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const zones = await loadShippingZonesOrFallback(getDb());
+  return { email: user.email, zones: zones.map((z) => ({ id: z.id, name: z.name })) };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  try {
+    assertSameOrigin(request);
+    const user = await getSessionUser(request);
+    if (!user) return formError(CHECKOUT_MESSAGES.signIn, 401);
+    const parsed = checkoutSchema.safeParse(Object.fromEntries(await request.formData()));
+    if (!parsed.success) {
+      const fieldErrors = fieldErrorsOf(parsed.error.issues);
+      const first = Object.values(fieldErrors)[0];
+      return formError(fieldErrors.lines ? CHECKOUT_MESSAGES.orderFailed : Object.keys(fieldErrors).length > 1 ? "Please check the highlighted fields" : (first ?? "Please check the highlighted fields"), 400, fieldErrors);
+    }
+    const { lines, couponCode, zoneId, ...shippingAddress } = parsed.data;
+    const db = getDb();
+
+    let order;
+    try {
+      order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress });
+    } catch (error) {
+      if (error instanceof CouponRejectedError) return formError(error.message, 409, { couponCode: error.message });
+      if (error instanceof CartChangedError) return formError(error.message, 409, { missing: error.missingProductIds.join(",") });
+      if (error instanceof DomainError) return formError(error.message, error.status, error.field ? { [error.field]: error.message } : undefined);
+      logger.error({ err: error, userId: user.id }, "checkout: order could not be placed");
+      return formError(CHECKOUT_MESSAGES.orderFailed, 500);
+    }
+
+    let checkout;
+    try {
+      checkout = await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone });
+    } catch (error) {
+      if (error instanceof DomainError) return formError(error.message || CHECKOUT_MESSAGES.paymentFailed, error.status);
+      logger.error({ err: error, orderId: order.id }, "checkout: payment could not be created");
+      await failOrderPayment(db, order.id).catch(() => undefined);
+      return formError(CHECKOUT_MESSAGES.paymentFailed, 502);
+    }
+    if (!checkout?.redirectUrl) {
+      await failOrderPayment(db, order.id).catch(() => undefined);
+      return formError(CHECKOUT_MESSAGES.initFailed, 502);
+    }
+    return redirect(checkout.redirectUrl);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    logger.error({ err: error }, "checkout: unexpected error");
+    return data({ ok: false as const, error: CHECKOUT_MESSAGES.unexpected, fieldErrors: {} as Record<string, string> }, { status: 500 });
+  }
+}
+
+export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
+  const lines = useCart();
+  const applied = useAppliedCoupon();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const [zoneId, setZoneId] = useState<string | null>(loaderData.zones[0]?.id ?? null);
+  const { quote, loading } = useCartQuote(lines, applied?.code ?? null, zoneId);
+  const { notice, couponNotice, setCouponNotice } = useReconcileCart(quote);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  // An empty stored cart has nothing to check out (read storage directly: the hook starts empty while hydrating).
+  useEffect(() => {
+    if (readCart().length === 0) navigate("/cart", { replace: true });
+  }, [lines, navigate]);
+
+  // The server refused the coupon or some products: fix the stored cart so the next submit is what is shown.
+  const fieldErrors = useMemo<Record<string, string>>(() => (actionData && "fieldErrors" in actionData ? actionData.fieldErrors : {}), [actionData]);
+  useEffect(() => {
+    if (!actionData || actionData.ok !== false) return;
+    if (actionData.fieldErrors.couponCode) {
+      const stored = readAppliedCoupon();
+      clearAppliedCoupon();
+      setCouponNotice(`Your coupon${stored ? ` ${stored.code}` : ""} was removed: ${actionData.fieldErrors.couponCode}. Nothing was charged — please check your new total and place your order again.`);
+    }
+    if (actionData.fieldErrors.missing) {
+      const gone = new Set(actionData.fieldErrors.missing.split(","));
+      writeCart(readCart().filter((l) => !gone.has(l.id)));
+    }
+  }, [actionData, setCouponNotice]);
+
+  const submitting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const error = actionData && actionData.ok === false && !actionData.fieldErrors.couponCode ? actionData.error : null;
+
+  return (
+    <main className="container-page pt-28 pb-20 sm:pt-32">
+      <header>
+        <p className="eyebrow">Secure checkout</p>
+        <h1 className="mt-2 font-display text-4xl text-ink sm:text-5xl">Checkout</h1>
+        <p className="mt-2 text-sm text-muted">Signed in as {loaderData.email}</p>
+      </header>
+      {hydrated && lines.length > 0 ? (
+        <Form method="post" className="mt-8 lg:mt-12" noValidate>
+          <CheckoutForm
+            lines={lines}
+            quote={quote}
+            loading={loading}
+            zones={loaderData.zones}
+            zoneId={zoneId}
+            onZone={setZoneId}
+            couponCode={applied?.code ?? ""}
+            fieldErrors={fieldErrors}
+            error={error}
+            notices={[notice, couponNotice].filter((n): n is string => !!n)}
+            submitting={submitting}
+          />
+        </Form>
+      ) : (
+        <p className="mt-10 text-sm text-muted">Loading your order…</p>
+      )}
+    </main>
+  );
 }

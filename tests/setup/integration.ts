@@ -24,6 +24,13 @@ if (process.env.TEST_DB === "postgres") {
   dropPg = async () => {
     const c = new pg.Client({ connectionString: base });
     await c.connect();
+    // pg's pool.end() resolves before its sockets have closed; wait for them to go so `force` does not terminate a
+    // closing connection (which surfaces as an unhandled 57P01 error and fails the run).
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await c.query("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+      if (rows[0].n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await c.query(`drop database if exists ${name} with (force)`);
     await c.end();
   };

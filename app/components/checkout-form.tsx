@@ -1,0 +1,145 @@
+import { useEffect, useRef } from "react";
+import { CartTotals } from "~/components/cart-summary";
+import { Button } from "~/components/ui/button";
+import { Field, Notice } from "~/components/ui/field";
+import type { CartLine } from "~/modules/cart/cart-storage";
+import type { CartQuote } from "~/modules/orders/cart-quote";
+import { SA_PROVINCES } from "~/modules/orders/orders.logic";
+import { formatRand } from "~/utils/money";
+
+/**
+ * The checkout form body: shipping address, delivery zone, order summary and the pay button. The hidden fields carry
+ * only product ids, quantities and the coupon code — the server reprices everything.
+ */
+export function CheckoutForm({
+  lines,
+  quote,
+  loading,
+  zones,
+  zoneId,
+  onZone,
+  couponCode,
+  fieldErrors,
+  error,
+  notices,
+  submitting,
+}: {
+  lines: CartLine[];
+  quote: CartQuote | null;
+  loading: boolean;
+  zones: { id: string; name: string }[];
+  zoneId: string | null;
+  onZone: (id: string) => void;
+  couponCode: string;
+  fieldErrors: Record<string, string>;
+  error: string | null;
+  notices: string[];
+  submitting: boolean;
+}) {
+  const posted = JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity })));
+  const root = useRef<HTMLDivElement>(null);
+  // After a refused submit, take the shopper to what needs fixing (the Pay button may be far below on a phone).
+  useEffect(() => {
+    const el = root.current;
+    if (!el || (!error && Object.keys(fieldErrors).length === 0 && notices.length === 0)) return;
+    const invalid = el.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (invalid) invalid.focus();
+    else el.querySelector<HTMLElement>('[role="alert"], [role="status"]')?.scrollIntoView({ block: "center" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [error, fieldErrors, notices.join("|")]);
+  return (
+    <div ref={root} className="grid gap-10 lg:grid-cols-[1fr_24rem] lg:gap-14">
+      <div className="space-y-10">
+        {error ? <Notice tone="error">{error}</Notice> : null}
+        {notices.map((n) => (
+          <Notice key={n} tone="info">
+            {n}
+          </Notice>
+        ))}
+        <fieldset className="space-y-5">
+          <legend className="font-display text-2xl text-ink">Shipping address</legend>
+          <Field label="Full name" error={fieldErrors.name}>
+            {(p) => <input {...p} name="name" autoComplete="name" required maxLength={100} />}
+          </Field>
+          <Field label="Telephone" error={fieldErrors.telephone} hint="South African number, e.g. 082 123 4567">
+            {(p) => <input {...p} name="telephone" type="tel" inputMode="tel" autoComplete="tel" required maxLength={20} />}
+          </Field>
+          <Field label="Street address" error={fieldErrors.street}>
+            {(p) => <input {...p} name="street" autoComplete="address-line1" required maxLength={200} />}
+          </Field>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="Suburb" error={fieldErrors.suburb}>
+              {(p) => <input {...p} name="suburb" autoComplete="address-line2" required maxLength={120} />}
+            </Field>
+            <Field label="City" error={fieldErrors.city}>
+              {(p) => <input {...p} name="city" autoComplete="address-level2" required maxLength={120} />}
+            </Field>
+          </div>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field label="Postal code" error={fieldErrors.postalCode}>
+              {(p) => <input {...p} name="postalCode" inputMode="numeric" pattern="[0-9]{4}" maxLength={4} autoComplete="postal-code" required />}
+            </Field>
+            <Field label="Province" error={fieldErrors.province}>
+              {(p) => (
+                <select {...p} name="province" required defaultValue="">
+                  <option value="" disabled>
+                    Choose a province
+                  </option>
+                  {SA_PROVINCES.map((province) => (
+                    <option key={province} value={province}>
+                      {province}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </div>
+        </fieldset>
+
+        {zones.length > 0 ? (
+          <fieldset className="space-y-3">
+            <legend className="font-display text-2xl text-ink">Delivery</legend>
+            <div className="divide-y divide-line border border-line bg-white">
+              {zones.map((zone) => {
+                const checked = zone.id === zoneId;
+                return (
+                  <label key={zone.id} className={`flex cursor-pointer items-center gap-3 px-4 py-4 transition-colors ${checked ? "bg-sand/70" : "hover:bg-sand/40"}`}>
+                    <input type="radio" name="zoneId" value={zone.id} checked={checked} onChange={() => onZone(zone.id)} className="h-4 w-4 accent-[var(--color-ink)]" />
+                    <span className="flex-1 text-sm text-ink">{zone.name}</span>
+                    {checked && quote && quote.zoneId === zone.id ? (
+                      <span className="text-sm text-ink-soft">{quote.shippingCents === 0 ? "Free" : formatRand(quote.shippingCents)}</span>
+                    ) : null}
+                  </label>
+                );
+              })}
+            </div>
+          </fieldset>
+        ) : null}
+      </div>
+
+      <aside aria-label="Order summary" className="h-fit border border-line bg-sand/60 p-6 sm:p-8 lg:sticky lg:top-28">
+        <h2 className="font-display text-2xl text-ink">Your order</h2>
+        <ul className="mt-5 space-y-3 border-b border-line pb-5 text-sm">
+          {(quote?.lines ?? []).map((l) => (
+            <li key={l.productId} className="flex justify-between gap-4">
+              <span className="min-w-0 text-ink-soft">
+                <span className="text-ink">{l.name}</span> × {l.quantity}
+                <span className="block text-xs text-muted">{formatRand(l.unitPriceCents)} each</span>
+              </span>
+              <span className="shrink-0 text-ink">{formatRand(l.lineTotalCents)}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-5" aria-busy={loading}>
+          {quote ? <CartTotals quote={quote} /> : <p className="text-sm text-muted">Calculating your total…</p>}
+        </div>
+        <input type="hidden" name="lines" value={posted} />
+        <input type="hidden" name="couponCode" value={couponCode} />
+        <Button type="submit" size="lg" className="mt-6 w-full" disabled={submitting || !quote} aria-disabled={submitting || !quote}>
+          {submitting ? "Processing…" : quote ? `Pay ${formatRand(quote.totalCents)}` : "Pay now"}
+        </Button>
+        <p className="mt-3 text-center text-xs leading-relaxed text-muted">You will be taken to our secure card payment page. Prices include VAT.</p>
+      </aside>
+    </div>
+  );
+}

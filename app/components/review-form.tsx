@@ -1,0 +1,113 @@
+import { useEffect, useState } from "react";
+import { Link, useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { REVIEW_COMMENT_MAX, type ReviewFormState } from "~/modules/reviews/reviews.logic";
+import { loginPath } from "~/modules/accounts/redirect";
+
+const STAR = "M12 2.8l2.76 5.6 6.18.9-4.47 4.36 1.05 6.15L12 16.9l-5.52 2.91 1.05-6.15L3.06 9.3l6.18-.9L12 2.8z";
+
+interface SaveResult {
+  ok: boolean;
+  message?: string;
+  error?: string;
+}
+
+/**
+ * Write or update your review (verified buyers only; the server checks again). Stars are a radio group 1–5
+ * (default 5); submitting again updates the same review. `state` comes from the product loader; without it the form
+ * asks /api/reviews itself.
+ */
+export function ReviewForm({ productId, productSlug, state }: { productId: string; productSlug: string; state?: ReviewFormState | null }) {
+  const stateFetcher = useFetcher<ReviewFormState>();
+  useEffect(() => {
+    if (!state && stateFetcher.state === "idle" && !stateFetcher.data) stateFetcher.load(`/api/reviews?productId=${encodeURIComponent(productId)}`);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state, productId]);
+  const current = state ?? stateFetcher.data ?? null;
+  if (!current) return null;
+
+  if (!current.signedIn) {
+    return (
+      <p className="mt-8 border-t border-line pt-6 text-sm text-ink-soft">
+        Bought this fragrance?{" "}
+        <Link to={loginPath(`/products/${productSlug}`)} className="text-ink underline underline-offset-4 hover:text-gold">
+          Sign in
+        </Link>{" "}
+        to share your review.
+      </p>
+    );
+  }
+  if (!current.canReview) {
+    return <p className="mt-8 border-t border-line pt-6 text-sm text-muted">Reviews are written by customers who have bought this fragrance.</p>;
+  }
+  return <ReviewFormBody productId={productId} productSlug={productSlug} ownReview={current.ownReview} />;
+}
+
+function ReviewFormBody({ productId, productSlug, ownReview }: { productId: string; productSlug: string; ownReview: ReviewFormState["ownReview"] }) {
+  const fetcher = useFetcher<SaveResult>();
+  const [rating, setRating] = useState(ownReview?.rating ?? 5);
+  const [hasReview, setHasReview] = useState(!!ownReview);
+  const saving = fetcher.state !== "idle";
+  const result = fetcher.state === "idle" ? fetcher.data : undefined;
+  useEffect(() => {
+    if (result?.ok) setHasReview(true);
+  }, [result]);
+
+  return (
+    <fetcher.Form method="post" action="/api/reviews" className="mt-8 space-y-5 border-t border-line pt-6" aria-labelledby="review-form-heading">
+      <h3 id="review-form-heading" className="font-display text-2xl text-ink">
+        {hasReview ? "Update your review" : "Write a review"}
+      </h3>
+      <input type="hidden" name="productId" value={productId} />
+      <input type="hidden" name="productSlug" value={productSlug} />
+      <fieldset>
+        <legend className="text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">Your rating</legend>
+        <div className="mt-2 flex gap-1">
+          {[1, 2, 3, 4, 5].map((value) => (
+            <label key={value} className="cursor-pointer p-0.5">
+              <input
+                type="radio"
+                name="rating"
+                value={value}
+                checked={rating === value}
+                onChange={() => setRating(value)}
+                className="peer sr-only"
+                aria-label={`${value} ${value === 1 ? "star" : "stars"}`}
+              />
+              <svg
+                viewBox="0 0 24 24"
+                aria-hidden="true"
+                className={`h-7 w-7 transition-colors peer-focus-visible:outline-2 peer-focus-visible:outline-gold ${value <= rating ? "text-gold" : "text-line hover:text-gold-light"}`}
+                fill="currentColor"
+              >
+                <path d={STAR} />
+              </svg>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="space-y-1.5">
+        <label htmlFor="review-comment" className="block text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">
+          Your review
+        </label>
+        <textarea
+          id="review-comment"
+          name="comment"
+          rows={4}
+          maxLength={REVIEW_COMMENT_MAX}
+          defaultValue={ownReview?.comment ?? ""}
+          placeholder="How does it wear? What does it remind you of?"
+          className="block w-full rounded-none border border-line bg-white px-3 py-2.5 text-base text-ink placeholder:text-muted focus:border-gold focus:outline-none"
+        />
+      </div>
+      <div className="flex flex-wrap items-center gap-4">
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving…" : hasReview ? "Update your review" : "Submit review"}
+        </Button>
+        <p role="status" className="text-sm text-success">
+          {result?.ok ? result.message : ""}
+        </p>
+      </div>
+    </fetcher.Form>
+  );
+}

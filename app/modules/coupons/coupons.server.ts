@@ -1,0 +1,116 @@
+/**
+ * Coupons on the server: validation against the database row (the browser's idea of a coupon is never trusted),
+ * and the redemption bookkeeping of the placement / payment lifecycle:
+ *   RESERVED when the order is placed (conditional UPDATE, so max_redemptions holds under concurrency),
+ *   CONFIRMED when the verified payment arrives, RELEASED when the order is cancelled or its payment fails.
+ */
+import type { Queryable } from "~/db/db.server";
+import { newId } from "~/utils/ids";
+import { checkCoupon, itemDiscountCents, normalizeCouponCode, COUPON_MESSAGES, type CouponTerms } from "./coupons.logic";
+import type { CouponValidation } from "./coupons.schema";
+import { loadShippingZonesOrFallback, freeDeliveryThresholdCents } from "~/modules/shipping/shipping.server";
+import { chooseZone, shippingCostFor } from "~/modules/shipping/shipping.logic";
+
+export interface CouponRecord extends CouponTerms {
+  id: string;
+}
+
+export async function findCouponByCode(db: Queryable, code: string): Promise<CouponRecord | null> {
+  const normalized = normalizeCouponCode(code);
+  if (!normalized) return null;
+  const row = await db.selectFrom("coupons").selectAll().where("code", "=", normalized).executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    code: row.code,
+    discountType: row.discount_type,
+    discountValue: row.discount_value,
+    minimumSpendCents: row.minimum_spend_cents,
+    maxRedemptions: row.max_redemptions,
+    timesRedeemed: row.times_redeemed,
+    startDate: row.start_date,
+    endDate: row.end_date,
+    isActive: row.is_active,
+    description: row.description,
+  };
+}
+
+/**
+ * SPEC §7 validate_and_apply_coupon: is this code usable for a pre-discount order total (items, in cents)?
+ * The discount for free_delivery is the shipping the total would cost in the chosen (or first) zone.
+ * `userId` is accepted for the record; the shop sets no per-customer limit (none is specified).
+ */
+export async function validateAndApplyCoupon(
+  db: Queryable,
+  input: { code: string; orderTotalCents: number; userId: string | null; zoneId?: string | null; now?: Date },
+): Promise<CouponValidation> {
+  const code = normalizeCouponCode(input.code);
+  const fail = (error: string): CouponValidation => ({ valid: false, code, discount_type: null, discount_amount: 0, description: null, error });
+  if (!code) return fail(COUPON_MESSAGES.empty);
+  const coupon = await findCouponByCode(db, code);
+  const check = checkCoupon(coupon, { subtotalCents: input.orderTotalCents, now: input.now ?? new Date() });
+  if (!check.ok || !coupon) return fail(check.ok ? COUPON_MESSAGES.invalid : check.error);
+  let discount = itemDiscountCents(coupon, input.orderTotalCents);
+  if (coupon.discountType === "free_delivery") {
+    const zones = await loadShippingZonesOrFallback(db);
+    discount = shippingCostFor({ zone: chooseZone(zones, input.zoneId), totalAfterDiscountCents: input.orderTotalCents, freeThresholdCents: freeDeliveryThresholdCents() });
+  }
+  return { valid: true, code: coupon.code, discount_type: coupon.discountType, discount_amount: discount, description: coupon.description, error: null };
+}
+
+/**
+ * Reserves one redemption for an order, inside the placement transaction. The conditional UPDATE is the authority:
+ * 0 rows updated means no redemption is left (or the coupon is gone), and the caller must abort the placement.
+ */
+export async function reserveCouponRedemption(
+  trx: Queryable,
+  input: { couponId: string; orderId: string; userId: string | null; discountCents: number },
+): Promise<boolean> {
+  const result = await trx
+    .updateTable("coupons")
+    .set((eb) => ({ times_redeemed: eb("times_redeemed", "+", 1) }))
+    .where("id", "=", input.couponId)
+    .where("is_active", "=", true)
+    .where((eb) => eb.or([eb("max_redemptions", "is", null), eb("times_redeemed", "<", eb.ref("max_redemptions"))]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await trx
+    .insertInto("coupon_usage")
+    .values({
+      id: newId(),
+      coupon_id: input.couponId,
+      order_id: input.orderId,
+      user_id: input.userId,
+      discount_amount_cents: input.discountCents,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return true;
+}
+
+/**
+ * The verified payment arrived: the reservation stands as a redemption. The counter was already incremented at
+ * placement, so this only reports whether the order holds one (bookkeeping hook for the payments module).
+ */
+export async function confirmCouponRedemption(trx: Queryable, orderId: string): Promise<boolean> {
+  const usage = await trx.selectFrom("coupon_usage").select("id").where("order_id", "=", orderId).executeTakeFirst();
+  return !!usage;
+}
+
+/**
+ * Gives an order's reserved redemption back (order cancelled, payment failed). Idempotent: the coupon_usage row is
+ * the token, so a second call (a replayed event) changes nothing. Call it in the same transaction as the status change.
+ */
+export async function releaseCouponRedemption(trx: Queryable, orderId: string): Promise<boolean> {
+  const removed = await trx.deleteFrom("coupon_usage").where("order_id", "=", orderId).returning("coupon_id").execute();
+  if (removed.length === 0) return false;
+  for (const { coupon_id } of removed) {
+    await trx
+      .updateTable("coupons")
+      .set((eb) => ({ times_redeemed: eb("times_redeemed", "-", 1) }))
+      .where("id", "=", coupon_id)
+      .where("times_redeemed", ">", 0)
+      .execute();
+  }
+  return true;
+}

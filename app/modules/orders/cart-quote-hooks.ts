@@ -1,0 +1,50 @@
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { readCart, writeCart, type CartLine } from "~/modules/cart/cart-storage";
+import { clearAppliedCoupon, readAppliedCoupon, writeAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
+import type { loader as cartLoader } from "~/routes/cart";
+import { quoteUrl, type CartQuote } from "./cart-quote";
+import { MAX_LINE_QUANTITY } from "./orders.logic";
+
+/** The quote for the stored cart and coupon, refreshed whenever either changes. Shared with /checkout. */
+export function useCartQuote(lines: CartLine[], couponCode: string | null, zoneId?: string | null) {
+  const fetcher = useFetcher<typeof cartLoader>();
+  const url = quoteUrl(lines, couponCode, zoneId);
+  const tooMany = lines.some((l) => l.quantity > MAX_LINE_QUANTITY);
+  useEffect(() => {
+    // Adding the same product repeatedly can pass the per-line limit: bring the stored line back to 100.
+    if (tooMany) writeCart(readCart().map((l) => ({ ...l, quantity: Math.min(l.quantity, MAX_LINE_QUANTITY) })));
+    else if (lines.length > 0) fetcher.load(url);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [url, lines.length, tooMany]);
+  const data = fetcher.data as { quote: CartQuote | null; error?: string } | undefined;
+  const quote = data?.quote ?? null;
+  const error = fetcher.state === "idle" && data && !data.quote ? (data.error ?? "Unable to calculate your total") : null;
+  return { quote, error, loading: fetcher.state !== "idle" || (!quote && !error && lines.length > 0) };
+}
+
+/**
+ * What the quote tells the browser to fix in its storage: products that no longer exist leave the cart; a coupon
+ * that no longer applies is dropped with the reason; the stored discount follows the server's figure.
+ */
+export function useReconcileCart(quote: CartQuote | null) {
+  const [notice, setNotice] = useState<string | null>(null);
+  const [couponNotice, setCouponNotice] = useState<string | null>(null);
+  useEffect(() => {
+    if (!quote) return;
+    if (quote.missingProductIds.length) {
+      const gone = new Set(quote.missingProductIds);
+      writeCart(readCart().filter((l) => !gone.has(l.id)));
+      setNotice("Some items in your cart are no longer available and have been removed.");
+    }
+    const stored = readAppliedCoupon();
+    if (stored && quote.couponError) {
+      clearAppliedCoupon();
+      setCouponNotice(`Coupon ${stored.code} was removed: ${quote.couponError}.`);
+    } else if (stored && quote.coupon && quote.coupon.code === stored.code && quote.coupon.discountAmount !== stored.discountAmount) {
+      writeAppliedCoupon({ ...stored, discountAmount: quote.coupon.discountAmount });
+    }
+  }, [quote]);
+  return { notice, couponNotice, setCouponNotice };
+}
+

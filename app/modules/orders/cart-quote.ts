@@ -1,0 +1,44 @@
+/**
+ * The quote the server sends to the cart and checkout pages (browser-safe types and the URL that asks for it).
+ * The browser shows it; it decides nothing.
+ */
+import type { CartLine } from "~/modules/cart/cart-storage";
+
+export interface CartQuoteLine {
+  productId: string;
+  name: string;
+  slug: string;
+  image: string | null;
+  quantity: number;
+  basePriceCents: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+  tierApplied: boolean;
+  nextTier: { minQuantity: number; priceCents: number } | null;
+}
+
+export interface CartQuote {
+  lines: CartQuoteLine[];
+  missingProductIds: string[];
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  vatIncludedCents: number;
+  freeDeliveryRemainingCents: number;
+  freeThresholdCents: number;
+  deliveryFree: boolean;
+  coupon: { code: string; discountType: "percentage" | "fixed_amount" | "free_delivery"; discountAmount: number; description: string | null } | null;
+  couponError: string | null;
+  zones: { id: string; name: string }[];
+  zoneId: string | null;
+  error?: string;
+}
+
+/** The cart route's loader answers a quote for these lines (GET, so asking never revalidates the page). */
+export function quoteUrl(lines: CartLine[], couponCode?: string | null, zoneId?: string | null): string {
+  const params = new URLSearchParams({ quote: JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity }))) });
+  if (couponCode) params.set("coupon", couponCode);
+  if (zoneId) params.set("zone", zoneId);
+  return `/cart?${params}`;
+}

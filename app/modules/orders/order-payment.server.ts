@@ -1,0 +1,77 @@
+import type { Queryable, Trx } from "~/db/db.server";
+import { confirmCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
+
+/**
+ * The payment transitions of an order. Each is conditional on the order still being pending, so two deliveries of
+ * the same news (a webhook and a status call, or a replay) cannot apply it twice: the second updates 0 rows.
+ * The coupon bookkeeping happens in the same transaction as the status change (docs/decisions/002).
+ */
+
+/** Runs fn in the caller's transaction, or opens one. */
+export async function inTransaction<T>(db: Queryable, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db as Trx);
+  return db.transaction().execute(fn);
+}
+
+/**
+ * A verified payment: pending → processing, payment completed, processing_started_at stamped, coupon redemption
+ * confirmed. Returns false (and changes nothing) when the order was not pending/pending any more.
+ */
+export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<boolean> {
+  const stamp = now.toISOString();
+  const result = await trx
+    .updateTable("orders")
+    .set({ status: "processing", payment_status: "completed", processing_started_at: stamp, updated_at: stamp })
+    .where("id", "=", orderId)
+    .where("status", "=", "pending")
+    .where("payment_status", "=", "pending")
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await confirmCouponRedemption(trx, orderId);
+  return true;
+}
+
+/**
+ * The payment failed (provider event, or the checkout could not be created): the order is closed
+ * (status cancelled, payment failed) and its coupon reservation released, so the buyer starts again from the cart.
+ */
+export async function failOrderPayment(db: Queryable, orderId: string, now: Date = new Date()): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const stamp = now.toISOString();
+    const result = await trx
+      .updateTable("orders")
+      .set({ status: "cancelled", payment_status: "failed", updated_at: stamp })
+      .where("id", "=", orderId)
+      .where("status", "=", "pending")
+      .where("payment_status", "=", "pending")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await releaseCouponRedemption(trx, orderId);
+    return true;
+  });
+}
+
+export type CancelOutcome = "cancelled" | "not_pending" | "not_found";
+
+/**
+ * The buyer came back from the provider with status=cancelled: their own pending order becomes cancelled / payment
+ * cancelled and the coupon reservation is released. Someone else's order counts as not found.
+ */
+export async function cancelOrderPayment(db: Queryable, orderId: string, userId: string, now: Date = new Date()): Promise<CancelOutcome> {
+  return inTransaction(db, async (trx) => {
+    const order = await trx.selectFrom("orders").select(["id", "user_id"]).where("id", "=", orderId).executeTakeFirst();
+    if (!order || order.user_id !== userId) return "not_found";
+    const stamp = now.toISOString();
+    const result = await trx
+      .updateTable("orders")
+      .set({ status: "cancelled", payment_status: "cancelled", updated_at: stamp })
+      .where("id", "=", orderId)
+      .where("user_id", "=", userId)
+      .where("status", "=", "pending")
+      .where("payment_status", "=", "pending")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return "not_pending";
+    await releaseCouponRedemption(trx, orderId);
+    return "cancelled";
+  });
+}

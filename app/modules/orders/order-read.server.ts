@@ -1,0 +1,71 @@
+import type { Queryable } from "~/db/db.server";
+import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
+import { shortOrderId } from "~/utils/ids";
+
+/** One order as its owner (or an admin) reads it on the confirmation and payment-status pages. */
+export interface OrderView {
+  id: string;
+  shortId: string;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  createdAt: string;
+  lines: { productId: string | null; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }[];
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalAmountCents: number;
+  originalTotalCents: number | null;
+  couponCode: string | null;
+  shippingAddress: ShippingAddress;
+}
+
+export interface Viewer {
+  id: string;
+  isAdmin: boolean;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The order row, whoever owns it (server-side use only: payments, e-mails). */
+export async function findOrder(db: Queryable, id: string) {
+  if (!ID_PATTERN.test(id)) return undefined;
+  return db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/**
+ * The order if this viewer may read it: its owner or an admin. Anyone else gets null, exactly as for an order that
+ * does not exist, so an order's existence never leaks.
+ */
+export async function getOrderForViewer(db: Queryable, id: string, viewer: Viewer): Promise<OrderView | null> {
+  const order = await findOrder(db, id);
+  if (!order) return null;
+  if (!viewer.isAdmin && order.user_id !== viewer.id) return null;
+  const lines = await db
+    .selectFrom("order_lines")
+    .select(["product_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
+    .where("order_id", "=", order.id)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return {
+    id: order.id,
+    shortId: shortOrderId(order.id),
+    status: order.status,
+    paymentStatus: order.payment_status,
+    createdAt: order.created_at,
+    lines: lines.map((l) => ({
+      productId: l.product_id,
+      name: l.name,
+      quantity: l.quantity,
+      unitPriceCents: l.unit_price_cents,
+      totalPriceCents: l.total_price_cents,
+    })),
+    subtotalCents: order.subtotal_cents,
+    discountCents: order.discount_amount_cents,
+    shippingCents: order.shipping_cents,
+    totalAmountCents: order.total_amount_cents,
+    originalTotalCents: order.original_total_cents,
+    couponCode: order.coupon_code,
+    shippingAddress: order.shipping_address,
+  };
+}

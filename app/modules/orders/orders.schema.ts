@@ -1,0 +1,78 @@
+/**
+ * Inputs of the money path (browser-safe, shared by the cart/checkout forms and the server).
+ * The browser sends product ids and quantities only; every price is decided on the server.
+ */
+import { z } from "zod";
+
+import { MAX_CART_LINES, MAX_LINE_QUANTITY, normalizeSaPhone, SA_PROVINCES } from "./orders.logic";
+
+export { CART_QUANTITY_CHOICES, EMPTY_CART_MESSAGE, MAX_CART_LINES, MAX_LINE_QUANTITY, normalizeSaPhone, SA_PROVINCES } from "./orders.logic";
+
+export const cartLineSchema = z.object({
+  productId: z.string().trim().min(1).max(100),
+  quantity: z.coerce
+    .number()
+    .int("Quantity must be between 1 and 100")
+    .min(1, "Quantity must be between 1 and 100")
+    .max(MAX_LINE_QUANTITY, "Quantity must be between 1 and 100"),
+});
+export type CartLineInput = z.infer<typeof cartLineSchema>;
+
+
+/** Lines posted as a JSON text field (hidden input or fetcher body). Any price in them is ignored by construction. */
+export const cartLinesJsonSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "Invalid cart" });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(cartLineSchema).max(MAX_CART_LINES, "Too many items in the cart"));
+
+const required = (label: string, max = 120) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} is too long`);
+
+export const shippingAddressSchema = z.object({
+  name: required("Name", 100),
+  telephone: z
+    .string({ error: "Telephone is required" })
+    .trim()
+    .min(1, "Telephone is required")
+    .transform((v, ctx) => {
+      const phone = normalizeSaPhone(v);
+      if (!phone) {
+        ctx.addIssue({ code: "custom", message: "Enter a South African phone number, e.g. 082 123 4567" });
+        return z.NEVER;
+      }
+      return phone;
+    }),
+  street: required("Street address", 200),
+  suburb: required("Suburb"),
+  city: required("City"),
+  postalCode: z
+    .string({ error: "Postal code is required" })
+    .trim()
+    .min(1, "Postal code is required")
+    .regex(/^\d{4}$/, "Postal code must be 4 digits"),
+  province: z.enum(SA_PROVINCES, { error: "Please choose a province" }),
+});
+export type ShippingAddressInput = z.infer<typeof shippingAddressSchema>;
+
+export const checkoutSchema = shippingAddressSchema.extend({
+  lines: cartLinesJsonSchema,
+  couponCode: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.trim().toUpperCase().slice(0, 50) : undefined)),
+  zoneId: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+});

@@ -1,0 +1,282 @@
+/**
+ * Quoting the cart and placing the order. The browser sends product ids and quantities (and a coupon code and a
+ * zone); everything with a price — products, bulk tiers, coupon, shipping, totals — is read from the database here.
+ * Placing an order is one transaction: order, lines and the coupon reservation are stored together or not at all.
+ */
+import type { DB, Queryable } from "~/db/db.server";
+import type { ShippingAddress } from "~/db/schema";
+import { DomainError } from "~/utils/errors";
+import { newId } from "~/utils/ids";
+import { tierFor, type PriceTier } from "~/modules/pricing/tiers.logic";
+import { computeTotals, type Totals } from "~/modules/pricing/totals.logic";
+import { checkCoupon, COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
+import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
+import { findCouponByCode, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
+import { chooseZone } from "~/modules/shipping/shipping.logic";
+import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
+import { EMPTY_CART_MESSAGE, MAX_LINE_QUANTITY, type CartLineInput } from "./orders.schema";
+import type { CartQuote } from "./cart-quote";
+
+export const MINIMUM_ORDER_MESSAGE = "Minimum order amount is R2.00";
+export const MINIMUM_PAYMENT_CENTS = 200;
+export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
+
+export interface QuoteInput {
+  lines: CartLineInput[];
+  couponCode?: string | null;
+  zoneId?: string | null;
+  userId?: string | null;
+}
+
+export interface QuotedLine {
+  productId: string;
+  name: string;
+  slug: string;
+  image: string | null;
+  quantity: number;
+  basePriceCents: number;
+  /** the tier price for this quantity, or the base price */
+  unitPriceCents: number;
+  lineTotalCents: number;
+  tierApplied: boolean;
+  /** the next tier up, to tell the shopper 'buy N for R X each' */
+  nextTier: { minQuantity: number; priceCents: number } | null;
+}
+
+export interface Quote {
+  lines: QuotedLine[];
+  /** ids the browser sent that are not (any longer) products */
+  missingProductIds: string[];
+  totals: Totals;
+  coupon: (AppliedCoupon & { id: string }) | null;
+  /** why the posted coupon code does not apply (null when none was posted or it applies) */
+  couponError: string | null;
+  zones: { id: string; name: string }[];
+  zoneId: string | null;
+  freeThresholdCents: number;
+}
+
+/** Same product twice (two tabs) → one line with the summed quantity. */
+function mergeLines(lines: CartLineInput[]): CartLineInput[] {
+  const merged = new Map<string, number>();
+  for (const l of lines) merged.set(l.productId, (merged.get(l.productId) ?? 0) + l.quantity);
+  return [...merged].map(([productId, quantity]) => ({ productId, quantity }));
+}
+
+export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = new Date()): Promise<Quote> {
+  const wanted = mergeLines(input.lines);
+  for (const l of wanted) {
+    if (!Number.isInteger(l.quantity) || l.quantity < 1 || l.quantity > MAX_LINE_QUANTITY) {
+      throw new DomainError("Quantity must be between 1 and 100", 400, "lines");
+    }
+  }
+  const ids = wanted.map((l) => l.productId);
+  const [products, tiers, zones] = await Promise.all([
+    ids.length ? db.selectFrom("products").select(["id", "name", "slug", "price_cents", "images"]).where("id", "in", ids).execute() : [],
+    ids.length
+      ? db.selectFrom("product_tiers").select(["product_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", ids).execute()
+      : [],
+    loadShippingZonesOrFallback(db),
+  ]);
+  const byId = new Map(products.map((p) => [p.id, p]));
+  const tiersOf = (productId: string): PriceTier[] =>
+    tiers
+      .filter((t) => t.product_id === productId)
+      .map((t) => ({ minQuantity: t.min_quantity, maxQuantity: t.max_quantity, priceCents: t.price_cents }));
+
+  const lines: QuotedLine[] = [];
+  const missingProductIds: string[] = [];
+  for (const l of wanted) {
+    const p = byId.get(l.productId);
+    if (!p) {
+      missingProductIds.push(l.productId);
+      continue;
+    }
+    const productTiers = tiersOf(p.id);
+    const tier = tierFor(productTiers, l.quantity);
+    const unitPriceCents = tier?.priceCents ?? p.price_cents;
+    const next = productTiers
+      .filter((t) => t.minQuantity > l.quantity && t.priceCents < unitPriceCents)
+      .sort((a, b) => a.minQuantity - b.minQuantity)[0];
+    lines.push({
+      productId: p.id,
+      name: p.name,
+      slug: p.slug,
+      image: Array.isArray(p.images) && typeof p.images[0] === "string" ? p.images[0] : null,
+      quantity: l.quantity,
+      basePriceCents: p.price_cents,
+      unitPriceCents,
+      lineTotalCents: unitPriceCents * l.quantity,
+      tierApplied: !!tier,
+      nextTier: next ? { minQuantity: next.minQuantity, priceCents: next.priceCents } : null,
+    });
+  }
+
+  const subtotalCents = lines.reduce((s, l) => s + l.lineTotalCents, 0);
+  let coupon: CouponRecord | null = null;
+  let couponError: string | null = null;
+  const code = input.couponCode?.trim().toUpperCase();
+  if (code) {
+    const found = await findCouponByCode(db, code);
+    const check = checkCoupon(found, { subtotalCents, now });
+    if (check.ok && found) coupon = found;
+    else couponError = check.ok ? COUPON_MESSAGES.invalid : check.error;
+  }
+
+  const zone = chooseZone(zones, input.zoneId);
+  const freeThresholdCents = freeDeliveryThresholdCents();
+  const totals = computeTotals({ lines, coupon, zone, freeThresholdCents });
+  return {
+    lines,
+    missingProductIds,
+    totals,
+    coupon: coupon
+      ? { id: coupon.id, code: coupon.code, discountType: coupon.discountType, discountAmount: totals.discountCents, description: coupon.description }
+      : null,
+    couponError,
+    zones: zones.map((z) => ({ id: z.id, name: z.name })),
+    zoneId: zone?.id ?? null,
+    freeThresholdCents,
+  };
+}
+
+/** The coupon the browser holds no longer applies: nothing was placed; the browser drops it and shows why. */
+export class CouponRejectedError extends DomainError {
+  constructor(reason: string) {
+    super(reason, 409, "couponCode");
+    this.name = "CouponRejectedError";
+  }
+}
+
+/** Products in the cart no longer exist: nothing was placed; the browser removes them and shows the message. */
+export class CartChangedError extends DomainError {
+  constructor(readonly missingProductIds: string[]) {
+    super(ITEMS_UNAVAILABLE_MESSAGE, 409, "lines");
+    this.name = "CartChangedError";
+  }
+}
+
+export interface PlaceOrderInput {
+  lines: CartLineInput[];
+  couponCode?: string | null;
+  zoneId?: string | null;
+  shippingAddress: ShippingAddress;
+}
+
+export interface PlacedOrder {
+  id: string;
+  userId: string;
+  status: "pending";
+  paymentStatus: "pending";
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalAmountCents: number;
+  originalTotalCents: number | null;
+  couponCode: string | null;
+  shippingZoneId: string | null;
+  shippingAddress: ShippingAddress;
+  lines: { productId: string; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }[];
+  createdAt: string;
+}
+
+/**
+ * Places the order for a signed-in user in one transaction: reprices from the database, refuses an empty cart,
+ * vanished products and a coupon that no longer applies (changing nothing), stores the order (pending / pending)
+ * with its lines and reserves the coupon redemption. Below R2.00 nothing is stored (the provider minimum).
+ */
+export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrderInput, now: Date = new Date()): Promise<PlacedOrder> {
+  if (input.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
+  return db.transaction().execute(async (trx) => {
+    const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, userId: user.id }, now);
+    if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);
+    if (quote.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
+    if (quote.couponError) throw new CouponRejectedError(quote.couponError);
+    const { totals } = quote;
+    if (totals.totalCents < MINIMUM_PAYMENT_CENTS) throw new DomainError(MINIMUM_ORDER_MESSAGE, 400);
+
+    const id = newId();
+    const createdAt = now.toISOString();
+    const order: PlacedOrder = {
+      id,
+      userId: user.id,
+      status: "pending",
+      paymentStatus: "pending",
+      subtotalCents: totals.subtotalCents,
+      discountCents: totals.discountCents,
+      shippingCents: totals.shippingCents,
+      totalAmountCents: totals.totalCents,
+      originalTotalCents: quote.coupon ? totals.originalTotalCents : null,
+      couponCode: quote.coupon?.code ?? null,
+      shippingZoneId: quote.zoneId,
+      shippingAddress: input.shippingAddress,
+      lines: quote.lines.map((l) => ({
+        productId: l.productId,
+        name: l.name,
+        quantity: l.quantity,
+        unitPriceCents: l.unitPriceCents,
+        totalPriceCents: l.lineTotalCents,
+      })),
+      createdAt,
+    };
+    await trx
+      .insertInto("orders")
+      .values({
+        id,
+        user_id: user.id,
+        status: "pending",
+        payment_status: "pending",
+        subtotal_cents: order.subtotalCents,
+        discount_amount_cents: order.discountCents,
+        shipping_cents: order.shippingCents,
+        total_amount_cents: order.totalAmountCents,
+        original_total_cents: order.originalTotalCents,
+        coupon_code: order.couponCode,
+        shipping_zone_id: order.shippingZoneId,
+        shipping_address: JSON.stringify(order.shippingAddress),
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .execute();
+    await trx
+      .insertInto("order_lines")
+      .values(
+        order.lines.map((l, position) => ({
+          id: newId(),
+          order_id: id,
+          product_id: l.productId,
+          name: l.name,
+          quantity: l.quantity,
+          unit_price_cents: l.unitPriceCents,
+          total_price_cents: l.totalPriceCents,
+          position,
+        })),
+      )
+      .execute();
+    if (quote.coupon) {
+      const reserved = await reserveCouponRedemption(trx, { couponId: quote.coupon.id, orderId: id, userId: user.id, discountCents: totals.discountCents });
+      if (!reserved) throw new CouponRejectedError(COUPON_MESSAGES.exhausted);
+    }
+    return order;
+  });
+}
+
+/** The quote as the browser sees it (no internal ids beyond products and zones). */
+export function toCartQuote(q: Quote): CartQuote {
+  return {
+    lines: q.lines,
+    missingProductIds: q.missingProductIds,
+    subtotalCents: q.totals.subtotalCents,
+    discountCents: q.totals.discountCents,
+    shippingCents: q.totals.shippingCents,
+    totalCents: q.totals.totalCents,
+    vatIncludedCents: q.totals.vatIncludedCents,
+    freeDeliveryRemainingCents: q.totals.freeDeliveryRemainingCents,
+    freeThresholdCents: q.freeThresholdCents,
+    deliveryFree: q.totals.deliveryFree,
+    coupon: q.coupon ? { code: q.coupon.code, discountType: q.coupon.discountType, discountAmount: q.coupon.discountAmount, description: q.coupon.description } : null,
+    couponError: q.couponError,
+    zones: q.zones,
+    zoneId: q.zoneId,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The cart's and the order's totals, in integer cents (pure, browser-safe; the server computes what is charged).
+ *   subtotal  = Σ unit price (tier price for the line's quantity) × quantity
+ *   discount  = the coupon's item discount (capped at the subtotal), plus the shipping cost for free_delivery
+ *   shipping  = 0 when the total after the item discount reaches the free-delivery threshold, else the zone's rate
+ *   total     = subtotal − discount + shipping  (never below 0)
+ *   VAT       = included at 15%: total × 15 / 115
+ */
+import { vatIncluded } from "~/utils/money";
+import { itemDiscountCents, type CouponTerms } from "~/modules/coupons/coupons.logic";
+import { freeDeliveryRemaining, shippingCostFor, type ShippingZone } from "~/modules/shipping/shipping.logic";
+
+export interface PricedLine {
+  unitPriceCents: number;
+  quantity: number;
+}
+
+export interface Totals {
+  subtotalCents: number;
+  discountCents: number;
+  /** The delivery cost (for a free_delivery coupon it is charged and discounted in full). */
+  shippingCents: number;
+  totalCents: number;
+  /** Only when a coupon applies: the total before the discount. */
+  originalTotalCents: number | null;
+  vatIncludedCents: number;
+  /** 'Spend R X more for free delivery'; 0 when delivery is already free. */
+  freeDeliveryRemainingCents: number;
+  /** True when the shopper pays nothing for delivery (threshold reached, a zero rate, or a free-delivery coupon). */
+  deliveryFree: boolean;
+}
+
+export function lineTotalCents(line: PricedLine): number {
+  return line.unitPriceCents * line.quantity;
+}
+
+export function subtotalOf(lines: readonly PricedLine[]): number {
+  return lines.reduce((sum, l) => sum + lineTotalCents(l), 0);
+}
+
+export function computeTotals(args: {
+  lines: readonly PricedLine[];
+  /** An accepted coupon (checked with checkCoupon first), or null. */
+  coupon: Pick<CouponTerms, "discountType" | "discountValue"> | null;
+  zone: ShippingZone | null;
+  freeThresholdCents: number;
+}): Totals {
+  const subtotalCents = subtotalOf(args.lines);
+  const itemDiscount = args.coupon ? itemDiscountCents(args.coupon, subtotalCents) : 0;
+  const afterDiscount = subtotalCents - itemDiscount;
+  const shippingCents = subtotalCents === 0 ? 0 : shippingCostFor({ zone: args.zone, totalAfterDiscountCents: afterDiscount, freeThresholdCents: args.freeThresholdCents });
+  const freeDeliveryCoupon = args.coupon?.discountType === "free_delivery";
+  const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0);
+  const totalCents = Math.max(0, subtotalCents - discountCents + shippingCents);
+  const deliveryFree = shippingCents === 0 || freeDeliveryCoupon;
+  return {
+    subtotalCents,
+    discountCents,
+    shippingCents,
+    totalCents,
+    originalTotalCents: args.coupon ? subtotalCents + shippingCents : null,
+    vatIncludedCents: vatIncluded(totalCents),
+    freeDeliveryRemainingCents: deliveryFree ? 0 : freeDeliveryRemaining(afterDiscount, args.freeThresholdCents),
+    deliveryFree,
+  };
+}

@@ -1,0 +1,16 @@
+/** Review constants and types the browser needs (no zod here: the product page must stay light). */
+export const REVIEW_COMMENT_MAX = 2000;
+
+/** What the product page's review form needs to know about the visitor (browser-safe). */
+export interface ReviewFormState {
+  signedIn: boolean;
+  /** a buyer: has a paid order containing the product */
+  canReview: boolean;
+  ownReview: { rating: number; comment: string } | null;
+}
+
+export const REVIEW_MESSAGES = {
+  notBuyer: "Only customers who have bought this product can review it",
+  saved: "Thank you — your review has been saved.",
+  updated: "Thank you — your review has been updated.",
+} as const;

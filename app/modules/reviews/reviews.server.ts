@@ -1,0 +1,59 @@
+/**
+ * Writing reviews (SPEC §5, §6): only a signed-in customer who bought the product may write one, and submitting again
+ * updates the same review in place (unique product_id + user_id).
+ *
+ * "Bought" means an order of theirs containing the product (order_lines.product_id) whose payment completed and that
+ * was not cancelled afterwards. An unpaid, failed or cancelled order does not count: a careful shop only lets people
+ * who actually received the product review it. (Decision recorded here and in the money-path report.)
+ */
+import type { Queryable } from "~/db/db.server";
+import { DomainError } from "~/utils/errors";
+import { newId } from "~/utils/ids";
+import { REVIEW_MESSAGES, type ReviewFormState, type ReviewInput } from "./reviews.schema";
+
+export async function hasBoughtProduct(db: Queryable, userId: string, productId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("order_lines as l")
+    .innerJoin("orders as o", "o.id", "l.order_id")
+    .select("o.id")
+    .where("l.product_id", "=", productId)
+    .where("o.user_id", "=", userId)
+    .where("o.payment_status", "=", "completed")
+    .where("o.status", "<>", "cancelled")
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}
+
+export async function getOwnReview(db: Queryable, userId: string, productId: string) {
+  return (
+    (await db
+      .selectFrom("reviews")
+      .select(["id", "rating", "comment", "created_at"])
+      .where("product_id", "=", productId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst()) ?? null
+  );
+}
+
+export async function getReviewFormState(db: Queryable, user: { id: string } | null, productId: string): Promise<ReviewFormState> {
+  if (!user) return { signedIn: false, canReview: false, ownReview: null };
+  const [canReview, own] = await Promise.all([hasBoughtProduct(db, user.id, productId), getOwnReview(db, user.id, productId)]);
+  return { signedIn: true, canReview, ownReview: own ? { rating: own.rating, comment: own.comment } : null };
+}
+
+/**
+ * Creates the user's review of the product, or updates their existing one in place (one row per buyer and product,
+ * enforced by the database's unique constraint, so a double submit cannot create two). Non-buyers get a 403.
+ */
+export async function saveReview(db: Queryable, user: { id: string }, input: ReviewInput): Promise<{ id: string; updated: boolean }> {
+  if (!(await hasBoughtProduct(db, user.id, input.productId))) throw new DomainError(REVIEW_MESSAGES.notBuyer, 403);
+  const existing = await getOwnReview(db, user.id, input.productId);
+  const id = existing?.id ?? newId();
+  await db
+    .insertInto("reviews")
+    .values({ id, product_id: input.productId, user_id: user.id, rating: input.rating, comment: input.comment, created_at: new Date().toISOString() })
+    .onConflict((oc) => oc.columns(["product_id", "user_id"]).doUpdateSet((eb) => ({ rating: eb.ref("excluded.rating"), comment: eb.ref("excluded.comment") })))
+    .execute();
+  return { id: existing?.id ?? id, updated: !!existing };
+}
