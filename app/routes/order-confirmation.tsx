@@ -1,5 +1,172 @@
-// Placeholder: replaced by its area's implementation.
-import { Outlet } from "react-router";
-export default function Placeholder() {
-  return <main className="container-page pt-28 pb-16"><h1 className="text-3xl">order-confirmation</h1><Outlet /></main>;
+import { data, useNavigation } from "react-router";
+import type { Route } from "./+types/order-confirmation";
+import { OrderSummary } from "~/components/payment/order-summary";
+import { StatusPanel } from "~/components/payment/status-panel";
+import { ButtonLink } from "~/components/ui/button";
+import { getDb } from "~/db/db.server";
+import { requireUser } from "~/modules/accounts/session.server";
+import { formatDateZA } from "~/modules/catalog/product.logic";
+import { getOrderForViewer, type OrderView } from "~/modules/orders/order-read.server";
+import { logger } from "~/utils/logger.server";
+
+type ConfirmationData =
+  | { state: "found"; order: OrderView }
+  | { state: "not_found" }
+  | { state: "error"; message: string };
+
+/** /order-confirmation?id= — the owner (or an admin) reads the order; anyone else gets Not Found. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const id = new URL(request.url).searchParams.get("id")?.trim() ?? "";
+  const headers = { "Cache-Control": "private, no-store" };
+  if (!id) return data<ConfirmationData>({ state: "error", message: "No order ID provided" }, { status: 400, headers });
+  // A visitor signs in and comes back here (requireUser redirects to /auth/login?redirect=<this URL>).
+  const user = await requireUser(request);
+  try {
+    const order = await getOrderForViewer(getDb(), id, user);
+    if (!order) return data<ConfirmationData>({ state: "not_found" }, { status: 404, headers });
+    return data<ConfirmationData>({ state: "found", order }, { headers });
+  } catch (error) {
+    logger.error({ err: error, orderId: id }, "order-confirmation: could not read the order");
+    return data<ConfirmationData>({ state: "error", message: "Failed to fetch order details" }, { status: 500, headers });
+  }
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  const title = loaderData?.state === "found" ? `Order ${loaderData.order.shortId}` : "Order confirmation";
+  return [{ title }, { name: "robots", content: "noindex" }];
+}
+
+export default function OrderConfirmation({ loaderData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  // Moving between orders on the client: show the loading state rather than the previous order.
+  if (navigation.state === "loading" && navigation.location?.pathname === "/order-confirmation") return <LoadingView />;
+  if (loaderData.state === "found") return <FoundView order={loaderData.order} />;
+  if (loaderData.state === "not_found") {
+    return (
+      <StatusPanel tone="neutral" eyebrow="Order confirmation" title="Order Not Found" actions={<ButtonLink to="/" size="lg">Return Home</ButtonLink>}>
+        <p>We couldn't find the order you're looking for.</p>
+      </StatusPanel>
+    );
+  }
+  return (
+    <StatusPanel tone="failed" eyebrow="Order confirmation" title="Error Loading Order" actions={<ButtonLink to="/" size="lg">Return Home</ButtonLink>}>
+      <p role="alert">{loaderData.message}</p>
+    </StatusPanel>
+  );
+}
+
+function LoadingView() {
+  return (
+    <StatusPanel tone="pending" eyebrow="Order confirmation" title="Loading your order…" live>
+      <p>One moment while we fetch your order details.</p>
+    </StatusPanel>
+  );
+}
+
+const PAYMENT_LABEL: Record<OrderView["paymentStatus"], string> = {
+  pending: "Awaiting payment confirmation",
+  completed: "Paid",
+  failed: "Payment failed",
+  cancelled: "Cancelled",
+};
+
+function FoundView({ order }: { order: OrderView }) {
+  const address = order.shippingAddress;
+  return (
+    <main className="relative">
+      <div aria-hidden="true" className="hero-wash pointer-events-none absolute inset-x-0 top-0 h-[30rem] [mask-image:linear-gradient(to_bottom,black_40%,transparent)]" />
+      <div className="container-page relative pt-32 pb-20">
+        <header className="mx-auto max-w-2xl text-center">
+          <p className="eyebrow">Order confirmed</p>
+          <h1 className="mt-3 text-4xl leading-tight sm:text-5xl">Thank You for Your Order!</h1>
+          <span aria-hidden="true" className="mx-auto my-6 block h-px w-12 bg-gold-light" />
+          <p className="text-ink-soft">
+            Order <span className="font-medium text-ink">#{order.shortId}</span>
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">, placed </span>
+            <time dateTime={order.createdAt}>{formatDateZA(order.createdAt)}</time>
+          </p>
+          <p className="mt-2 text-sm">
+            <span className={order.paymentStatus === "completed" ? "text-success" : order.paymentStatus === "pending" ? "text-gold" : "text-danger"}>
+              {PAYMENT_LABEL[order.paymentStatus]}
+            </span>
+          </p>
+        </header>
+
+        <div className="mx-auto mt-12 grid max-w-5xl gap-10 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)] lg:gap-14">
+          <section aria-labelledby="items-heading" className="h-fit border border-line bg-white/80 p-5 sm:p-8">
+            <h2 id="items-heading" className="eyebrow font-sans text-ink">
+              Your order
+            </h2>
+            <div className="mt-4">
+              <OrderSummary
+                lines={order.lines}
+                totals={{
+                  subtotalCents: order.subtotalCents,
+                  discountCents: order.discountCents,
+                  shippingCents: order.shippingCents,
+                  totalAmountCents: order.totalAmountCents,
+                  couponCode: order.couponCode,
+                }}
+              />
+            </div>
+          </section>
+
+          <div className="space-y-8">
+            <section aria-labelledby="next-heading" className="bg-ink p-6 text-ivory sm:p-8">
+              <h2 id="next-heading" className="text-3xl text-ivory">
+                What's Next?
+              </h2>
+              <ol className="mt-6 space-y-5 text-sm text-ivory/85">
+                <li className="flex gap-4">
+                  <span aria-hidden="true" className="font-display text-2xl leading-none text-gold-light">
+                    1
+                  </span>
+                  <div>
+                    <p className="font-medium text-ivory">Order processing</p>
+                    <p className="mt-1">We are preparing your fragrances with care and will dispatch them shortly.</p>
+                  </div>
+                </li>
+                <li className="flex gap-4">
+                  <span aria-hidden="true" className="font-display text-2xl leading-none text-gold-light">
+                    2
+                  </span>
+                  <div>
+                    <p className="font-medium text-ivory">Delivery</p>
+                    <p className="mt-1">Once your order ships you will receive an e-mail with its tracking number. Delivery takes 2 to 7 working days.</p>
+                  </div>
+                </li>
+              </ol>
+            </section>
+
+            <section aria-labelledby="address-heading" className="border-t border-line pt-6">
+              <h2 id="address-heading" className="eyebrow font-sans text-ink">
+                Delivering to
+              </h2>
+              <address className="mt-3 text-sm not-italic leading-relaxed text-ink-soft">
+                <span className="text-ink">{address.name}</span>
+                <br />
+                {address.street}
+                <br />
+                {[address.suburb, address.city].filter(Boolean).join(", ")}
+                <br />
+                {[address.province, address.postalCode].filter(Boolean).join(" ")}
+                <br />
+                {address.telephone}
+              </address>
+            </section>
+
+            <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1">
+              <ButtonLink to="/shop" size="lg" className="w-full">
+                Continue Shopping
+              </ButtonLink>
+              <ButtonLink to="/profile" variant="secondary" size="lg" className="w-full">
+                View Order Status
+              </ButtonLink>
+            </div>
+          </div>
+        </div>
+      </div>
+    </main>
+  );
 }

@@ -1,0 +1,58 @@
+import { formatRand } from "~/utils/money";
+
+export interface SummaryLine {
+  name: string;
+  quantity: number;
+  unitPriceCents: number;
+  totalPriceCents: number;
+}
+
+export interface SummaryTotals {
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalAmountCents: number;
+  couponCode: string | null;
+}
+
+/** An order's lines (name, quantity x unit price, line total) and its totals, as stored on the server. */
+export function OrderSummary({ lines, totals }: { lines: SummaryLine[]; totals: SummaryTotals }) {
+  return (
+    <div>
+      <ul className="divide-y divide-line border-y border-line">
+        {lines.map((line, i) => (
+          <li key={i} className="flex items-baseline justify-between gap-4 py-4">
+            <div className="min-w-0">
+              <p className="font-display text-xl leading-snug text-ink">{line.name}</p>
+              <p className="mt-0.5 text-sm text-muted">
+                {line.quantity} x {formatRand(line.unitPriceCents)}
+              </p>
+            </div>
+            <p className="shrink-0 text-sm font-medium tabular-nums text-ink">{formatRand(line.totalPriceCents)}</p>
+          </li>
+        ))}
+      </ul>
+      <dl className="mt-5 space-y-2 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt className="text-ink-soft">Subtotal</dt>
+          <dd className="tabular-nums">{formatRand(totals.subtotalCents)}</dd>
+        </div>
+        {totals.discountCents > 0 ? (
+          <div className="flex justify-between gap-4 text-success">
+            <dt>Discount{totals.couponCode ? ` (${totals.couponCode})` : ""}</dt>
+            <dd className="tabular-nums">-{formatRand(totals.discountCents)}</dd>
+          </div>
+        ) : null}
+        <div className="flex justify-between gap-4">
+          <dt className="text-ink-soft">Shipping</dt>
+          <dd className="tabular-nums">{totals.shippingCents === 0 ? "Free" : formatRand(totals.shippingCents)}</dd>
+        </div>
+        <div className="flex items-baseline justify-between gap-4 border-t border-line pt-4">
+          <dt className="eyebrow text-ink">Total amount</dt>
+          <dd className="font-display text-3xl tabular-nums text-ink">{formatRand(totals.totalAmountCents)}</dd>
+        </div>
+      </dl>
+      <p className="mt-2 text-right text-xs text-muted">VAT included at 15%</p>
+    </div>
+  );
+}

@@ -1,0 +1,257 @@
+import type { DB, Queryable } from "~/db/db.server";
+import { sendOrderPaidEmails } from "~/modules/orders/order-emails.server";
+import { failOrderPayment, markOrderPaid } from "~/modules/orders/order-payment.server";
+import { env } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
+import { newId } from "~/utils/ids";
+import { logger } from "~/utils/logger.server";
+import {
+  PROVIDER_NAMES,
+  PaymentProviderError,
+  type CheckoutCustomer,
+  type PaymentEvent,
+  type PaymentProvider,
+  type ProviderName,
+} from "./provider";
+import { createSimulatedProvider } from "./simulated.server";
+import { WebhookVerificationError } from "./standard-webhooks.server";
+import { INIT_FAILED, createYocoProvider } from "./yoco.server";
+
+export const MINIMUM_AMOUNT_CENTS = 200;
+export const MINIMUM_AMOUNT_MESSAGE = "Minimum order amount is R2.00";
+export { INIT_FAILED };
+
+/** The provider chosen by PAYMENT_PROVIDER (or the one named). */
+export function getPaymentProvider(name: ProviderName = env().PAYMENT_PROVIDER): PaymentProvider {
+  if (name === "yoco") {
+    const config = env();
+    if (!config.YOCO_SECRET_KEY || !config.YOCO_WEBHOOK_SECRET) throw new Error("Yoco is not configured (YOCO_SECRET_KEY, YOCO_WEBHOOK_SECRET)");
+    return createYocoProvider({ apiBase: config.YOCO_API_BASE, secretKey: config.YOCO_SECRET_KEY, webhookSecret: config.YOCO_WEBHOOK_SECRET });
+  }
+  if (env().NODE_ENV === "production" && !warnedSimulated) {
+    warnedSimulated = true;
+    logger.warn("PAYMENT_PROVIDER=simulated in production: checkouts are paid on a test page and no money is collected");
+  }
+  return createSimulatedProvider();
+}
+
+let warnedSimulated = false;
+
+export function isProviderName(value: string): value is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(value);
+}
+
+/** Where the provider sends the buyer back: /payment-status with the order id and success or cancelled. */
+export function paymentReturnUrls(orderId: string, options: { relative?: boolean } = {}) {
+  const base = options.relative ? "" : env().PUBLIC_BASE_URL.replace(/\/+$/, "");
+  const url = (status: "success" | "cancelled") => `${base}/payment-status?orderId=${encodeURIComponent(orderId)}&status=${status}`;
+  // A failed card payment comes back as 'cancelled': the order is closed and the buyer can try again from the cart.
+  return { successUrl: url("success"), cancelUrl: url("cancelled"), failureUrl: url("cancelled") };
+}
+
+/**
+ * Creates the provider checkout for a stored, pending order and records its checkout id on the order.
+ * Below the minimum amount, or when the provider refuses, the order is closed (payment failed, coupon released)
+ * and a DomainError carries the message for the buyer; nothing redirects.
+ */
+export async function createCheckoutForOrder(
+  db: Queryable,
+  order: { id: string; totalAmountCents: number },
+  customer: CheckoutCustomer,
+): Promise<{ redirectUrl: string; checkoutId: string }> {
+  if (!Number.isSafeInteger(order.totalAmountCents) || order.totalAmountCents < MINIMUM_AMOUNT_CENTS) {
+    await failOrderPayment(db, order.id);
+    throw new DomainError(MINIMUM_AMOUNT_MESSAGE);
+  }
+  const provider = getPaymentProvider();
+  let session;
+  try {
+    session = await provider.createCheckout({
+      orderId: order.id,
+      amountCents: order.totalAmountCents,
+      currency: "ZAR",
+      ...paymentReturnUrls(order.id),
+      customer,
+      idempotencyKey: order.id,
+    });
+  } catch (error) {
+    logger.error({ err: error, orderId: order.id, provider: provider.name }, "payment: checkout could not be created");
+    await failOrderPayment(db, order.id);
+    throw new DomainError(error instanceof PaymentProviderError ? error.message : INIT_FAILED, 502);
+  }
+  const stored = await db
+    .updateTable("orders")
+    .set({ payment_id: session.checkoutId, payment_provider: provider.name, updated_at: new Date().toISOString() })
+    .where("id", "=", order.id)
+    .where("status", "=", "pending")
+    .where("payment_status", "=", "pending")
+    .executeTakeFirst();
+  if (Number(stored.numUpdatedRows) !== 1) {
+    logger.error({ orderId: order.id }, "payment: order was not pending when its checkout was recorded");
+    throw new DomainError(INIT_FAILED, 409);
+  }
+  logger.info({ orderId: order.id, provider: provider.name, checkoutId: session.checkoutId }, "payment: checkout created");
+  return { redirectUrl: session.redirectUrl, checkoutId: session.checkoutId };
+}
+
+/**
+ * What became of one provider event (stored in payment_events.outcome):
+ * paid – the order was marked paid; already_paid – it was paid before, nothing changed; amount_mismatch – amount or
+ * currency differ from the order, nothing changed; order_not_payable – the order was closed (cancelled/failed) when
+ * the money arrived: needs a person (refund); unknown_checkout – no order has this checkout; failed – the order's
+ * payment failed; ignored – an event type or state that changes nothing; duplicate – this event id was seen before.
+ */
+export type PaymentOutcome = "paid" | "already_paid" | "amount_mismatch" | "order_not_payable" | "unknown_checkout" | "failed" | "ignored" | "duplicate";
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === "23505" || /UNIQUE constraint failed/i.test(e?.message ?? "");
+}
+
+/**
+ * Applies one verified event. The event row and the order change are written in ONE transaction; the unique
+ * (provider, provider_event_id) key makes a replay change nothing. E-mails go out after the commit, only from the
+ * delivery that actually marked the order paid.
+ */
+export async function applyPaymentEvent(db: DB, provider: ProviderName, event: PaymentEvent): Promise<PaymentOutcome> {
+  const log = logger.child({ provider, eventId: event.id, type: event.providerType, checkoutId: event.checkoutId });
+  let result: { outcome: PaymentOutcome; orderId: string | null };
+  try {
+    result = await db.transaction().execute(async (trx) => {
+      const seen = await trx
+        .selectFrom("payment_events")
+        .select("id")
+        .where("provider", "=", provider)
+        .where("provider_event_id", "=", event.id)
+        .executeTakeFirst();
+      if (seen) return { outcome: "duplicate" as const, orderId: null };
+
+      const rowId = newId();
+      await trx
+        .insertInto("payment_events")
+        .values({
+          id: rowId,
+          provider,
+          provider_event_id: event.id,
+          order_id: null,
+          type: event.providerType,
+          amount_cents: event.amountCents,
+          currency: event.currency,
+          outcome: "received",
+        })
+        .execute();
+
+      const order = event.checkoutId
+        ? await trx
+            .selectFrom("orders")
+            .select(["id", "status", "payment_status", "total_amount_cents"])
+            .where("payment_id", "=", event.checkoutId)
+            .where("payment_provider", "=", provider)
+            .executeTakeFirst()
+        : undefined;
+
+      let outcome: PaymentOutcome;
+      if (event.type !== "payment.succeeded" && event.type !== "payment.failed") outcome = "ignored";
+      else if (!order) outcome = "unknown_checkout";
+      else if (event.type === "payment.failed") outcome = (await failOrderPayment(trx, order.id)) ? "failed" : "ignored";
+      else if (order.payment_status === "completed") outcome = "already_paid";
+      else if (event.amountCents !== order.total_amount_cents || event.currency !== "ZAR") outcome = "amount_mismatch";
+      else if (order.status !== "pending" || order.payment_status !== "pending") outcome = "order_not_payable";
+      else outcome = (await markOrderPaid(trx, order.id)) ? "paid" : "already_paid";
+
+      await trx.updateTable("payment_events").set({ outcome, order_id: order?.id ?? null }).where("id", "=", rowId).execute();
+      return { outcome, orderId: order?.id ?? null };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      log.info("payment: duplicate event delivered concurrently; nothing changed");
+      return "duplicate";
+    }
+    throw error;
+  }
+
+  const { outcome, orderId } = result;
+  if (outcome === "amount_mismatch") {
+    log.error({ orderId, amountCents: event.amountCents, currency: event.currency }, "payment: amount or currency differ from the order; order unchanged");
+  } else if (outcome === "order_not_payable") {
+    log.error({ orderId }, "payment: money received for an order that is no longer pending; needs a refund or manual review");
+  } else if (outcome === "unknown_checkout") {
+    log.warn("payment: event for a checkout no order has; ignored");
+  } else {
+    log.info({ orderId, outcome }, "payment: event applied");
+  }
+  if (outcome === "paid" && orderId) await sendOrderPaidEmails(db, orderId);
+  return outcome;
+}
+
+const MAX_WEBHOOK_BYTES = 64 * 1024;
+
+/**
+ * The webhook endpoint's work: read the raw body once, verify signature and timestamp with the provider's secret,
+ * then apply the event. Only the configured provider is accepted. A refused webhook stores nothing (a log line).
+ */
+export async function handlePaymentWebhook(
+  db: DB,
+  providerName: string,
+  request: Request,
+): Promise<{ status: number; outcome: PaymentOutcome | "refused" | "unknown_provider" }> {
+  if (!isProviderName(providerName) || providerName !== env().PAYMENT_PROVIDER) {
+    logger.warn({ provider: providerName.slice(0, 40) }, "payment webhook for a provider that is not configured");
+    return { status: 404, outcome: "unknown_provider" };
+  }
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  const rawBody = declared > MAX_WEBHOOK_BYTES ? "" : await request.text();
+  if (declared > MAX_WEBHOOK_BYTES || Buffer.byteLength(rawBody, "utf8") > MAX_WEBHOOK_BYTES) {
+    logger.warn({ provider: providerName }, "payment webhook refused: body too large");
+    return { status: 413, outcome: "refused" };
+  }
+  let event: PaymentEvent;
+  try {
+    event = getPaymentProvider(providerName).verifyWebhook(rawBody, request.headers);
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) {
+      logger.warn({ provider: providerName, reason: error.reason, webhookId: request.headers.get("webhook-id")?.slice(0, 100) }, "payment webhook refused");
+      return { status: error.status, outcome: "refused" };
+    }
+    throw error;
+  }
+  const outcome = await applyPaymentEvent(db, providerName, event);
+  return { status: 200, outcome };
+}
+
+const lastStatusCall = new Map<string, number>();
+const STATUS_CALL_INTERVAL_MS = 3000;
+
+/**
+ * The return page's fallback when the webhook has not arrived: ask the provider, server to server, whether this
+ * checkout was paid. A "paid" answer goes through the same checks and transaction as a webhook (amount, currency,
+ * idempotency). Providers without a status call, or errors, change nothing. Throttled per checkout.
+ */
+export async function confirmPaymentWithProvider(
+  db: DB,
+  order: { payment_provider: string | null; payment_id: string | null; status: string; payment_status: string },
+  now: number = Date.now(),
+): Promise<PaymentOutcome | null> {
+  if (order.status !== "pending" || order.payment_status !== "pending" || !order.payment_id || !order.payment_provider) return null;
+  if (order.payment_provider !== env().PAYMENT_PROVIDER || !isProviderName(order.payment_provider)) return null;
+  const provider = getPaymentProvider(order.payment_provider);
+  if (!provider.fetchCheckoutStatus) return null;
+  if (now - (lastStatusCall.get(order.payment_id) ?? 0) < STATUS_CALL_INTERVAL_MS) return null;
+  lastStatusCall.set(order.payment_id, now);
+  if (lastStatusCall.size > 10_000) lastStatusCall.clear();
+  try {
+    const status = await provider.fetchCheckoutStatus(order.payment_id);
+    if (!status.paid) return null;
+    return await applyPaymentEvent(db, provider.name, {
+      id: `status:${order.payment_id}`,
+      type: "payment.succeeded",
+      providerType: "checkout.status.completed",
+      checkoutId: order.payment_id,
+      amountCents: status.amountCents,
+      currency: status.currency,
+    });
+  } catch (error) {
+    logger.warn({ err: error, checkoutId: order.payment_id }, "payment: provider status call failed");
+    return null;
+  }
+}
