@@ -1,7 +1,600 @@
-import type { DB } from "../db.server";
+import { createHash, randomUUID } from "node:crypto";
+import { CompiledQuery, PostgresAdapter, sql, SqliteAdapter } from "kysely";
+import type { DB, Queryable } from "../db.server";
+import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "../schema";
+import { demoImageUrl, renderDemoImage } from "~/modules/media/demo-images.server";
+import { logger } from "~/utils/logger.server";
+import { slugify } from "~/utils/slug";
+import {
+  DEMO_CATEGORIES,
+  DEMO_COUPONS,
+  DEMO_CUSTOMERS,
+  DEMO_PRODUCTS,
+  DEMO_REVIEWS,
+  DEMO_SHIPPING_ZONES,
+  demoDescription,
+  demoMetaDescription,
+  demoTiers,
+  type DemoProduct,
+} from "./demo-catalogue";
 
-/** Loads the demo catalogue when the shop has no products yet (first start). */
-export async function ensureDemoCatalogue(db: DB) {
+const DAY = 86_400_000;
+const SHOP = "Scentara";
+
+/** A stable UUID-shaped id for a demo row, so seeding twice writes the same ids. */
+export function demoId(kind: string, key: string): string {
+  const h = createHash("sha256").update(`scentara-demo:${kind}:${key}`).digest("hex");
+  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A moment `days` before now at a given hour of that day (UTC), never in the future. */
+function daysAgo(days: number, now: number, hour = 9): string {
+  const d = new Date(now - days * DAY);
+  d.setUTCHours(hour, (days * 7) % 60, 0, 0);
+  return new Date(Math.min(d.getTime(), now - (days + 1) * 60_000)).toISOString();
+}
+
+export interface SeedOptions {
+  /** Render the product images to disk (default true). Without it the stored URLs are the same, files are not made. */
+  images?: boolean;
+  /** The clock, for tests. */
+  now?: Date;
+}
+
+export interface SeedSummary {
+  categories: number;
+  products: number;
+  tiers: number;
+  users: number;
+  reviews: number;
+  zones: number;
+  rules: number;
+  coupons: number;
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+function productSlug(p: DemoProduct) {
+  return slugify(p.name);
+}
+
+/** Inserts the demo categories that are missing and returns every demo category's id by slug. */
+async function ensureCategories(db: Queryable, now: number): Promise<{ ids: Map<string, string>; created: number }> {
+  const slugs = DEMO_CATEGORIES.map((c) => c.slug);
+  const existing = await db.selectFrom("categories").select(["id", "slug"]).where("slug", "in", slugs).execute();
+  const have = new Set(existing.map((c) => c.slug));
+  const missing = DEMO_CATEGORIES.filter((c) => !have.has(c.slug));
+  if (missing.length > 0) {
+    await db
+      .insertInto("categories")
+      .values(missing.map((c) => ({ id: demoId("category", c.slug), name: c.name, slug: c.slug, created_at: daysAgo(200, now) })))
+      .onConflict((oc) => oc.column("slug").doNothing())
+      .execute();
+  }
+  const rows = await db.selectFrom("categories").select(["id", "slug"]).where("slug", "in", slugs).execute();
+  return { ids: new Map(rows.map((r) => [r.slug, r.id])), created: missing.length };
+}
+
+/**
+ * Loads the demo shop: categories, products (with their images), bulk tiers, demo customers and their reviews,
+ * shipping zones with rules, and coupons. Idempotent: every row is keyed by its natural key (slug, e-mail, code,
+ * zone name) and written only when missing, so running it again changes nothing.
+ */
+export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedSummary> {
+  const now = (options.now ?? new Date()).getTime();
+  const renderImages = options.images ?? true;
+
+  const imageUrls = renderImages
+    ? await mapLimit(DEMO_PRODUCTS, 2, (p) => renderDemoImage(productSlug(p), p.name, p.look))
+    : DEMO_PRODUCTS.map((p) => demoImageUrl(productSlug(p), p.name, p.look));
+
+  return db.transaction().execute(async (trx) => {
+    const summary: SeedSummary = { categories: 0, products: 0, tiers: 0, users: 0, reviews: 0, zones: 0, rules: 0, coupons: 0 };
+    const categories = await ensureCategories(trx, now);
+    summary.categories = categories.created;
+
+    // Products
+    const slugs = DEMO_PRODUCTS.map(productSlug);
+    const existingProducts = await trx.selectFrom("products").select("slug").where("slug", "in", slugs).execute();
+    const haveSlug = new Set(existingProducts.map((p) => p.slug));
+    const newProducts = DEMO_PRODUCTS.map((p, i) => ({ p, i })).filter(({ p }) => !haveSlug.has(productSlug(p)));
+    if (newProducts.length > 0) {
+      await trx
+        .insertInto("products")
+        .values(
+          newProducts.map(({ p, i }) => ({
+            id: demoId("product", productSlug(p)),
+            name: p.name,
+            slug: productSlug(p),
+            description: demoDescription(p),
+            price_cents: p.priceCents,
+            images: JSON.stringify([imageUrls[i]]),
+            category_id: categories.ids.get(p.category) ?? null,
+            meta_title: `${p.name} | ${SHOP}`,
+            meta_desc: demoMetaDescription(p),
+            created_at: daysAgo(p.daysAgo, now, 8 + (i % 10)),
+          })),
+        )
+        .onConflict((oc) => oc.column("slug").doNothing())
+        .execute();
+      summary.products = newProducts.length;
+    }
+    const productRows = await trx.selectFrom("products").select(["id", "slug"]).where("slug", "in", slugs).execute();
+    const productId = new Map(productRows.map((r) => [r.slug, r.id]));
+
+    // Bulk tiers, only for demo products that have none (an admin's changes are left alone).
+    const tiered = DEMO_PRODUCTS.filter((p) => p.tiers && productId.has(productSlug(p)));
+    if (tiered.length > 0) {
+      const ids = tiered.map((p) => productId.get(productSlug(p))!);
+      const withTiers = await trx.selectFrom("product_tiers").select("product_id").distinct().where("product_id", "in", ids).execute();
+      const skip = new Set(withTiers.map((t) => t.product_id));
+      const rows = tiered
+        .filter((p) => !skip.has(productId.get(productSlug(p))!))
+        .flatMap((p) =>
+          demoTiers(p.priceCents).map((t) => ({
+            id: demoId("tier", `${productSlug(p)}:${t.minQuantity}`),
+            product_id: productId.get(productSlug(p))!,
+            min_quantity: t.minQuantity,
+            max_quantity: t.maxQuantity,
+            price_cents: t.priceCents,
+          })),
+        );
+      if (rows.length > 0) {
+        await trx.insertInto("product_tiers").values(rows).onConflict((oc) => oc.column("id").doNothing()).execute();
+        summary.tiers = rows.length;
+      }
+    }
+
+    // Demo customers: user rows only (no account, no password: they cannot sign in).
+    const emails = DEMO_CUSTOMERS.map((c) => c.email);
+    const existingUsers = await trx.selectFrom("users").select("email").where("email", "in", emails).execute();
+    const haveEmail = new Set(existingUsers.map((u) => u.email));
+    const newUsers = DEMO_CUSTOMERS.filter((c) => !haveEmail.has(c.email));
+    if (newUsers.length > 0) {
+      await trx
+        .insertInto("users")
+        .values(
+          newUsers.map((c) => ({
+            id: demoId("user", c.email),
+            email: c.email,
+            name: c.name,
+            email_verified: false,
+            is_admin: false,
+            email_notifications: true,
+            email_marketing: false,
+            created_at: daysAgo(c.daysAgo, now),
+            updated_at: daysAgo(c.daysAgo, now),
+          })),
+        )
+        .onConflict((oc) => oc.column("email").doNothing())
+        .execute();
+      summary.users = newUsers.length;
+    }
+    const userRows = await trx.selectFrom("users").select(["id", "email"]).where("email", "in", emails).execute();
+    const userId = new Map(userRows.map((u) => [u.email, u.id]));
+
+    // Reviews: one per (product, customer), kept as they are once written.
+    const reviewRows = DEMO_REVIEWS.flatMap((r) => {
+      const product = productId.get(slugify(r.product));
+      const user = userId.get(r.customer);
+      return product && user
+        ? [{ id: demoId("review", `${slugify(r.product)}:${r.customer}`), product_id: product, user_id: user, rating: r.rating, comment: r.comment, created_at: daysAgo(r.daysAgo, now, 18) }]
+        : [];
+    });
+    if (reviewRows.length > 0) {
+      const existing = await trx
+        .selectFrom("reviews")
+        .select(["product_id", "user_id"])
+        .where("user_id", "in", [...userId.values()])
+        .execute();
+      const have = new Set(existing.map((r) => `${r.product_id}:${r.user_id}`));
+      const missing = reviewRows.filter((r) => !have.has(`${r.product_id}:${r.user_id}`));
+      if (missing.length > 0) {
+        await trx
+          .insertInto("reviews")
+          .values(missing)
+          .onConflict((oc) => oc.columns(["product_id", "user_id"]).doNothing())
+          .execute();
+        summary.reviews = missing.length;
+      }
+    }
+
+    // Shipping zones (by name) with their rules, written together when the zone is new.
+    const zoneNames = DEMO_SHIPPING_ZONES.map((z) => z.name);
+    const existingZones = await trx.selectFrom("shipping_zones").select("name").where("name", "in", zoneNames).execute();
+    const haveZone = new Set(existingZones.map((z) => z.name));
+    for (const [index, zone] of DEMO_SHIPPING_ZONES.entries()) {
+      if (haveZone.has(zone.name)) continue;
+      const id = demoId("zone", zone.name);
+      // The first zone is the default at checkout: give it the earlier created_at.
+      await trx
+        .insertInto("shipping_zones")
+        .values({ id, name: zone.name, base_rate_cents: zone.baseRateCents, created_at: daysAgo(200 - index, now) })
+        .onConflict((oc) => oc.column("id").doNothing())
+        .execute();
+      await trx
+        .insertInto("shipping_rules")
+        .values(
+          zone.rules.map((r) => ({
+            id: demoId("rule", `${zone.name}:${r.minCents}`),
+            zone_id: id,
+            min_total_cents: r.minCents,
+            max_total_cents: r.maxCents,
+            rate_cents: r.rateCents,
+          })),
+        )
+        .onConflict((oc) => oc.column("id").doNothing())
+        .execute();
+      summary.zones += 1;
+      summary.rules += zone.rules.length;
+    }
+
+    // Coupons (by code), valid from the start of today for their number of days, ending at the end of a day.
+    const codes = DEMO_COUPONS.map((c) => c.code);
+    const existingCoupons = await trx.selectFrom("coupons").select("code").where("code", "in", codes).execute();
+    const haveCode = new Set(existingCoupons.map((c) => c.code));
+    const newCoupons = DEMO_COUPONS.filter((c) => !haveCode.has(c.code));
+    if (newCoupons.length > 0) {
+      const start = new Date(now);
+      start.setUTCHours(0, 0, 0, 0);
+      await trx
+        .insertInto("coupons")
+        .values(
+          newCoupons.map((c) => {
+            const end = new Date(start.getTime() + c.validDays * DAY);
+            end.setUTCHours(23, 59, 59, 999);
+            return {
+              id: demoId("coupon", c.code),
+              code: c.code,
+              discount_type: c.discountType,
+              discount_value: c.discountValue,
+              minimum_spend_cents: c.minimumSpendCents,
+              max_redemptions: c.maxRedemptions,
+              times_redeemed: 0,
+              start_date: start.toISOString(),
+              end_date: end.toISOString(),
+              is_active: true,
+              description: c.description,
+              created_by: null,
+              created_at: new Date(now).toISOString(),
+            };
+          }),
+        )
+        .onConflict((oc) => oc.column("code").doNothing())
+        .execute();
+      summary.coupons = newCoupons.length;
+    }
+    return summary;
+  });
+}
+
+/**
+ * On server start with SEED_DEMO=true: loads the demo catalogue only when the shop has no products at all, so a
+ * shop with real products (or whose owner deleted the demo) is never touched.
+ */
+export async function ensureDemoCatalogue(db: DB, options: SeedOptions = {}): Promise<SeedSummary | null> {
   const row = await db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  if (Number(row.n) > 0) return;
+  if (Number(row.n) > 0) return null;
+  const started = Date.now();
+  const summary = await seedDemo(db, options);
+  logger.info({ ...summary, ms: Date.now() - started }, "demo catalogue loaded");
+  return summary;
+}
+
+// --- large catalogue for benchmarks ---
+
+/** Small deterministic PRNG (mulberry32), so a benchmark data set is reproducible from its seed. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ADJECTIVES = [
+  "Amber", "Velvet", "Golden", "Silver", "Midnight", "Ivory", "Saffron", "Smoked", "Wild", "Silken", "Crimson", "Ashen",
+  "Sunlit", "Hidden", "Gilded", "Misty", "Desert", "Coastal", "Verdant", "Opal", "Copper", "Cobalt", "Rosy", "Dusky",
+  "Frosted", "Honeyed", "Spiced", "Lunar", "Solar", "Quiet",
+];
+const NOUNS = [
+  "Ember", "Orchard", "Reverie", "Garden", "Harbour", "Meadow", "Horizon", "Canyon", "Lagoon", "Atelier", "Veil",
+  "Cascade", "Grove", "Dune", "Sonnet", "Lantern", "Pavilion", "Citadel", "Terrace", "Voyage", "Bloomfield", "Study",
+  "Ritual", "Aria", "Compass", "Promenade", "Sanctuary", "Mirage", "Tide", "Orbit",
+];
+const NOTES = ["bergamot", "rose", "oud", "vanilla", "cedar", "jasmine", "amber", "musk", "saffron", "vetiver", "iris", "neroli", "tonka bean", "patchouli", "sandalwood", "fig", "lavender", "incense"];
+const CITIES: [string, string, string][] = [
+  ["Johannesburg", "Gauteng", "2196"],
+  ["Pretoria", "Gauteng", "0181"],
+  ["Cape Town", "Western Cape", "8001"],
+  ["Durban", "KwaZulu-Natal", "4001"],
+  ["Gqeberha", "Eastern Cape", "6001"],
+  ["Bloemfontein", "Free State", "9301"],
+  ["Polokwane", "Limpopo", "0699"],
+  ["Mbombela", "Mpumalanga", "1200"],
+];
+
+export interface LargeSeedOptions {
+  products: number;
+  orders: number;
+  /** Generated customers the orders belong to (default 25). */
+  users?: number;
+  seed?: number;
+  now?: Date;
+}
+
+export interface LargeSeedSummary {
+  products: number;
+  orders: number;
+  orderLines: number;
+  users: number;
+}
+
+/**
+ * A multi-row INSERT with the SQL text built directly (Kysely's builder costs more than the database does for
+ * hundreds of thousands of generated rows). Every row must have the columns of the first one, in any order.
+ */
+async function bulkInsert(db: Queryable, table: keyof Database, rows: readonly Record<string, unknown>[]) {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const params: unknown[] = [];
+  const tuples = rows.map((row) => {
+    const marks = columns.map((c) => {
+      params.push(row[c] ?? null);
+      return postgres ? `$${params.length}` : "?";
+    });
+    return `(${marks.join(", ")})`;
+  });
+  const text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) values ${tuples.join(", ")}`;
+  await db.executeQuery(CompiledQuery.raw(text, params));
+}
+
+const PRODUCT_BATCH = 500;
+const ORDER_BATCH = 500;
+/** Batches per transaction: bounded transactions keep memory and lock times small on both databases. */
+const BATCHES_PER_TRANSACTION = 20;
+
+function pick<T>(rng: () => number, items: readonly T[]): T {
+  return items[Math.floor(rng() * items.length)]!;
+}
+
+/**
+ * A big shop for benchmarks: N generated products (unique names and slugs, random categories, prices R159–R899,
+ * created over the past two years, images pointing at the demo renditions so no new files are needed) and M orders
+ * of 1–3 lines for a few generated customers. Batched inserts in bounded transactions; works on both databases.
+ */
+export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Promise<LargeSeedSummary> {
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    // Random-id indexes outgrow SQLite's default 2 MB page cache quickly; a bigger cache keeps bulk inserts in memory.
+    await sql`pragma cache_size = -131072`.execute(db);
+  }
+  const rng = prng(options.seed ?? 20_251_122);
+  const now = (options.now ?? new Date()).getTime();
+  const run = Date.now().toString(36).slice(-5) + Math.floor(rng() * 1296).toString(36).padStart(2, "0");
+  const categories = await ensureCategories(db, now);
+  const categoryIds = [...categories.ids.values()];
+  const images = DEMO_PRODUCTS.map((p) => demoImageUrl(productSlug(p), p.name, p.look));
+
+  // Products
+  type Sellable = { id: string; name: string; price: number };
+  const sellable: Sellable[] = [];
+  const productRows: {
+    id: string;
+    name: string;
+    slug: string;
+    description: string;
+    price_cents: number;
+    images: string;
+    category_id: string;
+    meta_title: string;
+    meta_desc: string;
+    created_at: string;
+  }[] = [];
+  for (let i = 1; i <= options.products; i++) {
+    const name = `${pick(rng, ADJECTIVES)} ${pick(rng, NOUNS)} No. ${i}`;
+    const price = (15 + Math.floor(rng() * 75)) * 1000 + 900;
+    const notes = [pick(rng, NOTES), pick(rng, NOTES), pick(rng, NOTES)];
+    const id = randomUUID();
+    productRows.push({
+      id,
+      name,
+      slug: `${slugify(name)}-${run}`,
+      description: `A generated benchmark fragrance.\n\nTop notes: ${notes[0]}.\nHeart notes: ${notes[1]}.\nBase notes: ${notes[2]}.`,
+      price_cents: price,
+      images: JSON.stringify([images[i % images.length]]),
+      category_id: pick(rng, categoryIds),
+      meta_title: `${name} | ${SHOP}`,
+      meta_desc: `${name}: notes of ${notes.join(", ")}. Delivered across South Africa.`,
+      created_at: new Date(now - Math.floor(rng() * 730 * DAY)).toISOString(),
+    });
+    sellable.push({ id, name, price });
+  }
+  for (let t = 0; t < productRows.length; t += PRODUCT_BATCH * BATCHES_PER_TRANSACTION) {
+    const slice = productRows.slice(t, t + PRODUCT_BATCH * BATCHES_PER_TRANSACTION);
+    await db.transaction().execute(async (trx) => {
+      for (let b = 0; b < slice.length; b += PRODUCT_BATCH) {
+        await bulkInsert(trx, "products", slice.slice(b, b + PRODUCT_BATCH));
+      }
+    });
+  }
+
+  if (options.orders <= 0) return { products: options.products, orders: 0, orderLines: 0, users: 0 };
+
+  // Products the orders can contain: the generated ones, or what the shop already sells.
+  if (sellable.length === 0) {
+    const existing = await db.selectFrom("products").select(["id", "name", "price_cents"]).limit(1000).execute();
+    sellable.push(...existing.map((p) => ({ id: p.id, name: p.name, price: p.price_cents })));
+  }
+  if (sellable.length === 0) throw new Error("seedLargeCatalogue: orders need products; seed some products first");
+
+  // Customers
+  const userCount = options.users ?? 25;
+  const users = Array.from({ length: userCount }, (_, i) => {
+    const first = pick(rng, ["Thabo", "Naledi", "Johan", "Priya", "Zanele", "Ruan", "Ayanda", "Fatima", "Kagiso", "Lindiwe"]);
+    return {
+      id: randomUUID(),
+      email: `bench.${first.toLowerCase()}.${i + 1}.${run}@example.co.za`,
+      name: `${first} ${String.fromCharCode(65 + (i % 26))}.`,
+      email_verified: false,
+      is_admin: false,
+      email_notifications: true,
+      email_marketing: false,
+      created_at: new Date(now - (400 + i) * DAY).toISOString(),
+      updated_at: new Date(now - (400 + i) * DAY).toISOString(),
+    };
+  });
+  await db.insertInto("users").values(users).execute();
+  const addresses = users.map((u, i): ShippingAddress => {
+    const [city, province, postalCode] = CITIES[i % CITIES.length]!;
+    return { name: u.name, telephone: `08${String(2_000_000 + i * 7919).padStart(8, "0")}`, street: `${10 + i} Jacaranda Street`, suburb: "Parkview", city, postalCode, province };
+  });
+  const zones = await db.selectFrom("shipping_zones").select("id").orderBy("created_at").execute();
+
+  const STATUSES: [OrderStatus, PaymentStatus, number][] = [
+    ["delivered", "completed", 0.5],
+    ["shipped", "completed", 0.1],
+    ["processing", "completed", 0.1],
+    ["pending", "pending", 0.15],
+    ["cancelled", "cancelled", 0.15],
+  ];
+  const pickStatus = (): [OrderStatus, PaymentStatus] => {
+    let r = rng();
+    for (const [s, p, w] of STATUSES) {
+      if ((r -= w) < 0) return [s, p];
+    }
+    return ["delivered", "completed"];
+  };
+
+  let lineCount = 0;
+  const perTransaction = ORDER_BATCH * BATCHES_PER_TRANSACTION;
+  for (let start = 0; start < options.orders; start += perTransaction) {
+    const end = Math.min(options.orders, start + perTransaction);
+    await db.transaction().execute(async (trx) => {
+      for (let b = start; b < end; b += ORDER_BATCH) {
+        const orders = [];
+        const lines = [];
+        const metrics = [];
+        for (let k = b; k < Math.min(end, b + ORDER_BATCH); k++) {
+          const id = randomUUID();
+          const userIndex = Math.floor(rng() * users.length);
+          const created = now - Math.floor(rng() * 365 * DAY);
+          const [status, payment] = pickStatus();
+          const count = 1 + Math.floor(rng() * 3);
+          let subtotal = 0;
+          for (let l = 0; l < count; l++) {
+            const product = pick(rng, sellable);
+            const quantity = 1 + Math.floor(rng() * 3);
+            subtotal += product.price * quantity;
+            lines.push({
+              id: randomUUID(),
+              order_id: id,
+              product_id: product.id,
+              name: product.name,
+              quantity,
+              unit_price_cents: product.price,
+              total_price_cents: product.price * quantity,
+              position: l,
+            });
+          }
+          lineCount += count;
+          const shipping = subtotal >= 59_900 ? 0 : subtotal >= 30_000 ? 4500 : 6000;
+          const processing = status === "pending" || status === "cancelled" ? null : created + 3_600_000 + Math.floor(rng() * 6 * 3_600_000);
+          const shipped = processing && (status === "shipped" || status === "delivered") ? processing + DAY + Math.floor(rng() * DAY) : null;
+          const delivered = shipped && status === "delivered" ? shipped + 2 * DAY + Math.floor(rng() * 3 * DAY) : null;
+          const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+          orders.push({
+            id,
+            user_id: users[userIndex]!.id,
+            status,
+            payment_status: payment,
+            subtotal_cents: subtotal,
+            discount_amount_cents: 0,
+            shipping_cents: shipping,
+            total_amount_cents: subtotal + shipping,
+            original_total_cents: null,
+            coupon_code: null,
+            shipping_zone_id: zones[0]?.id ?? null,
+            shipping_address: JSON.stringify(addresses[userIndex]),
+            payment_provider: "simulated",
+            payment_id: payment === "pending" ? null : `sim_${id.slice(0, 12)}`,
+            notes: null,
+            tracking_number: shipped ? `SC${String(k + 100000).padStart(8, "0")}ZA` : null,
+            created_at: new Date(created).toISOString(),
+            updated_at: new Date(delivered ?? shipped ?? processing ?? created).toISOString(),
+            processing_started_at: iso(processing),
+            shipped_at: iso(shipped),
+            actual_delivery_date: iso(delivered),
+          });
+          if (shipped && processing) {
+            metrics.push({
+              order_id: id,
+              processing_time: Math.round((shipped - processing) / 1000),
+              delivery_time: delivered ? Math.round((delivered - shipped) / 1000) : null,
+            });
+          }
+        }
+        await bulkInsert(trx, "orders", orders);
+        for (let i = 0; i < lines.length; i += ORDER_BATCH * 2) {
+          await bulkInsert(trx, "order_lines", lines.slice(i, i + ORDER_BATCH * 2));
+        }
+        await bulkInsert(trx, "order_metrics", metrics);
+      }
+    });
+  }
+  return { products: options.products, orders: options.orders, orderLines: lineCount, users: users.length };
+}
+
+/** The shop's tables in an order that respects foreign keys. */
+const SHOP_TABLES = [
+  "coupon_usage",
+  "order_metrics",
+  "order_lines",
+  "payment_events",
+  "orders",
+  "reviews",
+  "product_tiers",
+  "products",
+  "categories",
+  "shipping_rules",
+  "shipping_zones",
+  "coupons",
+  "contact_messages",
+  "mail_outbox",
+] as const;
+
+/**
+ * Empties the shop: catalogue, orders, reviews, shipping, coupons, messages and outbox, plus users that have no
+ * sign-in account (demo and benchmark customers). Real accounts, admins and settings stay. Returns rows deleted per table.
+ */
+export async function resetShop(db: DB): Promise<Record<string, number>> {
+  return db.transaction().execute(async (trx) => {
+    const deleted: Record<string, number> = {};
+    for (const table of SHOP_TABLES) {
+      const result = await trx.deleteFrom(table).executeTakeFirst();
+      deleted[table] = Number(result.numDeletedRows);
+    }
+    const users = await trx
+      .deleteFrom("users")
+      .where("is_admin", "=", false)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom("accounts").select("accounts.id").whereRef("accounts.user_id", "=", "users.id"))))
+      .executeTakeFirst();
+    deleted.users = Number(users.numDeletedRows);
+    return deleted;
+  });
 }

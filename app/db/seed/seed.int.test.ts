@@ -1,0 +1,240 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import type { Database } from "~/db/schema";
+import { DEMO_PRODUCTS } from "./demo-catalogue";
+import { ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
+
+const TABLES = ["categories", "products", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "coupons", "orders", "order_lines"] as const;
+
+async function counts() {
+  const db = getDb();
+  const out: Record<string, number> = {};
+  for (const table of TABLES) {
+    const row = await db
+      .selectFrom(table as keyof Database)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    out[table] = Number(row.n);
+  }
+  return out;
+}
+
+/** Major fragrance houses and famous perfume names: no demo product may be called after one. */
+const BRANDS = [
+  "Chanel", "Dior", "Gucci", "Tom Ford", "Yves Saint Laurent", "YSL", "Versace", "Armani", "Prada", "Hermes", "Hermès",
+  "Lancome", "Lancôme", "Givenchy", "Burberry", "Calvin Klein", "Hugo Boss", "Boss", "Dolce", "Gabbana", "Paco Rabanne",
+  "Rabanne", "Jo Malone", "Creed", "Kurkdjian", "Baccarat", "Viktor", "Carolina Herrera", "Herrera", "Gaultier",
+  "Valentino", "Marc Jacobs", "Chloe", "Chloé", "Bvlgari", "Bulgari", "Cartier", "Guerlain", "Montblanc", "Azzaro",
+  "Lattafa", "Byredo", "Le Labo", "Diptyque", "Kilian", "Mugler", "Narciso", "Issey Miyake", "Davidoff", "Ralph Lauren",
+  "Estee Lauder", "Estée Lauder", "Lacoste", "Jimmy Choo", "Montale", "Amouage", "Xerjoff", "Parfums de Marly", "Initio",
+  "Nishane", "Tiffany", "Michael Kors", "Kenzo", "Moschino", "Elizabeth Arden", "Afnan", "Armaf", "Maison Margiela",
+  "Replica", "Sauvage", "Aventus", "Black Opium", "La Vie Est Belle", "Good Girl", "Acqua di Gio", "Eros", "Libre",
+  "Flowerbomb", "Oud Wood", "Light Blue", "Coco", "Mademoiselle", "J'adore", "Jadore", "One Million", "1 Million",
+  "Invictus", "Le Male", "Angel", "Alien", "Daisy", "Chance", "Miss Dior", "Santal 33", "Lost Cherry", "Tobacco Vanille",
+  "Black Orchid", "Bleu de", "Spicebomb", "Terre d'Hermes", "Fahrenheit", "Allure", "Opium", "Shalimar", "Poison",
+  "Boss Bottled", "Wanted", "Phantom", "Y Eau", "Si Passione", "Bloom", "Idole", "Delina", "Layton", "Erba Pura",
+];
+
+function mentionsBrand(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return BRANDS.find((b) => new RegExp(`(^|[^a-z])${b.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z]|$)`).test(lower));
+}
+
+describe("ensureDemoCatalogue", () => {
+  it("does nothing when the shop already has products", async () => {
+    const db = getDb();
+    await db.insertInto("products").values({ id: "own-1", name: "Our Own Blend", slug: "our-own-blend", price_cents: 25000, images: "[]" }).execute();
+    expect(await ensureDemoCatalogue(db, { images: false })).toBeNull();
+    const after = await counts();
+    expect(after.products).toBe(1);
+    expect(after.categories).toBe(0);
+    expect(after.coupons).toBe(0);
+    await db.deleteFrom("products").where("id", "=", "own-1").execute();
+  });
+
+  it("loads the demo catalogue into an empty shop", async () => {
+    const summary = await ensureDemoCatalogue(getDb(), { images: false });
+    expect(summary?.products).toBe(DEMO_PRODUCTS.length);
+    expect((await counts()).products).toBe(DEMO_PRODUCTS.length);
+  });
+});
+
+describe("seedDemo", () => {
+  it("is idempotent: a second run adds nothing and changes nothing", async () => {
+    const db = getDb();
+    await seedDemo(db, { images: false });
+    const before = await counts();
+    const snapshot = await db.selectFrom("products").selectAll().orderBy("slug").execute();
+    const summary = await seedDemo(db, { images: false });
+    expect(Object.values(summary).every((n) => n === 0)).toBe(true);
+    expect(await counts()).toEqual(before);
+    expect(await db.selectFrom("products").selectAll().orderBy("slug").execute()).toEqual(snapshot);
+  });
+
+  it("has at least 30 products priced R150 to R900 in three categories", async () => {
+    const db = getDb();
+    const products = await db
+      .selectFrom("products")
+      .innerJoin("categories", "categories.id", "products.category_id")
+      .select(["products.name", "products.slug", "products.price_cents", "products.images", "products.meta_title", "products.meta_desc", "products.description", "products.created_at", "categories.slug as category"])
+      .execute();
+    expect(products.length).toBeGreaterThanOrEqual(30);
+    for (const p of products) {
+      expect(p.price_cents, p.name).toBeGreaterThanOrEqual(15000);
+      expect(p.price_cents, p.name).toBeLessThanOrEqual(90000);
+      expect(Number.isInteger(p.price_cents)).toBe(true);
+      expect(p.meta_title).toBe(`${p.name} | Scentara`);
+      expect(p.meta_desc!.length).toBeGreaterThan(40);
+      expect(p.meta_desc!.length).toBeLessThanOrEqual(160);
+      expect(p.description).toMatch(/Top notes: .+\nHeart notes: .+\nBase notes: .+/);
+      expect(p.images).toHaveLength(1);
+      expect(p.images[0]).toMatch(/^\/media\/products\/[a-z0-9-]+-[0-9a-f]{8}-1200\.webp$/);
+    }
+    const categories = await db.selectFrom("categories").select(["name", "slug"]).orderBy("slug").execute();
+    expect(categories).toEqual([
+      { name: "For Her", slug: "for-her" },
+      { name: "For Him", slug: "for-him" },
+      { name: "Unisex", slug: "unisex" },
+    ]);
+    for (const slug of ["for-him", "for-her", "unisex"]) {
+      expect(products.filter((p) => p.category === slug).length, slug).toBeGreaterThanOrEqual(10);
+    }
+    // 'Newest first' is meaningful: the dates are spread over months, no two the same.
+    const dates = products.map((p) => p.created_at).sort();
+    expect(new Set(dates).size).toBe(dates.length);
+    expect(Date.parse(dates.at(-1)!) - Date.parse(dates[0]!)).toBeGreaterThan(90 * 86_400_000);
+    expect(Date.parse(dates.at(-1)!)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("names no product after a real brand or perfume", async () => {
+    const names = (await getDb().selectFrom("products").select("name").execute()).map((p) => p.name);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.filter((n) => mentionsBrand(n))).toEqual([]);
+    expect(mentionsBrand("Sauvage Nights")).toBe("Sauvage");
+  });
+
+  it("gives about a third of the products cheaper bulk tiers", async () => {
+    const db = getDb();
+    const tiers = await db
+      .selectFrom("product_tiers")
+      .innerJoin("products", "products.id", "product_tiers.product_id")
+      .select(["products.slug", "products.price_cents as base", "min_quantity", "max_quantity", "product_tiers.price_cents"])
+      .orderBy("products.slug")
+      .orderBy("min_quantity")
+      .execute();
+    const products = new Set(tiers.map((t) => t.slug));
+    expect(products.size).toBeGreaterThanOrEqual(8);
+    expect(products.size).toBeLessThanOrEqual(20);
+    for (const slug of products) {
+      const [small, large] = tiers.filter((t) => t.slug === slug);
+      expect(small).toMatchObject({ min_quantity: 3, max_quantity: 5 });
+      expect(large).toMatchObject({ min_quantity: 6, max_quantity: null });
+      expect(small!.price_cents).toBeLessThan(small!.base);
+      expect(large!.price_cents).toBeLessThan(small!.price_cents);
+    }
+  });
+
+  it("has reviews from demo customers who cannot sign in", async () => {
+    const db = getDb();
+    const reviews = await db.selectFrom("reviews").innerJoin("users", "users.id", "reviews.user_id").select(["users.email", "rating", "comment"]).execute();
+    expect(reviews.length).toBeGreaterThanOrEqual(5);
+    const latest = await db.selectFrom("reviews").select((eb) => eb.fn.max("created_at").as("at")).executeTakeFirstOrThrow();
+    expect(Date.parse(String(latest.at))).toBeLessThanOrEqual(Date.now());
+    for (const r of reviews) {
+      expect(r.email).toMatch(/@example\.co\.za$/);
+      expect(r.rating).toBeGreaterThanOrEqual(1);
+      expect(r.rating).toBeLessThanOrEqual(5);
+      expect(r.comment.length).toBeGreaterThan(10);
+    }
+    expect(await db.selectFrom("accounts").selectAll().execute()).toEqual([]);
+    const admins = await db.selectFrom("users").select("email").where("is_admin", "=", true).execute();
+    expect(admins).toEqual([]);
+  });
+
+  it("has two shipping zones whose rules cover every total without overlap", async () => {
+    const db = getDb();
+    const zones = await db.selectFrom("shipping_zones").selectAll().orderBy("created_at").execute();
+    expect(zones.map((z) => [z.name, z.base_rate_cents])).toEqual([
+      ["Gauteng Metro", 6000],
+      ["Rest of South Africa", 9500],
+    ]);
+    for (const zone of zones) {
+      const rules = await db.selectFrom("shipping_rules").selectAll().where("zone_id", "=", zone.id).orderBy("min_total_cents").execute();
+      expect(rules.length).toBeGreaterThanOrEqual(2);
+      expect(rules[0]!.min_total_cents).toBe(0);
+      for (let i = 1; i < rules.length; i++) expect(rules[i]!.min_total_cents).toBe(rules[i - 1]!.max_total_cents! + 1);
+      expect(rules.at(-1)!.max_total_cents).toBeNull();
+    }
+    const gauteng = await db.selectFrom("shipping_rules").select(["min_total_cents", "max_total_cents", "rate_cents"]).where("zone_id", "=", zones[0]!.id).orderBy("min_total_cents").execute();
+    expect(gauteng.slice(0, 2)).toEqual([
+      { min_total_cents: 0, max_total_cents: 29999, rate_cents: 6000 },
+      { min_total_cents: 30000, max_total_cents: 59899, rate_cents: 4500 },
+    ]);
+  });
+
+  it("has the WELCOME10 and FREESHIP coupons, active for a year", async () => {
+    const coupons = await getDb().selectFrom("coupons").selectAll().orderBy("code").execute();
+    expect(coupons.map((c) => [c.code, c.discount_type, c.discount_value, c.max_redemptions, c.is_active])).toEqual([
+      ["FREESHIP", "free_delivery", 30000, null, true],
+      ["WELCOME10", "percentage", 10, null, true],
+    ]);
+    for (const c of coupons) {
+      expect(Date.parse(c.start_date)).toBeLessThanOrEqual(Date.now());
+      expect(Date.parse(c.end_date) - Date.now()).toBeGreaterThan(360 * 86_400_000);
+      expect(c.end_date).toMatch(/T23:59:59\.999Z$/);
+    }
+  });
+});
+
+describe("seedLargeCatalogue", () => {
+  it("adds exactly N products and M orders with consistent totals", async () => {
+    const db = getDb();
+    const before = await counts();
+    const summary = await seedLargeCatalogue(db, { products: 1200, orders: 700, users: 5 });
+    const after = await counts();
+    expect(after.products - before.products).toBe(1200);
+    expect(after.orders - before.orders).toBe(700);
+    expect(after.order_lines - before.order_lines).toBe(summary.orderLines);
+    expect(after.users - before.users).toBe(5);
+    expect(after.categories).toBe(before.categories);
+
+    const slugs = await db.selectFrom("products").select("slug").execute();
+    expect(new Set(slugs.map((s) => s.slug)).size).toBe(slugs.length);
+    const prices = await db.selectFrom("products").select((eb) => [eb.fn.min("price_cents").as("lo"), eb.fn.max("price_cents").as("hi")]).executeTakeFirstOrThrow();
+    expect(Number(prices.lo)).toBeGreaterThanOrEqual(15000);
+    expect(Number(prices.hi)).toBeLessThanOrEqual(90000);
+
+    const mismatched = await db
+      .selectFrom("orders")
+      .innerJoin(
+        (eb) => eb.selectFrom("order_lines").select((l) => ["order_id", l.fn.sum<number>("total_price_cents").as("lines")]).groupBy("order_id").as("l"),
+        (join) => join.onRef("l.order_id", "=", "orders.id"),
+      )
+      .select(["orders.id", "subtotal_cents", "l.lines", "total_amount_cents", "shipping_cents"])
+      .execute();
+    expect(mismatched).toHaveLength(700);
+    for (const o of mismatched) {
+      expect(Number(o.lines)).toBe(o.subtotal_cents);
+      expect(o.total_amount_cents).toBe(o.subtotal_cents + o.shipping_cents);
+    }
+
+    // A second run adds the same amounts again (fresh slugs), never colliding.
+    await seedLargeCatalogue(db, { products: 10, orders: 5, users: 1 });
+    const again = await counts();
+    expect(again.products - after.products).toBe(10);
+    expect(again.orders - after.orders).toBe(5);
+  });
+});
+
+describe("resetShop", () => {
+  it("empties the shop tables and the seed then brings the demo back", async () => {
+    const db = getDb();
+    await db.insertInto("users").values({ id: "admin-1", email: "owner@scentara.test", is_admin: true }).execute();
+    await resetShop(db);
+    const empty = await counts();
+    for (const table of TABLES.filter((t) => t !== "users")) expect(empty[table], table).toBe(0);
+    expect((await db.selectFrom("users").select("email").execute()).map((u) => u.email)).toEqual(["owner@scentara.test"]);
+    await seedDemo(db, { images: false });
+    expect((await counts()).products).toBe(DEMO_PRODUCTS.length);
+  });
+});

@@ -1,0 +1,412 @@
+/**
+ * npm run bench [-- --skip-build] [-- --products N --orders M --duration S --connections C]
+ *
+ * Measures the storefront against the budgets in DESIGN.md on a production build:
+ *  1. builds into its own BUILD_DIR (/tmp/scentara-bench/build);
+ *  2. a fresh SQLite database with the demo catalogue plus 10 000 generated products and 100 000 orders;
+ *  3. starts `node server.js` (NODE_ENV=production) on its own port (BENCH_PORT, default 3223);
+ *  4. autocannon at 50 connections for ~8 s per URL: a static file (the reference), home, shop, shop with filters,
+ *     a product page, a search; requests/s, p50, p99 and the ratio to the static file;
+ *  5. page weight of home, shop and product: gzip bytes of the HTML, of the JS loaded on first load (modulepreload
+ *     and module scripts), of the CSS, and the largest image above the fold (Chromium at a phone's viewport);
+ *  6. PASS/FAIL per budget. It reports; it does not gate (exit 0 unless the bench itself breaks).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { openDatabase } from "~/db/db.server";
+import { migrateToLatest } from "~/db/migrate.server";
+import { seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
+
+const { values } = parseArgs({
+  options: {
+    "skip-build": { type: "boolean", default: false },
+    products: { type: "string", default: "10000" },
+    orders: { type: "string", default: "100000" },
+    duration: { type: "string", default: "8" },
+    connections: { type: "string", default: "50" },
+  },
+});
+
+const ROOT = resolve(process.env.BENCH_DIR ?? "/tmp/scentara-bench");
+const BUILD_DIR = join(ROOT, "build");
+const DATA_DIR = join(ROOT, "data");
+const PORT = Number(process.env.BENCH_PORT ?? 3223);
+const BASE = `http://127.0.0.1:${PORT}`;
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const KB = 1024;
+
+const BUDGET = { jsKb: 130, cssKb: 20, htmlKb: 40, imageKb: 80, p99Ms: 50, searchMs: 20 };
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+const autocannon = createRequire(import.meta.url)("autocannon") as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+const log = (line = "") => process.stdout.write(`${line}\n`);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** Runs a command quietly; its output is shown only when it fails. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", fail);
+    child.on("exit", (code) => {
+      if (code === 0) return done();
+      process.stderr.write(output.slice(-8000));
+      fail(new Error(`${command} ${args.join(" ")} exited with ${code}`));
+    });
+  });
+}
+
+async function build() {
+  if (values["skip-build"] && existsSync(join(BUILD_DIR, "server/index.js"))) {
+    log(`Build: reusing ${BUILD_DIR}`);
+    return;
+  }
+  const started = Date.now();
+  await run(resolve("node_modules/.bin/react-router"), ["build"], { ...process.env, BUILD_DIR, NODE_ENV: "production" });
+  log(`Build: ${BUILD_DIR} (${seconds(started)})`);
+}
+
+async function seed(): Promise<{ productSlug: string; searchTerm: string }> {
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  mkdirSync(DATA_DIR, { recursive: true });
+  process.env.MEDIA_DIR = join(DATA_DIR, "media");
+  const handle = openDatabase(join(DATA_DIR, "shop.db"));
+  try {
+    const started = Date.now();
+    await migrateToLatest(handle.db);
+    await seedDemo(handle.db, { images: true });
+    const large = await seedLargeCatalogue(handle.db, { products: Number(values.products), orders: Number(values.orders) });
+    log(`Data: SQLite, demo catalogue + ${large.products} products, ${large.orders} orders, ${large.orderLines} order lines (${seconds(started)})`);
+    // A demo product with reviews: the richest product page.
+    const product = await handle.db
+      .selectFrom("products")
+      .innerJoin("reviews", "reviews.product_id", "products.id")
+      .select("products.slug")
+      .groupBy("products.slug")
+      .orderBy((eb) => eb.fn.countAll(), "desc")
+      .executeTakeFirstOrThrow();
+    return { productSlug: product.slug, searchTerm: "amber" };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function startServer(): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      BUILD_DIR,
+      DATABASE_URL: join(DATA_DIR, "shop.db"),
+      MEDIA_DIR: join(DATA_DIR, "media"),
+      PUBLIC_BASE_URL: BASE,
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+      SEED_DEMO: "false",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      const res = await fetch(`${BASE}/healthz`);
+      if (res.ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  server.kill("SIGTERM");
+  throw new Error("server did not become healthy within 60 s");
+}
+
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const force = setTimeout(() => server.kill("SIGKILL"), 12_000);
+    server.once("exit", () => {
+      clearTimeout(force);
+      done();
+    });
+    server.kill("SIGTERM");
+  });
+}
+
+/** Server time for one request at a time (no queueing behind other connections): median of a few. */
+async function serialLatency(url: string, n = 15): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const res = await fetch(url, { headers: { "accept-encoding": "gzip" } });
+    await res.arrayBuffer();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(n / 2)]!;
+}
+
+/** CPU time (user + system, ms) the server process has used so far; null where /proc is not available. */
+function serverCpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+interface LoadRow {
+  name: string;
+  path: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  serial: number;
+  failures: number;
+  status: number;
+  total: number;
+  /** server CPU per request under load */
+  cpuMs: number | null;
+}
+
+async function load(server: ChildProcess, name: string, path: string): Promise<LoadRow> {
+  const url = `${BASE}${path}`;
+  const first = await fetch(url);
+  await first.arrayBuffer();
+  const serial = await serialLatency(url);
+  // Browsers ask for compressed responses; so does the bench.
+  const cpuBefore = serverCpuMs(server.pid);
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { "accept-encoding": "gzip, br" } });
+  const cpuAfter = serverCpuMs(server.pid);
+  return {
+    name,
+    path,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    serial,
+    failures: result.non2xx + result.errors + result.timeouts,
+    status: first.status,
+    total: result.requests.total,
+    cpuMs: cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : null,
+  };
+}
+
+interface Weight {
+  name: string;
+  path: string;
+  html: number;
+  js: number;
+  jsFiles: number;
+  css: number;
+  image: number | null;
+  imageUrl: string | null;
+  /** gzip bytes per script, largest first */
+  scripts: [string, number][];
+}
+
+const gz = (data: Uint8Array | string) => gzipSync(typeof data === "string" ? Buffer.from(data) : data).length;
+
+async function fetchBytes(url: string): Promise<Uint8Array> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** What a browser downloads on first load: the HTML, its module scripts and preloads, its stylesheets (gzip). */
+async function weigh(name: string, path: string): Promise<Weight> {
+  const html = new TextDecoder().decode(await fetchBytes(`${BASE}${path}`));
+  const attr = (tag: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, "i").exec(tag)?.[1];
+  const js = new Set<string>();
+  const css = new Set<string>();
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
+    const rel = attr(tag, "rel")?.toLowerCase();
+    const href = attr(tag, "href");
+    if (!href) continue;
+    if (rel === "modulepreload") js.add(href);
+    if (rel === "stylesheet") css.add(href);
+  }
+  for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) {
+    const src = attr(tag, "src");
+    if (src && !/application\/(ld\+)?json/i.test(tag)) js.add(src);
+  }
+  // React Router starts the app from an inline module script that imports the entry and route modules.
+  for (const [, body] of html.matchAll(/<script\b[^>]*type="module"[^>]*>([\s\S]*?)<\/script>/gi)) {
+    for (const [, src] of body!.matchAll(/import\s*(?:[^"'()]*from\s*)?\(?\s*["']([^"']+\.js)["']/g)) js.add(src!);
+  }
+  const sizes = async (urls: Set<string>) => {
+    const each: [string, number][] = [];
+    for (const u of urls) each.push([u, gz(await fetchBytes(new URL(u, BASE).href))]);
+    return each.sort((a, b) => b[1] - a[1]);
+  };
+  const scripts = await sizes(js);
+  const sum = (each: [string, number][]) => each.reduce((t, [, n]) => t + n, 0);
+  return { name, path, html: gz(html), js: sum(scripts), jsFiles: js.size, css: sum(await sizes(css)), image: null, imageUrl: null, scripts };
+}
+
+/** The largest image in the first screen on a phone (412 × 823 at 1.75×, Lighthouse's mobile), by bytes transferred. */
+async function aboveTheFoldImages(weights: Weight[]) {
+  let chromium: typeof import("playwright-core").chromium;
+  try {
+    chromium = (await import("playwright-core")).chromium;
+  } catch {
+    log("  (playwright-core missing: images above the fold not measured)");
+    return;
+  }
+  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(executablePath)) {
+    log(`  (no Chromium at ${executablePath}: images above the fold not measured)`);
+    return;
+  }
+  const browser = await chromium.launch({
+    executablePath,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    for (const w of weights) {
+      const page = await context.newPage();
+      const bytes = new Map<string, number>();
+      page.on("response", async (response) => {
+        if (response.request().resourceType() !== "image") return;
+        try {
+          bytes.set(response.url(), (await response.body()).length);
+        } catch {
+          // body unavailable (redirect, aborted): ignore
+        }
+      });
+      await page.goto(`${BASE}${w.path}`, { waitUntil: "load" });
+      const visible = await page.evaluate(() =>
+        [...document.images]
+          .filter((img) => {
+            const r = img.getBoundingClientRect();
+            return r.width > 0 && r.height > 0 && r.top < window.innerHeight && r.bottom > 0 && img.currentSrc;
+          })
+          .map((img) => img.currentSrc),
+      );
+      let best: [string, number] | null = null;
+      for (const src of visible) {
+        const size = bytes.get(src) ?? (await fetchBytes(src).then((b) => b.length).catch(() => 0));
+        if (!best || size > best[1]) best = [src, size];
+      }
+      w.image = best ? best[1] : 0;
+      w.imageUrl = best ? new URL(best[0]).pathname : null;
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+function table(headers: string[], rows: (string | number)[][]) {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  log(line(cells[0]!));
+  log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of cells.slice(1)) log(line(r));
+}
+
+const pass = (ok: boolean) => (ok ? "PASS" : "FAIL");
+const kb = (bytes: number) => (bytes / KB).toFixed(1);
+
+async function main() {
+  const started = Date.now();
+  mkdirSync(ROOT, { recursive: true });
+  // The build lives outside the project: give it the project's packages and ES module semantics.
+  if (!existsSync(join(ROOT, "node_modules"))) symlinkSync(resolve("node_modules"), join(ROOT, "node_modules"), "dir");
+  writeFileSync(join(ROOT, "package.json"), '{ "private": true, "type": "module" }\n');
+  // The build (a child process) and the seeding (this process) use one core each: run them side by side.
+  const [, { productSlug, searchTerm }] = await Promise.all([build(), seed()]);
+  const server = await startServer();
+  try {
+    const targets: [string, string][] = [
+      ["static file", "/images/placeholder.svg"],
+      ["home", "/"],
+      ["shop", "/shop"],
+      ["shop + filters", `/shop?q=${encodeURIComponent("rose")}&category=for-her&maxPrice=500`],
+      ["product", `/products/${productSlug}`],
+      ["search", `/shop?q=${encodeURIComponent(searchTerm)}`],
+    ];
+    const machine = () => `${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`;
+    log(`\nMachine: ${machine()} (other processes compete with the server: compare ratios, not absolutes)`);
+    log(`Load: ${CONNECTIONS} connections, ${DURATION} s per URL, ${BASE} (serial = median of single requests, no queueing; cpu = server CPU time per request)`);
+    const rows: LoadRow[] = [];
+    for (const [name, path] of targets) rows.push(await load(server, name, path));
+    const reference = rows[0]!.rps;
+    table(
+      ["url", "status", "req/s", "p50 ms", "p99 ms", "serial ms", "cpu ms", "vs static", "failed", "p99 < 50 ms"],
+      rows.map((r) =>
+        r.total === 0
+          ? [`${r.name} ${r.path}`, r.status, 0, "n/a", "n/a", r.serial.toFixed(1), "n/a", "0%", r.failures, "FAIL (no responses)"]
+          : [
+              `${r.name} ${r.path}`,
+              r.status,
+              Math.round(r.rps),
+              r.p50,
+              r.p99,
+              r.serial.toFixed(1),
+              r.cpuMs === null ? "n/a" : r.cpuMs.toFixed(2),
+              `${((r.rps / reference) * 100).toFixed(1)}%`,
+              r.failures,
+              r.name === "static file" ? "" : pass(r.p99 < BUDGET.p99Ms && r.failures === 0),
+            ],
+      ),
+    );
+    const search = rows.find((r) => r.name === "search")!;
+    log(`Machine after the load runs: ${machine()}`);
+    log(`Search answers in ${search.serial.toFixed(1)} ms one at a time (budget < ${BUDGET.searchMs} ms): ${pass(search.serial < BUDGET.searchMs)}`);
+
+    log("\nPage weight on first load (gzip), budgets from DESIGN.md:");
+    const weights: Weight[] = [];
+    for (const [name, path] of [targets[1]!, targets[2]!, targets[4]!]) weights.push(await weigh(name, path));
+    await aboveTheFoldImages(weights);
+    table(
+      ["page", `HTML KB (≤${BUDGET.htmlKb})`, `JS KB (≤${BUDGET.jsKb})`, "JS files", `CSS KB (≤${BUDGET.cssKb})`, `image KB (≤${BUDGET.imageKb})`, "largest image above the fold"],
+      weights.map((w) => [
+        w.name,
+        `${kb(w.html)} ${pass(w.html <= BUDGET.htmlKb * KB)}`,
+        `${kb(w.js)} ${pass(w.js <= BUDGET.jsKb * KB)}`,
+        w.jsFiles,
+        `${kb(w.css)} ${pass(w.css <= BUDGET.cssKb * KB)}`,
+        w.image === null ? "n/a" : w.imageUrl === null ? "none" : `${kb(w.image)} ${pass(w.image <= BUDGET.imageKb * KB)}`,
+        w.imageUrl ?? "(no image in the first screen)",
+      ]),
+    );
+    for (const w of weights.filter((w) => w.js > BUDGET.jsKb * KB)) {
+      log(`  ${w.name}: largest scripts ${w.scripts.slice(0, 6).map(([u, n]) => `${u.split("/").pop()} ${kb(n)}`).join(", ")}`);
+    }
+  } finally {
+    await stopServer(server);
+  }
+  log(`\nDone in ${seconds(started)}.`);
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error("Bench failed:", error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}
