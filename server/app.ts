@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
-import { RouterContextProvider, type ServerBuild } from "react-router";
+import { createRequestHandler as createReactRouterHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext } from "~/context";
 import { closeDatabase, getDb, pingDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
@@ -11,6 +11,7 @@ import { logger, requestScope } from "~/utils/logger.server";
 import { paymentFormActionOrigins } from "~/modules/payments/form-action.server";
 import { ensureDemoCatalogue } from "~/db/seed/seed.server";
 import { mediaRoot } from "~/modules/media/media-paths.server";
+import { pageCache } from "./page-cache";
 import { securityHeaders } from "./security-headers";
 
 /**
@@ -71,19 +72,26 @@ export function createApp(options: { build: () => Promise<ServerBuild>; clientDi
     app.use(express.static(options.clientDir, { maxAge: "1h", index: false }));
   }
 
+  const loadContext = (req: express.Request, res: express.Response, nonce: string) => {
+    const context = new RouterContextProvider();
+    context.set(requestInfoContext, { requestId: res.locals.requestId, nonce, ip: req.ip ?? "unknown" });
+    return context;
+  };
+
+  // Signed-out visitors' storefront pages come from a few-seconds cache (see server/page-cache.ts).
+  const renderPage = createReactRouterHandler(options.build, options.viteMiddleware ? "development" : "production");
+  app.use(
+    pageCache({
+      ttlMs: options.viteMiddleware ? 0 : config.PAGE_CACHE_TTL_SECONDS * 1000,
+      render: (request, nonce, req, res) => renderPage(request, loadContext(req, res, nonce)),
+    }),
+  );
+
   app.all(
     "/{*splat}",
     createRequestHandler({
       build: options.build,
-      getLoadContext(req, res) {
-        const context = new RouterContextProvider();
-        context.set(requestInfoContext, {
-          requestId: res.locals.requestId,
-          nonce: res.locals.nonce,
-          ip: req.ip ?? "unknown",
-        });
-        return context;
-      },
+      getLoadContext: (req, res) => loadContext(req, res, res.locals.nonce),
     }),
   );
   return app;

@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import {
   SqliteDialect,
   type KyselyPlugin,
@@ -28,13 +28,29 @@ export function openSqlite(path: string) {
   return database;
 }
 
+/** Prepared statements kept per SQL text: the app runs a small set of queries over and over. */
+const STATEMENT_CACHE_SIZE = 300;
+
 export function nodeSqliteDialect(database: DatabaseSync) {
+  const statements = new Map<string, { statement: StatementSync; reader: boolean }>();
+  function prepared(sql: string) {
+    let entry = statements.get(sql);
+    if (!entry) {
+      const statement = database.prepare(sql);
+      entry = { statement, reader: statement.columns().length > 0 };
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      statements.set(sql, entry);
+    }
+    return entry;
+  }
   return new SqliteDialect({
     database: {
-      close: () => database.close(),
+      close: () => {
+        statements.clear();
+        database.close();
+      },
       prepare(sql: string) {
-        const statement = database.prepare(sql);
-        const reader = statement.columns().length > 0;
+        const { statement, reader } = prepared(sql);
         return {
           reader,
           all: (parameters: ReadonlyArray<unknown>) => statement.all(...parameters.map(toSqlite)),

@@ -44,6 +44,8 @@ const envSchema = z.object({
   YOCO_API_BASE: z.url().default("https://payments.yoco.com"),
   SIMULATED_WEBHOOK_SECRET: optionalString,
   FREE_DELIVERY_THRESHOLD_CENTS: z.coerce.number().int().min(0).default(59900),
+  /** Signed-out visitors' storefront pages are cached this many seconds (0: off). See server/page-cache.ts. */
+  PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seed the demo catalogue on first start when the database has no products. */
   SEED_DEMO: z
