@@ -17,7 +17,8 @@ test.describe("HTTP server", () => {
     expect(secondNonce).not.toBe(nonce);
     expect(await second.text()).toContain(`nonce="${secondNonce}"`);
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).not.toContain("'unsafe-inline'; ");
+    const scriptSrc = csp.split("; ").find((d) => d.startsWith("script-src "));
+    expect(scriptSrc).toBe(`script-src 'self' 'nonce-${nonce}'`);
     expect(first.headers()["x-content-type-options"]).toBe("nosniff");
     expect(first.headers()["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     expect(first.headers()["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
