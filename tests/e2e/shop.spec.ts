@@ -119,6 +119,9 @@ test("without JavaScript the filter form still works (GET /shop)", async ({ brow
   await expect(page).toHaveURL(/\/shop\?q=rose&category=for-her/);
   await expect(page.getByRole("heading", { level: 1, name: "For Her" })).toBeVisible();
   for (const name of await cards(page).getByRole("heading").allInnerTexts()) expect(name.toLowerCase()).toContain("rose");
+  // the untouched slider submits its top value (maxPrice=1000), which is no price bound at all
+  await expect(page).toHaveURL(/maxPrice=1000/);
+  await expect(page.locator("output").filter({ hasText: "Any price" })).toBeVisible();
   await context.close();
 });
 

@@ -81,13 +81,13 @@ describe("parseShopFilters", () => {
       ["0", 0],
       ["10", 10],
       ["455", 455],
-      ["1000", 1000],
+      ["990", 990],
       [" 300 ", 300],
       ["0300", 300],
     ])("reads %j as %d", (raw, expected) => {
       expect(parseShopFilters({ maxPrice: raw }).maxPrice).toBe(expected);
     });
-    it.each(["", "1001", "-10", "+10", "10.5", "1e3", "abc", "R300", "Infinity", "NaN", "99999999999"])("ignores %j", (raw) => {
+    it.each(["", "1000", "1001", "-10", "+10", "10.5", "1e3", "abc", "R300", "Infinity", "NaN", "99999999999"])("ignores %j", (raw) => {
       expect(parseShopFilters({ maxPrice: raw }).maxPrice).toBeNull();
     });
     it("is absent when the parameter is missing", () => {
@@ -123,9 +123,9 @@ describe("serializeShopFilters / shopHref", () => {
       "/shop?q=oud&category=for-her&maxPrice=500&page=2",
     );
   });
-  it("keeps a price bound of 0 and of 1000 (both are real bounds)", () => {
+  it("keeps a price bound of 0; the slider's top (1000) is no bound at all", () => {
     expect(shopHref(f({ maxPrice: 0 }))).toBe("/shop?maxPrice=0");
-    expect(shopHref(f({ maxPrice: 1000 }))).toBe("/shop?maxPrice=1000");
+    expect(shopHref(f({ maxPrice: 1000 }))).toBe("/shop");
   });
   it("encodes search text", () => {
     expect(shopHref(f({ q: "oud & rose" }))).toBe("/shop?q=oud+%26+rose");
@@ -137,7 +137,7 @@ describe("serializeShopFilters / shopHref", () => {
     const filters = fc.record({
       q: fc.string({ maxLength: 120 }),
       category: fc.constantFrom("", "for-her", "for-him", "unisex", "gift-sets"),
-      maxPrice: fc.option(fc.integer({ min: 0, max: 1000 }), { nil: null }),
+      maxPrice: fc.option(fc.integer({ min: 0, max: 990 }), { nil: null }),
       page: fc.integer({ min: 1, max: 500 }),
     });
     fc.assert(
@@ -157,7 +157,7 @@ describe("serializeShopFilters / shopHref", () => {
       fc.property(fc.dictionary(fc.constantFrom("q", "category", "maxPrice", "page", "x"), fc.string()), (raw) => {
         const out = parseShopFilters(raw);
         expect(out.page).toBeGreaterThanOrEqual(1);
-        expect(out.maxPrice === null || (out.maxPrice >= 0 && out.maxPrice <= 1000)).toBe(true);
+        expect(out.maxPrice === null || (out.maxPrice >= 0 && out.maxPrice < 1000)).toBe(true);
         expect(out.q).toBe(out.q.trim());
       }),
     );
@@ -175,7 +175,7 @@ describe("isFilterActive / clearFilters / withFilter", () => {
     ["search", { q: "oud" }],
     ["category", { category: "for-her" }],
     ["price", { maxPrice: 500 }],
-    ["price of 1000", { maxPrice: 1000 }],
+    ["price of 990", { maxPrice: 990 }],
     ["price of 0", { maxPrice: 0 }],
   ])("%s makes a filter active", (_, over) => {
     expect(isFilterActive(f(over))).toBe(true);
@@ -209,7 +209,8 @@ describe("price helpers", () => {
   });
   it("labels the bound 'Up to R{n}'", () => {
     expect(priceLabel(250)).toBe("Up to R250");
-    expect(priceLabel(1000)).toBe("Up to R1000");
+    expect(priceLabel(990)).toBe("Up to R990");
+    expect(priceLabel(1000)).toBe("Any price");
     expect(priceLabel(0)).toBe("Up to R0");
     expect(priceLabel(null)).toBe("Any price");
   });

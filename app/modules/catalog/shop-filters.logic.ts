@@ -4,8 +4,9 @@
  *
  *   q         search by name: trimmed, at most 100 characters; empty = no search
  *   category  a category slug; empty = All Categories
- *   maxPrice  whole rand 0–1000, the price slider's upper bound (inclusive: 1000 means 'R1000 and below');
- *             absent or invalid = no price filter
+ *   maxPrice  whole rand 0–990, the price slider's upper bound (inclusive); the slider's top (1000), absent or
+ *             invalid = no price filter — a shopper who leaves the slider at its end hasn't filtered (and a form
+ *             submitted without JavaScript always sends the slider's value)
  *   page      1-based page number of the results (24 a page); invalid = 1
  */
 
@@ -50,12 +51,15 @@ export function normalizeCategory(raw: string | null | undefined): string {
   return value.length <= 100 && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value) ? value : "";
 }
 
-/** Whole rand 0–1000 written as plain digits; anything else (decimals, signs, out of range) is ignored (null). */
+/**
+ * Whole rand below the slider's top, written as plain digits. The top itself (1000) means no bound; anything else
+ * (decimals, signs, out of range) is ignored. Both give null.
+ */
 export function parseMaxPrice(raw: string | null | undefined): number | null {
   const value = (raw ?? "").trim();
   if (!/^\d{1,7}$/.test(value)) return null;
   const n = Number(value);
-  return n >= PRICE_MIN && n <= PRICE_MAX ? n : null;
+  return n >= PRICE_MIN && n < PRICE_MAX ? n : null;
 }
 
 export function parsePage(raw: string | null | undefined): number {
@@ -125,7 +129,7 @@ export function sliderValue(filters: ShopFilters): number {
 
 /** The slider's label: 'Up to R{n}', or 'Any price' while no bound is set. */
 export function priceLabel(maxPrice: number | null): string {
-  return maxPrice === null ? "Any price" : `Up to R${maxPrice}`;
+  return maxPrice === null || maxPrice >= PRICE_MAX ? "Any price" : `Up to R${maxPrice}`;
 }
 
 export interface PageInfo {
