@@ -6,15 +6,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { registerAndSignIn } from "./helpers/auth";
-
-async function addFromProductPage(page: Page, slug: string, quantity = 1) {
-  await page.goto(`/products/${slug}`);
-  const add = page.getByRole("button", { name: "Add to Cart" });
-  await expect(add).toBeEnabled();
-  await page.getByLabel("Quantity").selectOption(String(quantity));
-  await add.click();
-  await expect(page.getByRole("status").filter({ hasText: "to your cart" })).toBeVisible();
-}
+import { addFromProductPage } from "./helpers/shop";
 
 async function expectNoAxeViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();

@@ -2,18 +2,9 @@
  * The whole money path in Chromium against the production build (simulated payments, demo catalogue:
  * Pink Protea R399.00, White Tea Ritual R299.00, coupon WELCOME10 = 10% off, free delivery from R599 after discount).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PASSWORD, register, signOut, uniqueEmail } from "./helpers/auth";
-
-async function addFromProductPage(page: Page, slug: string, quantity = 1) {
-  await page.goto(`/products/${slug}`);
-  const add = page.getByRole("button", { name: "Add to Cart" });
-  await expect(add).toBeEnabled();
-  await page.getByLabel("Quantity").selectOption(String(quantity));
-  await add.click();
-  await expect(page.getByRole("status").filter({ hasText: "to your cart" })).toBeVisible();
-}
+import { addFromProductPage, seriousViolations } from "./helpers/shop";
 
 async function fillAddress(page: Page) {
   await page.getByLabel("Full name").fill("Thandi Nkosi");
@@ -33,9 +24,7 @@ async function signInHere(page: Page, email: string) {
 
 /** axe-core: no serious or critical violations on the page as it is now. */
 async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 }
 
 const storedCart = (page: Page) => page.evaluate(() => [localStorage.getItem("cart"), localStorage.getItem("appliedCoupon")]);

@@ -3,6 +3,7 @@
  * zone); everything with a price — products, bulk tiers, coupon, shipping, totals — is read from the database here.
  * Placing an order is one transaction: order, lines and the coupon reservation are stored together or not at all.
  */
+import type { CartQuoteLine } from "./cart-quote";
 import type { DB, Queryable } from "~/db/db.server";
 import type { ShippingAddress } from "~/db/schema";
 import { DomainError } from "~/utils/errors";
@@ -28,20 +29,8 @@ export interface QuoteInput {
   userId?: string | null;
 }
 
-export interface QuotedLine {
-  productId: string;
-  name: string;
-  slug: string;
-  image: string | null;
-  quantity: number;
-  basePriceCents: number;
-  /** the tier price for this quantity, or the base price */
-  unitPriceCents: number;
-  lineTotalCents: number;
-  tierApplied: boolean;
-  /** the next tier up, to tell the shopper 'buy N for R X each' */
-  nextTier: { minQuantity: number; priceCents: number } | null;
-}
+/** A repriced line: the same shape the cart page shows (see cart-quote.ts). */
+export type QuotedLine = CartQuoteLine;
 
 export interface Quote {
   lines: QuotedLine[];

@@ -1,0 +1,20 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** Adds a product to the cart the way a shopper does: product page, quantity, Add to Cart, confirmation. */
+export async function addFromProductPage(page: Page, slug: string, quantity = 1) {
+  await page.goto(`/products/${slug}`);
+  const add = page.getByRole("button", { name: "Add to Cart" });
+  await expect(add).toBeEnabled();
+  await page.getByLabel("Quantity").selectOption(String(quantity));
+  await add.click();
+  await expect(page.getByRole("status").filter({ hasText: "to your cart" })).toBeVisible();
+}
+
+/** axe-core (WCAG 2.1 A/AA and best practices) on the page as it is now: its serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join(", ")}`);
+}
