@@ -1,4 +1,4 @@
-import { useId, useState, useSyncExternalStore } from "react";
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
 import { addToCart } from "~/modules/cart/cart-storage";
 import type { ProductTier } from "~/modules/catalog/catalog.types";
@@ -17,6 +17,12 @@ const noop = () => () => {};
 export function AddToCart({ product, tiers }: { product: { id: string; name: string; priceCents: number }; tiers: ProductTier[] }) {
   const id = useId();
   const [quantity, setQuantity] = useState(1);
+  const select = useRef<HTMLSelectElement>(null);
+  // On a slow phone the shopper may pick a quantity before the script has loaded: take what the select shows.
+  useEffect(() => {
+    const shown = Number(select.current?.value);
+    if (shown) setQuantity(shown);
+  }, []);
   const [added, setAdded] = useState<{ quantity: number; n: number } | null>(null);
   const hydrated = useSyncExternalStore(noop, () => true, () => false);
   const tier = tierFor(tiers, quantity);
@@ -30,6 +36,7 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
           </label>
           <div className="relative mt-2">
             <select
+              ref={select}
               id={id}
               name="quantity"
               value={quantity}
@@ -51,8 +58,10 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
           type="button"
           disabled={!hydrated}
           onClick={() => {
-            addToCart({ id: product.id, name: product.name, price: product.priceCents, quantity });
-            setAdded((prev) => ({ quantity, n: (prev?.n ?? 0) + 1 }));
+            // What the select shows is what goes in the cart, whatever the state says.
+            const chosen = Number(select.current?.value) || quantity;
+            addToCart({ id: product.id, name: product.name, price: product.priceCents, quantity: chosen });
+            setAdded((prev) => ({ quantity: chosen, n: (prev?.n ?? 0) + 1 }));
           }}
           className={buttonClass("primary", "lg", "h-12 flex-1")}
         >

@@ -187,3 +187,22 @@ test("product with tiers and reviews: table, average, stars, authors, structured
   expect(product.offers.price).toMatch(/^\d+\.\d{2}$/);
   expect(product.aggregateRating.reviewCount).toBeGreaterThan(0);
 });
+
+test("a quantity chosen before the page's script has loaded is the quantity added", async ({ page }) => {
+  // Hold the JavaScript back, as a slow phone on prepaid data would, while the shopper picks 10.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/assets/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/products/amber-lantern", { waitUntil: "commit" });
+  await page.getByLabel("Quantity").selectOption("10");
+  release();
+  const add = page.getByRole("button", { name: "Add to Cart" });
+  await expect(add).toBeEnabled();
+  await add.click();
+  await expect(page.getByRole("status").filter({ hasText: "Added 10 × Amber Lantern to your cart." })).toBeVisible();
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("cart") ?? "[]"));
+  expect(stored).toEqual([expect.objectContaining({ name: "Amber Lantern", quantity: 10 })]);
+});
