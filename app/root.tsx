@@ -1,6 +1,9 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/root";
-import "./app.css";
+// Linked by hand with a React `precedence` (see Layout): React then sends it before the ~17 module preloads, instead
+// of after them as for a plain <link> or <Links>; on HTTP/1.1 the one render-blocking file would otherwise queue
+// behind the scripts and delay the first paint.
+import appCss from "./app.css?url";
 import { JsonLd } from "~/components/json-ld";
 import { SiteFrame } from "~/components/layout/site-frame";
 import { ButtonLink } from "~/components/ui/button";
@@ -50,6 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#faf7f2" />
+        <link rel="stylesheet" href={appCss} precedence="default" />
         <Meta />
         <Links />
       </head>

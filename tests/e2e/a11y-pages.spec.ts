@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { openMobileMenu } from "./helpers/layout";
 import { seriousViolations } from "./helpers/shop";
 
 /** axe-core on home and terms (and the 404 page): no serious or critical violations, on desktop and on a phone. */
@@ -27,8 +28,7 @@ for (const viewport of [
       await expect(form.getByText("Please enter your name.")).toBeVisible();
       if (viewport.width < 768) {
         await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
-        await page.getByRole("button", { name: "Open menu" }).click();
-        await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
+        await openMobileMenu(page);
       }
       expect(await seriousViolations(page)).toEqual([]);
     });

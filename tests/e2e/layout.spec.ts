@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
+import { openMobileMenu } from "./helpers/layout";
 
 /** The frame on every page (SPEC §2): header, mobile menu, footer, WhatsApp button. */
 
@@ -80,7 +81,7 @@ test.describe("mobile menu (390 px)", () => {
     const menu = page.locator(`[id="${menuId}"]`);
     await expect(menu).toBeHidden();
 
-    await toggle.click();
+    await openMobileMenu(page);
     const close = page.getByRole("button", { name: "Close menu" });
     await expect(close).toHaveAttribute("aria-expanded", "true");
     await expect(menu).toBeVisible();
@@ -98,7 +99,7 @@ test.describe("mobile menu (390 px)", () => {
 
   test("a section link in the menu scrolls to it and closes the menu", async ({ page }) => {
     await page.goto("/terms");
-    await page.getByRole("button", { name: "Open menu" }).click();
+    await openMobileMenu(page);
     await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Contact" }).click();
     await expect(page).toHaveURL(/\/#contact$/);
     await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
@@ -107,8 +108,7 @@ test.describe("mobile menu (390 px)", () => {
 
   test("Escape closes the menu", async ({ page }) => {
     await page.goto("/");
-    await page.getByRole("button", { name: "Open menu" }).click();
-    await expect(page.getByRole("navigation", { name: "Mobile" })).toBeVisible();
+    await openMobileMenu(page);
     await page.keyboard.press("Escape");
     await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
   });
