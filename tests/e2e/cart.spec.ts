@@ -6,7 +6,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { registerAndSignIn } from "./helpers/auth";
-import { addFromProductPage } from "./helpers/shop";
+import { addFromProductPage, fillAddress } from "./helpers/shop";
 
 async function expectNoAxeViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -125,13 +125,7 @@ test.describe("checkout", () => {
     await expect(page.getByLabel("Full name")).toBeFocused();
     await expectNoAxeViolations(page);
 
-    await page.getByLabel("Full name").fill("Thandi Nkosi");
-    await page.getByLabel("Telephone").fill("082 123 4567");
-    await page.getByLabel("Street address").fill("12 Jacaranda Street");
-    await page.getByLabel("Suburb").fill("Menlo Park");
-    await page.getByLabel("City").fill("Pretoria");
-    await page.getByLabel("Postal code").fill("0081");
-    await page.getByLabel("Province").selectOption("Gauteng");
+    await fillAddress(page);
     await page.getByRole("radio", { name: "Rest of South Africa" }).check();
     await expect(summary(page).getByTestId("shipping")).toHaveText("R70.00");
     await expect(summary(page).getByTestId("total")).toHaveText("R668.00");

@@ -4,17 +4,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PASSWORD, register, signOut, uniqueEmail } from "./helpers/auth";
-import { addFromProductPage, seriousViolations } from "./helpers/shop";
-
-async function fillAddress(page: Page) {
-  await page.getByLabel("Full name").fill("Thandi Nkosi");
-  await page.getByLabel("Telephone").fill("082 123 4567");
-  await page.getByLabel("Street address").fill("12 Jacaranda Street");
-  await page.getByLabel("Suburb").fill("Menlo Park");
-  await page.getByLabel("City").fill("Pretoria");
-  await page.getByLabel("Postal code").fill("0081");
-  await page.getByLabel("Province").selectOption("Gauteng");
-}
+import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 
 async function signInHere(page: Page, email: string) {
   await page.getByLabel("Email", { exact: true }).fill(email);

@@ -11,6 +11,17 @@ export async function addFromProductPage(page: Page, slug: string, quantity = 1)
   await expect(page.getByRole("status").filter({ hasText: "to your cart" })).toBeVisible();
 }
 
+/** Fills the checkout's shipping address with a valid South African address (Pretoria, Gauteng). */
+export async function fillAddress(page: Page) {
+  await page.getByLabel("Full name").fill("Thandi Nkosi");
+  await page.getByLabel("Telephone").fill("082 123 4567");
+  await page.getByLabel("Street address").fill("12 Jacaranda Street");
+  await page.getByLabel("Suburb").fill("Menlo Park");
+  await page.getByLabel("City").fill("Pretoria");
+  await page.getByLabel("Postal code").fill("0081");
+  await page.getByLabel("Province").selectOption("Gauteng");
+}
+
 /** axe-core (WCAG 2.1 A/AA and best practices) on the page as it is now: its serious and critical violations. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
