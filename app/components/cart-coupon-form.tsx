@@ -1,18 +1,11 @@
 import { useState } from "react";
 import { COUPON_INPUT_MAX, COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
-import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
+import type { AppliedCoupon, CouponValidation } from "~/modules/coupons/coupons.schema";
 import { Button } from "~/components/ui/button";
 import { formatRand } from "~/utils/money";
 
-export interface CouponValidateAnswer {
-  valid: boolean;
-  code: string;
-  discount_type: AppliedCoupon["discountType"] | null;
-  discount_amount: number;
-  description: string | null;
-  error: string | null;
-  message?: string;
-}
+/** The validation endpoint's answer: the spec's shape plus the message to show. */
+export type CouponValidateAnswer = CouponValidation & { message?: string };
 
 /**
  * Coupon entry (SPEC §5, §8): trimmed and upper-cased as typed, at most 50 characters, 'Please enter a coupon

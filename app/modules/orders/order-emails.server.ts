@@ -4,6 +4,7 @@ import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
+import { listOrderLines } from "./order-read.server";
 
 /**
  * E-mails once a payment is verified: the customer's order confirmation (always sent, whatever their e-mail
@@ -27,19 +28,13 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
     .where("orders.id", "=", orderId)
     .executeTakeFirst();
   if (!order) return;
-  const lines = await db
-    .selectFrom("order_lines")
-    .select(["name", "quantity", "unit_price_cents", "total_price_cents"])
-    .where("order_id", "=", orderId)
-    .orderBy("position")
-    .orderBy("id")
-    .execute();
+  const lines = await listOrderLines(db, orderId);
 
   const config = env();
   const short = shortOrderId(order.id);
   const address = order.shipping_address;
   const base = config.PUBLIC_BASE_URL.replace(/\/+$/, "");
-  const lineText = lines.map((l) => `- ${l.name}: ${l.quantity} x ${formatRand(l.unit_price_cents)} = ${formatRand(l.total_price_cents)}`);
+  const lineText = lines.map((l) => `- ${l.name}: ${l.quantity} x ${formatRand(l.unitPriceCents)} = ${formatRand(l.totalPriceCents)}`);
   const totals = [
     `Subtotal: ${formatRand(order.subtotal_cents)}`,
     ...(order.discount_amount_cents > 0 ? [`Discount${order.coupon_code ? ` (${order.coupon_code})` : ""}: -${formatRand(order.discount_amount_cents)}`] : []),

@@ -32,6 +32,26 @@ export async function findOrder(db: Queryable, id: string) {
   return db.selectFrom("orders").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+export type OrderLineView = OrderView["lines"][number];
+
+/** An order's lines in the order the customer put them in the cart. */
+export async function listOrderLines(db: Queryable, orderId: string): Promise<OrderLineView[]> {
+  const rows = await db
+    .selectFrom("order_lines")
+    .select(["product_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
+    .where("order_id", "=", orderId)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map((l) => ({
+    productId: l.product_id,
+    name: l.name,
+    quantity: l.quantity,
+    unitPriceCents: l.unit_price_cents,
+    totalPriceCents: l.total_price_cents,
+  }));
+}
+
 /**
  * The order if this viewer may read it: its owner or an admin. Anyone else gets null, exactly as for an order that
  * does not exist, so an order's existence never leaks.
@@ -40,26 +60,14 @@ export async function getOrderForViewer(db: Queryable, id: string, viewer: Viewe
   const order = await findOrder(db, id);
   if (!order) return null;
   if (!viewer.isAdmin && order.user_id !== viewer.id) return null;
-  const lines = await db
-    .selectFrom("order_lines")
-    .select(["product_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
-    .where("order_id", "=", order.id)
-    .orderBy("position")
-    .orderBy("id")
-    .execute();
+  const lines = await listOrderLines(db, order.id);
   return {
     id: order.id,
     shortId: shortOrderId(order.id),
     status: order.status,
     paymentStatus: order.payment_status,
     createdAt: order.created_at,
-    lines: lines.map((l) => ({
-      productId: l.product_id,
-      name: l.name,
-      quantity: l.quantity,
-      unitPriceCents: l.unit_price_cents,
-      totalPriceCents: l.total_price_cents,
-    })),
+    lines,
     subtotalCents: order.subtotal_cents,
     discountCents: order.discount_amount_cents,
     shippingCents: order.shipping_cents,
