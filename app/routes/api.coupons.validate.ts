@@ -16,6 +16,7 @@ import { getDb } from "~/db/db.server";
 import { formatAmount } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
 import type { Route } from "./+types/api.coupons.validate";
+import { readJsonOrForm } from "~/utils/request.server";
 
 const inputSchema = z.object({
   code: z.string().max(200).default(""),
@@ -31,13 +32,10 @@ function answer(result: CouponValidation, status = 200) {
   return data<CouponValidateResponse>({ ...result, message }, { status, headers: { "Cache-Control": "no-store" } });
 }
 
+/** JSON (the cart page's call) or a form; a JSON `lines` array is checked by the same schema as the form's string. */
 async function readBody(request: Request): Promise<Record<string, unknown>> {
-  if (request.headers.get("content-type")?.includes("application/json")) {
-    const json = (await request.json().catch(() => null)) as Record<string, unknown> | null;
-    if (!json || typeof json !== "object") return {};
-    return { ...json, lines: Array.isArray(json.lines) ? JSON.stringify(json.lines) : json.lines };
-  }
-  return Object.fromEntries(await request.formData());
+  const body = await readJsonOrForm(request);
+  return Array.isArray(body.lines) ? { ...body, lines: JSON.stringify(body.lines) } : body;
 }
 
 export async function action({ request }: Route.ActionArgs) {

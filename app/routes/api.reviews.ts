@@ -15,9 +15,10 @@ import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { isSlug } from "~/utils/slug";
 import { logger } from "~/utils/logger.server";
 import type { Route } from "./+types/api.reviews";
+import { readFields, readQuery } from "~/utils/request.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const productId = z.string().min(1).max(100).safeParse(new URL(request.url).searchParams.get("productId"));
+  const productId = z.string().min(1).max(100).safeParse(readQuery(request).get("productId"));
   if (!productId.success) return data({ signedIn: false, canReview: false, ownReview: null }, { status: 400 });
   const user = await getSessionUser(request);
   return data(await getReviewFormState(getDb(), user, productId.data), { headers: { "Cache-Control": "private, no-store" } });
@@ -25,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const form = Object.fromEntries(await request.formData());
+  const form = await readFields(request);
   const slug = typeof form.productSlug === "string" && isSlug(form.productSlug) ? form.productSlug : null;
   const back = slug ? `/products/${slug}` : "/shop";
   // A plain (no-JavaScript) form post navigates: answer it with a page, not JSON.

@@ -6,9 +6,10 @@ import { getDb } from "~/db/db.server";
 import { forgotPasswordSchema, MESSAGES } from "~/modules/accounts/accounts.schema";
 import { requestPasswordReset } from "~/modules/accounts/accounts.server";
 import { AuthShell, EmailField } from "~/modules/accounts/components";
-import { formFields, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+import { readFields } from "~/utils/request.server";
 
 export function meta() {
   return [{ title: "Forgot Password | Scentara" }, { name: "robots", content: "noindex" }];
@@ -16,7 +17,7 @@ export function meta() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const parsed = forgotPasswordSchema.safeParse(formFields(await request.formData()));
+  const parsed = forgotPasswordSchema.safeParse(await readFields(request));
   if (!parsed.success) return formError(MESSAGES.resetFailed, 400, fieldErrorsOf(parsed.error.issues));
   return handleDomainErrors(async () => {
     await requestPasswordReset(getDb(), parsed.data, requestMeta(request, context));

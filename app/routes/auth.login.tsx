@@ -7,24 +7,25 @@ import { loginSchema, MESSAGES } from "~/modules/accounts/accounts.schema";
 import { signInWithPassword } from "~/modules/accounts/accounts.server";
 import { AuthShell, EmailField, PasswordField } from "~/modules/accounts/components";
 import { safeRedirect } from "~/modules/accounts/redirect";
-import { cookieHeaders, formFields, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+import { readFields, readQuery } from "~/utils/request.server";
 
 export function meta() {
   return [{ title: "Sign In | Scentara" }, { name: "robots", content: "noindex" }];
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const redirectTo = safeRedirect(url.searchParams.get("redirect"), "");
-  const notice = url.searchParams.has("registered") ? MESSAGES.registered : url.searchParams.has("reset") ? MESSAGES.passwordReset : null;
+  const query = readQuery(request);
+  const redirectTo = safeRedirect(query.get("redirect"), "");
+  const notice = query.has("registered") ? MESSAGES.registered : query.has("reset") ? MESSAGES.passwordReset : null;
   return { redirectTo, notice };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const parsed = loginSchema.safeParse(formFields(await request.formData()));
+  const parsed = loginSchema.safeParse(await readFields(request));
   if (!parsed.success) return formError(MESSAGES.loginFailed, 400, fieldErrorsOf(parsed.error.issues));
   const { email, password } = parsed.data;
   return handleDomainErrors(async () => {

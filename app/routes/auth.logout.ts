@@ -3,10 +3,12 @@ import type { Route } from "./+types/auth.logout";
 import { signOut } from "~/modules/accounts/accounts.server";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
+import { readForm } from "~/utils/request.server";
 
 /** Sign Out (the header's button posts here): the session ends on the server, the cookie is cleared, home. */
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
+  await readForm(request); // nothing in it is used, but a non-form body is refused like everywhere else
   const { setCookies } = await signOut(requestMeta(request, context));
   return redirect("/", { headers: cookieHeaders(setCookies) });
 }

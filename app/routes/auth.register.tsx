@@ -7,21 +7,22 @@ import { MESSAGES, MIN_PASSWORD_LENGTH, registerSchema } from "~/modules/account
 import { registerAccount } from "~/modules/accounts/accounts.server";
 import { AuthShell, EmailField, PasswordField } from "~/modules/accounts/components";
 import { safeRedirect } from "~/modules/accounts/redirect";
-import { formFields, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+import { readFields, readQuery } from "~/utils/request.server";
 
 export function meta() {
   return [{ title: "Create an Account | Scentara" }, { name: "robots", content: "noindex" }];
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirect"), "") };
+  return { redirectTo: safeRedirect(readQuery(request).get("redirect"), "") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const fields = formFields(await request.formData());
+  const fields = await readFields(request);
   const parsed = registerSchema.safeParse(fields);
   if (!parsed.success) return formError(MESSAGES.registerFailed, 400, fieldErrorsOf(parsed.error.issues));
   return handleDomainErrors(async () => {

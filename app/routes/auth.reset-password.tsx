@@ -6,9 +6,9 @@ import { getDb } from "~/db/db.server";
 import { MESSAGES, MIN_PASSWORD_LENGTH, resetPasswordSchema } from "~/modules/accounts/accounts.schema";
 import { isResetTokenUsable, resetPasswordWithToken } from "~/modules/accounts/accounts.server";
 import { AuthShell, PasswordField } from "~/modules/accounts/components";
-import { formFields } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+import { readFields, readQuery } from "~/utils/request.server";
 
 export function meta() {
   return [{ title: "Set a New Password | Scentara" }, { name: "robots", content: "noindex" }];
@@ -20,13 +20,13 @@ export function headers() {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const token = readQuery(request).get("token") ?? "";
   return { token, usable: await isResetTokenUsable(getDb(), token) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const fields = formFields(await request.formData());
+  const fields = await readFields(request);
   const parsed = resetPasswordSchema.safeParse(fields);
   if (!parsed.success) {
     const fieldErrors = fieldErrorsOf(parsed.error.issues);

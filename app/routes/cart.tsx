@@ -19,14 +19,15 @@ import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
 import { quoteCart, toCartQuote } from "~/modules/orders/place-order.server";
 import { DomainError } from "~/utils/errors";
 import type { Route } from "./+types/cart";
+import { readQuery } from "~/utils/request.server";
 
 export function meta() {
   return [{ title: "Your Cart | Scentara" }, { name: "robots", content: "noindex" }];
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const raw = url.searchParams.get("quote");
+  const query = readQuery(request);
+  const raw = query.get("quote");
   if (raw === null) return { quote: null as CartQuote | null };
   const parsed = cartLinesJsonSchema.safeParse(raw);
   if (!parsed.success) return data({ quote: null as CartQuote | null, error: "Invalid cart" }, { status: 400 });
@@ -34,8 +35,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   try {
     const quote = await quoteCart(getDb(), {
       lines: parsed.data,
-      couponCode: url.searchParams.get("coupon")?.slice(0, 50) || null,
-      zoneId: url.searchParams.get("zone") || null,
+      couponCode: query.get("coupon")?.slice(0, 50) || null,
+      zoneId: query.get("zone") || null,
       userId: user?.id ?? null,
     });
     return { quote: toCartQuote(quote) as CartQuote | null };

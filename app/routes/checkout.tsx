@@ -19,6 +19,7 @@ import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { useCartQuote, useReconcileCart } from "~/modules/orders/cart-quote-hooks";
 import type { Route } from "./+types/checkout";
+import { readFields } from "~/utils/request.server";
 
 export const CHECKOUT_MESSAGES = {
   signIn: "Please sign in to continue",
@@ -43,7 +44,7 @@ export async function action({ request }: Route.ActionArgs) {
     assertSameOrigin(request);
     const user = await getSessionUser(request);
     if (!user) return formError(CHECKOUT_MESSAGES.signIn, 401);
-    const parsed = checkoutSchema.safeParse(Object.fromEntries(await request.formData()));
+    const parsed = checkoutSchema.safeParse(await readFields(request));
     if (!parsed.success) {
       const fieldErrors = fieldErrorsOf(parsed.error.issues);
       const first = Object.values(fieldErrors)[0];

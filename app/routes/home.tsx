@@ -14,6 +14,7 @@ import { getShopInfo } from "~/modules/settings/settings.server";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { fieldErrorsOf } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
+import { readForm } from "~/utils/request.server";
 
 export async function loader() {
   return loadHome(getDb());
@@ -21,7 +22,7 @@ export async function loader() {
 
 /** The contact form (SPEC §2, §8): validate on the server, store, e-mail the shop. Bad input stores nothing. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const fields = {
     name: form.get("name") ?? undefined,
     email: form.get("email") ?? undefined,

@@ -8,6 +8,7 @@ import { requireUser } from "~/modules/accounts/session.server";
 import { formatDateZA } from "~/modules/catalog/product.logic";
 import { getOrderForViewer, type OrderView } from "~/modules/orders/order-read.server";
 import { logger } from "~/utils/logger.server";
+import { readQuery } from "~/utils/request.server";
 
 type ConfirmationData =
   | { state: "found"; order: OrderView }
@@ -16,7 +17,7 @@ type ConfirmationData =
 
 /** /order-confirmation?id= — the owner (or an admin) reads the order; anyone else gets Not Found. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const id = new URL(request.url).searchParams.get("id")?.trim() ?? "";
+  const id = readQuery(request).get("id")?.trim() ?? "";
   const headers = { "Cache-Control": "private, no-store" };
   if (!id) return data<ConfirmationData>({ state: "error", message: "No order ID provided" }, { status: 400, headers });
   // A visitor signs in and comes back here (requireUser redirects to /auth/login?redirect=<this URL>).

@@ -13,6 +13,7 @@ import {
 import { useRootData } from "~/modules/settings/root-data";
 import { DomainError, formError } from "~/utils/errors";
 import { formatRand } from "~/utils/money";
+import { readFields } from "~/utils/request.server";
 
 /**
  * /pay/simulated/:checkoutId — the simulated provider's checkout page (PAYMENT_PROVIDER=simulated only).
@@ -33,7 +34,7 @@ const intentSchema = z.object({ intent: z.enum(["pay", "cancel"]) });
 
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUserAction(request);
-  const parsed = intentSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = intentSchema.safeParse(await readFields(request));
   if (!parsed.success) return formError("Choose Pay or Cancel.");
   try {
     const to =

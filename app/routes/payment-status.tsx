@@ -14,15 +14,16 @@ import {
   type PaymentReturnView,
 } from "~/modules/payments/payment-return.server";
 import { logger } from "~/utils/logger.server";
+import { readQuery } from "~/utils/request.server";
 
 /** How the page re-checks while the payment is being confirmed: every 1.5 s, for about 20 s. */
 const RECHECK_MS = 1500;
 const RECHECK_ATTEMPTS = 13;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
-  const orderId = url.searchParams.get("orderId")?.trim() ?? "";
-  const status = url.searchParams.get("status");
+  const query = readQuery(request);
+  const orderId = query.get("orderId")?.trim() ?? "";
+  const status = query.get("status");
   let result: PaymentReturnView;
   if (!orderId) result = { view: "error", message: PAYMENT_RETURN_MESSAGES.noOrder, httpStatus: 404 };
   else if (orderId === TEST_ORDER_ID) result = testOrderView(status);

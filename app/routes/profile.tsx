@@ -7,11 +7,12 @@ import { getDb } from "~/db/db.server";
 import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema } from "~/modules/accounts/accounts.schema";
 import { changePassword, getEmailPreferences, listOwnOrders, updateEmailPreferences } from "~/modules/accounts/accounts.server";
 import { PasswordField } from "~/modules/accounts/components";
-import { cookieHeaders, formFields, requestMeta } from "~/modules/accounts/route-helpers.server";
+import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
+import { readFields, readQuery } from "~/utils/request.server";
 
 const TABS = [
   { id: "account", label: "Account" },
@@ -30,7 +31,7 @@ export function headers() {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const requested = new URL(request.url).searchParams.get("tab");
+  const requested = readQuery(request).get("tab");
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "account";
   const db = getDb();
   const [preferences, orders] = await Promise.all([
@@ -58,7 +59,7 @@ function formatDate(iso: string) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUserAction(request);
-  const fields = formFields(await request.formData());
+  const fields = await readFields(request);
   const db = getDb();
   if (fields.intent === "password") {
     const parsed = changePasswordSchema.safeParse(fields);

@@ -13,11 +13,12 @@ import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
 import type { RootData } from "~/modules/settings/root-data";
 import { useRootData } from "~/modules/settings/root-data";
 import { logger } from "~/utils/logger.server";
+import { readQuery } from "~/utils/request.server";
 
 export const SHOP_LOAD_FAILED = "Failed to load shop data";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const filters = parseShopFilters(new URL(request.url).searchParams);
+  const filters = parseShopFilters(readQuery(request));
   try {
     return await loadShopPage(getDb(), filters);
   } catch (error) {

@@ -17,10 +17,3 @@ export function cookieHeaders(setCookies: string[]): Headers {
   for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
   return headers;
 }
-
-/** FormData → plain object of its string fields (files ignored), for zod. */
-export function formFields(form: FormData): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of form) if (typeof value === "string" && !(key in out)) out[key] = value;
-  return out;
-}
