@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
  * PostgreSQL when scripts/test.sh found PostgreSQL binaries and started a throwaway server (TEST_PG_URL).
  */
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
-const integration = ["app/**/*.int.test.{ts,tsx}", "server/**/*.int.test.ts", "tests/integration/**/*.int.test.{ts,tsx}", "tests/authz/**/*.int.test.ts"];
+const integration = ["app/**/*.int.test.{ts,tsx}", "server/**/*.int.test.ts", "tests/integration/**/*.int.test.{ts,tsx}", "tests/authz/**/*.int.test.ts", "tests/fuzz/**/*.int.test.ts"];
 
 export default defineConfig({
   resolve: { alias },

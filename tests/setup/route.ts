@@ -24,6 +24,8 @@ async function settle<T>(fn: () => Promise<T> | T): Promise<T | Response> {
     return await fn();
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
+    // A thrown data(…, { status }) is answered by React Router with that status, like a thrown Response.
+    if (thrown && typeof thrown === "object" && (thrown as { type?: unknown }).type === "DataWithResponseInit") return thrown as T;
     throw thrown;
   }
 }
@@ -54,6 +56,22 @@ export function callAction<T>(
     body,
     headers: { origin: TEST_ORIGIN, ...options.headers },
   });
+  return settle(() => action({ request, params: options.params ?? {}, context: context(options.ip), url: new URL(request.url), pattern: "" }));
+}
+
+/** Posts a raw body with the given content type (or none): for tests of what isn't a form. */
+export function callActionRaw<T>(
+  action: (args: any) => Promise<T> | T,
+  path: string,
+  body: string,
+  contentType: string | null,
+  options: CallOptions = {},
+): Promise<T | Response> {
+  const headers: Record<string, string> = { origin: TEST_ORIGIN, ...options.headers };
+  if (contentType) headers["content-type"] = contentType;
+  const request = new Request(new URL(path, TEST_ORIGIN), { method: "POST", body, headers });
+  // A Request made from a string gets text/plain by default: take it away when the test wants no content type.
+  if (!contentType) request.headers.delete("content-type");
   return settle(() => action({ request, params: options.params ?? {}, context: context(options.ip), url: new URL(request.url), pattern: "" }));
 }
 

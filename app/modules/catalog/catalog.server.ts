@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSlug } from "~/utils/slug";
 import { containsInsensitive, type Queryable } from "~/db/db.server";
 import type { CategoryOption, ProductDetail, ProductSummary, ProductTier, ReviewSummary } from "./catalog.types";
 import { PAGE_SIZE, type ShopFilters } from "./shop-filters.logic";
@@ -139,7 +140,8 @@ export async function listShopProducts(db: Queryable, query: ShopQuery): Promise
 // Product detail
 
 /** The product page's URL parameters (kept here so zod stays out of the storefront's browser bundle). */
-export const productParams = z.object({ slug: z.string().min(1).max(200) });
+/** A product URL's slug: only what slugify can make reaches the database (anything else is simply not found). */
+export const productParams = z.object({ slug: z.string().max(200).refine(isSlug) });
 
 /** A product by slug with its category's name and slug, or null. */
 export async function getProductBySlug(db: Queryable, slug: string): Promise<ProductDetail | null> {

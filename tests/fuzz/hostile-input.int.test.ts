@@ -1,0 +1,211 @@
+/**
+ * Hostile input, on every action field and every query parameter (and route parameter), on SQLite and on
+ * PostgreSQL: each value of tests/fuzz/corpus.ts replaces one field of a valid request at a time, and each action
+ * also gets bodies that are not forms. Whatever comes in:
+ * - the answer is never a 5xx (a thrown error counts as one);
+ * - where the answer is a refusal (4xx), the catalogue, orders, coupons and users are exactly as before.
+ *
+ * A new action or loader joins with ONE line in ACTIONS or LOADERS below (a valid form or query; every key of it is
+ * fuzzed), like the authorization matrix.
+ */
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, type DB } from "~/db/db.server";
+import { callAction, callActionRaw, callLoader, statusOf } from "../setup/route";
+import { createUser, DEFAULT_TEST_PASSWORD, sessionCookieFor } from "../factories/users";
+import { insertCategory, insertProduct } from "../factories/catalog";
+import { insertCoupon } from "../factories/orders";
+import { insertAwaitingOrder } from "../factories/payments";
+import { HOSTILE_VALUES, NON_FORM_BODIES, REPEATED_FIELD_VALUES } from "./corpus";
+
+type Actor = "visitor" | "customer";
+type RouteModule = { loader?: (args: any) => unknown; action?: (args: any) => unknown };
+
+interface Fixture {
+  customerId: string;
+  customerEmail: string;
+  productId: string;
+  productSlug: string;
+  categorySlug: string;
+  orderId: string;
+  checkoutId: string;
+}
+
+interface FuzzAction {
+  path: string;
+  route: () => Promise<RouteModule>;
+  as: Actor;
+  /** A valid form; each key in turn gets every hostile value. */
+  form: (f: Fixture) => Record<string, string>;
+  params?: (f: Fixture) => Record<string, string>;
+}
+
+interface FuzzLoader {
+  path: string;
+  route: () => Promise<RouteModule>;
+  as: Actor;
+  /** A valid query; each key in turn gets every hostile value. */
+  query: (f: Fixture) => Record<string, string>;
+  /** Route parameters; each is fuzzed too. */
+  params?: (f: Fixture) => Record<string, string>;
+}
+
+const ADDRESS = { name: "Thandi Nkosi", telephone: "0821234567", street: "1 Main Rd", suburb: "Sea Point", city: "Cape Town", postalCode: "8005", province: "Western Cape" };
+
+const ACTIONS: FuzzAction[] = [
+  { path: "/", route: () => import("~/routes/home"), as: "visitor", form: () => ({ name: "Thandi", email: "thandi@example.co.za", message: "Do you ship to Durban?" }) },
+  { path: "/auth/login", route: () => import("~/routes/auth.login"), as: "visitor", form: (f) => ({ email: f.customerEmail, password: DEFAULT_TEST_PASSWORD, redirect: "/shop" }) },
+  { path: "/auth/register", route: () => import("~/routes/auth.register"), as: "visitor", form: () => ({ email: "new.shopper@example.co.za", password: "a long enough passphrase", redirect: "/checkout" }) },
+  { path: "/auth/forgot-password", route: () => import("~/routes/auth.forgot-password"), as: "visitor", form: (f) => ({ email: f.customerEmail }) },
+  { path: "/auth/reset-password", route: () => import("~/routes/auth.reset-password"), as: "visitor", form: () => ({ token: "no-such-token", password: "a long enough passphrase", confirmPassword: "a long enough passphrase" }) },
+  { path: "/auth/logout", route: () => import("~/routes/auth.logout"), as: "customer", form: () => ({ unused: "x" }) },
+  { path: "/profile", route: () => import("~/routes/profile"), as: "customer", form: () => ({ intent: "preferences", emailNotifications: "on", emailMarketing: "on" }) },
+  { path: "/profile", route: () => import("~/routes/profile"), as: "customer", form: () => ({ intent: "password", currentPassword: "not the password", newPassword: "a brand new passphrase" }) },
+  { path: "/checkout", route: () => import("~/routes/checkout"), as: "customer", form: (f) => ({ ...ADDRESS, zoneId: "", couponCode: "", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]) }) },
+  { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", form: () => ({ intent: "cancel" }), params: (f) => ({ checkoutId: f.checkoutId }) },
+  { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", form: (f) => ({ productId: f.productId, productSlug: f.productSlug, rating: "5", comment: "Lovely" }) },
+  { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), as: "visitor", form: (f) => ({ code: "FUZZ10", orderTotal: "40000", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]), zoneId: "" }) },
+  { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
+];
+
+const LOADERS: FuzzLoader[] = [
+  { path: "/shop", route: () => import("~/routes/shop"), as: "visitor", query: (f) => ({ q: "amber", category: f.categorySlug, maxPrice: "900", page: "1" }) },
+  { path: "/products", route: () => import("~/routes/product"), as: "visitor", query: () => ({}), params: (f) => ({ slug: f.productSlug }) },
+  { path: "/cart", route: () => import("~/routes/cart"), as: "customer", query: (f) => ({ quote: JSON.stringify([{ productId: f.productId, quantity: 2 }]), coupon: "FUZZ10", zone: "" }) },
+  { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), as: "customer", query: (f) => ({ id: f.orderId }) },
+  { path: "/payment-status", route: () => import("~/routes/payment-status"), as: "customer", query: (f) => ({ orderId: f.orderId, status: "success" }) },
+  { path: "/auth/login", route: () => import("~/routes/auth.login"), as: "visitor", query: () => ({ redirect: "/checkout", registered: "1" }) },
+  { path: "/auth/register", route: () => import("~/routes/auth.register"), as: "visitor", query: () => ({ redirect: "/checkout" }) },
+  { path: "/auth/reset-password", route: () => import("~/routes/auth.reset-password"), as: "visitor", query: () => ({ token: "no-such-token" }) },
+  { path: "/profile", route: () => import("~/routes/profile"), as: "customer", query: () => ({ tab: "orders" }) },
+  { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", query: (f) => ({ productId: f.productId }) },
+  { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
+];
+
+/** What a refusal must leave alone. */
+const GUARDED_TABLES = ["products", "categories", "product_tiers", "reviews", "orders", "order_lines", "coupons", "coupon_usage", "users", "shipping_zones", "shipping_rules"] as const;
+
+async function guardedState(db: DB): Promise<string> {
+  const parts: string[] = [];
+  for (const table of GUARDED_TABLES) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
+    parts.push(table, ...rows.map((r) => JSON.stringify(r)).sort());
+  }
+  return parts.join("\n");
+}
+
+const fixture = {} as Fixture;
+const figures = { calls: 0, fiveXX: 0, refusals: 0 };
+
+beforeAll(async () => {
+  const db = getDb();
+  const customer = await createUser(db);
+  const category = await insertCategory(db);
+  const product = await insertProduct(db, { category_id: category.id });
+  await insertCoupon(db, { code: "FUZZ10" });
+  const order = await insertAwaitingOrder(db, { userId: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
+  Object.assign(fixture, {
+    customerId: customer.id,
+    customerEmail: customer.email,
+    productId: product.id,
+    productSlug: product.slug,
+    categorySlug: category.slug,
+    orderId: order.id,
+    checkoutId: order.checkoutId,
+  });
+});
+
+afterAll(() => {
+  console.log(`hostile input (${process.env.TEST_DB}): ${HOSTILE_VALUES.length} values + a repeated field; ${figures.calls} calls, ${figures.refusals} refusals, ${figures.fiveXX} answers of 5xx`);
+});
+
+/** One call: never 5xx; a refusal changes nothing guarded. Returns the status. */
+async function probe(label: string, as: Actor, call: (headers: Record<string, string>) => Promise<unknown>): Promise<number> {
+  const db = getDb();
+  const headers: Record<string, string> = as === "customer" ? { cookie: await sessionCookieFor(db, fixture.customerId) } : {};
+  const before = await guardedState(db);
+  let status: number;
+  try {
+    status = statusOf(await call(headers));
+  } catch (error) {
+    status = 500; // what the HTTP server would answer for a thrown error
+    console.error(label, error);
+  }
+  figures.calls += 1;
+  if (status >= 500) figures.fiveXX += 1;
+  expect(status, label).toBeLessThan(500);
+  if (status >= 400) {
+    figures.refusals += 1;
+    expect(await guardedState(db), `${label}: refused with ${status} but changed the data`).toBe(before);
+  }
+  return status;
+}
+
+function variants(base: Record<string, string>, key: string): Array<{ label: string; form: Record<string, string | string[]> }> {
+  return [
+    ...HOSTILE_VALUES.map((value) => ({ label: `${key}=${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? `…(${value.length})` : ""}`, form: { ...base, [key]: value } })),
+    { label: `${key} repeated`, form: { ...base, [key]: [...REPEATED_FIELD_VALUES] } },
+  ];
+}
+
+describe.each(ACTIONS)("action $path ($as)", (entry) => {
+  it("every hostile value in every field: no 5xx, refusals change nothing", { timeout: 240_000 }, async () => {
+    const { action } = await entry.route();
+    const base = entry.form(fixture);
+    const params = entry.params?.(fixture) ?? {};
+    for (const key of [...Object.keys(base), "unexpected"]) {
+      for (const { label, form } of variants(base, key)) {
+        await probe(`${entry.path} ${label}`, entry.as, (headers) => callAction(action!, entry.path, form, { headers, params }));
+      }
+    }
+    for (const key of Object.keys(params)) {
+      for (const value of HOSTILE_VALUES) {
+        await probe(`${entry.path} :${key}=${JSON.stringify(value.slice(0, 40))}`, entry.as, (headers) => callAction(action!, entry.path, base, { headers, params: { ...params, [key]: value } }));
+      }
+    }
+  });
+
+  it.each(NON_FORM_BODIES)("a body that is not a form ($label) gets 400 or 415", async ({ label, contentType, body }) => {
+    const { action } = await entry.route();
+    const params = entry.params?.(fixture) ?? {};
+    const status = await probe(`${entry.path} ${label}`, entry.as, (headers) => callActionRaw(action!, entry.path, body, contentType, { headers, params }));
+    // The webhook authenticates its raw body by signature (any body without one is 400/401); everything else reads a form.
+    if (entry.path.startsWith("/webhooks/")) expect([400, 401]).toContain(status);
+    // The coupon endpoint also takes JSON: a JSON body is read, the others refused.
+    else if (entry.path === "/api/coupons/validate" && contentType === "application/json") expect(status).toBeLessThan(500);
+    else expect([400, 415]).toContain(status);
+  });
+});
+
+describe.each(LOADERS)("loader $path ($as)", (entry) => {
+  it("every hostile value in every query and route parameter: no 5xx, nothing changes", { timeout: 240_000 }, async () => {
+    const { loader } = await entry.route();
+    const base = entry.query(fixture);
+    const params = entry.params?.(fixture) ?? {};
+    const pathFor = (query: Record<string, string | string[]>) => {
+      const search = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) for (const one of Array.isArray(v) ? v : [v]) search.append(k, one);
+      return `${entry.path}?${search}`;
+    };
+    for (const key of [...Object.keys(base), "unexpected"]) {
+      for (const { label, form } of variants(base, key)) {
+        await probe(`${entry.path} ${label}`, entry.as, (headers) => callLoader(loader!, pathFor(form), { headers, params }));
+      }
+    }
+    for (const key of Object.keys(params)) {
+      for (const value of HOSTILE_VALUES) {
+        await probe(`${entry.path} :${key}=${JSON.stringify(value.slice(0, 40))}`, entry.as, (headers) => callLoader(loader!, pathFor(base), { headers, params: { ...params, [key]: value } }));
+      }
+    }
+  });
+
+  // Loaders that read a query refuse a NUL in it themselves (for the others the HTTP server does: server/input-guards.ts).
+  if (Object.keys(entry.query({} as Fixture)).length > 0) {
+    it("a NUL byte in the query is refused with 400", async () => {
+      const { loader } = await entry.route();
+      const params = entry.params?.(fixture) ?? {};
+      const status = await probe(`${entry.path} ?x=%00`, entry.as, (headers) => callLoader(loader!, `${entry.path}?x=%00`, { headers, params }));
+      expect(status).toBe(400);
+    });
+  }
+});
