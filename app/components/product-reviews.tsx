@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { Await } from "react-router";
-import type { ReviewSummary } from "~/modules/catalog/catalog.types";
+import type { ReviewSummary } from "~/modules/reviews/reviews.logic";
 import { formatDateZA, isoDateZA } from "~/modules/catalog/product.logic";
 import type { ReviewFormState } from "~/modules/reviews/reviews.logic";
 import { ReviewForm } from "./review-form";

@@ -10,17 +10,16 @@ import { ProductTiers } from "~/components/product-tiers";
 import { ShareMenu } from "~/components/share-menu";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
-import { getProductBySlug, getProductReviews, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
+import { getProductBySlug, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
 import { productJsonLd, productSeoText, splitScentNotes } from "~/modules/catalog/product.logic";
 import { shopHref } from "~/modules/catalog/shop-filters.logic";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
-import type { RootData } from "~/modules/settings/root-data";
-import { useRootData } from "~/modules/settings/root-data";
+import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { DEFAULT_FREE_DELIVERY_THRESHOLD_CENTS } from "~/modules/shipping/shipping.logic";
 import { formatRand, toDecimalString } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
-import { getReviewFormState } from "~/modules/reviews/reviews.server";
+import { getProductReviews, getReviewFormState } from "~/modules/reviews/reviews.server";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -45,9 +44,8 @@ export async function loader({ params: raw, request }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
-  const root = matches.find((m) => m?.id === "root")?.loaderData as RootData | undefined;
-  const baseUrl = root?.baseUrl ?? "";
-  const shopName = root?.shop.name ?? "Scentara";
+  const { baseUrl, shop } = rootDataOf(matches);
+  const shopName = shop.name;
   if (!loaderData) return [{ title: `${PRODUCT_NOT_FOUND} | ${shopName}` }, { name: "robots", content: "noindex" }];
   const { product } = loaderData;
   const { title, description } = productSeoText(product, shopName);

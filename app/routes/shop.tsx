@@ -10,8 +10,7 @@ import { getDb } from "~/db/db.server";
 import { loadShopPage, ShopLoadError } from "~/modules/catalog/catalog.server";
 import { PAGE_SIZE, clearFilters, isFilterActive, parseShopFilters, shopHref, withFilter } from "~/modules/catalog/shop-filters.logic";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
-import type { RootData } from "~/modules/settings/root-data";
-import { useRootData } from "~/modules/settings/root-data";
+import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { logger } from "~/utils/logger.server";
 import { readQuery } from "~/utils/request.server";
 
@@ -38,9 +37,8 @@ function crumbsFor(category: { name: string; slug: string } | null): Crumb[] {
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
-  const root = matches.find((m) => m?.id === "root")?.loaderData as RootData | undefined;
-  const baseUrl = root?.baseUrl ?? "";
-  const shopName = root?.shop.name ?? "Scentara";
+  const { baseUrl, shop } = rootDataOf(matches);
+  const shopName = shop.name;
   if (!loaderData) return [{ title: `Unable to Load Shop | ${shopName}` }, { name: "robots", content: "noindex" }];
   const { category, filters } = loaderData;
   const title = category ? `${category.name} Fragrances | ${shopName}` : `Shop Designer-Inspired Fragrances | ${shopName}`;

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { isSlug } from "~/utils/slug";
 import { containsInsensitive, type Queryable } from "~/db/db.server";
-import type { CategoryOption, ProductDetail, ProductSummary, ProductTier, ReviewSummary } from "./catalog.types";
+import type { CategoryOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
 import { PAGE_SIZE, type ShopFilters } from "./shop-filters.logic";
 
-export type { CategoryOption, ProductDetail, ProductSummary, ProductTier, ReviewSummary, ReviewView } from "./catalog.types";
+export type { CategoryOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
 
 type SummaryRow = {
   id: string;
@@ -196,47 +196,6 @@ export async function listProductTiers(db: Queryable, productId: string): Promis
   }));
 }
 
-/** The part of an e-mail before '@', or 'Anonymous' when there is none. */
-export function reviewAuthor(email: string | null | undefined): string {
-  const prefix = (email ?? "").split("@")[0]?.trim();
-  return prefix ? prefix : "Anonymous";
-}
-
-/** How many reviews the product page lists (the average and count cover all of them). */
-export const REVIEWS_SHOWN = 50;
-
-/** The product's reviews newest first with their authors' e-mail prefixes, the count and the average (1 dp). */
-export async function getProductReviews(db: Queryable, productId: string, limit = REVIEWS_SHOWN): Promise<ReviewSummary> {
-  const [stats, rows] = await Promise.all([
-    db
-      .selectFrom("reviews")
-      .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>("rating").as("total")])
-      .where("product_id", "=", productId)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("reviews as r")
-      .leftJoin("users as u", "u.id", "r.user_id")
-      .select(["r.id", "r.rating", "r.comment", "r.created_at", "u.email"])
-      .where("r.product_id", "=", productId)
-      .orderBy("r.created_at", "desc")
-      .orderBy("r.id", "desc")
-      .limit(limit)
-      .execute(),
-  ]);
-  const count = Number(stats.n);
-  const average = count === 0 ? null : Math.round((Number(stats.total) / count) * 10) / 10;
-  return {
-    count,
-    average,
-    reviews: rows.map((r) => ({
-      id: r.id,
-      rating: Number(r.rating),
-      comment: r.comment ?? "",
-      createdAt: r.created_at,
-      author: reviewAuthor(r.email),
-    })),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The shop page as one use case, with the spec's load-failure messages (SPEC §8)

@@ -39,19 +39,3 @@ export interface ProductDetail {
   metaDesc: string | null;
   createdAt: string;
 }
-
-export interface ReviewView {
-  id: string;
-  rating: number;
-  comment: string;
-  createdAt: string;
-  /** the part of the author's e-mail before '@', or 'Anonymous' */
-  author: string;
-}
-
-export interface ReviewSummary {
-  reviews: ReviewView[];
-  count: number;
-  /** mean rating rounded to 1 decimal; null when there are no reviews */
-  average: number | null;
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ProductDetail, ReviewSummary } from "./catalog.types";
+import type { ReviewSummary } from "~/modules/reviews/reviews.logic";
+import type { ProductDetail } from "./catalog.types";
 import {
   formatDateZA,
   isoDateZA,

@@ -3,7 +3,8 @@
  * review dates and the product's structured data.
  */
 import { toDecimalString } from "~/utils/money";
-import type { ProductDetail, ProductTier, ReviewSummary } from "./catalog.types";
+import type { ReviewSummary } from "~/modules/reviews/reviews.logic";
+import type { ProductDetail, ProductTier } from "./catalog.types";
 
 /** SPEC §5: the product page's quantity choices. */
 export const PRODUCT_QUANTITIES = [1, 2, 3, 4, 5, 6, 10, 20, 50, 100] as const;

@@ -14,3 +14,25 @@ export const REVIEW_MESSAGES = {
   saved: "Thank you — your review has been saved.",
   updated: "Thank you — your review has been updated.",
 } as const;
+
+export interface ReviewView {
+  id: string;
+  rating: number;
+  comment: string;
+  createdAt: string;
+  /** the part of the author's e-mail before '@', or 'Anonymous' */
+  author: string;
+}
+
+export interface ReviewSummary {
+  reviews: ReviewView[];
+  count: number;
+  /** mean rating rounded to 1 decimal; null when there are no reviews */
+  average: number | null;
+}
+
+/** The part of an e-mail before '@', or 'Anonymous' when there is none. */
+export function reviewAuthor(email: string | null | undefined): string {
+  const prefix = (email ?? "").split("@")[0]?.trim();
+  return prefix ? prefix : "Anonymous";
+}

@@ -10,6 +10,7 @@ import type { Queryable } from "~/db/db.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { REVIEW_MESSAGES, type ReviewFormState, type ReviewInput } from "./reviews.schema";
+import { reviewAuthor, type ReviewSummary } from "./reviews.logic";
 
 export async function hasBoughtProduct(db: Queryable, userId: string, productId: string): Promise<boolean> {
   const row = await db
@@ -56,4 +57,40 @@ export async function saveReview(db: Queryable, user: { id: string }, input: Rev
     .onConflict((oc) => oc.columns(["product_id", "user_id"]).doUpdateSet((eb) => ({ rating: eb.ref("excluded.rating"), comment: eb.ref("excluded.comment") })))
     .execute();
   return { id: existing?.id ?? id, updated: !!existing };
+}
+
+/** How many reviews the product page lists (the average and count cover all of them). */
+export const REVIEWS_SHOWN = 50;
+
+/** The product's reviews newest first with their authors' e-mail prefixes, the count and the average (1 dp). */
+export async function getProductReviews(db: Queryable, productId: string, limit = REVIEWS_SHOWN): Promise<ReviewSummary> {
+  const [stats, rows] = await Promise.all([
+    db
+      .selectFrom("reviews")
+      .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.sum<number>("rating").as("total")])
+      .where("product_id", "=", productId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("reviews as r")
+      .leftJoin("users as u", "u.id", "r.user_id")
+      .select(["r.id", "r.rating", "r.comment", "r.created_at", "u.email"])
+      .where("r.product_id", "=", productId)
+      .orderBy("r.created_at", "desc")
+      .orderBy("r.id", "desc")
+      .limit(limit)
+      .execute(),
+  ]);
+  const count = Number(stats.n);
+  const average = count === 0 ? null : Math.round((Number(stats.total) / count) * 10) / 10;
+  return {
+    count,
+    average,
+    reviews: rows.map((r) => ({
+      id: r.id,
+      rating: Number(r.rating),
+      comment: r.comment ?? "",
+      createdAt: r.created_at,
+      author: reviewAuthor(r.email),
+    })),
+  };
 }
