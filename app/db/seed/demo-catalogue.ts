@@ -1,4 +1,4 @@
-import type { BottleLook } from "~/modules/media/demo-images.server";
+import type { BottleLook } from "./demo-images.server";
 
 /**
  * The demo shop: fictional, designer-inspired fragrances with original names. "In the spirit of" wording describes a

@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
-import { access, copyFile, mkdir, rename, writeFile } from "node:fs/promises";
+import { access, copyFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import sharp, { type Sharp } from "sharp";
-import { IMAGE_WIDTHS, type ImageWidth } from "./images";
-import { mediaRoot } from "./media-paths.server";
+import sharp from "sharp";
+import { IMAGE_WIDTHS } from "~/modules/media/images";
+import { PRODUCT_MEDIA_URL, productMediaDir, safeBase, shortHash, writeRenditions } from "~/modules/media/product-images.server";
 
 /**
  * Product images made on this machine, nothing downloaded: an SVG still life of a perfume bottle per product
@@ -34,15 +33,6 @@ export interface BottleLook {
 
 /** Bump when the drawing changes, so new renditions get new (cache-busting) names. */
 const DRAWING_VERSION = "3";
-
-/** WebP quality per width: tuned so the 800 px rendition stays well under the 80 KB image budget. */
-const QUALITY: Record<ImageWidth, number> = { 400: 82, 800: 80, 1200: 78 };
-
-export const PRODUCT_MEDIA_URL = "/media/products";
-
-export function productMediaDir(): string {
-  return join(mediaRoot(), "products");
-}
 
 // --- colour helpers ---
 
@@ -402,21 +392,6 @@ ${cap.svg}
 </svg>`;
 }
 
-function shortHash(content: string | Buffer): string {
-  return createHash("sha256").update(content).digest("hex").slice(0, 8);
-}
-
-function safeBase(name: string): string {
-  const base = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60);
-  return base || "image";
-}
-
 /** The stored URL (largest rendition) of a demo product's image; known before anything is rendered. */
 export function demoImageUrl(slug: string, name: string, look: BottleLook): string {
   const svg = bottleSvg(name, look);
@@ -429,25 +404,6 @@ async function exists(path: string) {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** Writes atomically (temp file, then rename) so a half-written image is never served. */
-async function writeAtomic(path: string, data: Buffer) {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(temp, data);
-  await rename(temp, path);
-}
-
-async function writeRenditions(source: Sharp, stem: string, square: boolean): Promise<void> {
-  const dir = productMediaDir();
-  await mkdir(dir, { recursive: true });
-  for (const width of IMAGE_WIDTHS) {
-    const resized = source
-      .clone()
-      .resize(square ? { width, height: width, fit: "cover" } : { width, withoutEnlargement: true })
-      .webp({ quality: QUALITY[width], effort: 4 });
-    await writeAtomic(join(dir, `${stem}-${width}.webp`), await resized.toBuffer());
   }
 }
 
@@ -490,32 +446,4 @@ export function demoImageCacheDir(): string {
 async function allExist(dir: string, files: string[]) {
   const present = await Promise.all(files.map((f) => exists(join(dir, f))));
   return present.every(Boolean);
-}
-
-export class NotAnImageError extends Error {
-  constructor() {
-    super("Please select an image file");
-    this.name = "NotAnImageError";
-  }
-}
-
-/**
- * Re-encodes an uploaded image (checked by its content, not its name) to WebP at every IMAGE_WIDTHS width, strips
- * its metadata, turns it upright, and stores it under mediaRoot()/products. Returns the URL of the largest rendition,
- * the value to keep in products.images. Images narrower than a width are not enlarged. Throws NotAnImageError when
- * the bytes are not an image sharp can read.
- */
-export async function storeImageRenditions(buffer: Buffer, baseName: string): Promise<string> {
-  let source: Sharp;
-  try {
-    source = sharp(buffer, { failOn: "error", limitInputPixels: 40_000_000 }).rotate();
-    const meta = await source.metadata();
-    if (!meta.width || !meta.height) throw new NotAnImageError();
-  } catch {
-    throw new NotAnImageError();
-  }
-  const stem = `${safeBase(baseName)}-${shortHash(buffer)}`;
-  // Flatten transparency onto ivory so PNG cut-outs look right on the shop's background.
-  await writeRenditions(source.flatten({ background: "#faf7f2" }), stem, false);
-  return `${PRODUCT_MEDIA_URL}/${stem}-1200.webp`;
 }
