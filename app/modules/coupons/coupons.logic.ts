@@ -2,7 +2,7 @@
  * Coupon rules (SPEC §4, §5, §7, §9), pure and browser-safe. The server applies them to the database's coupon row;
  * nothing here trusts what a browser says a coupon is worth.
  *
- * Values (decision in /tmp/team MONEY.md, recorded in docs/decisions/002-coupon-reservation.md):
+ * Values (docs/decisions/009-readings-of-the-spec-money-terms.md):
  * - percentage: discount_value is a whole percent (0–100) of the pre-discount subtotal;
  * - fixed_amount: discount_value is cents off, capped at the subtotal;
  * - free_delivery: discount_value is the minimum spend (cents) to qualify; the discount is the shipping cost.

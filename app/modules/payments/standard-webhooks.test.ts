@@ -139,3 +139,33 @@ describe("verifyWebhookSignature", () => {
     expect(() => verifyWebhookSignature(secret, body + " ", headers)).toThrow(WebhookVerificationError);
   });
 });
+
+// The reference implementation (the `standardwebhooks` package) as an oracle: what one signs the other accepts.
+// It isn't used at run time: see docs/decisions/006-standard-webhooks-verification.md.
+describe("interoperability with the reference Standard Webhooks library", () => {
+  it("accepts what the reference library signs, and the reference library accepts what we sign", async () => {
+    const { Webhook } = await import("standardwebhooks");
+    const secret = generateWebhookSecret();
+    const reference = new Webhook(secret);
+    const now = new Date();
+    for (const body of ['{"type":"payment.succeeded","payload":{"amount":34999}}', "", "ünïcödé ✓ {}"]) {
+      const id = `msg_${Math.random().toString(36).slice(2)}`;
+      const theirs = reference.sign(id, now, body);
+      const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": theirs };
+      expect(verifyWebhookSignature(secret, body, headers, { now }).id).toBe(id);
+
+      const ours = webhookHeaders(secret, id, body, now);
+      expect(ours["webhook-signature"]).toBe(theirs);
+      expect(() => reference.verify(body, ours, { jsonParse: false })).not.toThrow();
+    }
+  });
+
+  it("both refuse a signature made with another secret", async () => {
+    const { Webhook } = await import("standardwebhooks");
+    const body = '{"a":1}';
+    const forged = webhookHeaders(generateWebhookSecret(), "msg_1", body);
+    const secret = generateWebhookSecret();
+    expect(() => new Webhook(secret).verify(body, forged)).toThrow();
+    expect(failure(() => verifyWebhookSignature(secret, body, forged)).reason).toBe("bad_signature");
+  });
+});
