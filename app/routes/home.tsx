@@ -12,7 +12,7 @@ import { seoMeta } from "~/modules/seo/seo";
 import { productItemListJsonLd } from "~/modules/seo/structured-data";
 import { getShopInfo } from "~/modules/settings/settings.server";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
-import { fieldErrorsOf } from "~/utils/errors";
+import { errorBody, fieldErrorsOf } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { readForm } from "~/utils/request.server";
 
@@ -38,20 +38,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = contactSchema.safeParse(fields);
   if (!parsed.success) {
     const text = (v: unknown) => (typeof v === "string" ? v.slice(0, 5000) : undefined);
-    return data<ContactActionData>(
-      {
-        ok: false,
-        error: CONTACT_MESSAGES.fixFields,
-        fieldErrors: fieldErrorsOf(parsed.error.issues),
-        values: { name: text(fields.name), email: text(fields.email), message: text(fields.message) },
-      },
-      { status: 400 },
-    );
+    const values = { name: text(fields.name), email: text(fields.email), message: text(fields.message) };
+    return data<ContactActionData>({ ...errorBody(CONTACT_MESSAGES.fixFields, fieldErrorsOf(parsed.error.issues)), values }, { status: 400 });
   }
 
   if (!contactRateLimiter.allow(context.get(requestInfoContext).ip)) {
     logger.warn("contact form: too many messages from one address");
-    return data<ContactActionData>({ ok: false, error: CONTACT_MESSAGES.failureTitle, fieldErrors: {} }, { status: 429 });
+    return data<ContactActionData>(errorBody(CONTACT_MESSAGES.failureTitle), { status: 429 });
   }
 
   const shop = getShopInfo();
@@ -59,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await submitContactMessage(getDb(), parsed.data, { to: shop.contactEmail, shopName: shop.name });
   } catch (error) {
     logger.error({ err: error }, "contact form: storing the message failed");
-    return data<ContactActionData>({ ok: false, error: CONTACT_MESSAGES.failureTitle, fieldErrors: {} }, { status: 500 });
+    return data<ContactActionData>(errorBody(CONTACT_MESSAGES.failureTitle), { status: 500 });
   }
   return data<ContactActionData>({ ok: true });
 }

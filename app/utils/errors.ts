@@ -25,9 +25,25 @@ export function notFound(message = "Not found") {
   return new DomainError(message, 404);
 }
 
+/** The one shape of every refusal the shop answers: the user's message, and per-field messages for forms. */
+export interface ErrorBody {
+  ok: false;
+  error: string;
+  fieldErrors: Record<string, string>;
+}
+
+export function errorBody(message: string, fieldErrors: Record<string, string> = {}): ErrorBody {
+  return { ok: false, error: message, fieldErrors };
+}
+
 /** Action result for a failed submission: the message for the user, the status for the client and the tests. */
 export function formError(message: string, status = 400, fieldErrors?: Record<string, string>) {
-  return data({ ok: false as const, error: message, fieldErrors: fieldErrors ?? {} }, { status });
+  return data(errorBody(message, fieldErrors), { status });
+}
+
+/** The same refusal as a Response, for code that throws it (guards, the input boundary) rather than returning it. */
+export function errorResponse(message: string, status: number, init: { statusText?: string } = {}): Response {
+  return Response.json(errorBody(message), { status, statusText: init.statusText, headers: { "Cache-Control": "no-store" } });
 }
 
 /**

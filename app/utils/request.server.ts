@@ -1,3 +1,5 @@
+import { errorResponse } from "./errors";
+
 /**
  * The shop's input boundary: every action reads its body through `readForm`/`readFields` and every loader reads its
  * query through `readQuery`, so hostile input is refused the same way everywhere, with a 4xx and before any
@@ -7,7 +9,6 @@
  * - a body larger than its limit → 413 (the HTTP server refuses it earlier still, before reading: server/body-limit.ts).
  * The thrown value is a Response, which React Router answers as is (and which route tests receive as the result).
  */
-
 /** Form bodies: 1 MiB is hundreds of times any form of the shop. */
 export const MAX_FORM_BYTES = 1024 * 1024;
 /** Admin image uploads: 5 MB per image (SPEC §9) plus the multipart envelope and the product's other fields. */
@@ -23,7 +24,7 @@ export const INPUT_MESSAGES = {
 } as const;
 
 function refuse(status: number, error: string): Response {
-  return Response.json({ ok: false, error }, { status, headers: { "Cache-Control": "no-store" } });
+  return errorResponse(error, status);
 }
 
 /** The media type of the request's body, lower-cased, without parameters ("" when none). */

@@ -2,12 +2,13 @@ import { useEffect, useRef } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
+import type { ErrorBody } from "~/utils/errors";
 import { CONTACT_FORM_TEXT, HONEYPOT_FIELD } from "./contact.text";
 
 /** What the home action answers for the contact form. */
 export type ContactActionData =
   | { ok: true }
-  | { ok: false; error: string; fieldErrors: Record<string, string>; values?: { name?: string; email?: string; message?: string } };
+  | (ErrorBody & { values?: { name?: string; email?: string; message?: string } });
 
 /**
  * The contact form (SPEC §2, §4: idle → sending → success | error). Posts to the home route's action, so it works
