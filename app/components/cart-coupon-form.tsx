@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { COUPON_INPUT_MAX, COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
+import { COUPON_INPUT_MAX, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import type { AppliedCoupon, CouponValidation } from "~/modules/coupons/coupons.schema";
 import { Button } from "~/components/ui/button";
 import { formatRand } from "~/utils/money";
@@ -33,7 +33,7 @@ export function CartCouponForm({
 
   async function apply(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const value = code.trim().toUpperCase();
+    const value = normalizeCouponCode(code);
     if (!value) {
       setMessage({ tone: "error", text: COUPON_MESSAGES.empty });
       return;
@@ -96,7 +96,7 @@ export function CartCouponForm({
               id="coupon-code"
               name="code"
               value={code}
-              onChange={(e) => setCode(e.currentTarget.value.toUpperCase().slice(0, COUPON_INPUT_MAX))}
+              onChange={(e) => setCode(e.currentTarget.value.toUpperCase())}
               maxLength={COUPON_INPUT_MAX}
               autoComplete="off"
               autoCapitalize="characters"

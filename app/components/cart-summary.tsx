@@ -1,7 +1,8 @@
 import type { CartQuote } from "~/modules/orders/cart-quote";
 import { formatRand } from "~/utils/money";
+import type { DiscountType } from "~/modules/coupons/coupons.logic";
 
-const DISCOUNT_LABEL = { percentage: "Discount", fixed_amount: "Discount", free_delivery: "Free delivery" } as const;
+const DISCOUNT_LABEL: Record<DiscountType, string> = { percentage: "Discount", fixed_amount: "Discount", free_delivery: "Free delivery" };
 
 /** The free-delivery nudge: 'Spend R X more for free delivery' with a fine progress line, or the good news. */
 export function FreeDeliveryHint({ quote }: { quote: CartQuote }) {

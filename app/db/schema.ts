@@ -203,7 +203,9 @@ export interface ShippingRulesTable {
   rate_cents: number;
 }
 
-export type DiscountType = "percentage" | "fixed_amount" | "free_delivery";
+/** The coupon kinds (SPEC §3), as the column's CHECK constraint allows them. */
+export const DISCOUNT_TYPES = ["percentage", "fixed_amount", "free_delivery"] as const;
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 
 export interface CouponsTable {
   id: string;

@@ -8,7 +8,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { assertSameOrigin, getSessionUser } from "~/modules/accounts/session.server";
 import { COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
-import type { CouponValidation } from "~/modules/coupons/coupons.schema";
+import { couponCodeSchema, type CouponValidation } from "~/modules/coupons/coupons.schema";
 import { validateAndApplyCoupon } from "~/modules/coupons/coupons.server";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
 import { quoteCart } from "~/modules/orders/place-order.server";
@@ -45,9 +45,9 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const parsed = inputSchema.safeParse(await readBody(request));
     if (!parsed.success) return answer({ ...empty, error: COUPON_MESSAGES.invalid }, 400);
-    const code = parsed.data.code.trim().toUpperCase();
-    if (!code) return answer({ ...empty, error: COUPON_MESSAGES.empty }, 400);
-    if (code.length > 50) return answer({ ...empty, code: code.slice(0, 50), error: COUPON_MESSAGES.invalid }, 400);
+    const checked = couponCodeSchema.safeParse(parsed.data.code);
+    if (!checked.success) return answer({ ...empty, error: checked.error.issues[0]?.message ?? COUPON_MESSAGES.invalid }, 400);
+    const code = checked.data;
     const db = getDb();
     let orderTotalCents = parsed.data.orderTotal;
     if (parsed.data.lines) {

@@ -1,3 +1,4 @@
+import type { DiscountType } from "~/db/schema";
 import type { BottleLook } from "./demo-images.server";
 
 /**
@@ -670,7 +671,7 @@ export const DEMO_SHIPPING_ZONES: readonly DemoZone[] = [
 
 export interface DemoCoupon {
   code: string;
-  discountType: "percentage" | "fixed_amount" | "free_delivery";
+  discountType: DiscountType;
   /** percentage: whole percent; fixed_amount: cents; free_delivery: minimum spend in cents. */
   discountValue: number;
   minimumSpendCents: number;

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { COUPON_INPUT_MAX, isDiscountType } from "./coupons.logic";
 import type { AppliedCoupon } from "./coupons.schema";
 
 /**
@@ -16,8 +17,8 @@ export function parseAppliedCoupon(raw: string | null): AppliedCoupon | null {
       v &&
       typeof v.code === "string" &&
       v.code.length > 0 &&
-      v.code.length <= 50 &&
-      ["percentage", "fixed_amount", "free_delivery"].includes(v.discountType) &&
+      v.code.length <= COUPON_INPUT_MAX &&
+      isDiscountType(v.discountType) &&
       Number.isSafeInteger(v.discountAmount)
     ) {
       return { code: v.code, discountType: v.discountType, discountAmount: v.discountAmount, description: typeof v.description === "string" ? v.description : null };

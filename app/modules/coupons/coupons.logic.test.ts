@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { couponCodeSchema } from "./coupons.schema";
 import { checkCoupon, COUPON_MESSAGES, endOfSastDay, itemDiscountCents, normalizeCouponCode, requiredSpendCents, type CouponTerms } from "./coupons.logic";
 
 const NOW = Date.parse("2025-06-15T10:00:00.000Z"); // 12:00 SAST
@@ -90,8 +91,18 @@ describe("helpers", () => {
     ["  welcome10 ", "WELCOME10"],
     ["Save20", "SAVE20"],
     ["", ""],
-    ["x".repeat(60), "X".repeat(50)],
+    ["x".repeat(60), "X".repeat(60)],
   ])("normalizeCouponCode(%j) → %j", (input, out) => expect(normalizeCouponCode(input)).toBe(out));
+
+  it.each([
+    [" save20 ", "SAVE20"],
+    ["   ", COUPON_MESSAGES.empty],
+    ["x".repeat(50), "X".repeat(50)],
+    ["x".repeat(51), COUPON_MESSAGES.invalid],
+  ])("couponCodeSchema(%j): normalised, then 1 to 50 characters → %j", (input, expected) => {
+    const result = couponCodeSchema.safeParse(input);
+    expect(result.success ? result.data : result.error.issues[0]?.message).toBe(expected);
+  });
 
   it("endOfSastDay is the last millisecond of the SAST day, and idempotent", () => {
     const end = endOfSastDay("2025-06-30T08:00:00.000Z");

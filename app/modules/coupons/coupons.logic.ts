@@ -8,9 +8,14 @@
  * - free_delivery: discount_value is the minimum spend (cents) to qualify; the discount is the shipping cost.
  * minimum_spend applies to every type. The end date counts to the end of its day in South Africa (SAST, UTC+2).
  */
+import { DISCOUNT_TYPES, type DiscountType } from "~/db/schema";
 import { formatRand, percentOf } from "~/utils/money";
 
-export type DiscountType = "percentage" | "fixed_amount" | "free_delivery";
+export { DISCOUNT_TYPES, type DiscountType };
+
+export function isDiscountType(value: unknown): value is DiscountType {
+  return (DISCOUNT_TYPES as readonly unknown[]).includes(value);
+}
 
 export interface CouponTerms {
   code: string;
@@ -39,10 +44,10 @@ export const COUPON_MESSAGES = {
   applied: (amount: string) => `Coupon applied! You saved R${amount}`,
 } as const;
 
-/** Customer coupon entry (SPEC §5): trimmed, upper case, at most 50 characters. */
+/** Customer coupon entry (SPEC §5): trimmed, upper case, at most 50 characters (couponCodeSchema checks the length). */
 export const COUPON_INPUT_MAX = 50;
 export function normalizeCouponCode(input: string): string {
-  return input.trim().toUpperCase().slice(0, COUPON_INPUT_MAX);
+  return input.trim().toUpperCase();
 }
 
 const SAST_OFFSET_MS = 2 * 60 * 60 * 1000;

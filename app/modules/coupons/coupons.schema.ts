@@ -1,16 +1,16 @@
 import { z } from "zod";
-import { COUPON_INPUT_MAX } from "./coupons.logic";
+import { COUPON_INPUT_MAX, COUPON_MESSAGES, normalizeCouponCode, type DiscountType } from "./coupons.logic";
 
 /** The coupon code a customer typed: trimmed, upper case, 1–50 characters (SPEC §5). */
 export const couponCodeSchema = z
   .string()
-  .transform((s) => s.trim().toUpperCase())
-  .pipe(z.string().min(1, "Please enter a coupon code").max(COUPON_INPUT_MAX, "Invalid coupon code"));
+  .transform(normalizeCouponCode)
+  .pipe(z.string().min(1, COUPON_MESSAGES.empty).max(COUPON_INPUT_MAX, COUPON_MESSAGES.invalid));
 
 /** What the browser keeps under localStorage 'appliedCoupon' (display only; the server re-validates). */
 export interface AppliedCoupon {
   code: string;
-  discountType: "percentage" | "fixed_amount" | "free_delivery";
+  discountType: DiscountType;
   /** cents */
   discountAmount: number;
   description: string | null;
