@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
@@ -12,6 +13,7 @@ import { paymentFormActionOrigins } from "~/modules/payments/form-action.server"
 import { ensureDemoCatalogue } from "~/db/seed/seed.server";
 import { mediaRoot } from "~/modules/media/media-paths.server";
 import { pageCache } from "./page-cache";
+import { bodyLimit, refuseNulInUrl } from "./input-guards";
 import { securityHeaders } from "./security-headers";
 
 /**
@@ -22,8 +24,9 @@ export function createApp(options: { build: () => Promise<ServerBuild>; clientDi
   const config = env();
   const app = express();
   app.disable("x-powered-by");
-  // One proxy in front (a load balancer or nginx) is the common deployment; its X-Forwarded-For gives the client IP.
-  app.set("trust proxy", 1);
+  // X-Forwarded-For and X-Forwarded-Proto are written by whoever sends the request: they are believed only for the
+  // number of proxies the owner says are in front (TRUST_PROXY, default 0: the client IP is the socket's address).
+  app.set("trust proxy", config.TRUST_PROXY);
 
   app.use((req, res, next) => {
     const requestId = (req.get("x-request-id") || randomUUID()).slice(0, 64);
@@ -50,6 +53,8 @@ export function createApp(options: { build: () => Promise<ServerBuild>; clientDi
     }),
   );
   app.use(compression());
+  app.use(bodyLimit());
+  app.use(refuseNulInUrl());
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -105,7 +110,11 @@ export async function start(options: Parameters<typeof createApp>[0]) {
   if (config.SEED_DEMO) await ensureDemoCatalogue(db);
   const app = createApp(options);
   const server = app.listen(config.PORT, () => {
-    logger.info({ port: config.PORT, url: config.PUBLIC_BASE_URL }, "Scentara is listening");
+    const { port } = server.address() as AddressInfo;
+    const local = `http://localhost:${port}`;
+    const publicUrl = config.PUBLIC_BASE_URL.replace(/\/+$/, "");
+    // The address it really listens on; the public one (links in e-mails, payment returns) only when it differs.
+    logger.info({ port, url: local, ...(publicUrl !== local ? { publicUrl } : {}) }, `Scentara is listening on ${local}`);
   });
   server.keepAliveTimeout = 65_000;
   let stopping = false;

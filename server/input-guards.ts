@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
+import { errorBody } from "~/utils/errors";
 import { hasNul, INPUT_MESSAGES, MAX_FORM_BYTES, MAX_UPLOAD_BYTES } from "~/utils/request.server";
 
 /**
@@ -21,7 +22,7 @@ export function bodyLimitFor(path: string): number {
 function refuse(res: Response, status: 400 | 411 | 413, error: string) {
   res.setHeader("Connection", "close");
   res.setHeader("Cache-Control", "no-store");
-  res.status(status).json({ ok: false, error });
+  res.status(status).json(errorBody(error));
 }
 
 export function bodyLimit(limitFor: (path: string) => number = bodyLimitFor) {

@@ -46,6 +46,8 @@ const envSchema = z.object({
   FREE_DELIVERY_THRESHOLD_CENTS: z.coerce.number().int().min(0).default(59900),
   /** Signed-out visitors' storefront pages are cached this many seconds (0: off). See server/page-cache.ts. */
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  /** How many proxies in front may set X-Forwarded-For / X-Forwarded-Proto (0: none; the socket's address is the client). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seed the demo catalogue on first start when the database has no products. */
   SEED_DEMO: z

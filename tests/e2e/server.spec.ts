@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -78,6 +79,8 @@ test.describe("HTTP server", () => {
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     await expect.poll(() => output, { timeout: 20_000 }).toContain("listening");
+    // the start-up line names the address it really listens on
+    expect(output).toContain(`Scentara is listening on http://localhost:${port}`);
 
     const served = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(served.status).toBe(200);
@@ -88,5 +91,102 @@ test.describe("HTTP server", () => {
     expect(output).toContain("shutting down");
     // every log line is JSON
     for (const line of output.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  test("a body larger than its limit is refused with 413 before it is sent", async ({ baseURL }) => {
+    const url = new URL("/auth/login", baseURL);
+    // Declare 50 MB and send nothing: the answer must come from the headers alone.
+    const started = performance.now();
+    const answer = await new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(50 * 1024 * 1024), origin: baseURL } },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+        },
+      );
+      req.on("error", reject);
+      req.flushHeaders();
+    });
+    const ms = performance.now() - started;
+    expect(answer.status).toBe(413);
+    expect(answer.connection).toBe("close");
+    expect(ms).toBeLessThan(1000);
+    console.log(`413 for a declared 50 MB body in ${ms.toFixed(1)} ms`);
+  });
+
+  test("a 2 MB form is refused with 413; a body without a length with 411", async ({ request, baseURL }) => {
+    const big = await request.post("/auth/login", {
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL! },
+      data: `email=a%40b.co&password=${"x".repeat(2 * 1024 * 1024)}`,
+    });
+    expect(big.status()).toBe(413);
+
+    const url = new URL("/auth/login", baseURL);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked", origin: baseURL } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.write("email=a%40b.co&");
+      req.end();
+    });
+    expect(status).toBe(411);
+  });
+
+  test("non-form bodies get 4xx from actions, never 5xx", async ({ request, baseURL }) => {
+    const origin = baseURL!;
+    const bodies: Array<{ type?: string; data: string }> = [
+      { type: "application/json", data: '{"email":"a@b.co","password":"x"}' },
+      { type: "text/plain", data: "email=a@b.co" },
+      { type: "application/xml", data: "<login><email>a@b.co</email></login>" },
+      { data: "" },
+      { type: "multipart/form-data; boundary=xyz", data: "--xyz\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nbroken" },
+    ];
+    for (const path of ["/auth/login", "/auth/register", "/?index", "/checkout", "/profile", "/api/reviews", "/api/coupons/validate"]) {
+      for (const body of bodies) {
+        const res = await request.post(path, { headers: { origin, ...(body.type ? { "content-type": body.type } : {}) }, data: body.data, maxRedirects: 0 });
+        expect(res.status(), `${path} with ${body.type ?? "no content type"}`).toBeGreaterThanOrEqual(300);
+        expect(res.status(), `${path} with ${body.type ?? "no content type"}`).toBeLessThan(500);
+      }
+    }
+  });
+
+  test("a NUL byte in a query gets 400, not 500", async ({ request }) => {
+    for (const path of ["/shop?q=%00", "/shop?category=%00", "/order-confirmation?id=%00", "/payment-status?orderId=%00&status=success", "/auth/login?redirect=%2F%00"]) {
+      const res = await request.get(path, { maxRedirects: 0 });
+      expect(res.status(), path).toBeLessThan(500);
+    }
+    expect((await request.get("/shop?q=%00")).status()).toBe(400);
+  });
+
+  test("npm run dev serves every page (development server with hot reload)", async () => {
+    test.setTimeout(90_000);
+    const dir = mkdtempSync(join(tmpdir(), "scentara-dev-"));
+    const port = 3800 + Math.floor(Math.random() * 200);
+    const child = spawn("npm", ["run", "dev"], {
+      env: { ...process.env, PORT: String(port), DATABASE_URL: join(dir, "shop.db"), MEDIA_DIR: join(dir, "media"), LOG_LEVEL: "warn", NODE_ENV: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    try {
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status, { timeout: 60_000 })
+        .toBe(200);
+      for (const path of ["/", "/shop", "/terms", "/auth/login"]) {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`);
+        expect(res.status, `${path}: ${output.slice(-500)}`).toBe(200);
+        expect(await res.text()).toContain("Scentara");
+      }
+    } finally {
+      process.kill(-child.pid!, "SIGTERM");
+    }
   });
 });
