@@ -1,6 +1,7 @@
 import express from "express";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { invalidatePageCache, isCacheableRequest, pageCache } from "./page-cache";
 
 describe("which requests may be served from the page cache", () => {
@@ -107,5 +108,16 @@ describe("page cache", () => {
     invalidatePageCache();
     await fetch(`${long.base}/terms`);
     expect(long.renders()).toBe(2);
+  });
+
+  it("is emptied when an admin change tells the storefront (storefrontChanged)", async () => {
+    const { base, renders } = await start(page);
+    await fetch(`${base}/products/amber-lantern`);
+    await fetch(`${base}/products/amber-lantern`);
+    expect(renders()).toBe(1);
+    storefrontChanged("price changed");
+    const after = await fetch(`${base}/products/amber-lantern`);
+    expect(after.headers.get("x-page-cache")).toBe("MISS");
+    expect(renders()).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { onStorefrontChange } from "~/utils/storefront-changes.server";
 
 /**
  * A short-lived cache of storefront pages for signed-out visitors (the in-process equivalent of a CDN's
@@ -13,7 +14,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
  * - entries live a few seconds (PAGE_CACHE_TTL_SECONDS; 0 turns it off) and the cache holds a bounded number of them;
  *   concurrent misses for one URL share a single render;
  * - displayed prices can be those seconds stale, money can't: the cart, checkout and payment always reprice from the
- *   database. Admin changes call invalidatePageCache().
+ *   database. Admin changes raise storefrontChanged() (app/utils/storefront-changes.server.ts), which empties it.
  */
 
 const CACHEABLE_PATH = /^\/(?:|_root\.data|shop|shop\.data|terms|terms\.data|products\/[a-z0-9-]{1,200}(?:\.data)?)$/;
@@ -37,10 +38,11 @@ export interface PageCacheOptions {
 
 const caches = new Set<Map<string, Entry>>();
 
-/** Drops every cached page (call after the catalogue, prices or settings change). */
+/** Drops every cached page. Admin use cases don't call it: they raise storefrontChanged(), which lands here. */
 export function invalidatePageCache() {
   for (const cache of caches) cache.clear();
 }
+onStorefrontChange(invalidatePageCache);
 
 export function isCacheableRequest(method: string, path: string, cookie: string | undefined): boolean {
   return method === "GET" && CACHEABLE_PATH.test(path) && !(cookie && SESSION_COOKIE.test(cookie));

@@ -5,12 +5,24 @@ import { pageWindow } from "~/modules/catalog/shop-filters.logic";
  * Previous / numbered / Next page links. Every link is a real URL (works without JS, can be shared); `hrefFor`
  * builds it, so the current filters are kept. The current page is marked with aria-current.
  */
-export function Pagination({ page, pageCount, hrefFor, label = "Pagination" }: { page: number; pageCount: number; hrefFor: (page: number) => string; label?: string }) {
+export function Pagination({
+  page,
+  pageCount,
+  hrefFor,
+  label = "Pagination",
+  className = "mt-16",
+}: {
+  page: number;
+  pageCount: number;
+  hrefFor: (page: number) => string;
+  label?: string;
+  className?: string;
+}) {
   if (pageCount <= 1) return null;
   const cell = "inline-flex h-10 min-w-10 items-center justify-center px-3 text-sm tabular-nums transition-colors";
   const edge = "inline-flex h-10 items-center gap-2 px-3 text-xs font-medium uppercase tracking-[0.16em] transition-colors";
   return (
-    <nav aria-label={label} className="mt-16 flex justify-center">
+    <nav aria-label={label} className={`${className} flex justify-center`}>
       <ul className="flex flex-wrap items-center justify-center gap-1">
         <li>
           {page > 1 ? (

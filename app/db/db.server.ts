@@ -86,3 +86,9 @@ export function containsInsensitive(column: string, needle: string) {
   const escaped = needle.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '\\'`;
 }
+
+/** Did a write fail on a unique constraint? (PostgreSQL's 23505, SQLite's "UNIQUE constraint failed".) */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return !!e && (e.code === "23505" || /UNIQUE constraint failed/i.test(e.message ?? ""));
+}

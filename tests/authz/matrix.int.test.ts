@@ -3,9 +3,9 @@
  * Expectation presets (tests/authz/matrix.ts): ADMIN_PAGE, ADMIN_ACTION, SIGNED_IN_PAGE, SIGNED_IN_ACTION, or
  * { visitor, customer, admin } with a status, "login", "ok" or { status, error }.
  */
-import { ADMIN_PAGE, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
+import { ADMIN_ACTION, ADMIN_PAGE, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
-import { insertProduct } from "../factories/catalog";
+import { insertCategory, insertProduct } from "../factories/catalog";
 
 const MATRIX: MatrixEntry[] = [
   // accounts
@@ -40,6 +40,8 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/products/edit/p1", route: () => import("~/routes/admin.products.edit"), kind: "loader", params: { id: "p1" }, expect: { ...ADMIN_PAGE, admin: "ok" } },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "action", form: { intent: "add", name: "Matrix Category" }, expect: ADMIN_ACTION, note: "add" },
+  { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertCategory(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE },

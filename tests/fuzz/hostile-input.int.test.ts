@@ -18,11 +18,12 @@ import { insertCoupon } from "../factories/orders";
 import { insertAwaitingOrder } from "../factories/payments";
 import { HOSTILE_VALUES, NON_FORM_BODIES, REPEATED_FIELD_VALUES } from "./corpus";
 
-type Actor = "visitor" | "customer";
+type Actor = "visitor" | "customer" | "admin";
 type RouteModule = { loader?: (args: any) => unknown; action?: (args: any) => unknown };
 
 interface Fixture {
   customerId: string;
+  adminId: string;
   customerEmail: string;
   productId: string;
   productSlug: string;
@@ -65,6 +66,8 @@ const ACTIONS: FuzzAction[] = [
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", form: () => ({ intent: "cancel" }), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", form: (f) => ({ productId: f.productId, productSlug: f.productSlug, rating: "5", comment: "Lovely" }) },
   { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), as: "visitor", form: (f) => ({ code: "FUZZ10", orderTotal: "40000", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]), zoneId: "" }) },
+  { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", form: () => ({ intent: "add", name: "Fuzzed Category" }) },
+  { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", form: () => ({ intent: "delete", id: "no-such-category" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -80,6 +83,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/profile", route: () => import("~/routes/profile"), as: "customer", query: () => ({ tab: "orders" }) },
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", query: (f) => ({ productId: f.productId }) },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
+  { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", query: () => ({ confirm: "x" }) },
 ];
 
 /** What a refusal must leave alone. */
@@ -100,12 +104,14 @@ const figures = { calls: 0, fiveXX: 0, refusals: 0 };
 beforeAll(async () => {
   const db = getDb();
   const customer = await createUser(db);
+  const admin = await createUser(db, { isAdmin: true });
   const category = await insertCategory(db);
   const product = await insertProduct(db, { category_id: category.id });
   await insertCoupon(db, { code: "FUZZ10" });
   const order = await insertAwaitingOrder(db, { userId: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
   Object.assign(fixture, {
     customerId: customer.id,
+    adminId: admin.id,
     customerEmail: customer.email,
     productId: product.id,
     productSlug: product.slug,
@@ -122,7 +128,7 @@ afterAll(() => {
 /** One call: never 5xx; a refusal changes nothing guarded. Returns the status. */
 async function probe(label: string, as: Actor, call: (headers: Record<string, string>) => Promise<unknown>): Promise<number> {
   const db = getDb();
-  const headers: Record<string, string> = as === "customer" ? { cookie: await sessionCookieFor(db, fixture.customerId) } : {};
+  const headers: Record<string, string> = as === "visitor" ? {} : { cookie: await sessionCookieFor(db, as === "admin" ? fixture.adminId : fixture.customerId) };
   const before = await guardedState(db);
   let status: number;
   try {

@@ -1,4 +1,4 @@
-import type { DB, Queryable } from "~/db/db.server";
+import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
 import { sendOrderPaidEmails } from "~/modules/orders/order-emails.server";
 import { failOrderPayment, markOrderPaid } from "~/modules/orders/order-payment.server";
 import { env } from "~/utils/env.server";
@@ -102,11 +102,6 @@ export async function createCheckoutForOrder(
  * payment failed; ignored – an event type or state that changes nothing; duplicate – this event id was seen before.
  */
 export type PaymentOutcome = "paid" | "already_paid" | "amount_mismatch" | "order_not_payable" | "unknown_checkout" | "failed" | "ignored" | "duplicate";
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return e?.code === "23505" || /UNIQUE constraint failed/i.test(e?.message ?? "");
-}
 
 /**
  * Applies one verified event. The event row and the order change are written in ONE transaction; the unique

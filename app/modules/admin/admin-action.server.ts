@@ -1,0 +1,67 @@
+import type { z } from "zod";
+import { getDb, type DB } from "~/db/db.server";
+import { requireAdminAction, type SessionUser } from "~/modules/accounts/session.server";
+import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
+import { fieldsOf, readForm } from "~/utils/request.server";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+import type { AdminSuccess } from "./admin-result";
+
+/**
+ * Every admin action, one shape (DESIGN.md "Admin area"): a form names its `intent`; the dispatcher
+ * 1. checks the origin and the role on the server (anyone but an admin: 403 'Admin access required', nothing read),
+ * 2. reads the form through the input boundary and parses it with the page's discriminated zod schema; the first
+ *    failure (in the schema's field order, which follows the spec's) is the answer, with every field's message,
+ * 3. runs the intent's use case; a DomainError carries the spec's message and status, anything else is logged and
+ *    answered with the intent's failure message from the spec (500), so nothing half-done is reported as done,
+ * 4. tells the storefront when the intent changes what visitors see (the page cache drops its copies),
+ * 5. answers { ok: true, intent, message } for the page's transient success message.
+ */
+export interface AdminActionContext {
+  admin: SessionUser;
+  /** the whole form, for what a schema doesn't carry (uploaded files) */
+  form: FormData;
+}
+
+export type AdminHandlerResult = string | { message: string; id?: string };
+
+type IntentOf<S extends z.ZodType> = z.infer<S> extends { intent: infer I extends string } ? I : never;
+
+export type AdminHandlers<S extends z.ZodType> = {
+  [K in IntentOf<S>]: (db: DB, input: Extract<z.infer<S>, { intent: K }>, context: AdminActionContext) => Promise<AdminHandlerResult>;
+};
+
+export interface AdminActionOptions<S extends z.ZodType> {
+  /** the spec's failure message per intent (e.g. 'Failed to delete product') for unexpected errors */
+  failure: { [K in IntentOf<S>]: string };
+  /** intents that change what the storefront shows */
+  storefront?: ReadonlyArray<IntentOf<S>>;
+  /** body limit for forms with files (the product form); default: the form limit */
+  maxBytes?: number;
+}
+
+export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, handlers: AdminHandlers<S>, options: AdminActionOptions<S>) {
+  return async ({ request }: { request: Request }) => {
+    const admin = await requireAdminAction(request);
+    const form = await readForm(request, { maxBytes: options.maxBytes });
+    const parsed = schema.safeParse(fieldsOf(form));
+    if (!parsed.success) {
+      const fieldErrors = fieldErrorsOf(parsed.error.issues);
+      return formError(parsed.error.issues[0]?.message ?? "Please check the form", 400, fieldErrors);
+    }
+    const input = parsed.data as z.infer<S>;
+    const intent = input.intent as IntentOf<S>;
+    const handler = handlers[intent] as (db: DB, input: z.infer<S>, context: AdminActionContext) => Promise<AdminHandlerResult>;
+    let result: AdminHandlerResult;
+    try {
+      result = await handler(getDb(), input, { admin, form });
+    } catch (error) {
+      if (error instanceof DomainError) return formError(error.message, error.status, error.field ? { [error.field]: error.message } : undefined);
+      logger.error({ err: error, intent, path: new URL(request.url).pathname }, "admin action failed");
+      return formError(options.failure[intent], 500);
+    }
+    if (options.storefront?.includes(intent)) storefrontChanged(`${new URL(request.url).pathname} ${intent}`);
+    const { message, id } = typeof result === "string" ? { message: result, id: undefined } : result;
+    return { ok: true as const, intent, message, ...(id ? { id } : {}) } satisfies AdminSuccess;
+  };
+}
