@@ -1,17 +1,133 @@
-// Guarded placeholder: the page's own issue replaces the component (keep the requireAdmin call in its loader).
+import { Link } from "react-router";
 import type { Route } from "./+types/admin.products";
-import { AdminPlaceholder } from "~/modules/accounts/admin-ui";
+import { AdminPage } from "~/components/admin/admin-page";
+import { AdminStatus } from "~/components/admin/admin-status";
+import { ConfirmDelete } from "~/components/admin/confirm-delete";
+import { DataTable, type Column } from "~/components/admin/data-table";
+import { FilterBar } from "~/components/admin/filter-bar";
+import { ButtonLink } from "~/components/ui/button";
+import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
+import { adminAction } from "~/modules/admin/admin-action.server";
+import { hasActiveFilters, listHref, parseListQuery } from "~/modules/admin/list-query";
+import { deleteProduct, listAdminProducts, UNCATEGORISED } from "~/modules/catalog/catalog-admin.server";
+import { productListIntent } from "~/modules/catalog/catalog-admin.schema";
+import { listCategories } from "~/modules/catalog/catalog.server";
+import { PRODUCT_MESSAGES } from "~/modules/catalog/product-admin.text";
+import { PLACEHOLDER_IMAGE, sizedImage } from "~/modules/media/images";
+import { formatDateZA } from "~/utils/dates";
+import { formatRand } from "~/utils/money";
+import { readQuery } from "~/utils/request.server";
+
+const PATH = "/admin/products";
+const filters = { q: { kind: "text" }, category: { kind: "text", max: 100 } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  const query = parseListQuery(readQuery(request), filters);
+  const db = getDb();
+  const [list, categories] = await Promise.all([listAdminProducts(db, { ...query.filters, page: query.page }), listCategories(db)]);
+  return {
+    query,
+    categories,
+    list: { ...list, rows: list.rows.map((p) => ({ ...p, price: formatRand(p.priceCents), created: formatDateZA(p.createdAt) })) },
+  };
 }
+
+export const action = adminAction(
+  productListIntent,
+  { delete: async (db, { id }) => (await deleteProduct(db, id), PRODUCT_MESSAGES.deleted) },
+  { failure: { delete: PRODUCT_MESSAGES.deleteFailed }, storefront: ["delete"] },
+);
 
 export function meta() {
   return [{ title: "Products | Admin | Scentara" }];
 }
 
-export default function Page() {
-  return <AdminPlaceholder title="Products" description="The catalogue: add, edit and remove products." />;
+type Row = Route.ComponentProps["loaderData"]["list"]["rows"][number];
+
+export default function Products({ loaderData }: Route.ComponentProps) {
+  const { query, list, categories } = loaderData;
+  const here = listHref(PATH, query);
+  const columns: Column<Row>[] = [
+    {
+      header: "Image",
+      bare: true,
+      cell: (p) => <img src={p.image ? sizedImage(p.image, 400) : PLACEHOLDER_IMAGE} alt="" width={56} height={56} loading="lazy" className="h-14 w-14 border border-line bg-sand object-cover" />,
+    },
+    {
+      header: "Name",
+      cell: (p) => (
+        <span className="block min-w-0">
+          <span className="block font-medium text-ink">{p.name}</span>
+          <span className="block break-all text-xs text-muted">{p.slug}</span>
+        </span>
+      ),
+    },
+    { header: "Category", cell: (p) => p.categoryName ?? <span className="text-muted">Uncategorised</span> },
+    { header: "Price", cell: (p) => p.price, className: "whitespace-nowrap tabular-nums md:text-right" },
+    { header: "Created", cell: (p) => p.created, className: "whitespace-nowrap" },
+    {
+      header: "Actions",
+      bare: true,
+      className: "md:text-right",
+      cell: (p) => (
+        <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-2">
+          <a href={`/products/${p.slug}`} target="_blank" rel="noreferrer" className="text-xs font-medium uppercase tracking-[0.14em] text-ink underline-offset-4 hover:underline">
+            View<span className="sr-only"> {p.name} (opens in a new tab)</span>
+          </a>
+          <Link to={`/admin/products/edit/${p.id}`} className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline">
+            Edit<span className="sr-only"> {p.name}</span>
+          </Link>
+          <ConfirmDelete id={p.id} name={p.name} what="product" confirmHref={listHref(PATH, query, { confirm: p.id })} cancelHref={here} openOnLoad={query.confirm === p.id} note="Its pricing tiers and reviews are deleted with it; orders keep their lines." />
+        </span>
+      ),
+    },
+  ];
+  const empty =
+    list.total === 0 ? (
+      <>
+        <p className="font-display text-2xl text-ink">{PRODUCT_MESSAGES.noProducts}</p>
+        <ButtonLink to="/admin/products/add" className="mt-5">
+          Add New Product
+        </ButtonLink>
+      </>
+    ) : (
+      <>
+        <p className="font-display text-2xl text-ink">{PRODUCT_MESSAGES.noMatches}</p>
+        <ButtonLink to={PATH} variant="secondary" className="mt-5">
+          Clear All Filters
+        </ButtonLink>
+      </>
+    );
+  return (
+    <AdminPage
+      title="Products"
+      description="The catalogue: add, edit and remove products."
+      actions={<ButtonLink to="/admin/products/add">Add New Product</ButtonLink>}
+      stats={[
+        { label: "All products", value: list.total },
+        { label: hasActiveFilters(query) ? "Matching" : "Shown", value: list.matching },
+        { label: "Categories", value: categories.length, to: "/admin/categories" },
+      ]}
+      status={<AdminStatus />}
+    >
+      <FilterBar
+        path={PATH}
+        query={query}
+        fields={[
+          { name: "q", label: "Search by name", kind: "search", placeholder: "e.g. Amber" },
+          { name: "category", label: "Category", kind: "select", allLabel: "All Categories", options: [...categories.map((c) => ({ value: c.id, label: c.name })), { value: UNCATEGORISED, label: "Uncategorised" }] },
+        ]}
+      />
+      <DataTable<Row>
+        rows={list.rows}
+        columns={columns}
+        rowKey={(p) => p.id}
+        caption="Products"
+        empty={empty}
+        page={{ page: list.page, pageCount: list.pageCount, hrefFor: (page) => listHref(PATH, query, { page }) }}
+      />
+    </AdminPage>
+  );
 }

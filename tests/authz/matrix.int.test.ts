@@ -37,6 +37,7 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin", route: () => import("~/routes/admin._index"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/products", route: () => import("~/routes/admin.products"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertProduct(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/products/edit/p1", route: () => import("~/routes/admin.products.edit"), kind: "loader", params: { id: "p1" }, expect: { ...ADMIN_PAGE, admin: "ok" } },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "loader", expect: ADMIN_PAGE },

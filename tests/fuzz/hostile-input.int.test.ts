@@ -68,6 +68,7 @@ const ACTIONS: FuzzAction[] = [
   { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), as: "visitor", form: (f) => ({ code: "FUZZ10", orderTotal: "40000", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]), zoneId: "" }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", form: () => ({ intent: "add", name: "Fuzzed Category" }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", form: () => ({ intent: "delete", id: "no-such-category" }) },
+  { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", form: () => ({ intent: "delete", id: "no-such-product" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -84,6 +85,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", query: (f) => ({ productId: f.productId }) },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", query: () => ({ confirm: "x" }) },
+  { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", query: (f) => ({ q: "rose", category: "none", page: "2", confirm: f.productId }) },
 ];
 
 /** What a refusal must leave alone. */

@@ -26,3 +26,5 @@ export const categoryIntent = z.discriminatedUnion("intent", [
 export function categorySlugFor(name: string): string {
   return categorySlug(name).replace(/[^a-z0-9-]+/g, "").replace(/-+/g, "-").replace(/^-|-$/g, "");
 }
+
+export const productListIntent = z.discriminatedUnion("intent", [z.object({ intent: z.literal("delete"), id })]);

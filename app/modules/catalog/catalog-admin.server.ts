@@ -1,8 +1,11 @@
 import { sql } from "kysely";
-import { isUniqueViolation, type Queryable } from "~/db/db.server";
+import { containsInsensitive, isUniqueViolation, type Queryable } from "~/db/db.server";
+import { paginate, type Page } from "~/db/paginate.server";
+import { removeImageRenditions } from "~/modules/media/product-images.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { CATEGORY_MESSAGES, categorySlugFor } from "./catalog-admin.schema";
+import { imagesOf } from "./catalog.server";
 
 /** The catalogue as the owner manages it: categories here; products and their images below. */
 
@@ -60,4 +63,75 @@ export async function deleteCategory(db: Queryable, id: string): Promise<{ name:
   await db.updateTable("products").set({ category_id: null }).where("category_id", "=", id).execute();
   await db.deleteFrom("categories").where("id", "=", id).execute();
   return { name: category.name, moved: Number(n) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Products
+
+export const ADMIN_PRODUCTS_PAGE_SIZE = 25;
+/** The category filter's value for products without a category. */
+export const UNCATEGORISED = "none";
+
+export interface AdminProductRow {
+  id: string;
+  name: string;
+  slug: string;
+  priceCents: number;
+  image: string | null;
+  categoryName: string | null;
+  createdAt: string;
+}
+
+export interface AdminProductList extends Page<AdminProductRow> {
+  /** every product in the shop, whatever the filters */
+  total: number;
+}
+
+/** The admin's product list: search by name, a category (or none), newest first, one page. */
+export async function listAdminProducts(db: Queryable, input: { q: string; category: string; page: number }): Promise<AdminProductList> {
+  let query = db
+    .selectFrom("products as p")
+    .leftJoin("categories as c", "c.id", "p.category_id")
+    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.images", "p.created_at", "c.name as category_name"]);
+  if (input.q) query = query.where(containsInsensitive("p.name", input.q));
+  if (input.category === UNCATEGORISED) query = query.where("p.category_id", "is", null);
+  else if (input.category) query = query.where("p.category_id", "=", input.category);
+  const [page, total] = await Promise.all([
+    paginate(query.orderBy("p.created_at", "desc").orderBy("p.id", "desc"), { page: input.page, pageSize: ADMIN_PRODUCTS_PAGE_SIZE }),
+    db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    ...page,
+    total: Number(total.n),
+    rows: page.rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      slug: r.slug,
+      priceCents: Number(r.price_cents),
+      image: imagesOf(r.images)[0] ?? null,
+      categoryName: r.category_name,
+      createdAt: r.created_at,
+    })),
+  };
+}
+
+/**
+ * Deletes a product with its tiers and reviews (the database cascades); orders keep their lines (name and price
+ * are stored on the line). Its image files go after the commit; a failure there is only logged.
+ */
+export async function deleteProduct(db: Queryable, id: string): Promise<{ name: string }> {
+  const product = await db.selectFrom("products").select(["id", "name", "images"]).where("id", "=", id).executeTakeFirst();
+  if (!product) throw new DomainError("That product no longer exists", 404);
+  await db.deleteFrom("products").where("id", "=", id).execute();
+  await removeUnusedImages(db, imagesOf(product.images));
+  return { name: product.name };
+}
+
+/** Removes the files of images no product uses any more (two products may share an uploaded image). */
+async function removeUnusedImages(db: Queryable, urls: string[]) {
+  for (const url of urls) {
+    // Stored image URLs are [a-z0-9-/.] only, so a LIKE over the JSON text is exact (and portable: jsonb cast to text).
+    const stillUsed = await db.selectFrom("products").select("id").where(sql<boolean>`cast(images as text) like ${`%"${url}"%`}`).executeTakeFirst();
+    if (!stillUsed) await removeImageRenditions(url);
+  }
 }

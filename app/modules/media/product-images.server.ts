@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import sharp, { type Sharp } from "sharp";
 import { slugify } from "~/utils/slug";
 import { IMAGE_WIDTHS, type ImageWidth } from "./images";
+import { logger } from "~/utils/logger.server";
 import { mediaRoot } from "./media-paths.server";
 
 /**
@@ -79,3 +80,21 @@ export async function storeImageRenditions(buffer: Buffer, baseName: string): Pr
   return `${PRODUCT_MEDIA_URL}/${stem}-1200.webp`;
 }
 
+/** Is this a URL of an image stored here (as opposed to a default image shipped with the shop)? */
+export function isStoredProductImage(url: string): boolean {
+  return new RegExp(`^${PRODUCT_MEDIA_URL}/[a-z0-9-]+-(?:${IMAGE_WIDTHS.join("|")})\\.webp$`).test(url);
+}
+
+/**
+ * Removes an image's renditions from disk (SPEC §7: a failure is only logged: the product is already saved without
+ * it, and an orphan file harms nobody). Shipped default images and foreign URLs are never touched.
+ */
+export async function removeImageRenditions(url: string): Promise<void> {
+  if (!isStoredProductImage(url)) return;
+  const stem = url.slice(PRODUCT_MEDIA_URL.length + 1).replace(/-\d+\.webp$/, "");
+  for (const width of IMAGE_WIDTHS) {
+    await rm(join(productMediaDir(), `${stem}-${width}.webp`), { force: true }).catch((error: unknown) =>
+      logger.warn({ err: error, url }, "could not remove an image file"),
+    );
+  }
+}
