@@ -44,6 +44,7 @@ export default [
       route("users", "routes/admin.users.tsx"),
       route("shipping", "routes/admin.shipping.tsx"),
       route("pricing", "routes/admin.pricing.tsx"),
+      route("inbox", "routes/admin.inbox.tsx"),
     ]),
   ]),
 

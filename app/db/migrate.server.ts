@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider } from "kysely";
 import type { DB } from "./db.server";
 import * as initial from "./migrations/0001_initial";
+import * as inboxReadAt from "./migrations/0002_inbox_read_at";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
   "0001_initial": initial,
+  "0002_inbox_read_at": inboxReadAt,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

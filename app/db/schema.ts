@@ -240,6 +240,8 @@ export interface ContactMessagesTable {
   email: string;
   message: string;
   created_at: Timestamp;
+  /** when an admin first opened it in the inbox; null: unread */
+  read_at: NullableTimestamp;
 }
 
 export interface MailOutboxTable {

@@ -1,17 +1,83 @@
-// Guarded placeholder: the page's own issue replaces the component (keep the requireAdmin call in its loader).
+import { Link } from "react-router";
 import type { Route } from "./+types/admin._index";
-import { AdminPlaceholder } from "~/modules/accounts/admin-ui";
+import { AdminPage } from "~/components/admin/admin-page";
+import { StatCards } from "~/components/admin/stat-cards";
+import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
+import { dashboardFigures, RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  return dashboardFigures(getDb());
 }
 
 export function meta() {
   return [{ title: "Dashboard | Admin | Scentara" }];
 }
 
-export default function Page() {
-  return <AdminPlaceholder title="Dashboard" description="Users, orders and the catalogue at a glance." />;
+const QUICK_ACTIONS = [
+  { to: "/admin/orders", label: "Manage Orders", text: "Confirm payments, ship and track orders." },
+  { to: "/admin/products/add", label: "Add New Product", text: "A new fragrance, with its photographs." },
+  { to: "/admin/coupons", label: "Manage Coupons", text: "Create and pause promotions." },
+  { to: "/admin/reviews", label: "Manage Reviews", text: "Read, correct or remove reviews." },
+] as const;
+
+export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
+  return (
+    <AdminPage title="Dashboard" description="The shop at a glance: its people, its catalogue and what needs you.">
+      {d.inbox.unread > 0 ? (
+        <Link to="/admin/inbox" className="flex items-center justify-between gap-4 border border-gold/40 bg-blush/60 px-4 py-3 text-sm text-ink hover:bg-blush">
+          <span>
+            <strong className="font-semibold">{d.inbox.unread}</strong> unread {d.inbox.unread === 1 ? "message" : "messages"} from the contact form
+          </span>
+          <span className="text-xs font-medium uppercase tracking-[0.14em] text-gold">Open inbox →</span>
+        </Link>
+      ) : null}
+      <section aria-labelledby="users-heading">
+        <h2 id="users-heading" className="font-display text-2xl text-ink">
+          Customers and staff
+        </h2>
+        <StatCards
+          className="mt-3 lg:grid-cols-4"
+          cards={[
+            { label: "Total users", value: d.users.total, to: "/admin/users" },
+            { label: "Admin", value: d.users.admins, to: "/admin/users?role=admin" },
+            { label: "Regular", value: d.users.regular, to: "/admin/users?role=regular" },
+            { label: "Recent signups", value: d.users.recent, to: "/admin/users", hint: `last ${RECENT_SIGNUP_DAYS} days` },
+          ]}
+        />
+      </section>
+      <section aria-labelledby="shop-heading">
+        <h2 id="shop-heading" className="font-display text-2xl text-ink">
+          The shop
+        </h2>
+        <StatCards
+          className="mt-3 lg:grid-cols-3"
+          cards={[
+            { label: "Products", value: d.counts.products, to: "/admin/products" },
+            { label: "Categories", value: d.counts.categories, to: "/admin/categories" },
+            { label: "Orders", value: d.counts.orders, to: "/admin/orders" },
+            { label: "Coupons", value: d.counts.coupons, to: "/admin/coupons" },
+            { label: "Shipping zones", value: d.counts.zones, to: "/admin/shipping" },
+            { label: "Reviews", value: d.counts.reviews, to: "/admin/reviews" },
+          ]}
+        />
+      </section>
+      <section aria-labelledby="quick-heading">
+        <h2 id="quick-heading" className="font-display text-2xl text-ink">
+          Quick actions
+        </h2>
+        <ul className="mt-3 grid gap-3 sm:grid-cols-2">
+          {QUICK_ACTIONS.map((a) => (
+            <li key={a.to}>
+              <Link to={a.to} className="group block h-full border border-line bg-white px-5 py-4 transition-colors hover:border-gold">
+                <span className="block text-xs font-medium uppercase tracking-[0.16em] text-ink group-hover:text-gold">{a.label} →</span>
+                <span className="mt-1 block text-sm text-ink-soft">{a.text}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </AdminPage>
+  );
 }

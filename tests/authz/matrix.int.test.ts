@@ -48,6 +48,9 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/inbox?box=sent", route: () => import("~/routes/admin.inbox"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), kind: "action", form: { intent: "readAll" }, expect: ADMIN_ACTION, note: "mark all read" },
 ];
 
 runAuthorizationMatrix(MATRIX);

@@ -69,6 +69,7 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", form: () => ({ intent: "add", name: "Fuzzed Category" }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", form: () => ({ intent: "delete", id: "no-such-category" }) },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", form: () => ({ intent: "delete", id: "no-such-product" }) },
+  { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", form: () => ({ intent: "read", id: "no-such-message" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -85,6 +86,8 @@ const LOADERS: FuzzLoader[] = [
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", query: (f) => ({ productId: f.productId }) },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", query: () => ({ confirm: "x" }) },
+  { path: "/admin", route: () => import("~/routes/admin._index"), as: "admin", query: () => ({}) },
+  { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", query: () => ({ box: "sent", page: "2" }) },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", query: (f) => ({ q: "rose", category: "none", page: "2", confirm: f.productId }) },
 ];
 

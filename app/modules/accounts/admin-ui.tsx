@@ -13,6 +13,7 @@ export const ADMIN_PAGES = [
   { to: "/admin/users", label: "Users" },
   { to: "/admin/shipping", label: "Shipping" },
   { to: "/admin/pricing", label: "Pricing" },
+  { to: "/admin/inbox", label: "Inbox" },
 ] as const;
 
 /** Heading of an admin page. */

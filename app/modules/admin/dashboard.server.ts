@@ -1,0 +1,54 @@
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database } from "~/db/schema";
+import type { Queryable } from "~/db/db.server";
+import { env } from "~/utils/env.server";
+
+/** SPEC §9: recent signups are those of the last 7 days. */
+export const RECENT_SIGNUP_DAYS = 7;
+
+export interface DashboardFigures {
+  users: { total: number; admins: number; regular: number; recent: number };
+  counts: { products: number; categories: number; coupons: number; zones: number; orders: number; reviews: number };
+  inbox: { unread: number };
+}
+
+/**
+ * The dashboard's figures (SPEC §2), counted in the database: one count per table, all at once. Admins are users with
+ * the is_admin flag or an address in ADMIN_EMAILS (they are admins whatever their record says).
+ */
+export async function dashboardFigures(db: Queryable, now = new Date()): Promise<DashboardFigures> {
+  const since = new Date(now.getTime() - RECENT_SIGNUP_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  const listed = env().ADMIN_EMAILS;
+  const count = (table: "products" | "categories" | "coupons" | "shipping_zones" | "orders" | "reviews") =>
+    db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n));
+  const [users, products, categories, coupons, zones, orders, reviews, unread] = await Promise.all([
+    db
+      .selectFrom("users")
+      .select((eb) => [
+        eb.fn.countAll<number>().as("total"),
+        eb.fn.sum<number>(eb.case().when(isAdmin(eb, listed)).then(1).else(0).end()).as("admins"),
+        eb.fn.sum<number>(eb.case().when("created_at", ">=", since).then(1).else(0).end()).as("recent"),
+      ])
+      .executeTakeFirstOrThrow(),
+    count("products"),
+    count("categories"),
+    count("coupons"),
+    count("shipping_zones"),
+    count("orders"),
+    count("reviews"),
+    db.selectFrom("contact_messages").select((eb) => eb.fn.countAll<number>().as("n")).where("read_at", "is", null).executeTakeFirstOrThrow().then((r) => Number(r.n)),
+  ]);
+  const total = Number(users.total);
+  const admins = Number(users.admins ?? 0);
+  return {
+    users: { total, admins, regular: total - admins, recent: Number(users.recent ?? 0) },
+    counts: { products, categories, coupons, zones, orders, reviews },
+    inbox: { unread },
+  };
+}
+
+/** The SQL condition "this user is an admin": the flag, or an address in ADMIN_EMAILS. */
+function isAdmin(eb: ExpressionBuilder<Database, "users">, listed: string[]) {
+  const flag = eb("is_admin", "=", true);
+  return listed.length === 0 ? flag : eb.or([flag, eb(sql<string>`lower(email)`, "in", listed)]);
+}
