@@ -4,7 +4,8 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { StatCards } from "~/components/admin/stat-cards";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
-import { dashboardFigures, RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.server";
+import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
+import { dashboardFigures } from "~/modules/admin/dashboard.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);

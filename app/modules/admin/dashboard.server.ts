@@ -2,9 +2,8 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Queryable } from "~/db/db.server";
 import { env } from "~/utils/env.server";
+import { RECENT_SIGNUP_DAYS } from "./dashboard.logic";
 
-/** SPEC §9: recent signups are those of the last 7 days. */
-export const RECENT_SIGNUP_DAYS = 7;
 
 export interface DashboardFigures {
   users: { total: number; admins: number; regular: number; recent: number };

@@ -12,6 +12,9 @@ export const CATEGORY_MESSAGES = {
   failedDelete: "Failed to delete category",
 } as const;
 
+/** The category filter's value for products without a category. */
+export const UNCATEGORISED = "none";
+
 const id = z.string().trim().min(1).max(100);
 
 export const categoryIntent = z.discriminatedUnion("intent", [

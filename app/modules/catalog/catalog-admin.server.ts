@@ -4,7 +4,7 @@ import { paginate, type Page } from "~/db/paginate.server";
 import { removeImageRenditions } from "~/modules/media/product-images.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
-import { CATEGORY_MESSAGES, categorySlugFor } from "./catalog-admin.schema";
+import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED } from "./catalog-admin.schema";
 import { imagesOf } from "./catalog.server";
 
 /** The catalogue as the owner manages it: categories here; products and their images below. */
@@ -69,8 +69,6 @@ export async function deleteCategory(db: Queryable, id: string): Promise<{ name:
 // Products
 
 export const ADMIN_PRODUCTS_PAGE_SIZE = 25;
-/** The category filter's value for products without a category. */
-export const UNCATEGORISED = "none";
 
 export interface AdminProductRow {
   id: string;
