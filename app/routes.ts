@@ -32,6 +32,8 @@ export default [
 
   // admin (every page and action checks the role on the server)
   ...prefix("admin", [
+    // the product form's image upload (a resource route: JSON, no page)
+    route("products/images", "routes/admin.products.images.ts"),
     layout("routes/admin.tsx", [
       index("routes/admin._index.tsx"),
       route("orders", "routes/admin.orders.tsx"),

@@ -36,6 +36,7 @@ describe("bodyLimit", () => {
   it("gives only the product forms the upload limit", () => {
     expect(bodyLimitFor("/admin/products/add")).toBe(MAX_UPLOAD_BYTES);
     expect(bodyLimitFor("/admin/products/edit/abc.data")).toBe(MAX_UPLOAD_BYTES);
+    expect(bodyLimitFor("/admin/products/images")).toBe(MAX_UPLOAD_BYTES);
     expect(bodyLimitFor("/admin/products")).toBe(MAX_FORM_BYTES);
     expect(bodyLimitFor("/checkout")).toBe(MAX_FORM_BYTES);
   });

@@ -12,9 +12,9 @@ import { hasNul, INPUT_MESSAGES, MAX_FORM_BYTES, MAX_UPLOAD_BYTES } from "~/util
  * The connection is closed after the answer, so the unread body isn't parsed as a next request.
  */
 
-const UPLOAD_PATH = /^\/admin\/products\/(?:add|edit\/[^/]+)(?:\.data)?$/;
+const UPLOAD_PATH = /^\/admin\/products\/(?:add|images|edit\/[^/]+)(?:\.data)?$/;
 
-/** The largest body a path accepts: product forms carry images (5 MB each), everything else is a small form. */
+/** The largest body a path accepts: the product form and its upload carry an image (5 MB), the rest small forms. */
 export function bodyLimitFor(path: string): number {
   return UPLOAD_PATH.test(path) ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES;
 }

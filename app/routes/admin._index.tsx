@@ -39,7 +39,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
           Customers and staff
         </h2>
         <StatCards
-          className="mt-3 lg:grid-cols-4"
+          className="mt-3"
           cards={[
             { label: "Total users", value: d.users.total, to: "/admin/users" },
             { label: "Admin", value: d.users.admins, to: "/admin/users?role=admin" },
@@ -53,7 +53,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
           The shop
         </h2>
         <StatCards
-          className="mt-3 lg:grid-cols-3"
+          className="mt-3"
           cards={[
             { label: "Products", value: d.counts.products, to: "/admin/products" },
             { label: "Categories", value: d.counts.categories, to: "/admin/categories" },

@@ -1,17 +1,29 @@
-// Guarded placeholder: the page's own issue replaces the component (keep the requireAdmin call in its loader).
 import type { Route } from "./+types/admin.products.add";
-import { AdminPlaceholder } from "~/modules/accounts/admin-ui";
+import { AdminPage } from "~/components/admin/admin-page";
+import { ProductForm } from "~/components/admin/product-form";
+import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
+import { listCategories } from "~/modules/catalog/catalog.server";
+import { productFormAction } from "~/modules/catalog/product-form.server";
+import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  return { categories: await listCategories(getDb()), shopName: env().SHOP_NAME };
 }
+
+export const action = productFormAction;
 
 export function meta() {
   return [{ title: "Add Product | Admin | Scentara" }];
 }
 
-export default function Page() {
-  return <AdminPlaceholder title="Add Product" description="Add a new product to the catalogue." />;
+const EMPTY = { name: "", slug: "", description: "", price: "", categoryId: "", metaTitle: "", metaDesc: "", images: [] };
+
+export default function AddProduct({ loaderData }: Route.ComponentProps) {
+  return (
+    <AdminPage title="Add New Product" description="A new fragrance for the shop: it appears in the catalogue as soon as it is saved.">
+      <ProductForm product={EMPTY} categories={loaderData.categories} shopName={loaderData.shopName} action="/admin/products/add" />
+    </AdminPage>
+  );
 }

@@ -1,17 +1,48 @@
-// Guarded placeholder: the page's own issue replaces the component (keep the requireAdmin call in its loader).
 import type { Route } from "./+types/admin.products.edit";
-import { AdminPlaceholder } from "~/modules/accounts/admin-ui";
+import { AdminPage } from "~/components/admin/admin-page";
+import { ProductForm } from "~/components/admin/product-form";
+import { ButtonLink } from "~/components/ui/button";
+import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
+import { getAdminProduct } from "~/modules/catalog/catalog-admin.server";
+import { listCategories } from "~/modules/catalog/catalog.server";
+import { productFormAction } from "~/modules/catalog/product-form.server";
+import { env } from "~/utils/env.server";
+import { formatAmount } from "~/utils/money";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  const db = getDb();
+  const product = await getAdminProduct(db, params.id.slice(0, 100));
+  if (!product) throw new Response("Product not found", { status: 404 });
+  return { product, categories: await listCategories(db), shopName: env().SHOP_NAME };
 }
 
-export function meta() {
-  return [{ title: "Edit Product | Admin | Scentara" }];
+export const action = productFormAction;
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `${loaderData?.product.name ?? "Edit Product"} | Admin | Scentara` }];
 }
 
-export default function Page() {
-  return <AdminPlaceholder title="Edit Product" description="Change a product's details, price and images." />;
+export default function EditProduct({ loaderData }: Route.ComponentProps) {
+  const { product } = loaderData;
+  return (
+    <AdminPage
+      title="Edit Product"
+      description={product.name}
+      actions={
+        <ButtonLink to={`/products/${product.slug}`} target="_blank" rel="noreferrer" variant="secondary">
+          View in shop
+        </ButtonLink>
+      }
+    >
+      <ProductForm
+        key={product.id}
+        product={{ ...product, price: formatAmount(product.priceCents), categoryId: product.categoryId ?? "" }}
+        categories={loaderData.categories}
+        shopName={loaderData.shopName}
+        action={`/admin/products/edit/${product.id}`}
+      />
+    </AdminPage>
+  );
 }

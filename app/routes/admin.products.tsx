@@ -46,27 +46,33 @@ export function meta() {
 
 type Row = Route.ComponentProps["loaderData"]["list"]["rows"][number];
 
+function Thumb({ src }: { src: string | null }) {
+  return <img src={src ? sizedImage(src, 400) : PLACEHOLDER_IMAGE} alt="" width={56} height={56} loading="lazy" className="h-14 w-14 shrink-0 border border-line bg-sand object-cover" />;
+}
+
 export default function Products({ loaderData }: Route.ComponentProps) {
   const { query, list, categories } = loaderData;
   const here = listHref(PATH, query);
   const columns: Column<Row>[] = [
-    {
-      header: "Image",
-      bare: true,
-      cell: (p) => <img src={p.image ? sizedImage(p.image, 400) : PLACEHOLDER_IMAGE} alt="" width={56} height={56} loading="lazy" className="h-14 w-14 border border-line bg-sand object-cover" />,
-    },
+    { header: "Image", bare: true, phone: "hide", cell: (p) => <Thumb src={p.image} /> },
     {
       header: "Name",
+      bare: true,
       cell: (p) => (
-        <span className="block min-w-0">
-          <span className="block font-medium text-ink">{p.name}</span>
-          <span className="block break-all text-xs text-muted">{p.slug}</span>
+        <span className="flex min-w-0 items-center gap-3 text-left">
+          <span className="md:hidden">
+            <Thumb src={p.image} />
+          </span>
+          <span className="min-w-0">
+            <span className="block font-medium text-ink">{p.name}</span>
+            <span className="block break-all text-xs text-muted">{p.slug}</span>
+          </span>
         </span>
       ),
     },
     { header: "Category", cell: (p) => p.categoryName ?? <span className="text-muted">Uncategorised</span> },
     { header: "Price", cell: (p) => p.price, className: "whitespace-nowrap tabular-nums md:text-right" },
-    { header: "Created", cell: (p) => p.created, className: "whitespace-nowrap" },
+    { header: "Created", cell: (p) => p.created, className: "whitespace-nowrap", phone: "hide" },
     {
       header: "Actions",
       bare: true,

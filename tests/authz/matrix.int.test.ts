@@ -3,7 +3,7 @@
  * Expectation presets (tests/authz/matrix.ts): ADMIN_PAGE, ADMIN_ACTION, SIGNED_IN_PAGE, SIGNED_IN_ACTION, or
  * { visitor, customer, admin } with a status, "login", "ok" or { status, error }.
  */
-import { ADMIN_ACTION, ADMIN_PAGE, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
+import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
 import { insertCategory, insertProduct } from "../factories/catalog";
 
@@ -39,7 +39,11 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/products", route: () => import("~/routes/admin.products"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertProduct(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), kind: "loader", expect: ADMIN_PAGE },
-  { path: "/admin/products/edit/p1", route: () => import("~/routes/admin.products.edit"), kind: "loader", params: { id: "p1" }, expect: { ...ADMIN_PAGE, admin: "ok" } },
+  { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), kind: "loader", setup: async (db) => { const p = await insertProduct(db); return { path: `/admin/products/edit/${p.id}`, params: { id: p.id } }; }, expect: ADMIN_PAGE },
+  { path: "/admin/products/edit/gone", route: () => import("~/routes/admin.products.edit"), kind: "loader", params: { id: "gone" }, expect: { ...ADMIN_PAGE, admin: 404 }, note: "missing product" },
+  { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), kind: "action", setup: async (db) => ({ form: { intent: "save", name: `Matrix Scent ${Math.random()}`, price: "199.00", slug: "", categoryId: (await insertCategory(db)).id } }), expect: ADMIN_ACTION, note: "create" },
+  { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), kind: "action", setup: async (db) => { const c = await insertCategory(db); const p = await insertProduct(db, { category_id: c.id }); return { path: `/admin/products/edit/${p.id}`, params: { id: p.id }, form: { intent: "save", id: p.id, name: "Renamed", price: "1.00", slug: p.slug, categoryId: c.id, images: "[]" } }; }, expect: ADMIN_ACTION, note: "update" },
+  { path: "/admin/products/images", route: () => import("~/routes/admin.products.images"), kind: "action", form: { image: "not a file" }, expect: { visitor: DENY_ACTION, customer: DENY_ACTION, admin: 400 }, note: "upload" },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "action", form: { intent: "add", name: "Matrix Category" }, expect: ADMIN_ACTION, note: "add" },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertCategory(db)).id } }), expect: ADMIN_ACTION, note: "delete" },

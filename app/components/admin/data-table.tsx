@@ -8,6 +8,8 @@ export interface Column<Row> {
   className?: string;
   /** hide the phone label (an image, the actions) */
   bare?: boolean;
+  /** leave the column out of the phone's card (another cell shows it there) */
+  phone?: "hide";
 }
 
 /**
@@ -56,7 +58,7 @@ export function DataTable<Row>({
                     <td
                       key={c.header}
                       data-label={c.bare ? undefined : c.header}
-                      className={`flex min-w-0 items-start justify-between gap-4 py-1.5 align-middle md:table-cell md:px-3 md:py-3 ${
+                      className={`${c.phone === "hide" ? "hidden" : "flex"} min-w-0 items-start justify-between gap-4 py-1.5 align-middle md:table-cell md:px-3 md:py-3 ${
                         c.bare ? "" : "before:shrink-0 before:text-[0.68rem] before:font-medium before:uppercase before:tracking-[0.16em] before:text-muted before:content-[attr(data-label)] md:before:content-none"
                       } ${c.className ?? ""}`}
                     >

@@ -8,10 +8,10 @@ export interface StatCard {
   hint?: string;
 }
 
-/** A row of figures; on a phone two to a row, on a desktop up to five. */
+/** A row of figures: as many to a row as fit (two on a phone), each row filled edge to edge. */
 export function StatCards({ cards, className = "" }: { cards: StatCard[]; className?: string }) {
   return (
-    <ul className={`grid grid-cols-2 gap-px border border-line bg-line sm:grid-cols-3 lg:grid-cols-5 ${className}`}>
+    <ul className={`grid grid-cols-[repeat(auto-fit,minmax(9rem,1fr))] gap-2 ${className}`}>
       {cards.map((card) => {
         const body = (
           <>
@@ -21,7 +21,7 @@ export function StatCards({ cards, className = "" }: { cards: StatCard[]; classN
           </>
         );
         return (
-          <li key={card.label} className="bg-white">
+          <li key={card.label} className="border border-line bg-white">
             {card.to ? (
               <Link to={card.to} className="block h-full px-4 py-4 transition-colors hover:bg-sand focus-visible:bg-sand">
                 {body}

@@ -1,3 +1,4 @@
+import { useLocation } from "react-router";
 import { useRootData } from "~/modules/settings/root-data";
 import { SiteFooter } from "./site-footer";
 import { SiteHeader } from "./site-header";
@@ -9,6 +10,8 @@ import { WhatsAppButton } from "./whatsapp-button";
  */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
   const { user, shop } = useRootData();
+  // The floating chat button would cover the owner's tables and forms; staff don't need it.
+  const admin = useLocation().pathname.startsWith("/admin");
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main-content" className="skip-link">
@@ -19,7 +22,7 @@ export function SiteFrame({ children }: { children: React.ReactNode }) {
         {children}
       </div>
       <SiteFooter shop={shop} year={new Date().getFullYear()} />
-      <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} />
+      {admin ? null : <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} />}
     </div>
   );
 }

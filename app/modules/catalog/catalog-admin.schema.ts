@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { categorySlug } from "~/utils/slug";
+import { parseRandToCents } from "~/utils/money";
+import { categorySlug, isSlug, slugify } from "~/utils/slug";
+import { PRODUCT_MESSAGES } from "./product-admin.text";
 
 /** Admin inputs of the catalogue (browser-safe). Messages are the spec's where it has one (SPEC §5, §8). */
 export const CATEGORY_MESSAGES = {
@@ -31,3 +33,64 @@ export function categorySlugFor(name: string): string {
 }
 
 export const productListIntent = z.discriminatedUnion("intent", [z.object({ intent: z.literal("delete"), id })]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The product form (SPEC §5): fields in the spec's order, so the first failure is the spec's first message.
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() ?? "")
+    .pipe(z.string().max(max, `At most ${max} characters`));
+
+export const productFormIntent = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("save"),
+    name: z.string({ error: PRODUCT_MESSAGES.nameRequired }).trim().min(1, PRODUCT_MESSAGES.nameRequired).max(120, "Product name is too long"),
+    price: z
+      .string({ error: PRODUCT_MESSAGES.priceRequired })
+      .transform((v, ctx) => {
+        const cents = parseRandToCents(v);
+        if (cents === null || cents > 100_000_000) {
+          ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.priceRequired });
+          return z.NEVER;
+        }
+        return cents;
+      }),
+    slug: z
+      .string({ error: PRODUCT_MESSAGES.slugRequired })
+      .trim()
+      .min(1, PRODUCT_MESSAGES.slugRequired)
+      .max(120, "The slug is too long")
+      .refine(isSlug, PRODUCT_MESSAGES.slugInvalid),
+    categoryId: z.string({ error: PRODUCT_MESSAGES.categoryRequired }).trim().min(1, PRODUCT_MESSAGES.categoryRequired).max(100),
+    description: optionalText(5000),
+    metaTitle: optionalText(200),
+    metaDesc: optionalText(500),
+    /** the images kept, in order (first is the main one), as JSON; new uploads come as files */
+    images: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        try {
+          const list = JSON.parse(v || "[]") as unknown;
+          if (Array.isArray(list) && list.every((u) => typeof u === "string" && u.startsWith("/") && u.length <= 300)) return list as string[];
+        } catch {
+          // fall through
+        }
+        ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.saveFailed });
+        return z.NEVER;
+      }),
+    /** present when editing */
+    id: z.string().trim().max(100).optional(),
+  }),
+]);
+
+export type ProductFormInput = Extract<z.infer<typeof productFormIntent>, { intent: "save" }>;
+
+/** What the form sends before validation: a new product without a slug gets one from its name (SPEC §5). */
+export function withGeneratedSlug(fields: Record<string, string>): Record<string, string> {
+  if (fields.id || (fields.slug ?? "").trim()) return fields;
+  return { ...fields, slug: slugify(fields.name ?? "") };
+}

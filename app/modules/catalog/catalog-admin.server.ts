@@ -1,10 +1,12 @@
 import { sql } from "kysely";
 import { containsInsensitive, isUniqueViolation, type Queryable } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
-import { removeImageRenditions } from "~/modules/media/product-images.server";
+import { DEFAULT_PRODUCT_IMAGES, defaultProductImage } from "~/modules/media/images";
+import { isStoredProductImage, NotAnImageError, removeImageRenditions, storeImageRenditions } from "~/modules/media/product-images.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
-import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED } from "./catalog-admin.schema";
+import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED, type ProductFormInput } from "./catalog-admin.schema";
+import { MAX_IMAGE_BYTES, MAX_PRODUCT_IMAGES, PRODUCT_MESSAGES } from "./product-admin.text";
 import { imagesOf } from "./catalog.server";
 
 /** The catalogue as the owner manages it: categories here; products and their images below. */
@@ -132,4 +134,112 @@ async function removeUnusedImages(db: Queryable, urls: string[]) {
     const stillUsed = await db.selectFrom("products").select("id").where(sql<boolean>`cast(images as text) like ${`%"${url}"%`}`).executeTakeFirst();
     if (!stillUsed) await removeImageRenditions(url);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The product form
+
+export interface AdminProductForm {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  priceCents: number;
+  categoryId: string | null;
+  metaTitle: string;
+  metaDesc: string;
+  images: string[];
+}
+
+export async function getAdminProduct(db: Queryable, id: string): Promise<AdminProductForm | null> {
+  const row = await db
+    .selectFrom("products")
+    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    priceCents: Number(row.price_cents),
+    categoryId: row.category_id,
+    metaTitle: row.meta_title ?? "",
+    metaDesc: row.meta_desc ?? "",
+    images: imagesOf(row.images),
+  };
+}
+
+/** An image a product may point at: one stored here, or a default image shipped with the shop. */
+function isKnownImage(url: string): boolean {
+  return isStoredProductImage(url) || (Object.values(DEFAULT_PRODUCT_IMAGES) as string[]).includes(url);
+}
+
+/**
+ * Checks an uploaded file and stores it as WebP renditions (by content, not by its name: a renamed .txt is refused).
+ * Returns the URL to keep in products.images.
+ */
+export async function storeUploadedImage(file: File): Promise<string> {
+  if (file.size > MAX_IMAGE_BYTES) throw new DomainError(PRODUCT_MESSAGES.tooLarge, 413, "images");
+  try {
+    return await storeImageRenditions(Buffer.from(await file.arrayBuffer()), file.name.replace(/\.[^.]*$/, ""));
+  } catch (error) {
+    if (error instanceof NotAnImageError) throw new DomainError(PRODUCT_MESSAGES.notAnImage, 400, "images");
+    throw error;
+  }
+}
+
+/**
+ * Creates or updates a product from the admin form. New image files (the no-JavaScript form sends them with the
+ * product; with JavaScript they were uploaded one by one before) are checked and stored first; then the product is
+ * written in one statement; images no product uses any more are removed from disk afterwards.
+ */
+export async function saveProduct(
+  db: Queryable,
+  input: ProductFormInput,
+  options: { uploads: File[]; shopName: string },
+): Promise<{ id: string; created: boolean }> {
+  const category = await db.selectFrom("categories").select(["id", "slug"]).where("id", "=", input.categoryId).executeTakeFirst();
+  if (!category) throw new DomainError(PRODUCT_MESSAGES.categoryRequired, 400, "categoryId");
+  const previous = input.id ? await getAdminProduct(db, input.id) : null;
+  if (input.id && !previous) throw new DomainError("That product no longer exists", 404);
+
+  const clash = await db
+    .selectFrom("products")
+    .select("id")
+    .where("slug", "=", input.slug)
+    .$if(!!input.id, (q) => q.where("id", "<>", input.id!))
+    .executeTakeFirst();
+  if (clash) throw new DomainError(PRODUCT_MESSAGES.slugTaken, 409, "slug");
+
+  const kept = input.images.filter(isKnownImage);
+  const files = options.uploads.filter((f) => f.size > 0);
+  if (kept.length + files.length > MAX_PRODUCT_IMAGES) throw new DomainError(`A product can have at most ${MAX_PRODUCT_IMAGES} images`, 400, "images");
+  const added: string[] = [];
+  for (const file of files) added.push(await storeUploadedImage(file));
+  let images = [...new Set([...kept, ...added])];
+  // SPEC §5: a product saved without images gets its category's default image.
+  if (images.length === 0) images = [defaultProductImage(category.slug)];
+
+  const values = {
+    name: input.name,
+    slug: input.slug,
+    description: input.description,
+    price_cents: input.price,
+    category_id: category.id,
+    meta_title: input.metaTitle || `${input.name} | ${options.shopName}`,
+    meta_desc: input.metaDesc || null,
+    images: JSON.stringify(images),
+  };
+  const id = previous?.id ?? newId();
+  try {
+    if (previous) await db.updateTable("products").set(values).where("id", "=", id).execute();
+    else await db.insertInto("products").values({ id, ...values, created_at: new Date().toISOString() }).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError(PRODUCT_MESSAGES.slugTaken, 409, "slug");
+    throw error;
+  }
+  if (previous) await removeUnusedImages(db, previous.images.filter((url) => !images.includes(url)));
+  return { id, created: !previous };
 }

@@ -1,0 +1,138 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import { imagesOf } from "~/modules/catalog/catalog.server";
+import { PRODUCT_MESSAGES } from "~/modules/catalog/product-admin.text";
+import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
+import { onStorefrontChange } from "~/utils/storefront-changes.server";
+import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
+import { createUser, sessionCookieFor } from "../../tests/factories/users";
+import { insertCategory, insertProduct } from "../../tests/factories/catalog";
+import * as add from "./admin.products.add";
+import * as edit from "./admin.products.edit";
+import * as upload from "./admin.products.images";
+import * as product from "./product";
+
+const db = () => getDb();
+let cookie = "";
+let media = "";
+let forHer = "";
+let forHim = "";
+
+beforeAll(async () => {
+  media = await mkdtemp(join(tmpdir(), "scentara-admin-media-"));
+  process.env.MEDIA_DIR = media;
+  const admin = await createUser(db(), { isAdmin: true });
+  cookie = await sessionCookieFor(db(), admin.id);
+  forHer = (await insertCategory(db(), { name: "Female Favourites", slug: "female-favourites" })).id;
+  forHim = (await insertCategory(db(), { name: "Male Classics", slug: "male-classics" })).id;
+});
+
+afterAll(async () => {
+  delete process.env.MEDIA_DIR;
+  await rm(media, { recursive: true, force: true });
+});
+
+function form(fields: Record<string, string>, files: Array<{ name: string; bytes: Buffer; type: string }> = []) {
+  const f = new FormData();
+  for (const [k, v] of Object.entries({ intent: "save", ...fields })) f.append(k, v);
+  for (const file of files) f.append("newImages", new File([new Uint8Array(file.bytes)], file.name, { type: file.type }));
+  return f;
+}
+const save = (fields: Record<string, string>, files?: Array<{ name: string; bytes: Buffer; type: string }>) => callAction(add.action, "/admin/products/add", form(fields, files), { headers: { cookie } });
+const png = () => sharp({ create: { width: 900, height: 1200, channels: 3, background: "#c9a86a" } }).png().toBuffer();
+const productBySlug = (slug: string) => db().selectFrom("products").selectAll().where("slug", "=", slug).executeTakeFirst();
+
+describe("product form: validation in the spec's order", () => {
+  it.each([
+    [{ name: "  ", price: "-1", slug: "", categoryId: "" }, PRODUCT_MESSAGES.nameRequired],
+    [{ name: "Sea Mist", price: "", slug: "", categoryId: "" }, PRODUCT_MESSAGES.priceRequired],
+    [{ name: "Sea Mist", price: "abc", slug: "", categoryId: "" }, PRODUCT_MESSAGES.priceRequired],
+    [{ name: "Sea Mist", price: "-5", slug: "", categoryId: "" }, PRODUCT_MESSAGES.priceRequired],
+    [{ name: "Sea Mist", price: "349.99", slug: "", categoryId: "", id: "existing" }, PRODUCT_MESSAGES.slugRequired],
+    [{ name: "Sea Mist", price: "349.99", slug: "sea-mist", categoryId: "" }, PRODUCT_MESSAGES.categoryRequired],
+  ])("%j → %s, and nothing is saved", async (fields, message) => {
+    const before = await db().selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const result = await save(fields);
+    expect(statusOf(result)).toBe(400);
+    expect((await dataOf(result)).error).toBe(message);
+    const after = await db().selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
+
+describe("product form: saving", () => {
+  it("creates a product: slug from the name, price in rand stored in cents, meta title filled, the storefront told at once", async () => {
+    const heard: string[] = [];
+    const stop = onStorefrontChange((r) => heard.push(r));
+    const result = await save({ name: "Crème de Rooibos", price: "R 1 299,50", slug: "", categoryId: forHer, description: "Warm.\n\nNotes: rooibos, honey" });
+    stop();
+    expect(await dataOf(result)).toMatchObject({ ok: true, message: PRODUCT_MESSAGES.created });
+    const row = await productBySlug("creme-de-rooibos");
+    expect(row).toMatchObject({ name: "Crème de Rooibos", price_cents: 129950, category_id: forHer, meta_title: "Crème de Rooibos | Scentara" });
+    expect(heard).toHaveLength(1);
+    // a visitor's product page shows it (the page cache was told; the loader reads the database)
+    const page = await dataOf(await callLoader(product.loader, "/products/creme-de-rooibos", { params: { slug: "creme-de-rooibos" } }));
+    expect(page.product.name).toBe("Crème de Rooibos");
+  });
+
+  it("gives a product without images its category's default image ('female' is the ladies' image, not the men's)", async () => {
+    await save({ name: "Default Her", price: "300", slug: "", categoryId: forHer });
+    await save({ name: "Default Him", price: "300", slug: "", categoryId: forHim });
+    expect(imagesOf((await productBySlug("default-her"))!.images)).toEqual([DEFAULT_PRODUCT_IMAGES.ladies]);
+    expect(imagesOf((await productBySlug("default-him"))!.images)).toEqual([DEFAULT_PRODUCT_IMAGES.men]);
+  });
+
+  it("refuses a slug another product has, with a clear message", async () => {
+    await insertProduct(db(), { name: "Taken", slug: "taken-slug" });
+    const result = await save({ name: "Another", price: "100", slug: "taken-slug", categoryId: forHim });
+    expect(statusOf(result)).toBe(409);
+    expect(await dataOf(result)).toMatchObject({ error: PRODUCT_MESSAGES.slugTaken, fieldErrors: { slug: PRODUCT_MESSAGES.slugTaken } });
+  });
+
+  it("edits a product: the slug stays as given (not regenerated from a new name), removed images leave the disk", async () => {
+    await save({ name: "Edit Me", price: "100", slug: "", categoryId: forHim }, [{ name: "bottle.png", bytes: await png(), type: "image/png" }]);
+    const row = (await productBySlug("edit-me"))!;
+    const [image] = imagesOf(row.images);
+    expect(image).toMatch(/^\/media\/products\/bottle-[0-9a-f]{8}-1200\.webp$/);
+    expect((await readdir(join(media, "products"))).filter((f) => f.startsWith("bottle-"))).toHaveLength(3);
+
+    const loaded = await dataOf(await callLoader(edit.loader, `/admin/products/edit/${row.id}`, { params: { id: row.id }, headers: { cookie } }));
+    expect(loaded.product).toMatchObject({ name: "Edit Me", slug: "edit-me", priceCents: 10000, images: [image] });
+
+    const result = await callAction(edit.action, `/admin/products/edit/${row.id}`, form({ id: row.id, name: "Edited Name", price: "120.00", slug: "edit-me", categoryId: forHim, images: JSON.stringify([]) }), { headers: { cookie } });
+    expect(await dataOf(result)).toMatchObject({ ok: true, message: PRODUCT_MESSAGES.updated });
+    const after = (await db().selectFrom("products").selectAll().where("id", "=", row.id).executeTakeFirst())!;
+    expect(after).toMatchObject({ name: "Edited Name", slug: "edit-me", price_cents: 12000 });
+    expect((await readdir(join(media, "products"))).filter((f) => f.startsWith("bottle-"))).toHaveLength(0);
+  });
+});
+
+describe("product images are checked by content", () => {
+  it("stores a real PNG as WebP renditions; refuses a renamed .txt and a 6 MB file with the spec's messages", async () => {
+    const good = await callAction(upload.action, "/admin/products/images", imageForm("amber.png", await png(), "image/png"), { headers: { cookie } });
+    expect(await dataOf(good)).toMatchObject({ ok: true, url: expect.stringMatching(/^\/media\/products\/amber-[0-9a-f]{8}-1200\.webp$/) });
+
+    const renamed = await callAction(upload.action, "/admin/products/images", imageForm("photo.jpg", Buffer.from("just some text, not a picture"), "image/jpeg"), { headers: { cookie } });
+    expect(statusOf(renamed)).toBe(400);
+    expect((await dataOf(renamed)).error).toBe(PRODUCT_MESSAGES.notAnImage);
+
+    const huge = await callAction(upload.action, "/admin/products/images", imageForm("huge.png", Buffer.alloc(5 * 1024 * 1024 + 1), "image/png"), { headers: { cookie } });
+    expect(statusOf(huge)).toBe(413);
+    expect((await dataOf(huge)).error).toBe(PRODUCT_MESSAGES.tooLarge);
+
+    // the no-JavaScript form refuses the same way and saves nothing
+    const viaForm = await save({ name: "Text Image", price: "100", slug: "", categoryId: forHim }, [{ name: "notes.png", bytes: Buffer.from("hello"), type: "image/png" }]);
+    expect((await dataOf(viaForm)).error).toBe(PRODUCT_MESSAGES.notAnImage);
+    expect(await productBySlug("text-image")).toBeUndefined();
+  });
+});
+
+function imageForm(name: string, bytes: Buffer, type: string) {
+  const f = new FormData();
+  f.set("image", new File([new Uint8Array(bytes)], name, { type }));
+  return f;
+}
