@@ -5,7 +5,7 @@
  */
 import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
-import { insertCategory, insertProduct } from "../factories/catalog";
+import { insertCategory, insertProduct, insertTier } from "../factories/catalog";
 
 const MATRIX: MatrixEntry[] = [
   // accounts
@@ -52,6 +52,8 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "action", setup: async (db) => ({ form: { intent: "add", productId: (await insertProduct(db)).id, minQuantity: "2", maxQuantity: "", price: "100" } }), expect: ADMIN_ACTION, note: "add tier" },
+  { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertTier(db, (await insertProduct(db)).id, { min_quantity: 2, max_quantity: null, price_cents: 100 })).id } }), expect: ADMIN_ACTION, note: "delete tier" },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/inbox?box=sent", route: () => import("~/routes/admin.inbox"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), kind: "action", form: { intent: "readAll" }, expect: ADMIN_ACTION, note: "mark all read" },

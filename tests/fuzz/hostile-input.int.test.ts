@@ -74,6 +74,7 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), as: "admin", form: (f) => ({ intent: "save", name: "Fuzzed Scent", price: "349.99", slug: "", categoryId: f.categoryId, description: "x", metaTitle: "", metaDesc: "", images: "[]" }) },
   { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", form: (f) => ({ intent: "save", id: f.productId, name: "Fuzz Edit", price: "100", slug: f.productSlug, categoryId: f.categoryId, images: "[]" }), params: (f) => ({ id: f.productId }) },
   { path: "/admin/products/images", route: () => import("~/routes/admin.products.images"), as: "admin", form: () => ({ image: "x" }) },
+  { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", form: (f) => ({ intent: "add", productId: f.productId, minQuantity: "200", maxQuantity: "", price: "99.00" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -91,6 +92,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", query: () => ({ confirm: "x" }) },
   { path: "/admin", route: () => import("~/routes/admin._index"), as: "admin", query: () => ({}) },
+  { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", query: () => ({ q: "amber", page: "1" }) },
   { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", query: () => ({}), params: (f) => ({ id: f.productId }) },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", query: () => ({ box: "sent", page: "2" }) },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", query: (f) => ({ q: "rose", category: "none", page: "2", confirm: f.productId }) },

@@ -82,7 +82,7 @@ export function ConfirmDelete({
         ref={dialog}
         open={openOnLoad || undefined}
         aria-labelledby={titleId}
-        className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md border border-line bg-ivory p-0 text-ink shadow-2xl backdrop:bg-ink/50"
+        className="fixed inset-0 z-50 m-auto w-[calc(100%-2rem)] max-w-md border border-line bg-ivory p-0 text-left text-ink shadow-2xl backdrop:bg-ink/50"
       >
         <fetcher.Form method="post" action={cancelHref} onSubmit={() => setSubmitted(true)} className="p-6 sm:p-8">
           <p className="eyebrow">Please confirm</p>

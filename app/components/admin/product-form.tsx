@@ -152,7 +152,7 @@ export function ProductForm({ product, categories, shopName, action }: { product
               />
             )}
           </Field>
-          <Field label="Description" error={errors.description} hint="Paragraphs are kept. End with a line 'Notes: bergamot, rose, oud' to list scent notes.">
+          <Field label="Description" error={errors.description} hint="Paragraphs are kept. Lines such as 'Top notes: bergamot, pink pepper' (top, heart, base) show as the scent pyramid.">
             {(p) => <textarea {...p} name="description" defaultValue={product.description} rows={8} maxLength={5000} />}
           </Field>
         </section>

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tierFor, unitPriceFor, type PriceTier } from "./tiers.logic";
+import { tierFor, tierRangeLabel, tiersOverlap, unitPriceFor, type PriceTier } from "./tiers.logic";
 
 const tiers: PriceTier[] = [
   { minQuantity: 10, maxQuantity: null, priceCents: 25000 },
@@ -60,5 +60,24 @@ describe("unitPriceFor (SPEC §9 bulk tiers)", () => {
         else expect(containing.map((t) => t.priceCents)).toContain(price);
       }),
     );
+  });
+});
+
+describe("tiersOverlap (admin: a product's tiers never share a quantity)", () => {
+  it.each([
+    [{ minQuantity: 2, maxQuantity: 5 }, { minQuantity: 6, maxQuantity: null }, false],
+    [{ minQuantity: 2, maxQuantity: 5 }, { minQuantity: 5, maxQuantity: 9 }, true],
+    [{ minQuantity: 2, maxQuantity: null }, { minQuantity: 100, maxQuantity: 200 }, true],
+    [{ minQuantity: 10, maxQuantity: 20 }, { minQuantity: 1, maxQuantity: 9 }, false],
+    [{ minQuantity: 3, maxQuantity: 3 }, { minQuantity: 3, maxQuantity: null }, true],
+  ])("%j and %j → %s", (a, b, overlap) => {
+    expect(tiersOverlap(a, b)).toBe(overlap);
+    expect(tiersOverlap(b, a)).toBe(overlap);
+  });
+
+  it("labels ranges as the owner reads them", () => {
+    expect(tierRangeLabel({ minQuantity: 2, maxQuantity: 5 })).toBe("2–5");
+    expect(tierRangeLabel({ minQuantity: 6, maxQuantity: null })).toBe("6+");
+    expect(tierRangeLabel({ minQuantity: 3, maxQuantity: 3 })).toBe("3");
   });
 });

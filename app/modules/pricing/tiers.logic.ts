@@ -27,3 +27,16 @@ export function tierFor(tiers: readonly PriceTier[], quantity: number): PriceTie
 export function unitPriceFor(basePriceCents: number, tiers: readonly PriceTier[], quantity: number): number {
   return tierFor(tiers, quantity)?.priceCents ?? basePriceCents;
 }
+
+/** Do two quantity ranges share a quantity? (A missing max is open-ended.) */
+export function tiersOverlap(a: Pick<PriceTier, "minQuantity" | "maxQuantity">, b: Pick<PriceTier, "minQuantity" | "maxQuantity">): boolean {
+  const aMax = a.maxQuantity ?? Number.POSITIVE_INFINITY;
+  const bMax = b.maxQuantity ?? Number.POSITIVE_INFINITY;
+  return a.minQuantity <= bMax && b.minQuantity <= aMax;
+}
+
+/** The range as the owner reads it: '2–5', '6+' or '3'. */
+export function tierRangeLabel(tier: Pick<PriceTier, "minQuantity" | "maxQuantity">): string {
+  if (tier.maxQuantity === null) return `${tier.minQuantity}+`;
+  return tier.maxQuantity === tier.minQuantity ? `${tier.minQuantity}` : `${tier.minQuantity}–${tier.maxQuantity}`;
+}
