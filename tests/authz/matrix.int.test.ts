@@ -5,7 +5,7 @@
  */
 import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
-import { insertCategory, insertProduct, insertTier } from "../factories/catalog";
+import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
 
 const MATRIX: MatrixEntry[] = [
   // accounts
@@ -49,6 +49,8 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertCategory(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "action", setup: async (db) => ({ form: { intent: "update", id: (await insertReview(db, (await insertProduct(db)).id)).id, rating: "2", comment: "Edited" } }), expect: ADMIN_ACTION, note: "edit" },
+  { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertReview(db, (await insertProduct(db)).id)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "loader", expect: ADMIN_PAGE },

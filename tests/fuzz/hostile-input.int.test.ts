@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, type DB } from "~/db/db.server";
 import { callAction, callActionRaw, callLoader, statusOf } from "../setup/route";
 import { createUser, DEFAULT_TEST_PASSWORD, sessionCookieFor } from "../factories/users";
-import { insertCategory, insertProduct } from "../factories/catalog";
+import { insertCategory, insertProduct, insertReview } from "../factories/catalog";
 import { insertCoupon } from "../factories/orders";
 import { insertAwaitingOrder } from "../factories/payments";
 import { HOSTILE_VALUES, NON_FORM_BODIES, REPEATED_FIELD_VALUES } from "./corpus";
@@ -31,6 +31,7 @@ interface Fixture {
   categorySlug: string;
   orderId: string;
   checkoutId: string;
+  reviewId: string;
 }
 
 interface FuzzAction {
@@ -75,6 +76,7 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", form: (f) => ({ intent: "save", id: f.productId, name: "Fuzz Edit", price: "100", slug: f.productSlug, categoryId: f.categoryId, images: "[]" }), params: (f) => ({ id: f.productId }) },
   { path: "/admin/products/images", route: () => import("~/routes/admin.products.images"), as: "admin", form: () => ({ image: "x" }) },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", form: (f) => ({ intent: "add", productId: f.productId, minQuantity: "200", maxQuantity: "", price: "99.00" }) },
+  { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", form: (f) => ({ intent: "update", id: f.reviewId, rating: "4", comment: "Edited by the fuzz" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -92,6 +94,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", query: () => ({ confirm: "x" }) },
   { path: "/admin", route: () => import("~/routes/admin._index"), as: "admin", query: () => ({}) },
+  { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", query: (f) => ({ q: "lovely", rating: "5", page: "1", edit: f.reviewId }) },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", query: () => ({ q: "amber", page: "1" }) },
   { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", query: () => ({}), params: (f) => ({ id: f.productId }) },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", query: () => ({ box: "sent", page: "2" }) },
@@ -121,6 +124,7 @@ beforeAll(async () => {
   const product = await insertProduct(db, { category_id: category.id });
   await insertCoupon(db, { code: "FUZZ10" });
   const order = await insertAwaitingOrder(db, { userId: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
+  const review = await insertReview(db, product.id, { comment: "Lovely" });
   Object.assign(fixture, {
     customerId: customer.id,
     adminId: admin.id,
@@ -131,6 +135,7 @@ beforeAll(async () => {
     categorySlug: category.slug,
     orderId: order.id,
     checkoutId: order.checkoutId,
+    reviewId: review.id,
   });
 });
 

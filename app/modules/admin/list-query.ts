@@ -15,6 +15,8 @@ export interface ListQuery<F extends FilterSpecs = FilterSpecs> {
   page: number;
   /** the row a confirmation is open for (?confirm=<id>), so it also works without JavaScript */
   confirm: string;
+  /** the row being edited in place (?edit=<id>), likewise */
+  edit: string;
 }
 
 const MAX_TEXT = 100;
@@ -26,7 +28,12 @@ export function parseListQuery<F extends FilterSpecs>(params: URLSearchParams, s
     filters[name] = spec.kind === "text" ? raw.slice(0, spec.max ?? MAX_TEXT) : spec.values.includes(raw) ? raw : "";
   }
   const page = Number.parseInt(params.get("page") ?? "1", 10);
-  return { filters, page: Number.isSafeInteger(page) && page > 0 ? page : 1, confirm: (params.get("confirm") ?? "").slice(0, 100) };
+  return {
+    filters,
+    page: Number.isSafeInteger(page) && page > 0 ? page : 1,
+    confirm: (params.get("confirm") ?? "").slice(0, 100),
+    edit: (params.get("edit") ?? "").slice(0, 100),
+  };
 }
 
 export function hasActiveFilters(query: ListQuery): boolean {
@@ -37,16 +44,22 @@ export function hasActiveFilters(query: ListQuery): boolean {
  * The list's URL with some filters (or the page) changed. Changing a filter goes back to page 1; empty values are
  * left out, so links stay short.
  */
-export function listHref(path: string, query: ListQuery, changes: { page?: number; confirm?: string } & Record<string, string | number | undefined> = {}): string {
+export function listHref(
+  path: string,
+  query: ListQuery,
+  changes: { page?: number; confirm?: string; edit?: string } & Record<string, string | number | undefined> = {},
+): string {
   const params = new URLSearchParams();
-  const filterChanged = Object.keys(changes).some((k) => k !== "page" && k !== "confirm");
+  const own = new Set(["page", "confirm", "edit"]);
+  const filterChanged = Object.keys(changes).some((k) => !own.has(k));
   for (const [name, value] of Object.entries({ ...query.filters, ...changes })) {
-    if (name === "page" || name === "confirm" || value === undefined || value === "") continue;
+    if (own.has(name) || value === undefined || value === "") continue;
     params.set(name, String(value));
   }
   const page = changes.page ?? (filterChanged ? 1 : query.page);
   if (page > 1) params.set("page", String(page));
   if (changes.confirm) params.set("confirm", changes.confirm);
+  if (changes.edit) params.set("edit", String(changes.edit));
   const search = params.toString();
   return search ? `${path}?${search}` : path;
 }
