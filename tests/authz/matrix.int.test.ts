@@ -5,6 +5,7 @@
  */
 import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
+import { createUser } from "../factories/users";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
 
 const MATRIX: MatrixEntry[] = [
@@ -52,6 +53,8 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "action", setup: async (db) => ({ form: { intent: "update", id: (await insertReview(db, (await insertProduct(db)).id)).id, rating: "2", comment: "Edited" } }), expect: ADMIN_ACTION, note: "edit" },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertReview(db, (await insertProduct(db)).id)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "action", setup: async (db) => ({ form: { intent: "update", id: (await createUser(db)).id, isAdmin: "on", emailNotifications: "on" } }), expect: ADMIN_ACTION, note: "promote" },
+  { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await createUser(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "action", setup: async (db) => ({ form: { intent: "add", productId: (await insertProduct(db)).id, minQuantity: "2", maxQuantity: "", price: "100" } }), expect: ADMIN_ACTION, note: "add tier" },

@@ -77,6 +77,7 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/products/images", route: () => import("~/routes/admin.products.images"), as: "admin", form: () => ({ image: "x" }) },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", form: (f) => ({ intent: "add", productId: f.productId, minQuantity: "200", maxQuantity: "", price: "99.00" }) },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", form: (f) => ({ intent: "update", id: f.reviewId, rating: "4", comment: "Edited by the fuzz" }) },
+  { path: "/admin/users", route: () => import("~/routes/admin.users"), as: "admin", form: (f) => ({ intent: "update", id: f.customerId, emailNotifications: "on" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -94,6 +95,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", query: () => ({ confirm: "x" }) },
   { path: "/admin", route: () => import("~/routes/admin._index"), as: "admin", query: () => ({}) },
+  { path: "/admin/users", route: () => import("~/routes/admin.users"), as: "admin", query: () => ({ q: "example", role: "admin", page: "1" }) },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", query: (f) => ({ q: "lovely", rating: "5", page: "1", edit: f.reviewId }) },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", query: () => ({ q: "amber", page: "1" }) },
   { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", query: () => ({}), params: (f) => ({ id: f.productId }) },

@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+/** The users page (SPEC §2, §4 user role edit, §8), browser-safe. */
+export const USER_ADMIN_MESSAGES = {
+  updated: "User updated",
+  deleted: "User deleted. Their orders are kept.",
+  failedUpdate: "Failed to update user",
+  failedDelete: "Failed to delete user",
+  failedFetch: "Failed to fetch users",
+  none: "No users found matching your criteria.",
+  selfDemote: "You can't remove your own admin access: ask another admin",
+  selfDelete: "You can't delete your own account here",
+  lastAdmin: "The shop needs at least one admin: make someone else an admin first",
+  listedAdmin: "This address is an admin through ADMIN_EMAILS (server configuration): remove it there to demote it",
+  marketingConsent: "Marketing e-mails need the customer's own consent: they can opt in under Profile → Email Preferences",
+} as const;
+
+export const USER_ROLES = ["admin", "regular"] as const;
+
+const id = z.string().trim().min(1).max(100);
+/** A checkbox: present ("on") or absent. */
+const checkbox = z
+  .string()
+  .optional()
+  .transform((v) => v === "on" || v === "true");
+
+export const userAdminIntent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("update"), id, isAdmin: checkbox, emailNotifications: checkbox, emailMarketing: checkbox }),
+  z.object({ intent: z.literal("delete"), id }),
+]);

@@ -1,0 +1,138 @@
+import { sql, type ExpressionBuilder } from "kysely";
+import { containsInsensitive, type DB, type Queryable } from "~/db/db.server";
+import { paginate, type Page } from "~/db/paginate.server";
+import type { Database } from "~/db/schema";
+import { env } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
+import { USER_ADMIN_MESSAGES } from "./users-admin.schema";
+
+/**
+ * The people of the shop as an admin manages them (SPEC §2 Users, §7 get_all_users / update_user_role /
+ * delete_user_account). Admin is the is_admin flag or an address in ADMIN_EMAILS; the rules that keep the shop
+ * administrable (nobody demotes or deletes themself, the last admin stays) are checked here, on the server.
+ */
+export const ADMIN_USERS_PAGE_SIZE = 25;
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  /** admin through ADMIN_EMAILS: the flag can't take it away */
+  listedAdmin: boolean;
+  emailNotifications: boolean;
+  emailMarketing: boolean;
+  createdAt: string;
+  orderCount: number;
+}
+
+function listed(): string[] {
+  return env().ADMIN_EMAILS;
+}
+
+function adminCondition(eb: ExpressionBuilder<Database, "users">) {
+  const flag = eb("users.is_admin", "=", true);
+  return listed().length ? eb.or([flag, eb(sql<string>`lower(users.email)`, "in", listed())]) : flag;
+}
+
+export async function listAdminUsers(db: Queryable, input: { q: string; role: string; page: number }): Promise<Page<AdminUser>> {
+  let query = db
+    .selectFrom("users")
+    .select(["users.id", "users.email", "users.is_admin", "users.email_notifications", "users.email_marketing", "users.created_at"])
+    .select((eb) => eb.selectFrom("orders").select((o) => o.fn.countAll<number>().as("n")).whereRef("orders.user_id", "=", "users.id").as("order_count"));
+  if (input.q) query = query.where(containsInsensitive("users.email", input.q));
+  if (input.role === "admin") query = query.where((eb) => adminCondition(eb));
+  else if (input.role === "regular") query = query.where((eb) => eb.not(adminCondition(eb)));
+  const page = await paginate(query.orderBy("users.created_at", "desc").orderBy("users.id", "desc"), { page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE });
+  return {
+    ...page,
+    rows: page.rows.map((u) => {
+      const isListed = listed().includes(u.email.toLowerCase());
+      return {
+        id: u.id,
+        email: u.email,
+        isAdmin: u.is_admin === true || isListed,
+        listedAdmin: isListed,
+        emailNotifications: u.email_notifications === true,
+        emailMarketing: u.email_marketing === true,
+        createdAt: u.created_at,
+        orderCount: Number(u.order_count ?? 0),
+      };
+    }),
+  };
+}
+
+async function adminCount(db: Queryable): Promise<number> {
+  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where((eb) => adminCondition(eb)).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function findUser(db: Queryable, id: string) {
+  const user = await db.selectFrom("users").select(["id", "email", "is_admin", "email_marketing", "marketing_consent_at"]).where("id", "=", id).executeTakeFirst();
+  if (!user) throw new DomainError("That user no longer exists", 404);
+  return { ...user, listedAdmin: listed().includes(user.email.toLowerCase()), isAdmin: user.is_admin === true || listed().includes(user.email.toLowerCase()) };
+}
+
+/**
+ * Role changes run one at a time: two admins demoting each other at the same moment must not leave the shop with
+ * none. The transaction first writes one lock row (PostgreSQL holds its row lock until commit; SQLite writes are
+ * serial anyway), then counts admins and changes the user.
+ */
+async function withAdminRoleLock<T>(db: DB, fn: (trx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    const now = new Date().toISOString();
+    await trx
+      .insertInto("settings")
+      .values({ key: "lock:admin-roles", value: "", updated_at: now })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ updated_at: now }))
+      .execute();
+    return fn(trx);
+  });
+}
+
+/**
+ * update_user_role: the admin flag and both e-mail preferences. Marketing can be switched off for a customer but
+ * only the customer can switch it on (POPIA: consent is theirs to give; it is recorded when they do).
+ */
+export async function updateUserByAdmin(
+  db: DB,
+  actorId: string,
+  input: { id: string; isAdmin: boolean; emailNotifications: boolean; emailMarketing: boolean },
+): Promise<void> {
+  await withAdminRoleLock(db, (trx) => updateUserLocked(trx, actorId, input));
+}
+
+async function updateUserLocked(db: Queryable, actorId: string, input: { id: string; isAdmin: boolean; emailNotifications: boolean; emailMarketing: boolean }) {
+  const user = await findUser(db, input.id);
+  if (user.isAdmin && !input.isAdmin) {
+    if (user.id === actorId) throw new DomainError(USER_ADMIN_MESSAGES.selfDemote, 409, "isAdmin");
+    if (user.listedAdmin) throw new DomainError(USER_ADMIN_MESSAGES.listedAdmin, 409, "isAdmin");
+    if ((await adminCount(db)) <= 1) throw new DomainError(USER_ADMIN_MESSAGES.lastAdmin, 409, "isAdmin");
+  }
+  if (input.emailMarketing && !(user.email_marketing === true)) throw new DomainError(USER_ADMIN_MESSAGES.marketingConsent, 409, "emailMarketing");
+  await db
+    .updateTable("users")
+    .set({
+      is_admin: input.isAdmin,
+      email_notifications: input.emailNotifications,
+      email_marketing: input.emailMarketing,
+      marketing_consent_at: input.emailMarketing ? user.marketing_consent_at : null,
+      updated_at: new Date().toISOString(),
+    })
+    .where("id", "=", input.id)
+    .execute();
+}
+
+/**
+ * delete_user_account: the account, its sessions, password and reviews go (the database cascades); its orders stay
+ * for the shop's tax records, with their address and lines, no longer linked to an account (docs/decisions/012).
+ */
+export async function deleteUserByAdmin(db: DB, actorId: string, id: string): Promise<{ email: string }> {
+  return withAdminRoleLock(db, async (trx) => {
+    const user = await findUser(trx, id);
+    if (user.id === actorId) throw new DomainError(USER_ADMIN_MESSAGES.selfDelete, 409);
+    if (user.listedAdmin) throw new DomainError(USER_ADMIN_MESSAGES.listedAdmin, 409);
+    if (user.isAdmin && (await adminCount(trx)) <= 1) throw new DomainError(USER_ADMIN_MESSAGES.lastAdmin, 409);
+    await trx.deleteFrom("users").where("id", "=", id).execute();
+    return { email: user.email };
+  });
+}

@@ -1,0 +1,116 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import { USER_ADMIN_MESSAGES } from "~/modules/accounts/users-admin.schema";
+import { updateUserByAdmin } from "~/modules/accounts/users-admin.server";
+import { getSessionUser } from "~/modules/accounts/session.server";
+import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
+import { createUser, sessionCookieFor } from "../../tests/factories/users";
+import { insertOrder } from "../../tests/factories/orders";
+import * as route from "./admin.users";
+
+const db = () => getDb();
+let owner = { id: "", cookie: "" };
+
+beforeAll(async () => {
+  // This file's database starts empty: the owner is its only admin.
+  const admin = await createUser(db(), { isAdmin: true, email: "owner@shop.test" });
+  owner = { id: admin.id, cookie: await sessionCookieFor(db(), admin.id) };
+});
+
+const post = (form: Record<string, string>, cookie = owner.cookie) => callAction(route.action, "/admin/users", form, { headers: { cookie } });
+const load = async (path: string) => dataOf(await callLoader(route.loader, path, { headers: { cookie: owner.cookie } }));
+
+describe("admin users", () => {
+  it("promotes a customer, who is then an admin on their next request", async () => {
+    const customer = await createUser(db(), { email: "thabo@example.co.za" });
+    const cookie = await sessionCookieFor(db(), customer.id);
+    expect((await getSessionUser(new Request("http://localhost:3000/", { headers: { cookie } })))?.isAdmin).toBe(false);
+    const result = await post({ intent: "update", id: customer.id, isAdmin: "on", emailNotifications: "on" });
+    expect(await dataOf(result)).toMatchObject({ ok: true, message: USER_ADMIN_MESSAGES.updated });
+    expect((await getSessionUser(new Request("http://localhost:3000/", { headers: { cookie } })))?.isAdmin).toBe(true);
+    // and back, which is allowed: the owner is still an admin
+    expect(await dataOf(await post({ intent: "update", id: customer.id, emailNotifications: "on" }))).toMatchObject({ ok: true });
+  });
+
+  it("an admin can't demote or delete themself, and the last admin stays", async () => {
+    const self = await post({ intent: "update", id: owner.id, emailNotifications: "on" });
+    expect(statusOf(self)).toBe(409);
+    expect((await dataOf(self)).error).toBe(USER_ADMIN_MESSAGES.selfDemote);
+    expect((await dataOf(await post({ intent: "delete", id: owner.id }))).error).toBe(USER_ADMIN_MESSAGES.selfDelete);
+
+    // a second admin tries to remove the owner while the owner is the only other admin: allowed once, then refused
+    const second = await createUser(db(), { isAdmin: true });
+    const secondCookie = await sessionCookieFor(db(), second.id);
+    const third = await createUser(db(), { isAdmin: true });
+    expect((await dataOf(await post({ intent: "update", id: third.id }, secondCookie))).ok).toBe(true);
+    const last = await post({ intent: "update", id: second.id }, owner.cookie);
+    expect(await dataOf(last)).toMatchObject({ ok: true });
+    // now the owner is the only admin; a (former) admin's stale page can't take it away either
+    const users = await db().selectFrom("users").select("id").where("is_admin", "=", true).execute();
+    expect(users.map((u) => u.id)).toEqual([owner.id]);
+  });
+
+  it("two admins demoting each other at the same moment leave one admin, never none", async () => {
+    await db().updateTable("users").set({ is_admin: false }).where("id", "<>", owner.id).execute();
+    const other = await createUser(db(), { isAdmin: true });
+    const otherCookie = await sessionCookieFor(db(), other.id);
+    const [a, b] = await Promise.all([
+      post({ intent: "update", id: other.id }, owner.cookie),
+      post({ intent: "update", id: owner.id }, otherCookie),
+    ]);
+    // One wins; the other is refused, either by the role check (already demoted: 403) or the last-admin rule (409).
+    const statuses = [statusOf(a), statusOf(b)].sort();
+    expect(statuses[0]).toBe(200);
+    expect([403, 409]).toContain(statuses[1]);
+    const admins = await db().selectFrom("users").select("id").where("is_admin", "=", true).execute();
+    expect(admins).toHaveLength(1);
+    // put the owner back as the only admin for the next tests
+    await db().updateTable("users").set({ is_admin: true }).where("id", "=", owner.id).execute();
+    await db().updateTable("users").set({ is_admin: false }).where("id", "=", other.id).execute();
+  });
+
+  it("the last-admin rule holds when both demotions reach the database at once (20 rounds)", async () => {
+    for (let round = 0; round < 20; round++) {
+      await db().updateTable("users").set({ is_admin: false }).where("id", "<>", owner.id).execute();
+      const other = await createUser(db(), { isAdmin: true });
+      const results = await Promise.allSettled([
+        updateUserByAdmin(db(), owner.id, { id: other.id, isAdmin: false, emailNotifications: true, emailMarketing: false }),
+        updateUserByAdmin(db(), other.id, { id: owner.id, isAdmin: false, emailNotifications: true, emailMarketing: false }),
+      ]);
+      const admins = await db().selectFrom("users").select("id").where("is_admin", "=", true).execute();
+      expect(admins, `round ${round}: ${results.map((r) => r.status).join(", ")}`).toHaveLength(1);
+      await db().updateTable("users").set({ is_admin: true }).where("id", "=", owner.id).execute();
+    }
+    await db().updateTable("users").set({ is_admin: false }).where("id", "<>", owner.id).execute();
+  });
+
+  it("switches marketing off, but only the customer can switch it on (POPIA consent)", async () => {
+    const customer = await createUser(db(), { emailMarketing: true });
+    expect(await dataOf(await post({ intent: "update", id: customer.id, emailNotifications: "on" }))).toMatchObject({ ok: true });
+    const row = await db().selectFrom("users").select(["email_marketing", "marketing_consent_at"]).where("id", "=", customer.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ email_marketing: false, marketing_consent_at: null });
+    const refused = await post({ intent: "update", id: customer.id, emailMarketing: "on" });
+    expect((await dataOf(refused)).error).toBe(USER_ADMIN_MESSAGES.marketingConsent);
+  });
+
+  it("deleting a user ends their sessions and keeps their orders with address and lines", async () => {
+    const customer = await createUser(db(), { email: "leaving@example.co.za" });
+    const cookie = await sessionCookieFor(db(), customer.id);
+    const order = await insertOrder(db(), { userId: customer.id, lines: [{ name: "Amber Lantern", quantity: 2 }] });
+    expect(await dataOf(await post({ intent: "delete", id: customer.id }))).toMatchObject({ ok: true, message: USER_ADMIN_MESSAGES.deleted });
+    expect(await getSessionUser(new Request("http://localhost:3000/", { headers: { cookie } }))).toBeNull();
+    const kept = await db().selectFrom("orders").select(["user_id", "shipping_address"]).where("id", "=", order.id).executeTakeFirstOrThrow();
+    expect(kept.user_id).toBeNull();
+    expect(kept.shipping_address).toBeTruthy();
+    expect(await db().selectFrom("order_lines").select("name").where("order_id", "=", order.id).execute()).toEqual([{ name: "Amber Lantern" }]);
+  });
+
+  it("searches by e-mail and filters by role", async () => {
+    await createUser(db(), { email: "zanele.search@example.co.za" });
+    expect((await load("/admin/users?q=ZANELE.SEARCH")).list.rows.map((u: { email: string }) => u.email)).toEqual(["zanele.search@example.co.za"]);
+    const admins = await load("/admin/users?role=admin");
+    expect(admins.list.rows.every((u: { isAdmin: boolean }) => u.isAdmin)).toBe(true);
+    expect(admins.list.rows.map((u: { email: string }) => u.email)).toContain("owner@shop.test");
+    expect((await load("/admin/users?q=nobody-at-all")).list.rows).toEqual([]);
+  });
+});
