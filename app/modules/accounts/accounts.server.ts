@@ -37,6 +37,7 @@ function setCookiesOf(response: Response): string[] {
 export async function signInWithPassword(db: Queryable, input: { email: string; password: string }, meta: RequestMeta) {
   const keys = [
     { key: rateKey.signInIp(meta.ip), rule: RATE_RULES.signInIp },
+    { key: rateKey.signInIpEmail(meta.ip, input.email), rule: RATE_RULES.signInIpEmail },
     { key: rateKey.signInEmail(input.email), rule: RATE_RULES.signInEmail },
   ];
   await limitAttempts(db, keys);

@@ -38,22 +38,36 @@ describe("rate limits (stored in the database)", () => {
     expect(tooManyAttemptsMessage(30_000)).toBe("Too many attempts, try again in 1 minute");
   });
 
-  it("limits sign-in per e-mail across addresses, even for the right password, without revealing the account", async () => {
-    const user = await createUser(db());
-    for (let i = 0; i < RATE_RULES.signInEmail.max; i++) {
-      const r = await callAction(login.action, "/auth/login", { email: user.email, password: "wrong password" }, { ip: `10.1.0.${i}` });
+  it("an attacker guessing from one address is throttled there; the owner signs in from another address", async () => {
+    const owner = await createUser(db());
+    for (let i = 0; i < RATE_RULES.signInIpEmail.max; i++) {
+      const r = await callAction(login.action, "/auth/login", { email: owner.email, password: `guess ${i}` }, { ip: "10.1.0.66" });
       expect(statusOf(r)).toBe(401);
     }
-    const blocked = await callAction(login.action, "/auth/login", { email: user.email, password: user.password }, { ip: "10.1.1.1" });
+    // the attacker's address is refused, even with the right password, and learns nothing about the account
+    const blocked = await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: "10.1.0.66" });
     expect(statusOf(blocked)).toBe(429);
     expect((await dataOf(blocked)).error).toBe("Too many attempts, try again in 15 minutes");
-    expect(await db().selectFrom("sessions").select("id").where("user_id", "=", user.id).execute()).toHaveLength(0);
+    expect(await db().selectFrom("sessions").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(0);
 
-    // an unknown e-mail is limited in exactly the same way
+    // the owner, at home, signs in
+    const home = await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: "10.1.9.9" });
+    expect(statusOf(home)).toBe(302);
+    expect((home as Response).headers.get("set-cookie")).toMatch(/scentara\.session_token=/);
+
+    // an unknown e-mail is throttled in exactly the same way
     const ghost = uniqueEmail();
-    for (let i = 0; i < RATE_RULES.signInEmail.max; i++) await callAction(login.action, "/auth/login", { email: ghost, password: "wrong password" }, { ip: `10.2.0.${i}` });
-    const ghostBlocked = await callAction(login.action, "/auth/login", { email: ghost, password: "wrong password" }, { ip: "10.2.1.1" });
+    for (let i = 0; i < RATE_RULES.signInIpEmail.max; i++) await callAction(login.action, "/auth/login", { email: ghost, password: "wrong password" }, { ip: "10.2.0.66" });
+    const ghostBlocked = await callAction(login.action, "/auth/login", { email: ghost, password: "wrong password" }, { ip: "10.2.0.66" });
     expect(await dataOf(ghostBlocked)).toEqual(await dataOf(blocked));
+  });
+
+  it("guessing spread over many addresses meets a per-account ceiling", async () => {
+    const owner = await createUser(db());
+    await callAction(login.action, "/auth/login", { email: owner.email, password: "wrong" }, { ip: "10.8.0.1" });
+    await setCounter(rateKey.signInEmail(owner.email), RATE_RULES.signInEmail.max); // as if many addresses had failed
+    const blocked = await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: "10.8.0.2" });
+    expect(statusOf(blocked)).toBe(429);
   });
 
   it("limits failed sign-ins per IP across e-mails; successful sign-ins don't count", async () => {

@@ -14,10 +14,16 @@ export interface RateRule {
 
 const MINUTE = 60_000;
 
-/** Sign-in counts failed attempts (a success gives its attempt back); registration and reset count every request. */
+/**
+ * Sign-in counts failed attempts (a success gives its attempt back); registration and reset count every request.
+ * Sign-in is throttled the way rate-limiter-flexible's login-protection pattern does it (docs/decisions/005):
+ * per address, and per address + account, so guessing from one address can't lock the owner out from another;
+ * plus a high per-account ceiling that slows guessing spread over many addresses.
+ */
 export const RATE_RULES = {
   signInIp: { max: 30, windowMs: 15 * MINUTE },
-  signInEmail: { max: 8, windowMs: 15 * MINUTE },
+  signInIpEmail: { max: 8, windowMs: 15 * MINUTE },
+  signInEmail: { max: 100, windowMs: 60 * MINUTE },
   registerIp: { max: 100, windowMs: 60 * MINUTE }, // generous: South African mobile networks put many users behind one address (CGNAT)
   registerEmail: { max: 5, windowMs: 60 * MINUTE },
   resetIp: { max: 10, windowMs: 60 * MINUTE },
@@ -73,6 +79,7 @@ export async function limitAttempts(db: Queryable, attempts: Array<{ key: string
 
 export const rateKey = {
   signInIp: (ip: string) => `signin:ip:${ip}`,
+  signInIpEmail: (ip: string, email: string) => `signin:ip-email:${ip}:${email}`,
   signInEmail: (email: string) => `signin:email:${email}`,
   registerIp: (ip: string) => `register:ip:${ip}`,
   registerEmail: (email: string) => `register:email:${email}`,

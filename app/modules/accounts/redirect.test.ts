@@ -19,11 +19,28 @@ describe("safeRedirect", () => {
     "evil.example",
     "",
     "/auth/logout",
+    "/.//evil.example/x",
+    "/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/a/..//evil.example",
+    "/a/b/../..//evil.example",
+    "///evil.example",
+    "/\\evil.example",
+    "/%5Cevil.example",
+    "/%5cevil.example",
+    "/%5C%5Cevil.example",
+    "/%09/evil.example",
+    "/\n/evil.example",
+    "/\r//evil.example",
+    "/x\t/..//evil.example",
+    "/%0a/%2e%2e//evil.example",
   ])("ignores %j", (value) => {
     const result = safeRedirect(value);
     expect(result.startsWith("/")).toBe(true);
     expect(result.startsWith("//")).toBe(false);
     expect(new URL(result, "http://shop.test").host).toBe("shop.test");
+    expect(result).not.toMatch(/evil/);
   });
 
   it("falls back to home (or the given default) for missing or outside targets", () => {

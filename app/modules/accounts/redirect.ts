@@ -12,6 +12,9 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     const base = "http://shop.invalid";
     const url = new URL(value, base);
     if (url.origin !== base) return fallback;
+    // Dot segments are resolved only now ('/.//evil.example' → '//evil.example'), and an encoded backslash or control
+    // character can be decoded by a browser later: the result itself must be a plain path of this site.
+    if (url.pathname.startsWith("//") || /%5c|%0[0-9a-d]|%1[0-9a-f]|%7f/i.test(url.pathname + url.search)) return fallback;
     // Never bounce back into the auth pages themselves.
     if (url.pathname === "/auth/logout") return fallback;
     return url.pathname + url.search + url.hash;
