@@ -5,6 +5,7 @@ import compression from "compression";
 import express from "express";
 import { createRequestHandler as createReactRouterHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { requestInfoContext } from "~/context";
+import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { closeDatabase, getDb, pingDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { env } from "~/utils/env.server";
@@ -105,6 +106,7 @@ export function createApp(options: { build: () => Promise<ServerBuild>; clientDi
 /** Migrates, loads the demo catalogue on first start, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function start(options: Parameters<typeof createApp>[0]) {
   const config = env();
+  authSecret(); // made or read now (and said so in the log), not on the first visitor's request
   const db = getDb();
   await migrateToLatest(db);
   if (config.SEED_DEMO) await ensureDemoCatalogue(db);

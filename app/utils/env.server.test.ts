@@ -21,9 +21,27 @@ describe("configuration", () => {
     [{ ADMIN_EMAILS: "not-an-email" }, /ADMIN_EMAILS/],
     [{ WHATSAPP_NUMBER: "+27 82 123" }, /WHATSAPP_NUMBER/],
     [{ PAYMENT_PROVIDER: "yoco" }, /YOCO_SECRET_KEY/],
-    [{ NODE_ENV: "production" }, /AUTH_SECRET/],
+    [{ PUBLIC_BASE_URL: "https://shop.example.co.za" }, /AUTH_SECRET is required when PUBLIC_BASE_URL is https:\/\/.*randomBytes\(32\)/s],
+    [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "too-short" }, /AUTH_SECRET must be at least 32 characters/],
+    [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40) }, /PAYMENT_PROVIDER=simulated takes no real money.*ALLOW_TEST_PAYMENTS=true/s],
+    [{ ALLOW_TEST_PAYMENTS: "yes" }, /ALLOW_TEST_PAYMENTS/],
+    [{ TRUST_PROXY: "-1" }, /TRUST_PROXY/],
   ])("refuses to start with %j, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
+  });
+
+  it("starts locally with nothing set, in production mode too: no secret needed, test payments allowed, no proxy trusted", () => {
+    const local = parseEnv({ NODE_ENV: "production" });
+    expect(local.AUTH_SECRET).toBeUndefined();
+    expect(local.PAYMENT_PROVIDER).toBe("simulated");
+    expect(local.TRUST_PROXY).toBe(0);
+  });
+
+  it("accepts a real deployment with its own secret and a real provider, or test payments by explicit opt-in", () => {
+    const secret = "s".repeat(43);
+    expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: secret, PAYMENT_PROVIDER: "yoco", YOCO_SECRET_KEY: "sk_x", YOCO_WEBHOOK_SECRET: "whsec_x" }).PAYMENT_PROVIDER).toBe("yoco");
+    expect(parseEnv({ PUBLIC_BASE_URL: "https://staging.example.co.za", AUTH_SECRET: secret, ALLOW_TEST_PAYMENTS: "true" }).ALLOW_TEST_PAYMENTS).toBe(true);
+    expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
   });
 
   it("tells PostgreSQL URLs from SQLite paths", () => {

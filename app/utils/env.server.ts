@@ -39,6 +39,11 @@ const envSchema = z.object({
   ADMIN_EMAILS: emailList,
   AUTH_SECRET: optionalString,
   PAYMENT_PROVIDER: z.enum(["simulated", "yoco"]).default("simulated"),
+  /** A staging shop on https may keep the simulated provider only with this explicit opt-in. */
+  ALLOW_TEST_PAYMENTS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   YOCO_SECRET_KEY: optionalString,
   YOCO_WEBHOOK_SECRET: optionalString,
   YOCO_API_BASE: z.url().default("https://payments.yoco.com"),
@@ -68,10 +73,27 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (env.PAYMENT_PROVIDER === "yoco" && (!env.YOCO_SECRET_KEY || !env.YOCO_WEBHOOK_SECRET)) {
     throw new Error("Invalid configuration:\n  PAYMENT_PROVIDER=yoco needs YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET");
   }
-  if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
-    throw new Error("Invalid configuration:\n  AUTH_SECRET is required in production (32+ random characters)");
+  if (isRealDeployment(env)) {
+    // A real deployment (docs/decisions/004): its own secret, and no test payments unless the owner says so.
+    if (!env.AUTH_SECRET || env.AUTH_SECRET.length < 32) {
+      throw new Error(
+        `Invalid configuration:\n  AUTH_SECRET ${env.AUTH_SECRET ? "must be at least 32 characters" : "is required"} when PUBLIC_BASE_URL is https:// (a real deployment).\n` +
+          `  Make one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`,
+      );
+    }
+    if (env.PAYMENT_PROVIDER === "simulated" && !env.ALLOW_TEST_PAYMENTS) {
+      throw new Error(
+        "Invalid configuration:\n  PAYMENT_PROVIDER=simulated takes no real money: on an https:// shop set PAYMENT_PROVIDER=yoco " +
+          "(with YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET), or ALLOW_TEST_PAYMENTS=true for a staging shop.",
+      );
+    }
   }
   return env;
+}
+
+/** An https:// public address means a real shop on the internet; http://localhost and the like are local. */
+export function isRealDeployment(config: Pick<Env, "PUBLIC_BASE_URL">): boolean {
+  return config.PUBLIC_BASE_URL.startsWith("https://");
 }
 
 let cached: Env | undefined;

@@ -131,7 +131,7 @@ describe("sign in", () => {
   });
 
   it("marks the cookie Secure (with the __Secure- prefix) when the public URL is https", async () => {
-    withEnv({ PUBLIC_BASE_URL: "https://shop.example" });
+    withEnv({ PUBLIC_BASE_URL: "https://shop.example", AUTH_SECRET: "https-test-secret-https-test-secret-0123", ALLOW_TEST_PAYMENTS: "true" });
     const user = await createUser(db());
     const result = await callAction(login.action, "/auth/login", { email: user.email, password: user.password }, { ip: ip(), headers: { origin: "https://shop.example" } });
     expect(statusOf(result)).toBe(302);

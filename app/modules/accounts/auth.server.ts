@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
-import { hostname } from "node:os";
 import { betterAuth } from "better-auth";
 import { database, type DatabaseHandle } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./accounts.schema";
+import { authSecret } from "./auth-secret.server";
 
 /**
  * better-auth on the shop's own database. The tables exist in the shop's migration (snake_case columns); better-auth
@@ -18,13 +17,6 @@ export const SESSION_LIFETIME_SECONDS = 14 * 24 * 60 * 60;
 /** A password reset link works for one hour, once. */
 export const RESET_TOKEN_SECONDS = 60 * 60;
 export const COOKIE_PREFIX = "scentara";
-
-function authSecret(): string {
-  const configured = env().AUTH_SECRET;
-  if (configured) return configured;
-  // Development and tests only (env.server.ts refuses production without AUTH_SECRET): stable per machine and checkout.
-  return createHash("sha256").update(`scentara-dev-secret:${hostname()}:${process.cwd()}`).digest("hex");
-}
 
 export function isHttpsDeployment(): boolean {
   return env().PUBLIC_BASE_URL.startsWith("https://");
@@ -146,14 +138,15 @@ function createAuth(handle: DatabaseHandle) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-let cached: { handle: DatabaseHandle; baseURL: string; secret: string | undefined; auth: Auth } | undefined;
+let cached: { handle: DatabaseHandle; baseURL: string; secret: string; auth: Auth } | undefined;
 
 /** The better-auth instance for the process's database (rebuilt when tests switch databases or configuration). */
 export function getAuth(): Auth {
   const handle = database();
   const config = env();
-  if (!cached || cached.handle !== handle || cached.baseURL !== config.PUBLIC_BASE_URL || cached.secret !== config.AUTH_SECRET) {
-    cached = { handle, baseURL: config.PUBLIC_BASE_URL, secret: config.AUTH_SECRET, auth: createAuth(handle) };
+  const secret = authSecret();
+  if (!cached || cached.handle !== handle || cached.baseURL !== config.PUBLIC_BASE_URL || cached.secret !== secret) {
+    cached = { handle, baseURL: config.PUBLIC_BASE_URL, secret, auth: createAuth(handle) };
   }
   return cached.auth;
 }

@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto";
+import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { env } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
 import type { PaymentEventType, PaymentProvider } from "./provider";
-import { generateWebhookSecret, verifyWebhookSignature, webhookHeaders } from "./standard-webhooks.server";
+import { verifyWebhookSignature, webhookHeaders } from "./standard-webhooks.server";
 import { parseStandardPaymentEvent } from "./yoco.server";
 
 /**
@@ -10,11 +11,9 @@ import { parseStandardPaymentEvent } from "./yoco.server";
  * (/pay/simulated/<checkoutId>, clearly marked as a test) whose Pay button sends a Standard Webhooks–signed
  * payment.succeeded event through the same verification path as a real provider. Nothing is charged.
  */
-let processSecret: string | undefined;
-
 /**
- * The signing secret: SIMULATED_WEBHOOK_SECRET; else one derived from AUTH_SECRET (stable across restarts and
- * processes); else a random one for this process (development).
+ * The signing secret: SIMULATED_WEBHOOK_SECRET; else one derived from the session secret (AUTH_SECRET or the local
+ * one kept beside the database), so it is stable across restarts and processes.
  */
 export function simulatedWebhookSecret(): string {
   const config = env();
@@ -22,11 +21,7 @@ export function simulatedWebhookSecret(): string {
     const s = config.SIMULATED_WEBHOOK_SECRET;
     return s.startsWith("whsec_") ? s : `whsec_${Buffer.from(s, "utf8").toString("base64")}`;
   }
-  if (config.AUTH_SECRET) {
-    return `whsec_${createHmac("sha256", config.AUTH_SECRET).update("scentara:simulated-payment-webhooks").digest("base64")}`;
-  }
-  processSecret ??= generateWebhookSecret();
-  return processSecret;
+  return `whsec_${createHmac("sha256", authSecret()).update("scentara:simulated-payment-webhooks").digest("base64")}`;
 }
 
 export function simulatedCheckoutPath(checkoutId: string) {

@@ -1,0 +1,64 @@
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { env, isPostgresUrl, isRealDeployment } from "~/utils/env.server";
+import { logger } from "~/utils/logger.server";
+
+/**
+ * The secret that signs session cookies (and derives the simulated provider's webhook key). One source for all:
+ * - AUTH_SECRET when set (required on an https:// deployment: env.server.ts refuses to start without it);
+ * - tests: a fixed derived value, so nothing is written;
+ * - a local shop (npm start on a bare machine): a random secret made once and kept beside the SQLite database
+ *   (data/.auth-secret, owner-only), reused on every start so sessions survive restarts (docs/decisions/004).
+ */
+let resolved: { key: string; secret: string } | undefined;
+
+export function authSecret(): string {
+  const config = env();
+  const key = `${config.AUTH_SECRET ?? ""}|${config.NODE_ENV}|${config.DATABASE_URL}`;
+  if (resolved?.key === key) return resolved.secret;
+  let secret: string;
+  if (config.AUTH_SECRET) secret = config.AUTH_SECRET;
+  else if (isRealDeployment(config)) throw new Error("AUTH_SECRET is required when PUBLIC_BASE_URL is https://");
+  else if (config.NODE_ENV === "test") secret = createHash("sha256").update("scentara-test-secret").digest("hex");
+  else secret = localSecret(localSecretPath(config.DATABASE_URL));
+  resolved = { key, secret };
+  return secret;
+}
+
+/** Beside the SQLite file (data/.auth-secret by default); for PostgreSQL or an in-memory database, data/ here. */
+export function localSecretPath(databaseUrl: string): string {
+  const fileDb = !isPostgresUrl(databaseUrl) && databaseUrl !== ":memory:";
+  return join(fileDb ? dirname(resolve(databaseUrl)) : resolve("data"), ".auth-secret");
+}
+
+/** Reads the kept secret, or makes it: created exclusively, so two processes starting at once end with one secret. */
+export function localSecret(path: string): string {
+  const existing = readSecret(path);
+  if (existing) {
+    logger.info({ path }, "AUTH_SECRET is not set: using the local session secret kept beside the database");
+    return existing;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  try {
+    writeFileSync(path, `${secret}\n`, { flag: "wx", mode: 0o600 });
+    logger.info({ path }, "AUTH_SECRET is not set: made a local session secret and keeps it beside the database (set AUTH_SECRET for a real deployment)");
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const other = readSecret(path); // another process made it first
+    if (other) return other;
+    throw new Error(`${path} exists but holds no secret: delete it to make a new one`);
+  }
+}
+
+function readSecret(path: string): string | null {
+  try {
+    const text = readFileSync(path, "utf8").trim();
+    return text.length >= 32 ? text : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
