@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/profile";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
@@ -29,9 +29,13 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
+/** Where a successful password change lands (the page then says so). */
+export const PASSWORD_UPDATED_PATH = "/profile?updated=password";
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const requested = readQuery(request).get("tab");
+  const query = readQuery(request);
+  const requested = query.get("tab");
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "account";
   const db = getDb();
   const [preferences, orders] = await Promise.all([
@@ -41,6 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     tab,
     email: user.email,
+    notice: query.get("updated") === "password" ? MESSAGES.passwordUpdated : null,
     preferences,
     orders: orders.map((o) => ({
       id: o.id,
@@ -66,7 +71,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!parsed.success) return formError(MESSAGES.passwordUpdateFailed, 400, fieldErrorsOf(parsed.error.issues));
     return handleDomainErrors(async () => {
       const { setCookies } = await changePassword(db, user.id, parsed.data, requestMeta(request, context));
-      return data({ ok: true as const, intent: "password" as const, message: MESSAGES.passwordUpdated }, { headers: cookieHeaders(setCookies) });
+      // Post/Redirect/Get: the old session ended with the change, so the page must be loaded again with the new
+      // cookie (without JavaScript the same request would otherwise render with the revoked one: signed out).
+      return redirect(PASSWORD_UPDATED_PATH, { status: 303, headers: cookieHeaders(setCookies) });
     });
   }
   if (fields.intent === "preferences") {
@@ -116,7 +123,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         </nav>
 
         <section className="pt-10" aria-labelledby="profile-section-title">
-          {tab === "account" ? <AccountTab email={loaderData.email} actionData={actionData} /> : null}
+          {tab === "account" ? <AccountTab email={loaderData.email} notice={loaderData.notice} actionData={actionData} /> : null}
           {tab === "orders" ? <OrdersTab orders={loaderData.orders} /> : null}
           {tab === "preferences" ? <PreferencesTab preferences={loaderData.preferences} actionData={actionData} /> : null}
         </section>
@@ -127,16 +134,16 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
 type ActionData = Route.ComponentProps["actionData"];
 
-function AccountTab({ email, actionData }: { email: string; actionData: ActionData }) {
+function AccountTab({ email, notice, actionData }: { email: string; notice: string | null; actionData: ActionData }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "password";
-  const mine = actionData && (!actionData.ok || ("intent" in actionData && actionData.intent === "password"));
-  const errors = actionData && !actionData.ok ? actionData.fieldErrors : {};
+  const failed = actionData && !actionData.ok ? actionData : null;
+  const errors = failed ? failed.fieldErrors : {};
   const formRef = useRef<HTMLFormElement>(null);
   // A changed password doesn't stay in the fields.
   useEffect(() => {
-    if (actionData?.ok && "intent" in actionData && actionData.intent === "password") formRef.current?.reset();
-  }, [actionData]);
+    if (notice) formRef.current?.reset();
+  }, [notice]);
   return (
     <div className="space-y-12">
       <div>
@@ -158,8 +165,8 @@ function AccountTab({ email, actionData }: { email: string; actionData: ActionDa
       <div className="border-t border-line pt-10">
         <h3 className="text-xl text-ink">Change Password</h3>
         <Form method="post" ref={formRef} className="mt-5 max-w-md space-y-5" noValidate>
-          {mine && actionData?.ok ? <Notice tone="success">{actionData.message}</Notice> : null}
-          {mine && actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
+          {notice && !failed ? <Notice tone="success">{notice}</Notice> : null}
+          {failed ? <Notice tone="error">{failed.error}</Notice> : null}
           <input type="hidden" name="intent" value="password" />
           <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" error={errors.currentPassword} />
           <PasswordField

@@ -211,6 +211,30 @@ test.describe("accounts without JavaScript", () => {
   });
 });
 
+test.describe("password change without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("keeps the shopper signed in and says 'Password updated successfully'", async ({ page, browser, baseURL }) => {
+    const user = await registerAndSignIn(page);
+    await page.goto("/profile");
+    await page.getByLabel("Current password").fill(user.password);
+    await page.getByLabel("New password").fill("a-brand-new-passphrase-9");
+    await page.getByRole("button", { name: "Update Password" }).click();
+    await expect(page.getByText("Password updated successfully")).toBeVisible();
+    // still signed in on this browser, after a reload too
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "Profile Settings" })).toBeVisible();
+    await expect(page.getByText(`Signed in as ${user.email}`)).toBeVisible();
+    // the new password works for a fresh sign-in
+    const fresh = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const other = await fresh.newPage();
+    await signIn(other, { email: user.email, password: "a-brand-new-passphrase-9" });
+    await other.goto("/profile");
+    await expect(other.getByRole("heading", { name: "Profile Settings" })).toBeVisible();
+    await fresh.close();
+  });
+});
+
 test.describe("accounts accessibility", () => {
   test("sign-in, sign-up, password and profile pages and Access Denied have no axe violations", async ({ page }) => {
     test.setTimeout(120_000); // axe is slow on a busy 2-core machine

@@ -93,6 +93,36 @@ test.describe("HTTP server", () => {
     for (const line of output.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
   });
 
+  test("X-Forwarded-For decides the client address only behind TRUST_PROXY proxies", async () => {
+    test.setTimeout(60_000);
+    // Password-reset requests are limited to 10 an hour per client address: a forged header must not dodge that.
+    async function resetsUntilRefused(trustProxy: string): Promise<number> {
+      const dir = mkdtempSync(join(tmpdir(), "scentara-proxy-"));
+      const port = 4300 + Math.floor(Math.random() * 500);
+      const child = spawn(process.execPath, ["server.js"], {
+        env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_URL: join(dir, "shop.db"), MEDIA_DIR: join(dir, "media"), SEED_DEMO: "false", TRUST_PROXY: trustProxy, LOG_LEVEL: "warn" },
+        stdio: "ignore",
+      });
+      try {
+        await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status, { timeout: 20_000 }).toBe(200);
+        for (let i = 1; i <= 12; i++) {
+          const res = await fetch(`http://127.0.0.1:${port}/auth/forgot-password`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded", origin: `http://127.0.0.1:${port}`, "x-forwarded-for": `203.0.113.${i}` },
+            body: `email=someone${i}%40example.co.za`,
+            redirect: "manual",
+          });
+          if (res.status === 429) return i;
+        }
+        return 0;
+      } finally {
+        child.kill("SIGTERM");
+      }
+    }
+    expect(await resetsUntilRefused("0")).toBe(11); // the header is ignored: one address, refused after 10
+    expect(await resetsUntilRefused("1")).toBe(0); // one trusted proxy: each forwarded address counts on its own
+  });
+
   test("a body larger than its limit is refused with 413 before it is sent", async ({ baseURL }) => {
     const url = new URL("/auth/login", baseURL);
     // Declare 50 MB and send nothing: the answer must come from the headers alone.

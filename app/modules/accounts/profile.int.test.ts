@@ -58,12 +58,15 @@ describe("profile", () => {
     expect((await dataOf(wrong)).error).toBe("Failed to update password. Please try again.");
 
     const ok = await callAction(profile.action, "/profile", { intent: "password", currentPassword: user.password, newPassword: "brand new passphrase" }, { headers: { cookie } });
-    expect(statusOf(ok)).toBe(200);
-    expect(await dataOf(ok)).toMatchObject({ ok: true, message: "Password updated successfully" });
-    const setCookies = (ok as any).init.headers.getSetCookie() as string[];
-    const newCookie = cookieHeaderFrom(setCookies);
+    // Post/Redirect/Get with the new session cookie: works the same with and without JavaScript
+    expect(statusOf(ok)).toBe(303);
+    expect((ok as Response).headers.get("location")).toBe("/profile?updated=password");
+    const newCookie = cookieHeaderFrom((ok as Response).headers.getSetCookie());
     expect(await sessionOf(newCookie)).toMatchObject({ id: user.id });
     expect(await sessionOf(otherDevice)).toBeNull();
+    // the page it lands on, with the new cookie, is still signed in and says so
+    const page = await dataOf(await callLoader(profile.loader, "/profile?updated=password", { headers: { cookie: newCookie } }));
+    expect(page).toMatchObject({ email: user.email, notice: "Password updated successfully" });
 
     expect(statusOf(await callAction(login.action, "/auth/login", { email: user.email, password: "brand new passphrase" }, { ip: "192.0.2.10" }))).toBe(302);
     expect(statusOf(await callAction(login.action, "/auth/login", { email: user.email, password: user.password }, { ip: "192.0.2.11" }))).toBe(401);
