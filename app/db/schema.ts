@@ -145,6 +145,10 @@ export interface OrdersTable {
   payment_provider: string | null;
   /** The provider's checkout id. */
   payment_id: string | null;
+  /** The provider's payment page for this order (a repeated checkout submission is sent there again). */
+  checkout_url: Defaulted<string | null>;
+  /** The checkout form's token: one order per token and user (migration 0003). */
+  checkout_token: Defaulted<string | null>;
   notes: string | null;
   tracking_number: string | null;
   created_at: Timestamp;

@@ -4,16 +4,15 @@
  * reprices everything on the server, places the order (one transaction) and redirects to the payment provider.
  */
 import { useEffect, useMemo, useState } from "react";
-import { data, Form, redirect, useActionData, useNavigate, useNavigation } from "react-router";
+import { Form, redirect, useActionData, useNavigate, useNavigation } from "react-router";
 import { CheckoutForm } from "~/components/checkout-form";
 import { getDb } from "~/db/db.server";
 import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
 import { readCart, useCart, writeCart } from "~/modules/cart/cart-storage";
 import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
-import { CartChangedError, CouponRejectedError, placeOrder } from "~/modules/orders/place-order.server";
-import { failOrderPayment } from "~/modules/orders/order-payment.server";
-import { createCheckoutForOrder } from "~/modules/payments/payments.server";
+import { checkout } from "~/modules/orders/checkout.server";
+import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -21,13 +20,7 @@ import { useCartQuote, useReconcileCart } from "~/modules/orders/cart-quote-hook
 import type { Route } from "./+types/checkout";
 import { readFields } from "~/utils/request.server";
 
-export const CHECKOUT_MESSAGES = {
-  signIn: "Please sign in to continue",
-  orderFailed: "Unable to process your order. Please try again.",
-  paymentFailed: "Unable to process payment. Please try again.",
-  initFailed: "Unable to initialize payment. Please try again.",
-  unexpected: "An unexpected error occurred",
-} as const;
+export { CHECKOUT_MESSAGES };
 
 export function meta() {
   return [{ title: "Checkout | Scentara" }, { name: "robots", content: "noindex" }];
@@ -36,53 +29,30 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const zones = await loadShippingZonesOrFallback(getDb());
-  return { email: user.email, zones: zones.map((z) => ({ id: z.id, name: z.name })) };
+  // A fresh token per page view (and after every refused submission, when the loader runs again): see checkout.server.ts.
+  return { email: user.email, zones: zones.map((z) => ({ id: z.id, name: z.name })), checkoutToken: crypto.randomUUID() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
+  assertSameOrigin(request);
+  const user = await getSessionUser(request);
+  if (!user) return formError(CHECKOUT_MESSAGES.signIn, 401);
+  const parsed = checkoutSchema.safeParse(await readFields(request));
+  if (!parsed.success) return formError(invalidFormMessage(fieldErrorsOf(parsed.error.issues)), 400, fieldErrorsOf(parsed.error.issues));
   try {
-    assertSameOrigin(request);
-    const user = await getSessionUser(request);
-    if (!user) return formError(CHECKOUT_MESSAGES.signIn, 401);
-    const parsed = checkoutSchema.safeParse(await readFields(request));
-    if (!parsed.success) {
-      const fieldErrors = fieldErrorsOf(parsed.error.issues);
-      const first = Object.values(fieldErrors)[0];
-      return formError(fieldErrors.lines ? CHECKOUT_MESSAGES.orderFailed : Object.keys(fieldErrors).length > 1 ? "Please check the highlighted fields" : (first ?? "Please check the highlighted fields"), 400, fieldErrors);
-    }
-    const { lines, couponCode, zoneId, ...shippingAddress } = parsed.data;
-    const db = getDb();
-
-    let order;
-    try {
-      order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress });
-    } catch (error) {
-      if (error instanceof CouponRejectedError) return formError(error.message, 409, { couponCode: error.message });
-      if (error instanceof CartChangedError) return formError(error.message, 409, { missing: error.missingProductIds.join(",") });
-      if (error instanceof DomainError) return formError(error.message, error.status, error.field ? { [error.field]: error.message } : undefined);
-      logger.error({ err: error, userId: user.id }, "checkout: order could not be placed");
-      return formError(CHECKOUT_MESSAGES.orderFailed, 500);
-    }
-
-    let checkout;
-    try {
-      checkout = await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone });
-    } catch (error) {
-      if (error instanceof DomainError) return formError(error.message || CHECKOUT_MESSAGES.paymentFailed, error.status);
-      logger.error({ err: error, orderId: order.id }, "checkout: payment could not be created");
-      await failOrderPayment(db, order.id).catch(() => undefined);
-      return formError(CHECKOUT_MESSAGES.paymentFailed, 502);
-    }
-    if (!checkout?.redirectUrl) {
-      await failOrderPayment(db, order.id).catch(() => undefined);
-      return formError(CHECKOUT_MESSAGES.initFailed, 502);
-    }
-    return redirect(checkout.redirectUrl);
+    return redirect((await checkout(getDb(), user, parsed.data)).redirectTo);
   } catch (error) {
-    if (error instanceof Response) throw error;
-    logger.error({ err: error }, "checkout: unexpected error");
-    return data({ ok: false as const, error: CHECKOUT_MESSAGES.unexpected, fieldErrors: {} as Record<string, string> }, { status: 500 });
+    if (error instanceof DomainError) return error.toFormError();
+    logger.error({ err: error, userId: user.id }, "checkout: unexpected error");
+    return formError(CHECKOUT_MESSAGES.unexpected, 500);
   }
+}
+
+/** Bad cart lines are a cart problem, not the shopper's typing; otherwise the one message, or "check the fields". */
+function invalidFormMessage(fieldErrors: Record<string, string>): string {
+  if (fieldErrors.lines) return CHECKOUT_MESSAGES.orderFailed;
+  const messages = Object.values(fieldErrors);
+  return messages.length === 1 ? messages[0]! : CHECKOUT_MESSAGES.checkFields;
 }
 
 export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
@@ -129,6 +99,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
       </header>
       {hydrated && lines.length > 0 ? (
         <Form method="post" className="mt-8 lg:mt-12" noValidate>
+          <input type="hidden" name="checkoutToken" value={loaderData.checkoutToken} />
           <CheckoutForm
             lines={lines}
             quote={quote}

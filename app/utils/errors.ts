@@ -8,10 +8,18 @@ export class DomainError extends Error {
   constructor(
     message: string,
     readonly status = 400,
+    /** the form field the message belongs to */
     readonly field?: string,
+    /** what fieldErrors[field] carries when it isn't the message (the ids of products that vanished) */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "DomainError";
+  }
+
+  /** The refusal as a form answers it. */
+  toFormError() {
+    return formError(this.message, this.status, this.field ? { [this.field]: this.detail ?? this.message } : undefined);
   }
 }
 
@@ -54,7 +62,7 @@ export async function handleDomainErrors<T>(fn: () => Promise<T>) {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof DomainError) return formError(error.message, error.status, error.field ? { [error.field]: error.message } : undefined);
+    if (error instanceof DomainError) return error.toFormError();
     throw error;
   }
 }

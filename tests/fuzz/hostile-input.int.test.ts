@@ -64,7 +64,7 @@ const ACTIONS: FuzzAction[] = [
   { path: "/auth/logout", route: () => import("~/routes/auth.logout"), as: "customer", form: () => ({ unused: "x" }) },
   { path: "/profile", route: () => import("~/routes/profile"), as: "customer", form: () => ({ intent: "preferences", emailNotifications: "on", emailMarketing: "on" }) },
   { path: "/profile", route: () => import("~/routes/profile"), as: "customer", form: () => ({ intent: "password", currentPassword: "not the password", newPassword: "a brand new passphrase" }) },
-  { path: "/checkout", route: () => import("~/routes/checkout"), as: "customer", form: (f) => ({ ...ADDRESS, zoneId: "", couponCode: "", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]) }) },
+  { path: "/checkout", route: () => import("~/routes/checkout"), as: "customer", form: (f) => ({ ...ADDRESS, zoneId: "", couponCode: "", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]), checkoutToken: crypto.randomUUID() }) },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", form: () => ({ intent: "cancel" }), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", form: (f) => ({ productId: f.productId, productSlug: f.productSlug, rating: "5", comment: "Lovely" }) },
   { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), as: "visitor", form: (f) => ({ code: "FUZZ10", orderTotal: "40000", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]), zoneId: "" }) },

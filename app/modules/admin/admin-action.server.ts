@@ -59,7 +59,7 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
     try {
       result = await handler(getDb(), input, { admin, form });
     } catch (error) {
-      if (error instanceof DomainError) return formError(error.message, error.status, error.field ? { [error.field]: error.message } : undefined);
+      if (error instanceof DomainError) return error.toFormError();
       logger.error({ err: error, intent, path: new URL(request.url).pathname }, "admin action failed");
       return formError(options.failure[intent], 500);
     }

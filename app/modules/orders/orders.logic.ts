@@ -33,3 +33,17 @@ export function normalizeSaPhone(input: string): string | null {
   if (!national || national.startsWith("0")) return null;
   return `+27${national}`;
 }
+
+/** SPEC §5, §9: the payment amount is at least 200 cents. */
+export const MINIMUM_PAYMENT_CENTS = 200;
+
+/** The checkout's messages (SPEC §8), shared by the page, the use case and the payment adapters. */
+export const CHECKOUT_MESSAGES = {
+  signIn: "Please sign in to continue",
+  minimum: "Minimum order amount is R2.00",
+  orderFailed: "Unable to process your order. Please try again.",
+  paymentFailed: "Unable to process payment. Please try again.",
+  initFailed: "Unable to initialize payment. Please try again.",
+  unexpected: "An unexpected error occurred",
+  checkFields: "Please check the highlighted fields",
+} as const;

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 
+import { normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import { MAX_CART_LINES, MAX_LINE_QUANTITY, normalizeSaPhone, SA_PROVINCES } from "./orders.logic";
 
 export { CART_QUANTITY_CHOICES, EMPTY_CART_MESSAGE, MAX_CART_LINES, MAX_LINE_QUANTITY, normalizeSaPhone, SA_PROVINCES } from "./orders.logic";
@@ -67,12 +68,20 @@ export type ShippingAddressInput = z.infer<typeof shippingAddressSchema>;
 
 export const checkoutSchema = shippingAddressSchema.extend({
   lines: cartLinesJsonSchema,
+  // An empty field is no coupon; a code is normalised like every coupon code (the server then checks it).
   couponCode: z
     .string()
     .optional()
-    .transform((v) => (v ? v.trim().toUpperCase().slice(0, 50) : undefined)),
+    .transform((v) => (v?.trim() ? normalizeCouponCode(v) : undefined)),
   zoneId: z
     .string()
+    .max(100)
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** one order per checkout click (see checkout.server.ts) */
+  checkoutToken: z
+    .string()
+    .regex(/^[0-9a-f-]{36}$/i, "Please reload the page and try again")
+    .optional(),
 });
+export type CheckoutInput = z.infer<typeof checkoutSchema>;

@@ -5,7 +5,8 @@ import { insertCoupon, insertZone, TEST_ADDRESS } from "../../../tests/factories
 import { createUser } from "../../../tests/factories/users";
 import { COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
 import { releaseCouponRedemption } from "~/modules/coupons/coupons.server";
-import { CartChangedError, CouponRejectedError, MINIMUM_ORDER_MESSAGE, placeOrder, quoteCart } from "./place-order.server";
+import { CHECKOUT_MESSAGES } from "./orders.logic";
+import { CartChangedError, CouponRejectedError, placeOrder, quoteCart } from "./place-order.server";
 
 const db = () => getDb();
 
@@ -145,7 +146,7 @@ describe("placeOrder", () => {
     // a free sample with a 100% coupon and free delivery threshold 0 is not possible here; use a R1 item and a free-delivery coupon
     const cheap = await insertProduct(db(), { price_cents: 100 });
     await insertCoupon(db(), { code: "FREESHIP1", discount_type: "free_delivery", discount_value: 0 });
-    await expect(placeOrder(db(), user, { lines: [{ productId: cheap.id, quantity: 1 }], couponCode: "FREESHIP1", shippingAddress: TEST_ADDRESS })).rejects.toThrow(MINIMUM_ORDER_MESSAGE);
+    await expect(placeOrder(db(), user, { lines: [{ productId: cheap.id, quantity: 1 }], couponCode: "FREESHIP1", shippingAddress: TEST_ADDRESS })).rejects.toThrow(CHECKOUT_MESSAGES.minimum);
     await expect(placeOrder(db(), user, { lines: [{ productId: p.id, quantity: 101 }], shippingAddress: TEST_ADDRESS })).rejects.toThrow("Quantity must be between 1 and 100");
     expect(await counts()).toEqual(before);
   });

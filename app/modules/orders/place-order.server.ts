@@ -10,16 +10,15 @@ import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { tierFor, type PriceTier } from "~/modules/pricing/tiers.logic";
 import { computeTotals, type Totals } from "~/modules/pricing/totals.logic";
-import { checkCoupon, COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
+import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 import { findCouponByCode, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
 import { chooseZone } from "~/modules/shipping/shipping.logic";
 import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
+import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
 import { EMPTY_CART_MESSAGE, MAX_LINE_QUANTITY, type CartLineInput } from "./orders.schema";
 import type { CartQuote } from "./cart-quote";
 
-export const MINIMUM_ORDER_MESSAGE = "Minimum order amount is R2.00";
-export const MINIMUM_PAYMENT_CENTS = 200;
 export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
 
 export interface QuoteInput {
@@ -104,7 +103,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
   const subtotalCents = lines.reduce((s, l) => s + l.lineTotalCents, 0);
   let coupon: CouponRecord | null = null;
   let couponError: string | null = null;
-  const code = input.couponCode?.trim().toUpperCase();
+  const code = input.couponCode ? normalizeCouponCode(input.couponCode) : undefined;
   if (code) {
     const found = await findCouponByCode(db, code);
     const check = checkCoupon(found, { subtotalCents, now });
@@ -137,15 +136,20 @@ export class CouponRejectedError extends DomainError {
   }
 }
 
-/** Products in the cart no longer exist: nothing was placed; the browser removes them and shows the message. */
+/**
+ * Products in the cart no longer exist: nothing was placed; the browser removes them (fieldErrors.missing carries
+ * their ids) and shows the message.
+ */
 export class CartChangedError extends DomainError {
   constructor(readonly missingProductIds: string[]) {
-    super(ITEMS_UNAVAILABLE_MESSAGE, 409, "lines");
+    super(ITEMS_UNAVAILABLE_MESSAGE, 409, "missing", missingProductIds.join(","));
     this.name = "CartChangedError";
   }
 }
 
 export interface PlaceOrderInput {
+  /** the checkout form's token: at most one order per token and user (see checkout.server.ts) */
+  checkoutToken?: string | null;
   lines: CartLineInput[];
   couponCode?: string | null;
   zoneId?: string | null;
@@ -182,7 +186,7 @@ export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrder
     if (quote.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
     if (quote.couponError) throw new CouponRejectedError(quote.couponError);
     const { totals } = quote;
-    if (totals.totalCents < MINIMUM_PAYMENT_CENTS) throw new DomainError(MINIMUM_ORDER_MESSAGE, 400);
+    if (totals.totalCents < MINIMUM_PAYMENT_CENTS) throw new DomainError(CHECKOUT_MESSAGES.minimum, 400);
 
     const id = newId();
     const createdAt = now.toISOString();
@@ -223,6 +227,7 @@ export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrder
         coupon_code: order.couponCode,
         shipping_zone_id: order.shippingZoneId,
         shipping_address: JSON.stringify(order.shippingAddress),
+        checkout_token: input.checkoutToken ?? null,
         created_at: createdAt,
         updated_at: createdAt,
       })

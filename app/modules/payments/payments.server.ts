@@ -16,9 +16,8 @@ import {
 import { createSimulatedProvider } from "./simulated.server";
 import { WebhookVerificationError } from "./standard-webhooks.server";
 import { INIT_FAILED, createYocoProvider } from "./yoco.server";
+import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
 
-export const MINIMUM_AMOUNT_CENTS = 200;
-export const MINIMUM_AMOUNT_MESSAGE = "Minimum order amount is R2.00";
 export { INIT_FAILED };
 
 /** The provider chosen by PAYMENT_PROVIDER (or the one named). */
@@ -59,9 +58,9 @@ export async function createCheckoutForOrder(
   order: { id: string; totalAmountCents: number },
   customer: CheckoutCustomer,
 ): Promise<{ redirectUrl: string; checkoutId: string }> {
-  if (!Number.isSafeInteger(order.totalAmountCents) || order.totalAmountCents < MINIMUM_AMOUNT_CENTS) {
+  if (!Number.isSafeInteger(order.totalAmountCents) || order.totalAmountCents < MINIMUM_PAYMENT_CENTS) {
     await failOrderPayment(db, order.id);
-    throw new DomainError(MINIMUM_AMOUNT_MESSAGE);
+    throw new DomainError(CHECKOUT_MESSAGES.minimum);
   }
   const provider = getPaymentProvider();
   let session;
@@ -81,7 +80,7 @@ export async function createCheckoutForOrder(
   }
   const stored = await db
     .updateTable("orders")
-    .set({ payment_id: session.checkoutId, payment_provider: provider.name, updated_at: new Date().toISOString() })
+    .set({ payment_id: session.checkoutId, payment_provider: provider.name, checkout_url: session.redirectUrl, updated_at: new Date().toISOString() })
     .where("id", "=", order.id)
     .where("status", "=", "pending")
     .where("payment_status", "=", "pending")

@@ -9,6 +9,7 @@ import {
   type PaymentProvider,
 } from "./provider";
 import { WebhookVerificationError, verifyWebhookSignature } from "./standard-webhooks.server";
+import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 
 /**
  * Yoco Checkout API (DESIGN.md "Payments"):
@@ -27,7 +28,7 @@ export interface YocoConfig {
   timeoutMs?: number;
 }
 
-export const INIT_FAILED = "Unable to initialize payment. Please try again.";
+export const INIT_FAILED = CHECKOUT_MESSAGES.initFailed;
 
 const checkoutResponse = z.object({ id: z.string().min(1), redirectUrl: z.url() });
 const statusResponse = z.object({

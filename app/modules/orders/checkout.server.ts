@@ -1,0 +1,78 @@
+import { isUniqueViolation, type DB } from "~/db/db.server";
+import { createCheckoutForOrder } from "~/modules/payments/payments.server";
+import { DomainError } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
+import { newId } from "~/utils/ids";
+import { CHECKOUT_MESSAGES } from "./orders.logic";
+import type { CheckoutInput } from "./orders.schema";
+import { placeOrder } from "./place-order.server";
+
+/**
+ * Checkout as one use case, in steps with undo (the shape of Medusa's workflows):
+ * 1. place the order: one transaction reprices everything from the database, stores the order and its lines and
+ *    reserves the coupon, or stores nothing and throws the reason (DomainError: cart changed, coupon refused, minimum);
+ * 2. create the provider's checkout for it; if that fails, the order is closed and its coupon released (the undo
+ *    lives in createCheckoutForOrder, next to the step it undoes) and the shopper hears the provider's reason;
+ * 3. send the shopper to the provider's payment page.
+ *
+ * One order per checkout click: the form carries a token (made by the checkout page's loader), stored with the order.
+ * A second submission with the same token — a double tap, a retry on a slow network, the page posted again — finds
+ * that order and goes to the same payment page; two racing submissions are decided by the unique index on
+ * (user_id, checkout_token): the loser's transaction rolls back and it follows the winner's order.
+ */
+export interface CheckoutCustomer {
+  id: string;
+  email: string;
+}
+
+/** How long a repeated submission waits for the first one's payment page (the provider call takes a moment). */
+const RESUME_WAIT_MS = 8_000;
+const RESUME_POLL_MS = 100;
+
+export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutInput): Promise<{ redirectTo: string }> {
+  const { lines, couponCode, zoneId, checkoutToken, ...shippingAddress } = input;
+  // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
+  const token = checkoutToken ?? `untracked-${newId()}`;
+  if (checkoutToken) {
+    const earlier = await findByToken(db, user.id, checkoutToken);
+    if (earlier) return resume(db, user.id, checkoutToken);
+  }
+  let order;
+  try {
+    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: token });
+  } catch (error) {
+    if (checkoutToken && isUniqueViolation(error)) return resume(db, user.id, checkoutToken);
+    throw error;
+  }
+  const session = await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone });
+  return { redirectTo: session.redirectUrl };
+}
+
+async function findByToken(db: DB, userId: string, token: string) {
+  return db
+    .selectFrom("orders")
+    .select(["id", "status", "payment_status", "checkout_url"])
+    .where("user_id", "=", userId)
+    .where("checkout_token", "=", token)
+    .executeTakeFirst();
+}
+
+/** The order this token already placed: its payment page, its confirmation if paid, or a refusal if it failed. */
+async function resume(db: DB, userId: string, token: string): Promise<{ redirectTo: string }> {
+  const deadline = Date.now() + RESUME_WAIT_MS;
+  for (;;) {
+    const order = await findByToken(db, userId, token);
+    if (!order) throw new DomainError(CHECKOUT_MESSAGES.orderFailed, 409);
+    if (order.payment_status === "completed") return { redirectTo: `/order-confirmation?id=${encodeURIComponent(order.id)}` };
+    const open = order.status === "pending" && order.payment_status === "pending";
+    if (open && order.checkout_url) {
+      logger.info({ orderId: order.id }, "checkout: repeated submission sent to the same payment");
+      return { redirectTo: order.checkout_url };
+    }
+    // Closed (payment failed or cancelled): the page reloads with a new token and the shopper can try again.
+    if (!open) throw new DomainError(CHECKOUT_MESSAGES.orderFailed, 409);
+    // Still open and without a payment page: the first submission is talking to the provider right now.
+    if (Date.now() > deadline) throw new DomainError("Your order is already being placed. Please wait a moment and check your profile.", 409);
+    await new Promise((resolve) => setTimeout(resolve, RESUME_POLL_MS));
+  }
+}
