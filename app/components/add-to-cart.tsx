@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router";
-import { addToCart } from "~/modules/cart/cart-storage";
+import { addToCart } from "~/modules/cart/cart.browser";
 import type { ProductTier } from "~/modules/catalog/catalog.types";
 import { PRODUCT_QUANTITIES, tierRangeLabel } from "~/modules/catalog/product.logic";
 import { tierFor } from "~/modules/pricing/tiers.logic";

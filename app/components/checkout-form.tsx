@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { CartTotals } from "~/components/cart-summary";
 import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
-import type { CartLine } from "~/modules/cart/cart-storage";
+import type { CartLine } from "~/modules/cart/cart.browser";
 import type { CartQuote } from "~/modules/orders/cart-quote";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import { formatRand } from "~/utils/money";

@@ -9,11 +9,12 @@ import { listCategories } from "~/modules/catalog/catalog.server";
 import { productFormAction } from "~/modules/catalog/product-form.server";
 import { env } from "~/utils/env.server";
 import { formatAmount } from "~/utils/money";
+import { routeId } from "~/utils/request.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   const db = getDb();
-  const product = await getAdminProduct(db, params.id.slice(0, 100));
+  const product = await getAdminProduct(db, routeId(params.id));
   if (!product) throw new Response("Product not found", { status: 404 });
   return { product, categories: await listCategories(db), shopName: env().SHOP_NAME };
 }

@@ -8,15 +8,15 @@ import { Form, redirect, useActionData, useNavigate, useNavigation } from "react
 import { CheckoutForm } from "~/components/checkout-form";
 import { getDb } from "~/db/db.server";
 import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
-import { readCart, useCart, writeCart } from "~/modules/cart/cart-storage";
-import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
+import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
+import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
 import { checkout } from "~/modules/orders/checkout.server";
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
-import { useCartQuote, useReconcileCart } from "~/modules/orders/cart-quote-hooks";
+import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browser";
 import type { Route } from "./+types/checkout";
 import { readFields } from "~/utils/request.server";
 

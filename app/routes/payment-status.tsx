@@ -5,7 +5,7 @@ import { StatusPanel } from "~/components/payment/status-panel";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
-import { clearStoredCart } from "~/modules/payments/clear-cart";
+import { clearStoredCart } from "~/modules/cart/clear-cart.browser";
 import {
   PAYMENT_RETURN_MESSAGES,
   TEST_ORDER_ID,

@@ -5,11 +5,13 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema } from "~/modules/accounts/accounts.schema";
-import { changePassword, getEmailPreferences, listOwnOrders, updateEmailPreferences } from "~/modules/accounts/accounts.server";
+import { changePassword, getEmailPreferences, updateEmailPreferences } from "~/modules/accounts/accounts.server";
+import { listOwnOrders } from "~/modules/orders/order-read.server";
 import { PasswordField } from "~/modules/accounts/components";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
+import { formatDateZA } from "~/utils/dates";
 import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
 import { readFields, readQuery } from "~/utils/request.server";
@@ -50,16 +52,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     orders: orders.map((o) => ({
       id: o.id,
       shortId: shortOrderId(o.id),
-      date: formatDate(o.createdAt),
+      date: formatDateZA(o.createdAt),
       status: o.status,
       total: formatRand(o.totalCents),
     })),
   };
-}
-
-/** en-ZA date, made on the server so the browser shows the same text (no Intl differences at hydration). */
-function formatDate(iso: string) {
-  return new Date(iso).toLocaleDateString("en-ZA", { year: "numeric", month: "short", day: "numeric", timeZone: "Africa/Johannesburg" });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

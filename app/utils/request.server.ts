@@ -97,3 +97,12 @@ export function readQuery(request: Request): URLSearchParams {
   for (const [key, value] of params) if (hasNul(key) || hasNul(value)) throw refuse(400, INPUT_MESSAGES.nul);
   return params;
 }
+
+/**
+ * A record id from the URL (/admin/products/edit/:id): at most 100 characters and no NUL, or else 404: no record
+ * has such an id, and PostgreSQL would refuse to look (a 500).
+ */
+export function routeId(value: string | undefined): string {
+  if (!value || value.length > 100 || hasNul(value)) throw errorResponse("Not found", 404);
+  return value;
+}

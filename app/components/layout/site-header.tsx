@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { countItems, useCart } from "~/modules/cart/cart-storage";
+import { countItems, useCart } from "~/modules/cart/cart.browser";
 import type { RootUser } from "~/modules/settings/root-data";
 import { BagIcon, ChevronDownIcon, CloseIcon, MenuIcon, UserIcon } from "./icons";
 import { NAV_ENTRIES, isHeaderSolid } from "./nav";

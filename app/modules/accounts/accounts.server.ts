@@ -199,33 +199,6 @@ export async function updateEmailPreferences(
   return { ...input, marketingConsentAt };
 }
 
-export interface OwnOrder {
-  id: string;
-  createdAt: string;
-  status: string;
-  paymentStatus: string;
-  totalCents: number;
-}
-
-/** The user's own orders, newest first. */
-export async function listOwnOrders(db: Queryable, userId: string, limit = 100): Promise<OwnOrder[]> {
-  const rows = await db
-    .selectFrom("orders")
-    .select(["id", "created_at", "status", "payment_status", "total_amount_cents"])
-    .where("user_id", "=", userId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    createdAt: r.created_at,
-    status: r.status,
-    paymentStatus: r.payment_status,
-    totalCents: Number(r.total_amount_cents),
-  }));
-}
-
 // --- administration (scripts/create-admin.ts) ---
 
 export function generateOneTimePassword(): string {

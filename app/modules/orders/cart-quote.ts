@@ -2,7 +2,6 @@
  * The quote the server sends to the cart and checkout pages (browser-safe types and the URL that asks for it).
  * The browser shows it; it decides nothing.
  */
-import type { CartLine } from "~/modules/cart/cart-storage";
 
 export interface CartQuoteLine {
   productId: string;
@@ -36,7 +35,14 @@ export interface CartQuote {
 }
 
 /** The cart route's loader answers a quote for these lines (GET, so asking never revalidates the page). */
-export function quoteUrl(lines: CartLine[], couponCode?: string | null, zoneId?: string | null): string {
+/** The cart loader's answer to quoteUrl (what useCartQuote reads). */
+export interface CartQuoteAnswer {
+  quote: CartQuote | null;
+  error?: string;
+}
+
+/** The URL that asks the cart loader for a quote of these lines (ids and quantities: the server decides prices). */
+export function quoteUrl(lines: ReadonlyArray<{ id: string; quantity: number }>, couponCode?: string | null, zoneId?: string | null): string {
   const params = new URLSearchParams({ quote: JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity }))) });
   if (couponCode) params.set("coupon", couponCode);
   if (zoneId) params.set("zone", zoneId);

@@ -77,3 +77,31 @@ export async function getOrderForViewer(db: Queryable, id: string, viewer: Viewe
     shippingAddress: order.shipping_address,
   };
 }
+
+/** A line of the customer's order history (profile, Orders tab). */
+export interface OwnOrder {
+  id: string;
+  createdAt: string;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  totalCents: number;
+}
+
+/** The user's own orders, newest first. */
+export async function listOwnOrders(db: Queryable, userId: string, limit = 100): Promise<OwnOrder[]> {
+  const rows = await db
+    .selectFrom("orders")
+    .select(["id", "created_at", "status", "payment_status", "total_amount_cents"])
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    createdAt: r.created_at,
+    status: r.status,
+    paymentStatus: r.payment_status,
+    totalCents: Number(r.total_amount_cents),
+  }));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cartLinesJsonSchema, checkoutSchema, normalizeSaPhone, SA_PROVINCES } from "./orders.schema";
 import { quantityChoices } from "~/components/cart-line-item";
-import { parseAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
+import { parseAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
 
 describe("normalizeSaPhone", () => {
   it.each([

@@ -1,14 +1,13 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
-import { readCart, writeCart, type CartLine } from "~/modules/cart/cart-storage";
-import { clearAppliedCoupon, readAppliedCoupon, writeAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
-import type { loader as cartLoader } from "~/routes/cart";
-import { quoteUrl, type CartQuote } from "./cart-quote";
-import { MAX_LINE_QUANTITY } from "./orders.logic";
+import { quoteUrl, type CartQuote, type CartQuoteAnswer } from "~/modules/orders/cart-quote";
+import { MAX_LINE_QUANTITY } from "~/modules/orders/orders.logic";
+import { clearAppliedCoupon, readAppliedCoupon, writeAppliedCoupon } from "./applied-coupon.browser";
+import { readCart, writeCart, type CartLine } from "./cart.browser";
 
 /** The quote for the stored cart and coupon, refreshed whenever either changes. Shared with /checkout. */
 export function useCartQuote(lines: CartLine[], couponCode: string | null, zoneId?: string | null) {
-  const fetcher = useFetcher<typeof cartLoader>();
+  const fetcher = useFetcher<CartQuoteAnswer>();
   const url = quoteUrl(lines, couponCode, zoneId);
   const tooMany = lines.some((l) => l.quantity > MAX_LINE_QUANTITY);
   useEffect(() => {
@@ -17,7 +16,7 @@ export function useCartQuote(lines: CartLine[], couponCode: string | null, zoneI
     else if (lines.length > 0) fetcher.load(url);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [url, lines.length, tooMany]);
-  const data = fetcher.data as { quote: CartQuote | null; error?: string } | undefined;
+  const data = fetcher.data;
   const quote = data?.quote ?? null;
   const error = fetcher.state === "idle" && data && !data.quote ? (data.error ?? "Unable to calculate your total") : null;
   return { quote, error, loading: fetcher.state !== "idle" || (!quote && !error && lines.length > 0) };

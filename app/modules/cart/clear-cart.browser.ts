@@ -1,5 +1,5 @@
-import { writeCart } from "~/modules/cart/cart-storage";
-import { clearAppliedCoupon } from "~/modules/coupons/applied-coupon-storage";
+import { clearAppliedCoupon } from "./applied-coupon.browser";
+import { writeCart } from "./cart.browser";
 
 /**
  * After a verified payment the stored cart and its applied coupon are emptied (SPEC §4). Browser only.

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
-import { COUPON_INPUT_MAX, isDiscountType } from "./coupons.logic";
-import type { AppliedCoupon } from "./coupons.schema";
+import { COUPON_INPUT_MAX, isDiscountType } from "~/modules/coupons/coupons.logic";
+import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 
 /**
  * The applied coupon in the browser (SPEC §3: localStorage key `appliedCoupon`, {code, discountType, discountAmount,

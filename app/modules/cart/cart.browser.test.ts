@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addLine, countItems, parseCart } from "./cart-storage";
+import { addLine, countItems, parseCart } from "./cart.browser";
 
 const rose = { id: "p1", name: "Velvet Rose", price: 45000, quantity: 1 };
 
