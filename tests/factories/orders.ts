@@ -6,6 +6,7 @@ import type { Queryable } from "~/db/db.server";
 import type { DiscountType, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { insertProduct } from "./catalog";
+import type { Order, OrderLine } from "~/modules/orders/order.types";
 
 let seq = 0;
 function next() {
@@ -135,18 +136,9 @@ export interface InsertOrderInput {
   trackingNumber?: string | null;
 }
 
-export interface InsertedOrder {
-  id: string;
-  userId: string | null;
-  status: OrderStatus;
-  paymentStatus: PaymentStatus;
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalAmountCents: number;
-  originalTotalCents: number | null;
-  couponCode: string | null;
-  lines: { id: string; productId: string | null; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }[];
+/** The order as stored: the app's one order shape, with the lines' row ids. */
+export interface InsertedOrder extends Omit<Order, "createdAt" | "shippingAddress" | "lines"> {
+  lines: Array<OrderLine & { id: string }>;
 }
 
 /**

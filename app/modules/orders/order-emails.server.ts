@@ -4,7 +4,7 @@ import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
-import { listOrderLines } from "./order-read.server";
+import { readOrder } from "./order-read.server";
 
 /**
  * E-mails once a payment is verified: the customer's order confirmation (always sent, whatever their e-mail
@@ -12,42 +12,30 @@ import { listOrderLines } from "./order-read.server";
  * Called after the payment transaction committed, only by the delivery that actually marked the order paid.
  */
 export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promise<void> {
-  const order = await db
-    .selectFrom("orders")
-    .leftJoin("users", "users.id", "orders.user_id")
-    .select([
-      "orders.id",
-      "orders.subtotal_cents",
-      "orders.discount_amount_cents",
-      "orders.shipping_cents",
-      "orders.total_amount_cents",
-      "orders.coupon_code",
-      "orders.shipping_address",
-      "users.email as email",
-    ])
-    .where("orders.id", "=", orderId)
-    .executeTakeFirst();
+  const order = await readOrder(db, orderId);
   if (!order) return;
-  const lines = await listOrderLines(db, orderId);
+  const customer = order.userId ? await db.selectFrom("users").select("email").where("id", "=", order.userId).executeTakeFirst() : undefined;
+  const email = customer?.email ?? null;
+  const lines = order.lines;
 
   const config = env();
   const short = shortOrderId(order.id);
-  const address = order.shipping_address;
+  const address = order.shippingAddress;
   const base = config.PUBLIC_BASE_URL.replace(/\/+$/, "");
   const lineText = lines.map((l) => `- ${l.name}: ${l.quantity} x ${formatRand(l.unitPriceCents)} = ${formatRand(l.totalPriceCents)}`);
   const totals = [
-    `Subtotal: ${formatRand(order.subtotal_cents)}`,
-    ...(order.discount_amount_cents > 0 ? [`Discount${order.coupon_code ? ` (${order.coupon_code})` : ""}: -${formatRand(order.discount_amount_cents)}`] : []),
-    `Shipping: ${order.shipping_cents === 0 ? "Free" : formatRand(order.shipping_cents)}`,
-    `Total: ${formatRand(order.total_amount_cents)}`,
+    `Subtotal: ${formatRand(order.subtotalCents)}`,
+    ...(order.discountCents > 0 ? [`Discount${order.couponCode ? ` (${order.couponCode})` : ""}: -${formatRand(order.discountCents)}`] : []),
+    `Shipping: ${order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents)}`,
+    `Total: ${formatRand(order.totalAmountCents)}`,
   ];
   const deliverTo = [address.name, address.street, address.suburb, address.city, address.postalCode, address.province].filter(Boolean).join(", ");
 
-  if (order.email) {
+  if (email) {
     await safely(orderId, "customer confirmation", () =>
       sendMail(
         {
-          to: order.email!,
+          to: email,
           subject: `${config.SHOP_NAME}: order ${short} confirmed`,
           text: [
             `Hi ${address.name || "there"},`,
@@ -77,10 +65,10 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
     sendMail(
       {
         to: config.CONTACT_EMAIL,
-        subject: `New order ${short}: ${formatRand(order.total_amount_cents)}`,
+        subject: `New order ${short}: ${formatRand(order.totalAmountCents)}`,
         text: [
           `A new order has been paid: ${short} (${order.id}).`,
-          `Customer: ${address.name} <${order.email ?? "unknown"}>, ${address.telephone}`,
+          `Customer: ${address.name} <${email ?? "unknown"}>, ${address.telephone}`,
           "",
           ...lineText,
           "",
@@ -90,7 +78,7 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
           "",
           `Manage it in ${base}/admin/orders`,
         ].join("\n"),
-        ...(order.email ? { replyTo: order.email } : {}),
+        ...(email ? { replyTo: email } : {}),
       },
       db,
     ),

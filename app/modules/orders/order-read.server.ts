@@ -1,22 +1,11 @@
 import type { Queryable } from "~/db/db.server";
-import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
+import type { OrderStatus, PaymentStatus } from "~/db/schema";
+import type { Order } from "./order.types";
 import { shortOrderId } from "~/utils/ids";
 
 /** One order as its owner (or an admin) reads it on the confirmation and payment-status pages. */
-export interface OrderView {
-  id: string;
+export interface OrderView extends Omit<Order, "userId"> {
   shortId: string;
-  status: OrderStatus;
-  paymentStatus: PaymentStatus;
-  createdAt: string;
-  lines: { productId: string | null; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }[];
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalAmountCents: number;
-  originalTotalCents: number | null;
-  couponCode: string | null;
-  shippingAddress: ShippingAddress;
 }
 
 export interface Viewer {
@@ -57,12 +46,21 @@ export async function listOrderLines(db: Queryable, orderId: string): Promise<Or
  * does not exist, so an order's existence never leaks.
  */
 export async function getOrderForViewer(db: Queryable, id: string, viewer: Viewer): Promise<OrderView | null> {
+  const order = await readOrder(db, id);
+  if (!order) return null;
+  if (!viewer.isAdmin && order.userId !== viewer.id) return null;
+  const { userId: _owner, ...view } = order;
+  return view;
+}
+
+/** The order in its one shape, whoever owns it (server-side use: the e-mails, the pages above after their check). */
+export async function readOrder(db: Queryable, id: string): Promise<(OrderView & { userId: string | null }) | null> {
   const order = await findOrder(db, id);
   if (!order) return null;
-  if (!viewer.isAdmin && order.user_id !== viewer.id) return null;
   const lines = await listOrderLines(db, order.id);
   return {
     id: order.id,
+    userId: order.user_id,
     shortId: shortOrderId(order.id),
     status: order.status,
     paymentStatus: order.payment_status,

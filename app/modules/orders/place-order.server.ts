@@ -18,6 +18,7 @@ import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modul
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
 import { EMPTY_CART_MESSAGE, MAX_LINE_QUANTITY, type CartLineInput } from "./orders.schema";
 import type { CartQuote } from "./cart-quote";
+import type { Order } from "./order.types";
 
 export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
 
@@ -156,21 +157,12 @@ export interface PlaceOrderInput {
   shippingAddress: ShippingAddress;
 }
 
-export interface PlacedOrder {
-  id: string;
+/** A just-placed order: the one order shape, pending / pending, with the chosen shipping zone. */
+export interface PlacedOrder extends Order {
   userId: string;
   status: "pending";
   paymentStatus: "pending";
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalAmountCents: number;
-  originalTotalCents: number | null;
-  couponCode: string | null;
   shippingZoneId: string | null;
-  shippingAddress: ShippingAddress;
-  lines: { productId: string; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }[];
-  createdAt: string;
 }
 
 /**
