@@ -224,7 +224,7 @@ test.describe("password change without JavaScript", () => {
     // still signed in on this browser, after a reload too
     await page.reload();
     await expect(page.getByRole("heading", { name: "Profile Settings" })).toBeVisible();
-    await expect(page.getByText(`Signed in as ${user.email}`)).toBeVisible();
+    await expect(page.locator("#main").getByText(`Signed in as ${user.email}`)).toBeVisible();
     // the new password works for a fresh sign-in
     const fresh = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const other = await fresh.newPage();

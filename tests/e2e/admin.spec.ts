@@ -32,11 +32,11 @@ test.describe("admin", () => {
     await expect(page.getByText(`Category "Coastal ${stamp}" added`)).toBeVisible();
 
     await page.goto("/admin/products/add");
-    await page.getByLabel("Name").fill(name);
-    await expect(page.getByLabel("Slug")).toHaveValue(slug);
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await expect(page.getByLabel("Slug", { exact: true })).toHaveValue(slug);
     await expect(page.getByLabel("Meta title")).toHaveValue(`${name} | Scentara`);
     await page.getByLabel("Price (rand, VAT included)").fill("389.50");
-    await page.getByLabel("Category").selectOption({ label: `Coastal ${stamp}` });
+    await page.getByLabel("Category", { exact: true }).selectOption({ label: `Coastal ${stamp}` });
     await page.getByLabel("Description").fill("Dew on buchu and a sea breeze.\n\nTop notes: buchu, sea salt");
     const png = await sharp({ create: { width: 800, height: 1000, channels: 3, background: "#b9a27a" } }).png().toBuffer();
     await page.locator("#product-image-files").setInputFiles({ name: "fynbos.png", mimeType: "image/png", buffer: png });
