@@ -66,6 +66,6 @@ export async function signInAsAdmin(page: Page): Promise<E2EUser> {
 
 /** Signs out with a POST to /auth/logout from the current page's origin (what the header's Sign Out button does). */
 export async function signOut(page: Page) {
-  const response = await page.request.post("/auth/logout", { headers: { origin: new URL(page.url()).origin }, maxRedirects: 0 });
+  const response = await page.request.post("/auth/logout", { headers: { origin: new URL(page.url()).origin }, form: {}, maxRedirects: 0 });
   expect([302, 303]).toContain(response.status());
 }
