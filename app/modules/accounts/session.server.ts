@@ -7,7 +7,7 @@
  *   (both include the origin check; a non-admin gets 403 'Admin access required')
  */
 import { env } from "~/utils/env.server";
-import { ADMIN_ACCESS_REQUIRED } from "~/utils/errors";
+import { ADMIN_ACCESS_REQUIRED, errorResponse } from "~/utils/errors";
 import { COOKIE_PREFIX, getAuth } from "./auth.server";
 import { MESSAGES } from "./accounts.schema";
 import { loginPath } from "./redirect";
@@ -76,19 +76,9 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   return user;
 }
 
-/** Body of every 403 the accounts module throws (the admin layout renders it as 'Access Denied'). */
-export interface ForbiddenBody {
-  ok: false;
-  error: string;
-  fieldErrors: Record<string, string>;
-}
-
+/** Every 403 the accounts module throws: the shop's one error body (the admin layout shows it as 'Access Denied'). */
 function forbiddenResponse(message: string): Response {
-  return Response.json({ ok: false, error: message, fieldErrors: {} } satisfies ForbiddenBody, {
-    status: 403,
-    statusText: "Forbidden",
-    headers: { "Cache-Control": "no-store" },
-  });
+  return errorResponse(message, 403, { statusText: "Forbidden" });
 }
 
 /**
