@@ -1,11 +1,11 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/auth.login";
 import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { loginSchema, MESSAGES } from "~/modules/accounts/accounts.schema";
 import { signInWithPassword } from "~/modules/accounts/accounts.server";
-import { AuthShell, EmailField, PasswordField } from "~/modules/accounts/components";
+import { AuthShell, EmailField, PasswordField, useAuthForm } from "~/modules/accounts/components";
 import { safeRedirect } from "~/modules/accounts/redirect";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
@@ -35,10 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const errors = actionData && !actionData.ok ? actionData.fieldErrors : {};
-  const query = loaderData.redirectTo ? `?redirect=${encodeURIComponent(loaderData.redirectTo)}` : "";
+  const { busy, errors, query } = useAuthForm(loaderData.redirectTo, actionData);
   return (
     <AuthShell
       eyebrow="Welcome back"

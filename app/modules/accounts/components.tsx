@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useNavigation } from "react-router";
 import { Field } from "~/components/ui/field";
 
 /** The frame of the sign-in, sign-up and password pages: a quiet card under the fixed header. */
@@ -103,4 +104,17 @@ export function EmailField({ error, defaultValue, autoFocus }: { error?: string;
       )}
     </Field>
   );
+}
+
+/**
+ * What the sign-in and sign-up pages share: the busy state while their form posts, the server's field errors, and
+ * the ?redirect= to carry over to the other page (so a shopper on the way to checkout gets there either way).
+ */
+export function useAuthForm(redirectTo: string, actionData: { ok: boolean; fieldErrors?: Record<string, string> } | undefined) {
+  const navigation = useNavigation();
+  return {
+    busy: navigation.state !== "idle" && navigation.formMethod === "POST",
+    errors: actionData && !actionData.ok ? (actionData.fieldErrors ?? {}) : {},
+    query: redirectTo ? `?redirect=${encodeURIComponent(redirectTo)}` : "",
+  };
 }

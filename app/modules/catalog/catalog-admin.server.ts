@@ -8,6 +8,7 @@ import { newId } from "~/utils/ids";
 import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED, type ProductFormInput } from "./catalog-admin.schema";
 import { MAX_IMAGE_BYTES, MAX_PRODUCT_IMAGES, PRODUCT_MESSAGES } from "./product-admin.text";
 import { imagesOf } from "./catalog.server";
+import type { ProductSummary } from "./catalog.types";
 
 /** The catalogue as the owner manages it: categories here; products and their images below. */
 
@@ -72,13 +73,8 @@ export async function deleteCategory(db: Queryable, id: string): Promise<{ name:
 
 export const ADMIN_PRODUCTS_PAGE_SIZE = 25;
 
-export interface AdminProductRow {
-  id: string;
-  name: string;
-  slug: string;
-  priceCents: number;
-  image: string | null;
-  categoryName: string | null;
+/** A row of the admin's product list: the storefront's card data, and when it was added. */
+export interface AdminProductRow extends Omit<ProductSummary, "categorySlug"> {
   createdAt: string;
 }
 

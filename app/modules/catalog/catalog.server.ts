@@ -139,8 +139,10 @@ export async function listShopProducts(db: Queryable, query: ShopQuery): Promise
 // ---------------------------------------------------------------------------------------------------------------
 // Product detail
 
-/** The product page's URL parameters (kept here so zod stays out of the storefront's browser bundle). */
-/** A product URL's slug: only what slugify can make reaches the database (anything else is simply not found). */
+/**
+ * The product page's URL parameters (kept here so zod stays out of the storefront's browser bundle): only a slug
+ * that slugify can make reaches the database; anything else is simply not found.
+ */
 export const productParams = z.object({ slug: z.string().max(200).refine(isSlug) });
 
 /** A product by slug with its category's name and slug, or null. */
