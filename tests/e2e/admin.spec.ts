@@ -186,4 +186,34 @@ test.describe("admin", () => {
   });
 });
 
+test.describe("admin without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("add a category, delete it through the server-rendered confirmation, edit a review in place", async ({ page }) => {
+    await signInAsAdmin(page);
+    const name = `Plain ${stamp}`;
+    await page.goto("/admin/categories");
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Add Category" }).click();
+    await expect(page.getByText(`Category "${name}" added`)).toBeVisible();
+
+    await page.getByRole("link", { name: `Delete ${name}` }).click();
+    await expect(page).toHaveURL(/\?confirm=/);
+    const dialog = page.getByRole("dialog", { name: "Delete this category?" });
+    await expect(dialog.getByText("This action cannot be undone.")).toBeVisible();
+    await dialog.getByRole("button", { name: "Delete category" }).click();
+    await expect(page.getByText(`Category "${name}" deleted`)).toBeVisible();
+
+    await page.goto("/admin/reviews");
+    await page.getByRole("link", { name: /^Edit review by/ }).first().click();
+    await expect(page).toHaveURL(/\?edit=/);
+    const editor = page.getByRole("form", { name: /^Edit review by/ });
+    await editor.getByLabel("Comment").fill(`Edited without JavaScript ${stamp}`);
+    await editor.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Review updated")).toBeVisible();
+    await page.goto(`/admin/reviews?q=${encodeURIComponent(`without JavaScript ${stamp}`)}`);
+    await expect(page.getByText(`Edited without JavaScript ${stamp}`)).toBeVisible();
+  });
+});
+
 export type { Page };

@@ -147,22 +147,9 @@ export const productParams = z.object({ slug: z.string().max(200).refine(isSlug)
 
 /** A product by slug with its category's name and slug, or null. */
 export async function getProductBySlug(db: Queryable, slug: string): Promise<ProductDetail | null> {
-  const row = await db
-    .selectFrom("products as p")
-    .leftJoin("categories as c", "c.id", "p.category_id")
-    .select([
-      "p.id",
-      "p.name",
-      "p.slug",
-      "p.description",
-      "p.price_cents",
-      "p.images",
-      "p.meta_title",
-      "p.meta_desc",
-      "p.created_at",
-      "c.name as category_name",
-      "c.slug as category_slug",
-    ])
+  // The card's columns (summarySelect) and what only the detail page shows.
+  const row = await summarySelect(db)
+    .select(["p.description", "p.meta_title", "p.meta_desc", "p.created_at"])
     .where("p.slug", "=", slug)
     .executeTakeFirst();
   if (!row) return null;
