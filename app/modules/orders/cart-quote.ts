@@ -2,6 +2,7 @@
  * The quote the server sends to the cart and checkout pages (browser-safe types and the URL that asks for it).
  * The browser shows it; it decides nothing.
  */
+import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 
 export interface CartQuoteLine {
   productId: string;
@@ -27,7 +28,7 @@ export interface CartQuote {
   freeDeliveryRemainingCents: number;
   freeThresholdCents: number;
   deliveryFree: boolean;
-  coupon: { code: string; discountType: "percentage" | "fixed_amount" | "free_delivery"; discountAmount: number; description: string | null } | null;
+  coupon: AppliedCoupon | null;
   couponError: string | null;
   zones: { id: string; name: string }[];
   zoneId: string | null;
