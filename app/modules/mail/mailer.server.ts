@@ -19,12 +19,13 @@ export interface SendResult {
   delivered: boolean;
 }
 
-let transporter: Transporter | undefined;
+let transporter: { url: string; transport: Transporter } | undefined;
 function smtp(): Transporter | undefined {
   const url = env().SMTP_URL;
   if (!url) return undefined;
-  transporter ??= nodemailer.createTransport(url);
-  return transporter;
+  // One pooled connection setup per SMTP address (a changed SMTP_URL, as in tests, gets a new transport).
+  if (transporter?.url !== url) transporter = { url, transport: nodemailer.createTransport(url) };
+  return transporter.transport;
 }
 
 let warnedNoSmtp = false;
