@@ -1,6 +1,6 @@
 // Guarded placeholder: the page's own issue replaces the component (keep the requireAdmin call in its loader).
 import type { Route } from "./+types/admin.orders";
-import { AdminPlaceholder } from "~/modules/accounts/admin-ui";
+import { AdminPlaceholder } from "~/components/admin/admin-ui";
 import { requireAdmin } from "~/modules/accounts/session.server";
 
 export async function loader({ request }: Route.LoaderArgs) {

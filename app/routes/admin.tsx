@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/admin";
 import { ButtonLink } from "~/components/ui/button";
-import { AccessDenied, ADMIN_PAGES } from "~/modules/accounts/admin-ui";
+import { AccessDenied, ADMIN_PAGES } from "~/components/admin/admin-ui";
 import { requireAdmin } from "~/modules/accounts/session.server";
 
 /**

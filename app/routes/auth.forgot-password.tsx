@@ -5,7 +5,7 @@ import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { forgotPasswordSchema, MESSAGES } from "~/modules/accounts/accounts.schema";
 import { requestPasswordReset } from "~/modules/accounts/accounts.server";
-import { AuthShell, EmailField } from "~/modules/accounts/components";
+import { AuthShell, EmailField } from "~/components/accounts/auth-form";
 import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";

@@ -5,7 +5,7 @@ import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { loginSchema, MESSAGES } from "~/modules/accounts/accounts.schema";
 import { signInWithPassword } from "~/modules/accounts/accounts.server";
-import { AuthShell, EmailField, PasswordField, useAuthForm } from "~/modules/accounts/components";
+import { AuthShell, EmailField, PasswordField, useAuthForm } from "~/components/accounts/auth-form";
 import { safeRedirect } from "~/modules/accounts/redirect";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";

@@ -5,7 +5,7 @@ import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { MESSAGES, MIN_PASSWORD_LENGTH, registerSchema } from "~/modules/accounts/accounts.schema";
 import { registerAccount } from "~/modules/accounts/accounts.server";
-import { AuthShell, EmailField, PasswordField, useAuthForm } from "~/modules/accounts/components";
+import { AuthShell, EmailField, PasswordField, useAuthForm } from "~/components/accounts/auth-form";
 import { safeRedirect } from "~/modules/accounts/redirect";
 import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";

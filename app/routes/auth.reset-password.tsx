@@ -5,7 +5,7 @@ import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { MESSAGES, MIN_PASSWORD_LENGTH, resetPasswordSchema } from "~/modules/accounts/accounts.schema";
 import { isResetTokenUsable, resetPasswordWithToken } from "~/modules/accounts/accounts.server";
-import { AuthShell, PasswordField } from "~/modules/accounts/components";
+import { AuthShell, PasswordField } from "~/components/accounts/auth-form";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
 import { readFields, readQuery } from "~/utils/request.server";

@@ -3,7 +3,7 @@ import type { Route } from "./+types/home";
 import { JsonLd } from "~/components/json-ld";
 import { HomePage } from "~/components/home/home-page";
 import { getDb } from "~/db/db.server";
-import type { ContactActionData } from "~/modules/contact/contact-form";
+import type { ContactActionData } from "~/components/contact-form";
 import { CONTACT_MESSAGES, HONEYPOT_FIELD, contactSchema } from "~/modules/contact/contact.schema";
 import { contactRateLimiter, submitContactMessage } from "~/modules/contact/contact.server";
 import { requestInfoContext } from "~/context";

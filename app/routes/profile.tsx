@@ -7,7 +7,7 @@ import { getDb } from "~/db/db.server";
 import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema } from "~/modules/accounts/accounts.schema";
 import { changePassword, getEmailPreferences, updateEmailPreferences } from "~/modules/accounts/accounts.server";
 import { listOwnOrders } from "~/modules/orders/order-read.server";
-import { PasswordField } from "~/modules/accounts/components";
+import { PasswordField } from "~/components/accounts/auth-form";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";

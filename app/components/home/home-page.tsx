@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { ProductGrid } from "~/components/product-card";
 import { ButtonLink } from "~/components/ui/button";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
-import { ContactForm } from "~/modules/contact/contact-form";
+import { ContactForm } from "~/components/contact-form";
 import { useRootData } from "~/modules/settings/root-data";
 import { formatPhone, whatsappUrl } from "~/modules/settings/shop";
 import { formatRand } from "~/utils/money";

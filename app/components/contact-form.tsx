@@ -3,7 +3,7 @@ import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import type { ErrorBody } from "~/utils/errors";
-import { CONTACT_FORM_TEXT, HONEYPOT_FIELD } from "./contact.text";
+import { CONTACT_FORM_TEXT, HONEYPOT_FIELD } from "~/modules/contact/contact.text";
 
 /** What the home action answers for the contact form. */
 export type ContactActionData =

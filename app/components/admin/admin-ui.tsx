@@ -1,6 +1,7 @@
 import { useLocation } from "react-router";
 import { ButtonLink } from "~/components/ui/button";
-import { loginPath } from "./redirect";
+import { loginPath } from "~/modules/accounts/redirect";
+import { AdminPage } from "./admin-page";
 
 /** Every admin page in the navigation, in order. */
 export const ADMIN_PAGES = [
@@ -16,30 +17,15 @@ export const ADMIN_PAGES = [
   { to: "/admin/inbox", label: "Inbox" },
 ] as const;
 
-/** Heading of an admin page. */
-export function AdminPageHeader({ title, description, children }: { title: string; description?: string; children?: React.ReactNode }) {
-  return (
-    <header className="flex flex-col gap-4 border-b border-line pb-6 sm:flex-row sm:items-end sm:justify-between">
-      <div>
-        <p className="eyebrow">Admin</p>
-        <h1 className="mt-1 text-3xl text-ink sm:text-4xl">{title}</h1>
-        {description ? <p className="mt-2 max-w-2xl text-sm text-ink-soft">{description}</p> : null}
-      </div>
-      {children}
-    </header>
-  );
-}
-
 /** A guarded page whose tools arrive in a later release. */
 export function AdminPlaceholder({ title, description }: { title: string; description: string }) {
   return (
-    <div>
-      <AdminPageHeader title={title} description={description} />
-      <div className="mt-8 border border-dashed border-line bg-white/60 px-6 py-12 text-center">
+    <AdminPage title={title} description={description}>
+      <div className="border border-dashed border-line bg-white/60 px-6 py-12 text-center">
         <p className="font-display text-2xl text-ink">Coming soon</p>
         <p className="mt-2 text-sm text-ink-soft">This part of the admin area is being built.</p>
       </div>
-    </div>
+    </AdminPage>
   );
 }
 
