@@ -5,6 +5,7 @@
  */
 import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
+import { insertCoupon } from "../factories/orders";
 import { createUser } from "../factories/users";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
 
@@ -49,6 +50,9 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "action", form: { intent: "add", name: "Matrix Category" }, expect: ADMIN_ACTION, note: "add" },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertCategory(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), kind: "action", form: { intent: "save", code: `MATRIX${Date.now() % 100000}`, discountType: "percentage", discountValue: "5", startDate: "2026-06-01", endDate: "2026-06-30" }, expect: ADMIN_ACTION, note: "create" },
+  { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), kind: "action", setup: async (db) => ({ form: { intent: "toggle", id: (await insertCoupon(db)).id, isActive: "false" } }), expect: ADMIN_ACTION, note: "toggle" },
+  { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertCoupon(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "action", setup: async (db) => ({ form: { intent: "update", id: (await insertReview(db, (await insertProduct(db)).id)).id, rating: "2", comment: "Edited" } }), expect: ADMIN_ACTION, note: "edit" },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertReview(db, (await insertProduct(db)).id)).id } }), expect: ADMIN_ACTION, note: "delete" },

@@ -137,6 +137,29 @@ test.describe("admin", () => {
     await expect(page.getByText("Marked as read")).toBeVisible();
   });
 
+  test("a coupon made in the dialog works in a shopper's cart", async ({ page, browser, baseURL }) => {
+    const code = `SPRING${stamp.slice(-5).toUpperCase()}`;
+    await signInAsAdmin(page);
+    await page.goto("/admin/coupons");
+    await page.getByRole("link", { name: "New Coupon" }).click();
+    const dialog = page.getByRole("dialog", { name: "New coupon" });
+    await dialog.getByLabel("Code").fill(code.toLowerCase());
+    await dialog.getByLabel("Discount type").selectOption("fixed_amount");
+    await dialog.getByLabel("Value").fill("50");
+    await dialog.getByRole("button", { name: "Create Coupon" }).click();
+    await expect(page.getByText("Coupon created successfully!")).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("cell", { name: code }).first()).toBeVisible();
+
+    const shopper = await visitor(browser, baseURL);
+    await addFromProductPage(shopper.page, "pink-protea", 1);
+    await shopper.page.goto("/cart");
+    await shopper.page.getByLabel("Coupon code").fill(code);
+    await shopper.page.getByRole("button", { name: "Apply" }).click();
+    await expect(shopper.page.getByText("Coupon applied! You saved R50.00")).toBeVisible();
+    await shopper.close();
+  });
+
   test("deleting asks first, names the record, and works", async ({ page }) => {
     await signInAsAdmin(page);
     await page.goto("/admin/categories");
@@ -158,7 +181,7 @@ test.describe("admin", () => {
     test.slow();
     await signInAsAdmin(page);
     mkdirSync("test-results/screenshots", { recursive: true });
-    const pages = ["/admin", "/admin/products", "/admin/products/add", "/admin/categories", "/admin/pricing", "/admin/reviews", "/admin/users", "/admin/inbox", "/admin/inbox?box=sent"];
+    const pages = ["/admin", "/admin/products", "/admin/products/add", "/admin/categories", "/admin/pricing", "/admin/reviews", "/admin/users", "/admin/inbox", "/admin/inbox?box=sent", "/admin/coupons", "/admin/coupons?edit=new"];
     for (const width of [1280, 390, 360]) {
       await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
       for (const path of pages) {

@@ -78,6 +78,7 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", form: (f) => ({ intent: "add", productId: f.productId, minQuantity: "200", maxQuantity: "", price: "99.00" }) },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", form: (f) => ({ intent: "update", id: f.reviewId, rating: "4", comment: "Edited by the fuzz" }) },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), as: "admin", form: (f) => ({ intent: "update", id: f.customerId, emailNotifications: "on" }) },
+  { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), as: "admin", form: () => ({ intent: "save", code: "FUZZSAVE", discountType: "fixed_amount", discountValue: "25.00", minimumSpend: "0", maxRedemptions: "", startDate: "2026-06-01", endDate: "2026-06-30", description: "" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -95,6 +96,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", query: () => ({ confirm: "x" }) },
   { path: "/admin", route: () => import("~/routes/admin._index"), as: "admin", query: () => ({}) },
+  { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), as: "admin", query: () => ({ q: "fuzz", status: "active", page: "1", edit: "new" }) },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), as: "admin", query: () => ({ q: "example", role: "admin", page: "1" }) },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", query: (f) => ({ q: "lovely", rating: "5", page: "1", edit: f.reviewId }) },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", query: () => ({ q: "amber", page: "1" }) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { couponCodeSchema } from "./coupons.schema";
-import { checkCoupon, COUPON_MESSAGES, endOfSastDay, itemDiscountCents, normalizeCouponCode, requiredSpendCents, type CouponTerms } from "./coupons.logic";
+import { checkCoupon, COUPON_MESSAGES, COUPON_STATUS_FILTERS, couponDisplayStatus, endOfSastDay, endOfSastDayIso, itemDiscountCents, matchesStatusFilter, normalizeCouponCode, requiredSpendCents, sastDay, startOfSastDayIso, type CouponTerms } from "./coupons.logic";
 
 const NOW = Date.parse("2025-06-15T10:00:00.000Z"); // 12:00 SAST
 
@@ -115,5 +115,30 @@ describe("helpers", () => {
   it("requiredSpendCents", () => {
     expect(requiredSpendCents({ discountType: "percentage", discountValue: 90, minimumSpendCents: 100 })).toBe(100);
     expect(requiredSpendCents({ discountType: "free_delivery", discountValue: 30000, minimumSpendCents: 100 })).toBe(30000);
+  });
+});
+
+describe("the admin's coupon display status and filters (SPEC §4)", () => {
+  const now = Date.parse("2026-06-15T10:00:00.000Z");
+  const coupon = (startDate: string, endDate: string, isActive: boolean) => ({ startDate, endDate, isActive });
+  it.each([
+    [coupon("2026-06-01T00:00:00.000Z", "2026-06-10T21:59:59.999Z", true), "Expired", { active: false, inactive: false, expired: true }],
+    [coupon("2026-06-01T00:00:00.000Z", "2026-06-10T21:59:59.999Z", false), "Expired", { active: false, inactive: true, expired: true }],
+    [coupon("2026-06-20T00:00:00.000Z", "2026-07-10T21:59:59.999Z", true), "Scheduled", { active: true, inactive: false, expired: false }],
+    [coupon("2026-06-01T00:00:00.000Z", "2026-07-10T21:59:59.999Z", true), "Active", { active: true, inactive: false, expired: false }],
+    [coupon("2026-06-01T00:00:00.000Z", "2026-07-10T21:59:59.999Z", false), "Inactive", { active: false, inactive: true, expired: false }],
+    // the end date counts to the end of its South African day: 23:59 SAST on the 15th is not yet expired
+    [coupon("2026-06-01T00:00:00.000Z", "2026-06-15T00:00:00.000Z", true), "Active", { active: true, inactive: false, expired: false }],
+  ] as const)("%j → %s", (c, status, filters) => {
+    expect(couponDisplayStatus(c, now)).toBe(status);
+    for (const f of COUPON_STATUS_FILTERS) expect(matchesStatusFilter(c, f, now), f).toBe(filters[f]);
+  });
+
+  it("reads the admin's calendar days in South African time", () => {
+    expect(startOfSastDayIso("2026-06-15")).toBe("2026-06-14T22:00:00.000Z");
+    expect(endOfSastDayIso("2026-06-15")).toBe("2026-06-15T21:59:59.999Z");
+    expect(startOfSastDayIso("2026-02-30")).toBeNull();
+    expect(startOfSastDayIso("15/06/2026")).toBeNull();
+    expect(sastDay("2026-06-14T22:30:00.000Z")).toBe("2026-06-15");
   });
 });

@@ -103,3 +103,46 @@ export function itemDiscountCents(coupon: Pick<CouponTerms, "discountType" | "di
       return 0;
   }
 }
+
+// --- the admin's view (SPEC §4 "Coupon display status (admin)") ---
+
+export type CouponDisplayStatus = "Expired" | "Scheduled" | "Active" | "Inactive";
+export const COUPON_STATUS_FILTERS = ["active", "inactive", "expired"] as const;
+export type CouponStatusFilter = (typeof COUPON_STATUS_FILTERS)[number];
+
+/** Expired if the end date is past; else Scheduled if the start is in the future; else Active if on; else Inactive. */
+export function couponDisplayStatus(coupon: Pick<CouponTerms, "startDate" | "endDate" | "isActive">, now = Date.now()): CouponDisplayStatus {
+  if (now > endOfSastDay(coupon.endDate)) return "Expired";
+  if (now < Date.parse(coupon.startDate)) return "Scheduled";
+  return coupon.isActive ? "Active" : "Inactive";
+}
+
+/** SPEC §4 filters: active = on and not expired; inactive = off; expired = end date past. */
+export function matchesStatusFilter(coupon: Pick<CouponTerms, "startDate" | "endDate" | "isActive">, filter: CouponStatusFilter, now = Date.now()): boolean {
+  const expired = now > endOfSastDay(coupon.endDate);
+  if (filter === "expired") return expired;
+  if (filter === "inactive") return !coupon.isActive;
+  return coupon.isActive && !expired;
+}
+
+const SAST_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A date the admin picked (YYYY-MM-DD, South African calendar day) → the first millisecond of it, as ISO. */
+export function startOfSastDayIso(day: string): string | null {
+  if (!SAST_DAY.test(day)) return null;
+  const ms = Date.parse(`${day}T00:00:00.000+02:00`);
+  // An impossible day (30 February) is refused, not rolled over into March.
+  if (Number.isNaN(ms) || sastDay(new Date(ms).toISOString()) !== day) return null;
+  return new Date(ms).toISOString();
+}
+
+/** …and the last millisecond of it (SPEC §5: the end date is stored as the end of that day). */
+export function endOfSastDayIso(day: string): string | null {
+  const start = startOfSastDayIso(day);
+  return start ? new Date(endOfSastDay(start)).toISOString() : null;
+}
+
+/** An ISO timestamp → its South African calendar day (YYYY-MM-DD), for date inputs. */
+export function sastDay(iso: string): string {
+  return new Date(Date.parse(iso) + SAST_OFFSET_MS).toISOString().slice(0, 10);
+}
