@@ -2,13 +2,16 @@
 # CI: the README's first command, the way a newcomer meets it. `npm start` with an empty environment (only PATH and a
 # fresh HOME; a clean clone has no .env), then /, /shop and a product page must answer 200 with the shop's HTML.
 # A regression of the first command fails CI. Run from a clean clone after `npm ci` (the server builds first).
+#
+# It uses the README's port, 3000, rather than a free one: passing PORT would already be configuration, and the
+# check is that nothing at all needs setting. A busy port is reported as such, not mistaken for a broken start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT=3000
 URL="http://localhost:$PORT"
-if curl -s -o /dev/null "$URL/healthz"; then
-  echo "check-first-start: something already answers on port $PORT; stop it first (the README's command uses $PORT)." >&2
+if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || curl -s -o /dev/null --max-time 2 "$URL/"; then
+  echo "check-first-start: something already listens on port $PORT; stop it first (the README's command uses $PORT)." >&2
   exit 1
 fi
 
@@ -17,42 +20,58 @@ log=$(mktemp)
 had_data=0
 [ -e data ] && had_data=1
 
-# setsid: npm start runs `react-router build && node server.js`; its own process group can be stopped as a whole.
-setsid env -i PATH="$PATH" HOME="$home" npm start >"$log" 2>&1 &
+# npm start runs `react-router build && node server.js` (npm -> sh -> node): job control gives them a process group
+# of their own (its id is $!), so they stop as a whole and nothing outlives the check.
+set -m
+env -i PATH="$PATH" HOME="$home" npm start >"$log" 2>&1 &
 group=$!
+set +m
 stop() {
   kill -TERM -- "-$group" 2>/dev/null || true
   for _ in $(seq 1 50); do kill -0 -- "-$group" 2>/dev/null || break; sleep 0.2; done
   kill -KILL -- "-$group" 2>/dev/null || true
-  rm -rf "$home"
-  # a clean clone had no data/: leave none behind
-  [ "$had_data" = 1 ] || rm -rf data
+  rm -rf "$home" "$log"
+  # a clean clone has no data/: leave none behind (and never touch one that was there before)
+  if [ "$had_data" = 0 ]; then rm -rf data; fi
 }
 trap stop EXIT
 
 fail() {
-  echo "check-first-start: $1" >&2
+  echo "check-first-start: FAILED: $1" >&2
   echo "--- npm start output (last 40 lines) ---" >&2
   tail -40 "$log" >&2
   exit 1
 }
 
+up=0
 for _ in $(seq 1 120); do
-  if curl -sf -o /dev/null "$URL/healthz"; then break; fi
-  kill -0 "$group" 2>/dev/null || fail "npm start exited before the shop answered"
+  if curl -sf -o /dev/null --max-time 5 "$URL/healthz"; then up=1; break; fi
+  kill -0 "$group" 2>/dev/null || fail "npm start exited before the shop answered /healthz"
   sleep 1
 done
-curl -sf -o /dev/null "$URL/healthz" || fail "the shop did not answer /healthz within 120 s"
+[ "$up" = 1 ] || fail "the shop did not answer /healthz within 120 s"
 
 page() {
-  local path=$1 body
-  body=$(curl -sf "$URL$path") || fail "GET $path did not answer 200"
-  grep -q "Scentara" <<<"$body" || fail "GET $path answered without the shop's page"
+  local path=$1 body status
+  body=$(curl -s --max-time 30 -w '\n%{http_code}' "$URL$path") || fail "GET $path: no answer"
+  status=${body##*$'\n'}
+  body=${body%$'\n'*}
+  [ "$status" = 200 ] || fail "GET $path answered $status, not 200"
+  grep -qi '<!doctype html>' <<<"$body" && grep -q 'Scentara' <<<"$body" || fail "GET $path answered 200 without the shop's page"
   printf '%s' "$body"
 }
 page / >/dev/null
 shop=$(page /shop)
-product=$(grep -o 'href="/products/[a-z0-9-]*"' <<<"$shop" | head -1 | sed 's/^href="//; s/"$//')
+product=$(grep -o 'href="/products/[^"?#]*"' <<<"$shop" | head -1 | sed 's/^href="//; s/"$//') || true
 [ -n "$product" ] || fail "/shop lists no product (the demo catalogue should be there)"
 page "$product" >/dev/null
-echo "check-first-start: npm start with an empty environment serves /, /shop and $product"
+
+# The session secret was made (or found) beside the database, owner-only, and said so in one line.
+[ -f data/.auth-secret ] || fail "no data/.auth-secret after the first start"
+mode=$(stat -c %a data/.auth-secret)
+[ "$mode" = 600 ] || fail "data/.auth-secret has mode $mode, not 600"
+said=$(grep -c 'AUTH_SECRET is not set' "$log" || true)
+[ "$said" = 1 ] || fail "expected one log line about the local secret, found $said"
+
+echo "check-first-start: npm start with an empty environment serves /, /shop and $product (200, the shop's HTML);"
+echo "check-first-start: $(grep -o '"msg":"AUTH_SECRET is not set[^"]*"' "$log" | sed 's/^"msg":"//; s/"$//')"

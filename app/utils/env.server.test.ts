@@ -23,9 +23,14 @@ describe("configuration", () => {
     [{ PAYMENT_PROVIDER: "yoco" }, /YOCO_SECRET_KEY/],
     [{ PUBLIC_BASE_URL: "https://shop.example.co.za" }, /AUTH_SECRET is required when PUBLIC_BASE_URL is https:\/\/.*randomBytes\(32\)/s],
     [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "too-short" }, /AUTH_SECRET must be at least 32 characters/],
-    [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40) }, /PAYMENT_PROVIDER=simulated takes no real money.*ALLOW_TEST_PAYMENTS=true/s],
+    [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(31) }, /AUTH_SECRET must be at least 32 characters/],
+    [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40) }, /PAYMENT_PROVIDER=simulated takes no real money.*PAYMENT_PROVIDER=yoco.*ALLOW_TEST_PAYMENTS=true/s],
+    [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40), ALLOW_TEST_PAYMENTS: "false" }, /PAYMENT_PROVIDER=simulated/],
     [{ ALLOW_TEST_PAYMENTS: "yes" }, /ALLOW_TEST_PAYMENTS/],
     [{ TRUST_PROXY: "-1" }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: "11" }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: "1.5" }, /TRUST_PROXY/],
+    [{ TRUST_PROXY: "true" }, /TRUST_PROXY/],
   ])("refuses to start with %j, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });
@@ -35,13 +40,18 @@ describe("configuration", () => {
     expect(local.AUTH_SECRET).toBeUndefined();
     expect(local.PAYMENT_PROVIDER).toBe("simulated");
     expect(local.TRUST_PROXY).toBe(0);
+    expect(local.ALLOW_TEST_PAYMENTS).toBe(false);
+    // the https rules are about the public address, not NODE_ENV: a local shop may keep any secret it is given
+    expect(parseEnv({ NODE_ENV: "production", AUTH_SECRET: "short" }).AUTH_SECRET).toBe("short");
   });
 
   it("accepts a real deployment with its own secret and a real provider, or test payments by explicit opt-in", () => {
     const secret = "s".repeat(43);
     expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: secret, PAYMENT_PROVIDER: "yoco", YOCO_SECRET_KEY: "sk_x", YOCO_WEBHOOK_SECRET: "whsec_x" }).PAYMENT_PROVIDER).toBe("yoco");
     expect(parseEnv({ PUBLIC_BASE_URL: "https://staging.example.co.za", AUTH_SECRET: secret, ALLOW_TEST_PAYMENTS: "true" }).ALLOW_TEST_PAYMENTS).toBe(true);
+    expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(32), ALLOW_TEST_PAYMENTS: "true" }).AUTH_SECRET).toHaveLength(32);
     expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: "10" }).TRUST_PROXY).toBe(10);
   });
 
   it("tells PostgreSQL URLs from SQLite paths", () => {
