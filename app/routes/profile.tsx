@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/profile";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
@@ -137,10 +137,12 @@ function AccountTab({ email, notice, actionData }: { email: string; notice: stri
   const failed = actionData && !actionData.ok ? actionData : null;
   const errors = failed ? failed.fieldErrors : {};
   const formRef = useRef<HTMLFormElement>(null);
-  // A changed password doesn't stay in the fields.
+  // A changed password doesn't stay in the fields: a second change lands on the same URL (same notice), so the
+  // navigation's key, not the notice, says a change just happened.
+  const { key } = useLocation();
   useEffect(() => {
     if (notice) formRef.current?.reset();
-  }, [notice]);
+  }, [notice, key]);
   return (
     <div className="space-y-12">
       <div>

@@ -7,7 +7,7 @@ import * as register from "~/routes/auth.register";
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { cookieHeaderFrom, createUser, sessionCookieFor, uniqueEmail } from "../../../tests/factories/users";
 import { MESSAGES } from "./accounts.schema";
-import { getSessionUser } from "./session.server";
+import { getSessionUser, requireUser } from "./session.server";
 
 const db = () => getDb();
 let ipSeq = 0;
@@ -182,6 +182,45 @@ describe("sign in", () => {
     expect(page.redirectTo).toBe("");
     const kept = await dataOf(await callLoader(login.loader, "/auth/login?redirect=%2Fadmin%2Forders"));
     expect(kept.redirectTo).toBe("/admin/orders");
+  });
+
+  it.each([
+    "/.//evil.example/x",
+    "/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/a/..//evil.example",
+    "/\\evil.example",
+    "/%5Cevil.example",
+    "/%5C%5Cevil.example",
+    "/\t/evil.example",
+    "/%09/evil.example",
+    "/\n/evil.example",
+    "//evil.example",
+    "///evil.example",
+    "https://evil.example",
+    "javascript:alert(1)",
+  ])("signs in with redirect=%j and lands on a page of this shop", async (target) => {
+    const user = await createUser(db());
+    const result = await callAction(login.action, "/auth/login", { email: user.email, password: user.password, redirect: target }, { ip: ip() });
+    expect(statusOf(result)).toBe(302);
+    const location = (result as Response).headers.get("Location")!;
+    expect(location).toMatch(/^\/(?![/\\])/);
+    expect(new URL(location, "http://shop.test").host).toBe("shop.test");
+    expect(setCookiesOf(result).some((c) => c.startsWith("scentara.session_token="))).toBe(true);
+  });
+
+  it("register and the sign-in redirect of a protected page carry no outside target either", async () => {
+    const registered = await callAction(register.action, "/auth/register", { email: uniqueEmail(), password: "long enough passphrase", redirect: "/.//evil.example/x" }, { ip: ip() });
+    expect((registered as Response).headers.get("Location")).toBe("/auth/login?registered=1");
+    const kept = await callAction(register.action, "/auth/register", { email: uniqueEmail(), password: "long enough passphrase", redirect: "/checkout" }, { ip: ip() });
+    expect((kept as Response).headers.get("Location")).toBe("/auth/login?registered=1&redirect=%2Fcheckout");
+    // A request for '//evil.example/profile' on this host must not come back as a login link to that host.
+    const thrown = await requireUser(new Request("http://localhost:3000//evil.example/profile")).catch((r: unknown) => r);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).headers.get("Location")).toBe("/auth/login");
+    const page = await dataOf(await callLoader(login.loader, "/auth/login?redirect=%2F.%2F%2Fevil.example%2Fx"));
+    expect(page.redirectTo).toBe("");
   });
 
   it("refuses a cross-site form post and starts no session", async () => {

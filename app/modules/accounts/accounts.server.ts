@@ -5,7 +5,7 @@ import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { getAuth } from "./auth.server";
 import { MESSAGES } from "./accounts.schema";
-import { limitAttempts, RATE_RULES, rateKey, refund } from "./rate-limit.server";
+import { limitAttempts, limitSignIn, RATE_RULES, rateKey, refund } from "./rate-limit.server";
 import { isListedAdmin } from "./session.server";
 
 /**
@@ -35,12 +35,7 @@ function setCookiesOf(response: Response): string[] {
 
 /** Sign in: a new session (and cookie) on every success; ADMIN_EMAILS users get is_admin on their record. */
 export async function signInWithPassword(db: Queryable, input: { email: string; password: string }, meta: RequestMeta) {
-  const keys = [
-    { key: rateKey.signInIp(meta.ip), rule: RATE_RULES.signInIp },
-    { key: rateKey.signInIpEmail(meta.ip, input.email), rule: RATE_RULES.signInIpEmail },
-    { key: rateKey.signInEmail(input.email), rule: RATE_RULES.signInEmail },
-  ];
-  await limitAttempts(db, keys);
+  const keys = await limitSignIn(db, meta.ip, input.email);
   const auth = getAuth();
   let response: Response;
   try {
@@ -55,7 +50,7 @@ export async function signInWithPassword(db: Queryable, input: { email: string; 
   }
   if (!response.ok) throw new DomainError(MESSAGES.loginFailed, 401);
   const body = (await response.json()) as { user: { id: string; email: string } };
-  for (const { key } of keys) await refund(db, key);
+  for (const key of keys) await refund(db, key);
   if (isListedAdmin(body.user.email)) {
     await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", body.user.id).execute();
   }

@@ -5,7 +5,7 @@ import * as login from "~/routes/auth.login";
 import * as register from "~/routes/auth.register";
 import { callAction, dataOf, statusOf } from "../../../tests/setup/route";
 import { createUser, uniqueEmail } from "../../../tests/factories/users";
-import { consume, RATE_RULES, rateKey, tooManyAttemptsMessage } from "./rate-limit.server";
+import { addressKey, consume, RATE_RULES, rateKey, tooManyAttemptsMessage } from "./rate-limit.server";
 
 const db = () => getDb();
 
@@ -40,34 +40,69 @@ describe("rate limits (stored in the database)", () => {
 
   it("an attacker guessing from one address is throttled there; the owner signs in from another address", async () => {
     const owner = await createUser(db());
+    const attacker = "10.1.0.66";
     for (let i = 0; i < RATE_RULES.signInIpEmail.max; i++) {
-      const r = await callAction(login.action, "/auth/login", { email: owner.email, password: `guess ${i}` }, { ip: "10.1.0.66" });
+      const r = await callAction(login.action, "/auth/login", { email: owner.email, password: `guess ${i}` }, { ip: attacker });
       expect(statusOf(r)).toBe(401);
     }
-    // the attacker's address is refused, even with the right password, and learns nothing about the account
-    const blocked = await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: "10.1.0.66" });
-    expect(statusOf(blocked)).toBe(429);
-    expect((await dataOf(blocked)).error).toBe("Too many attempts, try again in 15 minutes");
-    expect(await db().selectFrom("sessions").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(0);
+    // the next guess is refused, and learns nothing about the account
+    const throttled = await callAction(login.action, "/auth/login", { email: owner.email, password: "guess 8" }, { ip: attacker });
+    expect(statusOf(throttled)).toBe(429);
+    expect((await dataOf(throttled)).error).toBe("Too many attempts, try again in 15 minutes");
 
-    // the owner, at home, signs in
+    // the owner, at home, signs in and gets a session
     const home = await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: "10.1.9.9" });
     expect(statusOf(home)).toBe(302);
     expect((home as Response).headers.get("set-cookie")).toMatch(/scentara\.session_token=/);
+
+    // the attacker's address stays refused, even with the right password
+    const blocked = await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: attacker });
+    expect(statusOf(blocked)).toBe(429);
+    expect((await dataOf(blocked)).error).toBe("Too many attempts, try again in 15 minutes");
+    // no session but the owner's own
+    expect(await db().selectFrom("sessions").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(1);
 
     // an unknown e-mail is throttled in exactly the same way
     const ghost = uniqueEmail();
     for (let i = 0; i < RATE_RULES.signInIpEmail.max; i++) await callAction(login.action, "/auth/login", { email: ghost, password: "wrong password" }, { ip: "10.2.0.66" });
     const ghostBlocked = await callAction(login.action, "/auth/login", { email: ghost, password: "wrong password" }, { ip: "10.2.0.66" });
+    expect(statusOf(ghostBlocked)).toBe(429);
     expect(await dataOf(ghostBlocked)).toEqual(await dataOf(blocked));
   });
 
-  it("guessing spread over many addresses meets a per-account ceiling", async () => {
+  it("a throttled address hammering on doesn't push the account towards its ceiling", async () => {
+    const owner = await createUser(db());
+    for (let i = 0; i < RATE_RULES.signInIpEmail.max; i++) await callAction(login.action, "/auth/login", { email: owner.email, password: `guess ${i}` }, { ip: "10.9.0.66" });
+    // far more refused requests than the whole account ceiling
+    for (let i = 0; i < RATE_RULES.signInEmail.max + 5; i++) {
+      expect(statusOf(await callAction(login.action, "/auth/login", { email: owner.email, password: `guess ${i}` }, { ip: "10.9.0.66" }))).toBe(429);
+    }
+    expect(await counter(rateKey.signInEmail(owner.email))).toBe(RATE_RULES.signInIpEmail.max);
+    expect(statusOf(await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: "10.9.9.9" }))).toBe(302);
+  });
+
+  it("guessing spread over many addresses meets a per-account ceiling, which doesn't count against the owner's address", async () => {
     const owner = await createUser(db());
     await callAction(login.action, "/auth/login", { email: owner.email, password: "wrong" }, { ip: "10.8.0.1" });
     await setCounter(rateKey.signInEmail(owner.email), RATE_RULES.signInEmail.max); // as if many addresses had failed
     const blocked = await callAction(login.action, "/auth/login", { email: owner.email, password: owner.password }, { ip: "10.8.0.2" });
     expect(statusOf(blocked)).toBe(429);
+    expect((await dataOf(blocked)).error).toMatch(/^Too many attempts, try again in \d+ minutes?$/);
+    expect(await counter(rateKey.signInIpEmail("10.8.0.2", owner.email))).toBe(0);
+    expect(await counter(rateKey.signInIp("10.8.0.2"))).toBe(0);
+  });
+
+  it("counts an IPv6 client by its /64, and an IPv4-mapped client as its IPv4 address", () => {
+    expect(addressKey("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:DB8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(addressKey("::ffff:192.0.2.7")).toBe("192.0.2.7");
+    expect(addressKey("::ffff:c000:207")).toBe("192.0.2.7");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("192.0.2.7")).toBe("192.0.2.7");
+    expect(addressKey("unknown")).toBe("unknown");
+    expect(rateKey.signInIpEmail("2001:db8:1:2::5", "a@b.test")).toBe(rateKey.signInIpEmail("2001:db8:1:2::6", "a@b.test"));
   });
 
   it("limits failed sign-ins per IP across e-mails; successful sign-ins don't count", async () => {
