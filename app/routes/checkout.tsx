@@ -4,14 +4,14 @@
  * reprices everything on the server, places the order (one transaction) and redirects to the payment provider.
  */
 import { useEffect, useMemo, useState } from "react";
-import { Form, redirect, useActionData, useNavigate, useNavigation } from "react-router";
+import { data, Form, redirect, useActionData, useNavigate, useNavigation } from "react-router";
 import { CheckoutForm } from "~/components/checkout-form";
 import { getDb } from "~/db/db.server";
 import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
 import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
 import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
-import { checkout } from "~/modules/orders/checkout.server";
+import { checkout, CheckoutAttemptClosedError } from "~/modules/orders/checkout.server";
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
@@ -29,22 +29,29 @@ export function meta() {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const zones = await loadShippingZonesOrFallback(getDb());
-  // A fresh token per page view (and after every refused submission, when the loader runs again): see checkout.server.ts.
+  // One token per page view; after a refusal the action's answer names the token to use next (see action).
   return { email: user.email, zones: zones.map((z) => ({ id: z.id, name: z.name })), checkoutToken: crypto.randomUUID() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = await getSessionUser(request);
-  if (!user) return formError(CHECKOUT_MESSAGES.signIn, 401);
-  const parsed = checkoutSchema.safeParse(await readFields(request));
-  if (!parsed.success) return formError(invalidFormMessage(fieldErrorsOf(parsed.error.issues)), 400, fieldErrorsOf(parsed.error.issues));
+  const fields = await readFields(request);
+  // React Router doesn't rerun the loader after a 4xx/5xx answer, so every refusal carries the token for the next
+  // submission: the posted one while its attempt stored nothing (or is still in progress), a new one once it is spent.
+  const posted = checkoutSchema.shape.checkoutToken.safeParse(fields.checkoutToken);
+  const token = (posted.success && posted.data) || crypto.randomUUID();
+  const refuse = (answer: ReturnType<typeof formError>, checkoutToken = token) => data({ ...answer.data, checkoutToken }, answer.init ?? undefined);
+  if (!user) return refuse(formError(CHECKOUT_MESSAGES.signIn, 401));
+  const parsed = checkoutSchema.safeParse(fields);
+  if (!parsed.success) return refuse(formError(invalidFormMessage(fieldErrorsOf(parsed.error.issues)), 400, fieldErrorsOf(parsed.error.issues)));
   try {
     return redirect((await checkout(getDb(), user, parsed.data)).redirectTo);
   } catch (error) {
-    if (error instanceof DomainError) return error.toFormError();
+    if (error instanceof CheckoutAttemptClosedError) return refuse(error.toFormError(), crypto.randomUUID());
+    if (error instanceof DomainError) return refuse(error.toFormError());
     logger.error({ err: error, userId: user.id }, "checkout: unexpected error");
-    return formError(CHECKOUT_MESSAGES.unexpected, 500);
+    return refuse(formError(CHECKOUT_MESSAGES.unexpected, 500));
   }
 }
 
@@ -99,7 +106,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
       </header>
       {hydrated && lines.length > 0 ? (
         <Form method="post" className="mt-8 lg:mt-12" noValidate>
-          <input type="hidden" name="checkoutToken" value={loaderData.checkoutToken} />
+          <input type="hidden" name="checkoutToken" value={actionData?.checkoutToken ?? loaderData.checkoutToken} />
           <CheckoutForm
             lines={lines}
             quote={quote}

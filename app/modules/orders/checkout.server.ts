@@ -2,7 +2,6 @@ import { isUniqueViolation, type DB } from "~/db/db.server";
 import { createCheckoutForOrder } from "~/modules/payments/payments.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
-import { newId } from "~/utils/ids";
 import { CHECKOUT_MESSAGES } from "./orders.logic";
 import type { CheckoutInput } from "./orders.schema";
 import { placeOrder } from "./place-order.server";
@@ -19,33 +18,50 @@ import { placeOrder } from "./place-order.server";
  * A second submission with the same token — a double tap, a retry on a slow network, the page posted again — finds
  * that order and goes to the same payment page; two racing submissions are decided by the unique index on
  * (user_id, checkout_token): the loser's transaction rolls back and it follows the winner's order.
+ *
+ * The token's lifecycle: a refusal that stored nothing (bad field, coupon refused, cart changed) leaves it unused, so
+ * the corrected form may carry it again; once the order it placed is closed (the provider refused, the payment was
+ * cancelled or failed) it is spent: CheckoutAttemptClosedError tells the page to hand out a new one.
  */
 export interface CheckoutCustomer {
   id: string;
   email: string;
 }
 
-/** How long a repeated submission waits for the first one's payment page (the provider call takes a moment). */
-const RESUME_WAIT_MS = 8_000;
+/** The order this token placed is closed: trying again needs a new token (a new attempt, a new order). */
+export class CheckoutAttemptClosedError extends DomainError {
+  constructor(message: string = CHECKOUT_MESSAGES.orderFailed, status = 409) {
+    super(message, status);
+    this.name = "CheckoutAttemptClosedError";
+  }
+}
+
+/**
+ * How long a repeated submission waits for the first one's payment page: longer than the Yoco adapter's 15 s
+ * timeout, so a repeat during a slow provider call hears that call's outcome instead of a "please wait".
+ */
+const RESUME_WAIT_MS = 20_000;
 const RESUME_POLL_MS = 100;
 
 export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutInput): Promise<{ redirectTo: string }> {
   const { lines, couponCode, zoneId, checkoutToken, ...shippingAddress } = input;
-  // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
-  const token = checkoutToken ?? `untracked-${newId()}`;
-  if (checkoutToken) {
-    const earlier = await findByToken(db, user.id, checkoutToken);
-    if (earlier) return resume(db, user.id, checkoutToken);
-  }
+  if (checkoutToken && (await findByToken(db, user.id, checkoutToken))) return resume(db, user.id, checkoutToken);
   let order;
   try {
-    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: token });
+    // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
+    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null });
   } catch (error) {
     if (checkoutToken && isUniqueViolation(error)) return resume(db, user.id, checkoutToken);
     throw error;
   }
-  const session = await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone });
-  return { redirectTo: session.redirectUrl };
+  try {
+    const session = await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone });
+    return { redirectTo: session.redirectUrl };
+  } catch (error) {
+    // createCheckoutForOrder has closed the order: this token's attempt is over.
+    if (error instanceof DomainError) throw new CheckoutAttemptClosedError(error.message, error.status);
+    throw error;
+  }
 }
 
 async function findByToken(db: DB, userId: string, token: string) {
@@ -62,16 +78,16 @@ async function resume(db: DB, userId: string, token: string): Promise<{ redirect
   const deadline = Date.now() + RESUME_WAIT_MS;
   for (;;) {
     const order = await findByToken(db, userId, token);
-    if (!order) throw new DomainError(CHECKOUT_MESSAGES.orderFailed, 409);
+    if (!order) throw new CheckoutAttemptClosedError();
     if (order.payment_status === "completed") return { redirectTo: `/order-confirmation?id=${encodeURIComponent(order.id)}` };
     const open = order.status === "pending" && order.payment_status === "pending";
     if (open && order.checkout_url) {
       logger.info({ orderId: order.id }, "checkout: repeated submission sent to the same payment");
       return { redirectTo: order.checkout_url };
     }
-    // Closed (payment failed or cancelled): the page reloads with a new token and the shopper can try again.
-    if (!open) throw new DomainError(CHECKOUT_MESSAGES.orderFailed, 409);
-    // Still open and without a payment page: the first submission is talking to the provider right now.
+    if (!open) throw new CheckoutAttemptClosedError();
+    // Still open and without a payment page: the first submission is talking to the provider right now. Its token
+    // stays (a plain DomainError): a later click with it still finds this order rather than placing a second one.
     if (Date.now() > deadline) throw new DomainError("Your order is already being placed. Please wait a moment and check your profile.", 409);
     await new Promise((resolve) => setTimeout(resolve, RESUME_POLL_MS));
   }

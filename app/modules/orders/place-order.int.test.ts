@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDb } from "~/db/db.server";
+import { getDb, isUniqueViolation } from "~/db/db.server";
 import { insertProduct, insertTier } from "../../../tests/factories/catalog";
 import { insertCoupon, insertZone, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { createUser } from "../../../tests/factories/users";
@@ -173,5 +173,27 @@ describe("placeOrder", () => {
     expect(after.usage - before.usage).toBe(10);
     const discounted = await db().selectFrom("orders").select("id").where("coupon_code", "=", "LIMITED10").where("discount_amount_cents", "=", 5000).execute();
     expect(discounted).toHaveLength(10);
+  });
+
+  it("a checkout token places one order per user: racing placements with it store one order and one coupon reservation", async () => {
+    const p = await insertProduct(db(), { price_cents: 50000 });
+    const coupon = await insertCoupon(db(), { code: "TOKEN5", discount_type: "fixed_amount", discount_value: 5000, max_redemptions: 5 });
+    const [user, other] = await Promise.all([createUser(db()), createUser(db())]);
+    const checkoutToken = crypto.randomUUID();
+    const input = { checkoutToken, lines: [{ productId: p.id, quantity: 1 }], couponCode: "TOKEN5", shippingAddress: TEST_ADDRESS };
+    const before = await counts();
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => placeOrder(db(), user, input)));
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+    // The unique index on (user_id, checkout_token) decides the race on both databases; the losers roll back whole.
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of refused) expect(isUniqueViolation(r.reason)).toBe(true);
+    const after = await counts();
+    expect(after.orders - before.orders).toBe(1);
+    expect(after.usage - before.usage).toBe(1);
+    expect(after.lines - before.lines).toBe(1);
+    const c = await db().selectFrom("coupons").select("times_redeemed").where("id", "=", coupon.id).executeTakeFirstOrThrow();
+    expect(c.times_redeemed).toBe(1);
+    // The token is the user's: another shopper's form can't collide with it.
+    await expect(placeOrder(db(), other, input)).resolves.toMatchObject({ userId: other.id });
   });
 });
