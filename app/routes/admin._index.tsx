@@ -6,10 +6,13 @@ import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
 import { dashboardFigures } from "~/modules/admin/dashboard.server";
+import { orderTabCounts } from "~/modules/orders/order-admin.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return dashboardFigures(getDb());
+  const db = getDb();
+  const [figures, orders] = await Promise.all([dashboardFigures(db), orderTabCounts(db, "")]);
+  return { ...figures, orders };
 }
 
 export function meta() {
@@ -34,6 +37,21 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
           <span className="text-xs font-medium uppercase tracking-[0.14em] text-gold">Open inbox →</span>
         </Link>
       ) : null}
+      <section aria-labelledby="orders-heading">
+        <h2 id="orders-heading" className="font-display text-2xl text-ink">
+          Orders to look after
+        </h2>
+        <StatCards
+          className="mt-3"
+          cards={[
+            { label: "Awaiting payment", value: d.orders.pending, to: "/admin/orders?status=pending", hint: "EFT: confirm when paid" },
+            { label: "To ship", value: d.orders.processing, to: "/admin/orders?status=processing" },
+            { label: "On their way", value: d.orders.shipped, to: "/admin/orders?status=shipped" },
+            { label: "Delivered", value: d.orders.delivered, to: "/admin/orders?status=delivered" },
+            { label: "Cancelled", value: d.orders.cancelled, to: "/admin/orders?status=cancelled" },
+          ]}
+        />
+      </section>
       <section aria-labelledby="users-heading">
         <h2 id="users-heading" className="font-display text-2xl text-ink">
           Customers and staff

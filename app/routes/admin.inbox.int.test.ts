@@ -4,6 +4,7 @@ import { resetEnvForTests } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
 import { callAction, callLoader, dataOf } from "../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../tests/factories/users";
+import { insertOrder } from "../../tests/factories/orders";
 import { insertProduct } from "../../tests/factories/catalog";
 import * as home from "./home";
 import * as inbox from "./admin.inbox";
@@ -73,5 +74,14 @@ describe("the dashboard", () => {
       delete process.env.ADMIN_EMAILS;
       resetEnvForTests();
     }
+  });
+
+  it("counts orders per status, each figure leading to its tab of the orders page", async () => {
+    const before = await dataOf(await callLoader(dashboard.loader, "/admin", { headers: { cookie } }));
+    const shopper = await createUser(db());
+    await insertOrder(db(), { userId: shopper.id });
+    await insertOrder(db(), { userId: shopper.id, status: "processing", paymentStatus: "completed" });
+    const after = await dataOf(await callLoader(dashboard.loader, "/admin", { headers: { cookie } }));
+    expect(after.orders).toEqual({ ...before.orders, pending: before.orders.pending + 1, processing: before.orders.processing + 1 });
   });
 });

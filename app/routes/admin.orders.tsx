@@ -1,17 +1,279 @@
-// Guarded placeholder: the page's own issue replaces the component (keep the requireAdmin call in its loader).
+/**
+ * /admin/orders (SPEC §2 Orders, §4, §8): the owner follows orders from payment to delivery. Route glue only: the
+ * rules are in modules/orders/order-admin.{logic,schema,server}.ts, the page's pieces in components/admin/.
+ */
+import { Link } from "react-router";
 import type { Route } from "./+types/admin.orders";
-import { AdminPlaceholder } from "~/components/admin/admin-ui";
+import { AdminPage } from "~/components/admin/admin-page";
+import { AdminStatus, useAdminFetcher } from "~/components/admin/admin-status";
+import { ConfirmDelete } from "~/components/admin/confirm-delete";
+import { DataTable, type Column } from "~/components/admin/data-table";
+import { FilterBar } from "~/components/admin/filter-bar";
+import { OrderDetail } from "~/components/admin/order-detail";
+import { OrderEditor } from "~/components/admin/order-editor";
+import { EditLink, useRowEditor } from "~/components/admin/row-editor";
+import { controlClass } from "~/components/ui/field";
+import { getDb } from "~/db/db.server";
+import type { OrderStatus } from "~/db/schema";
 import { requireAdmin } from "~/modules/accounts/session.server";
+import { adminAction } from "~/modules/admin/admin-action.server";
+import { listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
+import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUSES, paymentStatusLabel } from "~/modules/orders/order-admin.logic";
+import { gatherLines, orderAdminIntent } from "~/modules/orders/order-admin.schema";
+import { deleteOrder, listAdminOrders, orderMetrics, orderTabCounts, sendStatusEmailNow, setOrderStatus, setPaymentStatus, updateOrder } from "~/modules/orders/order-admin.server";
+import { formatDateTimeZA } from "~/utils/dates";
+import { shortOrderId } from "~/utils/ids";
+import { formatRand } from "~/utils/money";
+import { readQuery } from "~/utils/request.server";
+
+const PATH = "/admin/orders";
+const filters = { status: { kind: "choice", values: ORDER_STATUSES }, q: { kind: "text" } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return null;
+  const query = parseListQuery(readQuery(request), filters);
+  const tab = (query.filters.status || "pending") as OrderStatus;
+  const db = getDb();
+  const [list, counts, metrics] = await Promise.all([listAdminOrders(db, { status: tab, q: query.filters.q, page: query.page }), orderTabCounts(db, query.filters.q), orderMetrics(db)]);
+  return {
+    query,
+    tab,
+    counts,
+    metrics,
+    list: {
+      ...list,
+      rows: list.rows.map((o) => ({
+        ...o,
+        shortId: shortOrderId(o.id),
+        created: formatDateTimeZA(o.createdAt),
+        stamps: [
+          { label: "Placed", at: formatDateTimeZA(o.createdAt) },
+          { label: "Processing since", at: o.processingStartedAt ? formatDateTimeZA(o.processingStartedAt) : null },
+          { label: "Shipped", at: o.shippedAt ? formatDateTimeZA(o.shippedAt) : null },
+          { label: "Delivered", at: o.deliveredAt ? formatDateTimeZA(o.deliveredAt) : null },
+          { label: "Last change", at: formatDateTimeZA(o.updatedAt) },
+        ],
+      })),
+    },
+  };
 }
+
+export const action = adminAction(
+  orderAdminIntent,
+  {
+    status: async (db, { id, status }) => (await setOrderStatus(db, id, status), ORDER_ADMIN_MESSAGES.statusUpdated(status)),
+    payment: async (db, { id, paymentStatus }) => (await setPaymentStatus(db, id, paymentStatus), ORDER_ADMIN_MESSAGES.paymentUpdated(paymentStatus)),
+    update: async (db, input) => (await updateOrder(db, input), ORDER_ADMIN_MESSAGES.updated),
+    email: async (db, { id }) => (await sendStatusEmailNow(db, id), ORDER_ADMIN_MESSAGES.emailSent),
+    delete: async (db, { id }) => (await deleteOrder(db, id), ORDER_ADMIN_MESSAGES.deleted),
+  },
+  {
+    failure: {
+      status: ORDER_ADMIN_MESSAGES.failedStatus,
+      payment: ORDER_ADMIN_MESSAGES.failedPayment,
+      update: ORDER_ADMIN_MESSAGES.failedUpdate,
+      email: ORDER_ADMIN_MESSAGES.emailFailed("the mail could not be prepared"),
+      delete: ORDER_ADMIN_MESSAGES.failedDelete,
+    },
+    prepare: gatherLines,
+  },
+);
 
 export function meta() {
   return [{ title: "Orders | Admin | Scentara" }];
 }
 
-export default function Page() {
-  return <AdminPlaceholder title="Orders" description="Follow orders from payment to delivery." />;
+export type AdminOrderRow = Route.ComponentProps["loaderData"]["list"]["rows"][number];
+
+const figure = (value: number | null, unit: string) => (value === null ? "–" : `${value}${unit}`);
+
+export default function Orders({ loaderData: d }: Route.ComponentProps) {
+  const { query, list, tab, counts, metrics } = d;
+  const here = listHref(PATH, query);
+  const editor = useRowEditor(query.edit);
+  const columns: Column<AdminOrderRow>[] = [
+    {
+      header: "Order",
+      cell: (o) => (
+        <span className="block">
+          <span className="font-mono font-semibold tracking-wide text-ink">#{o.shortId}</span>
+          <span className="block text-xs text-muted">{o.created}</span>
+        </span>
+      ),
+    },
+    {
+      header: "Customer",
+      cell: (o) => (
+        <span className="block">
+          <span className="block text-ink">{o.shippingAddress.name}</span>
+          <span className="block break-all text-xs text-muted">{o.customerEmail ?? "Account deleted"}</span>
+        </span>
+      ),
+    },
+    { header: "Total", cell: (o) => formatRand(o.totalAmountCents), className: "whitespace-nowrap tabular-nums md:text-right" },
+    { header: "Status", cell: (o) => <StatusSelect order={o} action={here} /> },
+    { header: "Payment", cell: (o) => <PaymentSelect order={o} action={here} /> },
+    {
+      header: "Actions",
+      bare: true,
+      className: "md:text-right",
+      cell: (o) => (
+        <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-2">
+          <SendStatusEmail id={o.id} shortId={o.shortId} action={here} />
+          <EditLink href={listHref(PATH, query, { edit: o.id })} onEdit={() => editor.start(o.id)} label={`order ${o.shortId}`} />
+          <ConfirmDelete
+            id={o.id}
+            name={`Order #${o.shortId}, ${formatRand(o.totalAmountCents)}, ${o.shippingAddress.name}`}
+            what="order"
+            confirmHref={listHref(PATH, query, { confirm: o.id })}
+            cancelHref={here}
+            openOnLoad={query.confirm === o.id}
+            note={o.couponCode && o.status !== "cancelled" ? `Its use of coupon ${o.couponCode} goes back to the coupon.` : undefined}
+          />
+        </span>
+      ),
+    },
+  ];
+  return (
+    <AdminPage
+      title="Orders"
+      description="Confirm payments, pack, ship and track. Changes reach the customer's order page at once."
+      stats={[
+        { label: "Avg. processing", value: figure(metrics.avgProcessingHours, " h"), hint: "payment to dispatch" },
+        { label: "Avg. delivery", value: figure(metrics.avgDeliveryDays, metrics.avgDeliveryDays === 1 ? " day" : " days"), hint: "dispatch to door" },
+        { label: "Completion rate", value: figure(metrics.completionRate, "%"), hint: "shipped orders delivered" },
+        { label: "Awaiting payment", value: counts.pending, to: listHref(PATH, query, { status: "pending", q: "" }) },
+        { label: "To ship", value: counts.processing, to: listHref(PATH, query, { status: "processing", q: "" }) },
+      ]}
+      status={<AdminStatus />}
+    >
+      <StatusTabs query={query} tab={tab} counts={counts} />
+      <FilterBar path={PATH} query={query} keep={["status"]} fields={[{ name: "q", label: "Search", kind: "search", placeholder: "Order number (first characters) or customer e-mail" }]} />
+      <DataTable<AdminOrderRow>
+        rows={list.rows}
+        columns={columns}
+        rowKey={(o) => o.id}
+        caption={`${ORDER_STATUS_LABELS[tab]} orders`}
+        empty={<p className="font-display text-2xl text-ink">{ORDER_ADMIN_MESSAGES.none(tab)}</p>}
+        page={{ page: list.page, pageCount: list.pageCount, hrefFor: (page) => listHref(PATH, query, { page }) }}
+        renderAfterRow={(o) =>
+          editor.editing === o.id ? (
+            <OrderEditor order={o} action={here} cancelHref={here} onCancel={editor.stop} />
+          ) : (
+            <OrderDetail order={o} />
+          )
+        }
+      />
+    </AdminPage>
+  );
+}
+
+function StatusTabs({ query, tab, counts }: { query: ListQuery; tab: OrderStatus; counts: Record<OrderStatus, number> }) {
+  return (
+    <nav aria-label="Order status" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+      <ul className="flex min-w-max gap-1 border-b border-line">
+        {ORDER_STATUSES.map((status) => {
+          const current = status === tab;
+          return (
+            <li key={status}>
+              <Link
+                to={listHref(PATH, query, { status })}
+                aria-current={current ? "page" : undefined}
+                className={`-mb-px inline-flex items-center gap-2 border-b-2 px-3 py-3 text-xs font-medium uppercase tracking-[0.14em] transition-colors ${
+                  current ? "border-gold text-ink" : "border-transparent text-muted hover:text-ink"
+                }`}
+              >
+                {ORDER_STATUS_LABELS[status]}
+                <span className={`min-w-6 px-1.5 py-0.5 text-center text-[0.68rem] tabular-nums ${current ? "bg-ink text-white" : "bg-sand text-ink-soft"}`}>{counts[status]}</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * A dropdown that saves when changed (through the page's fetcher); without JavaScript a Save button posts it.
+ * While the change is on its way the dropdown shows the new value.
+ */
+function AutoSubmitSelect({
+  id,
+  intent,
+  name,
+  value,
+  options,
+  label,
+  action,
+}: {
+  id: string;
+  intent: string;
+  name: string;
+  value: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  label: string;
+  action: string;
+}) {
+  const fetcher = useAdminFetcher();
+  const pending = fetcher.state !== "idle" && fetcher.formData?.get("id") === id && fetcher.formData?.get("intent") === intent;
+  const shown = pending ? String(fetcher.formData?.get(name)) : value;
+  const known = options.some((o) => o.value === value);
+  return (
+    <fetcher.Form method="post" action={action} className="flex items-center gap-2">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <select
+        name={name}
+        value={shown}
+        aria-label={label}
+        disabled={pending}
+        onChange={(event) => fetcher.submit(event.currentTarget.form)}
+        className={`${controlClass} !w-auto min-w-32 py-1.5 text-sm`}
+      >
+        {known ? null : <option value={value}>Unknown</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <noscript>
+        <button type="submit" className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline">
+          Save
+        </button>
+      </noscript>
+    </fetcher.Form>
+  );
+}
+
+const STATUS_OPTIONS = ORDER_STATUSES.map((s) => ({ value: s, label: ORDER_STATUS_LABELS[s] }));
+const PAYMENT_OPTIONS = PAYMENT_STATUSES.map((s) => ({ value: s, label: paymentStatusLabel(s) }));
+
+function StatusSelect({ order, action }: { order: AdminOrderRow; action: string }) {
+  return <AutoSubmitSelect id={order.id} intent="status" name="status" value={order.status} options={STATUS_OPTIONS} label={`Status of order ${order.shortId}`} action={action} />;
+}
+
+function PaymentSelect({ order, action }: { order: AdminOrderRow; action: string }) {
+  return (
+    <span className="block">
+      <AutoSubmitSelect id={order.id} intent="payment" name="paymentStatus" value={order.paymentStatus} options={PAYMENT_OPTIONS} label={`Payment of order ${order.shortId}`} action={action} />
+      {order.paymentStatus === "pending" ? <span className="mt-1.5 block max-w-56 bg-amber-50 px-2 py-1 text-xs leading-snug text-amber-900 ring-1 ring-amber-200">{ORDER_ADMIN_MESSAGES.eftHint}</span> : null}
+    </span>
+  );
+}
+
+function SendStatusEmail({ id, shortId, action }: { id: string; shortId: string; action: string }) {
+  const fetcher = useAdminFetcher();
+  const busy = fetcher.state !== "idle" && fetcher.formData?.get("id") === id && fetcher.formData?.get("intent") === "email";
+  return (
+    <fetcher.Form method="post" action={action}>
+      <input type="hidden" name="intent" value="email" />
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" disabled={busy} className="text-xs font-medium uppercase tracking-[0.14em] text-ink underline-offset-4 hover:underline disabled:opacity-60">
+        {busy ? "Sending…" : "Email status"}
+        <span className="sr-only"> of order {shortId}</span>
+      </button>
+    </fetcher.Form>
+  );
 }

@@ -5,7 +5,7 @@
  */
 import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
-import { insertCoupon } from "../factories/orders";
+import { insertCoupon, TEST_ADDRESS } from "../factories/orders";
 import { createUser } from "../factories/users";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
 
@@ -38,6 +38,12 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin", route: () => import("~/routes/admin"), kind: "loader", expect: ADMIN_PAGE, note: "layout" },
   { path: "/admin", route: () => import("~/routes/admin._index"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/orders?status=shipped&q=abc", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE, note: "tab and search" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "status", id: (await insertAwaitingOrder(db, { userId: a.customerId })).id, status: "shipped" } }), expect: ADMIN_ACTION, note: "status" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "payment", id: (await insertAwaitingOrder(db, { userId: a.customerId })).id, paymentStatus: "completed" } }), expect: ADMIN_ACTION, note: "payment" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { form: { intent: "update", id: o.id, ...TEST_ADDRESS, "line.0.id": o.lines[0]!.id, "line.0.quantity": "2", "line.0.unitPrice": "100", notes: "matrix" } }; }, expect: ADMIN_ACTION, note: "edit" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "email", id: (await insertAwaitingOrder(db, { userId: a.customerId })).id } }), expect: { visitor: DENY_ACTION, customer: DENY_ACTION, admin: 409 }, note: "send status e-mail (no SMTP in tests: 409 'Failed to send email')" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "delete", id: (await insertAwaitingOrder(db, { userId: a.customerId })).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertProduct(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), kind: "loader", expect: ADMIN_PAGE },

@@ -79,6 +79,9 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", form: (f) => ({ intent: "update", id: f.reviewId, rating: "4", comment: "Edited by the fuzz" }) },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), as: "admin", form: (f) => ({ intent: "update", id: f.customerId, emailNotifications: "on" }) },
   { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), as: "admin", form: () => ({ intent: "save", code: "FUZZSAVE", discountType: "fixed_amount", discountValue: "25.00", minimumSpend: "0", maxRedemptions: "", startDate: "2026-06-01", endDate: "2026-06-30", description: "" }) },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), as: "admin", form: (f) => ({ intent: "status", id: f.orderId, status: "processing" }) },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), as: "admin", form: (f) => ({ intent: "update", id: f.orderId, ...ADDRESS, "line.0.id": "no-such-line", "line.0.quantity": "2", "line.0.unitPrice": "99.50", notes: "fuzz", trackingNumber: "FZ1" }) },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), as: "admin", form: (f) => ({ intent: "email", id: f.orderId }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -98,6 +101,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/admin", route: () => import("~/routes/admin._index"), as: "admin", query: () => ({}) },
   { path: "/admin/coupons", route: () => import("~/routes/admin.coupons"), as: "admin", query: () => ({ q: "fuzz", status: "active", page: "1", edit: "new" }) },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), as: "admin", query: () => ({ q: "example", role: "admin", page: "1" }) },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), as: "admin", query: () => ({ status: "pending", q: "3f2a9c1e", page: "2", edit: "x", confirm: "x" }) },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", query: (f) => ({ q: "lovely", rating: "5", page: "1", edit: f.reviewId }) },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", query: () => ({ q: "amber", page: "1" }) },
   { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", query: () => ({}), params: (f) => ({ id: f.productId }) },

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { hasActiveFilters, listHref, type ListQuery } from "~/modules/admin/list-query";
+import { listHref, type ListQuery } from "~/modules/admin/list-query";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 
@@ -11,10 +11,22 @@ export type FilterField =
  * The filters of an admin list as a GET form: the URL holds them, so it works without JavaScript and a filtered list
  * can be bookmarked. Clear All Filters shows whenever one is active.
  */
-export function FilterBar({ path, query, fields }: { path: string; query: ListQuery; fields: FilterField[] }) {
+export function FilterBar({
+  path,
+  query,
+  fields,
+  keep = [],
+}: {
+  path: string;
+  query: ListQuery;
+  fields: FilterField[];
+  /** filters set elsewhere on the page (a tab) that a search keeps */
+  keep?: string[];
+}) {
   const values = query.filters as Record<string, string>;
   return (
     <Form method="get" action={path} role="search" className="flex flex-col gap-3 border border-line bg-white p-4 sm:flex-row sm:flex-wrap sm:items-end">
+      {keep.map((name) => (values[name] ? <input key={name} type="hidden" name={name} value={values[name]} /> : null))}
       {fields.map((field) => (
         <div key={field.name} className={field.kind === "search" ? "min-w-0 flex-1 sm:min-w-56" : "min-w-0 sm:w-52"}>
           <label htmlFor={`filter-${field.name}`} className="block text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft">
@@ -38,8 +50,8 @@ export function FilterBar({ path, query, fields }: { path: string; query: ListQu
         <button type="submit" className={buttonClass("primary", "md")}>
           Apply
         </button>
-        {hasActiveFilters(query) ? (
-          <Link to={listHref(path, { ...query, filters: Object.fromEntries(Object.keys(values).map((k) => [k, ""])) }, { page: 1 })} className={buttonClass("ghost", "md")}>
+        {fields.some((f) => values[f.name]) ? (
+          <Link to={listHref(path, { ...query, filters: Object.fromEntries(Object.keys(values).map((k) => [k, keep.includes(k) ? values[k]! : ""])) }, { page: 1 })} className={buttonClass("ghost", "md")}>
             Clear All Filters
           </Link>
         ) : null}

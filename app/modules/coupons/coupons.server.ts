@@ -114,3 +114,34 @@ export async function releaseCouponRedemption(trx: Queryable, orderId: string): 
   }
   return true;
 }
+
+export type ReclaimOutcome = "reclaimed" | "full" | "no_coupon";
+
+/**
+ * A cancelled order comes back to life (the owner reopens it, or its late payment is confirmed): it takes its coupon
+ * redemption back if the coupon still has room. Only the limit counts here, not the dates or the active flag: the
+ * customer was given the discount when the coupon was valid. A coupon deleted since is simply no longer counted.
+ * Call it in the same transaction as the status change; "full" means the caller must change nothing.
+ */
+export async function reclaimCouponRedemption(
+  trx: Queryable,
+  order: { id: string; userId: string | null; couponCode: string | null; discountCents: number },
+): Promise<ReclaimOutcome> {
+  if (!order.couponCode) return "no_coupon";
+  const held = await trx.selectFrom("coupon_usage").select("id").where("order_id", "=", order.id).executeTakeFirst();
+  if (held) return "reclaimed";
+  const coupon = await trx.selectFrom("coupons").select("id").where("code", "=", order.couponCode).executeTakeFirst();
+  if (!coupon) return "no_coupon";
+  const result = await trx
+    .updateTable("coupons")
+    .set((eb) => ({ times_redeemed: eb("times_redeemed", "+", 1) }))
+    .where("id", "=", coupon.id)
+    .where((eb) => eb.or([eb("max_redemptions", "is", null), eb("times_redeemed", "<", eb.ref("max_redemptions"))]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return "full";
+  await trx
+    .insertInto("coupon_usage")
+    .values({ id: newId(), coupon_id: coupon.id, order_id: order.id, user_id: order.userId, discount_amount_cents: order.discountCents, created_at: new Date().toISOString() })
+    .execute();
+  return "reclaimed";
+}

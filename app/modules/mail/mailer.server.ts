@@ -17,7 +17,11 @@ export interface SendResult {
   id: string;
   /** true when SMTP accepted it; false when it only sits in the outbox (no SMTP configured, or SMTP failed). */
   delivered: boolean;
+  /** why it was not delivered, in words an owner can act on */
+  error?: string;
 }
+
+export const NO_SMTP_REASON = "no mail server is configured (SMTP_URL), so the message waits in the outbox";
 
 let transporter: { url: string; transport: Transporter } | undefined;
 function smtp(): Transporter | undefined {
@@ -47,7 +51,7 @@ export async function sendMail(message: MailMessage, db: Queryable = getDb()): P
     if (!warnedNoSmtp) logger.warn("SMTP_URL is not configured: e-mails are kept in the mail_outbox table and not sent");
     warnedNoSmtp = true;
     logger.warn({ outboxId: id, subject: message.subject }, "e-mail stored in outbox, not sent (no SMTP configured)");
-    return { id, delivered: false };
+    return { id, delivered: false, error: NO_SMTP_REASON };
   }
   try {
     await transport.sendMail({ from: env().MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo });
@@ -55,7 +59,8 @@ export async function sendMail(message: MailMessage, db: Queryable = getDb()): P
     return { id, delivered: true };
   } catch (error) {
     logger.error({ err: error, outboxId: id }, "SMTP send failed; message kept in outbox");
-    await db.updateTable("mail_outbox").set({ error: String((error as Error).message ?? error).slice(0, 500) }).where("id", "=", id).execute();
-    return { id, delivered: false };
+    const reason = String((error as Error).message ?? error).slice(0, 500);
+    await db.updateTable("mail_outbox").set({ error: reason }).where("id", "=", id).execute();
+    return { id, delivered: false, error: reason };
   }
 }

@@ -6,7 +6,8 @@ import { getDb } from "~/db/db.server";
 import { sendOrderPaidEmails } from "~/modules/orders/order-emails.server";
 import { env, resetEnvForTests } from "~/utils/env.server";
 import { insertAwaitingOrder } from "../../../tests/factories/payments";
-import { createUser } from "../../../tests/factories/users";
+import { createUser, sessionCookieFor } from "../../../tests/factories/users";
+import { callAction, dataOf, statusOf } from "../../../tests/setup/route";
 import { sendMail } from "./mailer.server";
 
 /**
@@ -86,5 +87,28 @@ describe("e-mail over SMTP", () => {
     const row = await getDb().selectFrom("mail_outbox").select(["sent_at", "error"]).where("id", "=", result.id).executeTakeFirstOrThrow();
     expect(row.sent_at).toBeNull();
     expect(row.error).toMatch(/No such user/);
+  });
+
+  it("the owner's status e-mail reaches the customer with the tracking number; a refused mailbox is the owner's 'Failed to send email: …'", async () => {
+    const route = await import("~/routes/admin.orders");
+    const admin = await createUser(getDb(), { isAdmin: true });
+    const cookie = await sessionCookieFor(getDb(), admin.id);
+    const post = (form: Record<string, string>) => callAction(route.action, "/admin/orders", form, { headers: { cookie } });
+
+    const customer = await createUser(getDb(), { email: "sipho.smtp@example.co.za" });
+    const order = await insertAwaitingOrder(getDb(), { userId: customer.id, status: "processing", paymentStatus: "completed", trackingNumber: "TCG123456ZA" });
+    expect(await dataOf(await post({ intent: "status", id: order.id, status: "shipped" }))).toMatchObject({ ok: true, message: "Order status updated to shipped" });
+    expect(received).toHaveLength(1);
+    expect(received[0]!.subject).toBe(`Scentara: your order ${order.id.slice(0, 8)} is on its way`);
+    expect(received[0]!.text).toContain("Tracking number: TCG123456ZA");
+
+    expect(await dataOf(await post({ intent: "email", id: order.id }))).toMatchObject({ ok: true, message: "Status email sent successfully!" });
+    expect(received).toHaveLength(2);
+
+    const unreachable = await createUser(getDb(), { email: "nobody@smtp-refused.example.co.za" });
+    const other = await insertAwaitingOrder(getDb(), { userId: unreachable.id });
+    const refused = await post({ intent: "email", id: other.id });
+    expect(statusOf(refused)).toBe(502);
+    expect((await dataOf(refused)).error).toMatch(/^Failed to send email: .*No such user/);
   });
 });

@@ -1,5 +1,6 @@
 import type { Queryable } from "~/db/db.server";
-import { sendMail } from "~/modules/mail/mailer.server";
+import type { OrderStatus } from "~/db/schema";
+import { NO_SMTP_REASON, sendMail } from "~/modules/mail/mailer.server";
 import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
@@ -92,4 +93,59 @@ async function safely(orderId: string, what: string, fn: () => Promise<unknown>)
     // The payment is recorded; a failed e-mail must not turn the webhook into a failure the provider retries.
     logger.error({ err: error, orderId }, `order e-mail failed: ${what}`);
   }
+}
+
+/** What the customer reads for each status (the spec's send-order-status-email). */
+const STATUS_WORDS: Record<OrderStatus, { subject: string; body: string }> = {
+  pending: { subject: "is waiting for payment", body: "We have your order, but its payment has not reached us yet." },
+  processing: { subject: "is being prepared", body: "Your payment is confirmed and we are preparing your order." },
+  shipped: { subject: "is on its way", body: "Your order has left us and is with the courier. Delivery takes 2 to 7 working days." },
+  delivered: { subject: "has been delivered", body: "Your order has been delivered. We hope you love it. Damage must be reported within 48 hours of delivery." },
+  cancelled: { subject: "has been cancelled", body: "Your order has been cancelled. If you paid for it, the refund follows; reply to this e-mail with any questions." },
+};
+
+/** Not sent: why, in the owner's words, and the HTTP status that fits (404 no order, 409 no address or no mail server configured, 502 the mail server failed). */
+export type StatusEmailResult = { sent: true } | { sent: false; reason: string; status: 404 | 409 | 502 };
+
+/**
+ * The order's current status, to its customer (SPEC §7 send-order-status-email, old status 'manual' when the owner
+ * presses the button; 'shipped' mails carry the tracking number). Order e-mails are not optional (the terms), so the
+ * customer's notification preference is not consulted. Answers why it was not delivered, for the owner.
+ */
+export async function sendOrderStatusEmail(db: Queryable, orderId: string, options: { oldStatus: OrderStatus | "manual" }): Promise<StatusEmailResult> {
+  const order = await db
+    .selectFrom("orders")
+    .leftJoin("users", "users.id", "orders.user_id")
+    .select(["orders.id", "orders.status", "orders.tracking_number", "orders.total_amount_cents", "orders.shipping_address", "users.email"])
+    .where("orders.id", "=", orderId)
+    .executeTakeFirst();
+  if (!order) return { sent: false, reason: "the order no longer exists", status: 404 };
+  if (!order.email) return { sent: false, reason: "the customer has no e-mail address on record", status: 409 };
+  const config = env();
+  const short = shortOrderId(order.id);
+  const words = STATUS_WORDS[order.status];
+  const tracking = order.status === "shipped" && order.tracking_number ? [``, `Tracking number: ${order.tracking_number}`] : [];
+  const result = await sendMail(
+    {
+      to: order.email,
+      subject: `${config.SHOP_NAME}: your order ${short} ${words.subject}`,
+      text: [
+        `Hi ${order.shipping_address.name || "there"},`,
+        "",
+        words.body,
+        ...tracking,
+        "",
+        `Order ${short}, total ${formatRand(Number(order.total_amount_cents))}.`,
+        `Order details: ${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/order-confirmation?id=${order.id}`,
+        "",
+        config.SHOP_NAME,
+      ].join("\n"),
+      replyTo: config.CONTACT_EMAIL,
+    },
+    db,
+  );
+  logger.info({ orderId, status: order.status, oldStatus: options.oldStatus, delivered: result.delivered }, "order status e-mail");
+  if (result.delivered) return { sent: true };
+  // No mail server configured is the shop's set-up, not a failure of the moment: 409, like a missing address.
+  return { sent: false, reason: result.error ?? "the mail server refused it", status: result.error === NO_SMTP_REASON ? 409 : 502 };
 }
