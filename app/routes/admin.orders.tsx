@@ -106,7 +106,9 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
       cell: (o) => (
         <span className="block">
           <span className="block text-ink">{o.shippingAddress.name}</span>
-          <span className="block break-all text-xs text-muted">{o.customerEmail ?? "Account deleted"}</span>
+          <span className="block max-w-[12rem] truncate text-xs text-muted max-md:max-w-[55vw]" title={o.customerEmail ?? undefined}>
+            {o.customerEmail ?? "Account deleted"}
+          </span>
         </span>
       ),
     },
@@ -142,8 +144,6 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
         { label: "Avg. processing", value: figure(metrics.avgProcessingHours, " h"), hint: "payment to dispatch" },
         { label: "Avg. delivery", value: figure(metrics.avgDeliveryDays, metrics.avgDeliveryDays === 1 ? " day" : " days"), hint: "dispatch to door" },
         { label: "Completion rate", value: figure(metrics.completionRate, "%"), hint: "shipped orders delivered" },
-        { label: "Awaiting payment", value: counts.pending, to: listHref(PATH, query, { status: "pending", q: "" }) },
-        { label: "To ship", value: counts.processing, to: listHref(PATH, query, { status: "processing", q: "" }) },
       ]}
       status={<AdminStatus />}
     >
@@ -160,7 +160,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
           editor.editing === o.id ? (
             <OrderEditor order={o} action={here} cancelHref={here} onCancel={editor.stop} />
           ) : (
-            <OrderDetail order={o} />
+            <OrderDetail order={o} hint={o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} />
           )
         }
       />
@@ -229,7 +229,7 @@ function AutoSubmitSelect({
         aria-label={label}
         disabled={pending}
         onChange={(event) => fetcher.submit(event.currentTarget.form)}
-        className={`${controlClass} !w-auto min-w-32 py-1.5 text-sm`}
+        className={`${controlClass} !w-auto py-1.5 pl-2 pr-7 text-sm`}
       >
         {known ? null : <option value={value}>Unknown</option>}
         {options.map((o) => (
@@ -255,12 +255,7 @@ function StatusSelect({ order, action }: { order: AdminOrderRow; action: string 
 }
 
 function PaymentSelect({ order, action }: { order: AdminOrderRow; action: string }) {
-  return (
-    <span className="block">
-      <AutoSubmitSelect id={order.id} intent="payment" name="paymentStatus" value={order.paymentStatus} options={PAYMENT_OPTIONS} label={`Payment of order ${order.shortId}`} action={action} />
-      {order.paymentStatus === "pending" ? <span className="mt-1.5 block max-w-56 bg-amber-50 px-2 py-1 text-xs leading-snug text-amber-900 ring-1 ring-amber-200">{ORDER_ADMIN_MESSAGES.eftHint}</span> : null}
-    </span>
-  );
+  return <AutoSubmitSelect id={order.id} intent="payment" name="paymentStatus" value={order.paymentStatus} options={PAYMENT_OPTIONS} label={`Payment of order ${order.shortId}`} action={action} />;
 }
 
 function SendStatusEmail({ id, shortId, action }: { id: string; shortId: string; action: string }) {

@@ -28,7 +28,7 @@ const label = "text-[0.68rem] font-medium uppercase tracking-[0.16em] text-muted
  * An order's detail under its row (SPEC §2: lines, address, coupon, discount, shipping, payment id, timestamps,
  * notes, tracking number): a native <details>, so it opens without JavaScript and stays out of the way until asked.
  */
-export function OrderDetail({ order }: { order: OrderForOwner }) {
+export function OrderDetail({ order, hint }: { order: OrderForOwner; /** a yellow hint beside the summary (SPEC §2: the EFT one) */ hint?: string }) {
   const a = order.shippingAddress;
   const items = order.lines.reduce((n, l) => n + l.quantity, 0);
   return (
@@ -43,6 +43,7 @@ export function OrderDetail({ order }: { order: OrderForOwner }) {
           {order.trackingNumber ? ` · tracking ${order.trackingNumber}` : ""}
         </span>
         <span className="sr-only"> of order {order.shortId}</span>
+        {hint ? <span className="basis-full bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200 sm:ml-auto sm:basis-auto">{hint}</span> : null}
       </summary>
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
