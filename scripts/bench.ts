@@ -408,7 +408,7 @@ async function main() {
 
     // Admin lists are paginated on the server: one page answers in < 200 ms at any catalogue size.
     const admin = await sessionCookie(BENCH_ADMIN);
-    const adminPages = ["/admin", "/admin/products", `/admin/products?q=${encodeURIComponent(searchTerm)}`, "/admin/products?page=200", "/admin/users", "/admin/reviews", "/admin/pricing", "/admin/inbox"];
+    const adminPages = ["/admin", "/admin/products", `/admin/products?q=${encodeURIComponent(searchTerm)}`, "/admin/products?page=200", "/admin/users", "/admin/reviews", "/admin/pricing", "/admin/inbox", "/admin/coupons", "/admin/orders", "/admin/orders?status=delivered&page=2000", "/admin/orders?status=delivered&q=bench.thabo", "/admin/orders?status=delivered&q=3f"];
     const adminRows: string[][] = [];
     for (const path of adminPages) {
       const status = (await fetch(`${BASE}${path}`, { headers: { cookie: admin } })).status;

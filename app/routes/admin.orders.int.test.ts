@@ -44,6 +44,9 @@ describe("admin orders: the list", () => {
     expect(byId.list.rows[0].lines).toHaveLength(1);
     expect((await dataOf(await load(`?status=shipped&q=${shipped.id.slice(0, 13)}`))).list.rows).toHaveLength(1);
     expect((await dataOf(await load(`?status=pending&q=${shipped.id.slice(0, 8)}`))).list.rows).toHaveLength(0);
+    const nobody = await dataOf(await load("?q=no-such-customer@nowhere"));
+    expect(nobody.list.rows).toEqual([]);
+    expect(Object.values(nobody.counts)).toEqual([0, 0, 0, 0, 0]);
   });
 
   it("computes the metrics of SPEC §9 from order_metrics", async () => {

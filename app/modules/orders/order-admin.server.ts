@@ -4,7 +4,7 @@
  * an admin and a payment webhook can't interleave; the rules themselves are the pure functions of order-admin.logic.
  * E-mails go out after the commit, and a failed e-mail never undoes a change.
  */
-import { PostgresAdapter } from "kysely";
+import { PostgresAdapter, sql } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
 import { containsInsensitive } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
@@ -64,45 +64,55 @@ export interface AdminOrder {
   lines: AdminOrderLine[];
 }
 
-/** Orders matching the search box: an id prefix (as shown, 8 characters or more) or part of the customer's e-mail. */
-function searched(db: Queryable, q: string) {
-  let query = db.selectFrom("orders");
+/**
+ * Orders matching the search box: an id prefix (as shown, 8 characters or more) or part of the customer's e-mail.
+ * The customers are looked up first (a short list of ids), so both halves of the search use an index on orders.
+ */
+async function searched(db: Queryable, q: string) {
+  const query = db.selectFrom("orders");
   if (!q) return query;
+  const customers = await db.selectFrom("users").select("id").where(containsInsensitive("email", q)).limit(MAX_SEARCHED_CUSTOMERS + 1).execute();
+  const byEmail =
+    customers.length > MAX_SEARCHED_CUSTOMERS
+      ? db.selectFrom("users").select("id").where(containsInsensitive("email", q)) // a very broad search: let the database join
+      : customers.map((c) => c.id);
   const prefix = orderIdPrefix(q);
-  const byEmail = db.selectFrom("users").select("id").where(containsInsensitive("email", q));
-  if (!prefix) return query.where("orders.user_id", "in", byEmail);
+  const noCustomer = Array.isArray(byEmail) && byEmail.length === 0;
+  if (!prefix) return noCustomer ? query.where(sql<boolean>`1 = 0`) : query.where("orders.user_id", "in", byEmail);
   // The range on the id's hex head lets the primary key find the prefix on both databases (whatever their collation);
   // LIKE then checks the whole prefix.
   const head = prefix.split("-")[0]!;
-  query = query.where((eb) =>
-    eb.or([eb.and([eb("orders.id", ">=", head), eb("orders.id", "<", `${head}g`), eb("orders.id", "like", `${prefix}%`)]), eb("orders.user_id", "in", byEmail)]),
-  );
-  return query;
+  return query.where((eb) => {
+    const byId = eb.and([eb("orders.id", ">=", head), eb("orders.id", "<", `${head}g`), eb("orders.id", "like", `${prefix}%`)]);
+    return noCustomer ? byId : eb.or([byId, eb("orders.user_id", "in", byEmail)]);
+  });
 }
+const MAX_SEARCHED_CUSTOMERS = 500;
 
 /** One status tab, newest first, with each order's lines and customer (two queries for the page). */
 export async function listAdminOrders(db: Queryable, input: { status: OrderStatus; q: string; page: number }): Promise<Page<AdminOrder>> {
-  const query = searched(db, input.q)
-    .where("orders.status", "=", input.status)
-    .leftJoin("users", "users.id", "orders.user_id")
-    .selectAll("orders")
-    .select("users.email as customer_email")
-    .orderBy("orders.created_at", "desc")
-    .orderBy("orders.id", "desc");
-  const page = await paginate(query, { page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE });
+  // The page's ids first, from the (status, created_at, id) index alone however deep the page (migration 0006);
+  // then only those orders' rows, customers and lines.
+  const page = await paginate(
+    (await searched(db, input.q)).where("orders.status", "=", input.status).select("orders.id").orderBy("orders.created_at", "desc").orderBy("orders.id", "desc"),
+    { page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE },
+  );
   const ids = page.rows.map((o) => o.id);
-  const lines = ids.length
-    ? await db
-        .selectFrom("order_lines")
-        .select(["id", "order_id", "product_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
-        .where("order_id", "in", ids)
-        .orderBy("position")
-        .orderBy("id")
-        .execute()
-    : [];
+  if (ids.length === 0) return { ...page, rows: [] };
+  const [orders, lines] = await Promise.all([
+    db.selectFrom("orders").leftJoin("users", "users.id", "orders.user_id").selectAll("orders").select("users.email as customer_email").where("orders.id", "in", ids).execute(),
+    db
+      .selectFrom("order_lines")
+      .select(["id", "order_id", "product_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
+      .where("order_id", "in", ids)
+      .orderBy("position")
+      .orderBy("id")
+      .execute(),
+  ]);
+  const byId = new Map(orders.map((o) => [o.id, o]));
   return {
     ...page,
-    rows: page.rows.map((o) => ({
+    rows: ids.flatMap((id) => byId.get(id) ?? []).map((o) => ({
       id: o.id,
       customerEmail: o.customer_email,
       status: o.status,
@@ -139,7 +149,7 @@ export async function listAdminOrders(db: Queryable, input: { status: OrderStatu
 
 /** How many orders each tab holds (matching the search, when there is one): one grouped count. */
 export async function orderTabCounts(db: Queryable, q: string): Promise<Record<OrderStatus, number>> {
-  const rows = await searched(db, q)
+  const rows = await (await searched(db, q))
     .select((eb) => ["orders.status", eb.fn.countAll<number>().as("n")])
     .groupBy("orders.status")
     .execute();
