@@ -16,6 +16,7 @@ import { mediaRoot } from "~/modules/media/media-paths.server";
 import { pageCache } from "./page-cache";
 import { bodyLimit, refuseNulInUrl } from "./input-guards";
 import { securityHeaders } from "./security-headers";
+import { startJobs } from "./jobs";
 
 /**
  * The HTTP server: request ids and JSON logs, security headers, compression, static files with the right cache
@@ -119,12 +120,16 @@ export async function start(options: Parameters<typeof createApp>[0]) {
     logger.info({ port, url: local, ...(publicUrl !== local ? { publicUrl } : {}) }, `Scentara is listening on ${local}`);
   });
   server.keepAliveTimeout = 65_000;
+  // Scheduled work (unpaid orders expire): timers unref'd, stopped before the database closes.
+  const jobs = startJobs(config, getDb);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: finishing open requests");
+    const jobsStopped = jobs.stopAll();
     server.close(async () => {
+      await jobsStopped;
       await closeDatabase();
       logger.info("stopped");
       process.exit(0);

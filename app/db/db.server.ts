@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { Kysely, PostgresDialect, sql, type Transaction } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from "kysely";
 import pg from "pg";
 import { env, isPostgresUrl } from "~/utils/env.server";
 import { nodeSqliteDialect, openSqlite, SqliteTypesPlugin } from "./sqlite-driver.server";
@@ -74,6 +74,11 @@ export async function closeDatabase() {
   const h = handle;
   handle = undefined;
   await h?.close();
+}
+
+/** Is this database (or transaction) PostgreSQL? For the few statements only it has (FOR UPDATE SKIP LOCKED). */
+export function isPostgres(db: Queryable): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** A cheap round trip for /healthz. */

@@ -6,7 +6,7 @@ import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema } from "~/modules/accounts/accounts.schema";
 import { changePassword, getEmailPreferences, updateEmailPreferences } from "~/modules/accounts/accounts.server";
-import { listOwnOrders } from "~/modules/orders/order-read.server";
+import { countOwnClosedAttempts, listOwnOrders, type OwnOrder } from "~/modules/orders/order-read.server";
 import { PasswordField } from "~/components/accounts/auth-form";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
@@ -40,24 +40,37 @@ export async function loader({ request }: Route.LoaderArgs) {
   const requested = query.get("tab");
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "account";
   const db = getDb();
-  const [preferences, orders] = await Promise.all([
+  const onOrders = tab === "orders";
+  const [preferences, orders, attempts, attemptCount] = await Promise.all([
     getEmailPreferences(db, user.id),
-    tab === "orders" ? listOwnOrders(db, user.id) : Promise.resolve([]),
+    onOrders ? listOwnOrders(db, user.id) : [],
+    // Payment attempts that didn't go through are listed apart, folded, newest few (docs/decisions/015).
+    onOrders ? listOwnOrders(db, user.id, ATTEMPTS_SHOWN, "attempts") : [],
+    onOrders ? countOwnClosedAttempts(db, user.id) : 0,
   ]);
   return {
     tab,
     email: user.email,
     notice: query.get("updated") === "password" ? MESSAGES.passwordUpdated : null,
     preferences,
-    orders: orders.map((o) => ({
-      id: o.id,
-      shortId: shortOrderId(o.id),
-      date: formatDateZA(o.createdAt),
-      status: o.status,
-      total: formatRand(o.totalCents),
-    })),
+    orders: orders.map(orderRow),
+    attempts: { rows: attempts.map(orderRow), count: attemptCount },
   };
 }
+
+const ATTEMPTS_SHOWN = 20;
+
+function orderRow(o: OwnOrder) {
+  return {
+    id: o.id,
+    shortId: shortOrderId(o.id),
+    date: formatDateZA(o.createdAt),
+    status: o.status,
+    paymentStatus: o.paymentStatus,
+    total: formatRand(o.totalCents),
+  };
+}
+type OrderRow = ReturnType<typeof orderRow>;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUserAction(request);
@@ -121,7 +134,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
 
         <section className="pt-10" aria-labelledby="profile-section-title">
           {tab === "account" ? <AccountTab email={loaderData.email} notice={loaderData.notice} actionData={actionData} /> : null}
-          {tab === "orders" ? <OrdersTab orders={loaderData.orders} /> : null}
+          {tab === "orders" ? <OrdersTab orders={loaderData.orders} attempts={loaderData.attempts} /> : null}
           {tab === "preferences" ? <PreferencesTab preferences={loaderData.preferences} actionData={actionData} /> : null}
         </section>
       </div>
@@ -185,7 +198,7 @@ function AccountTab({ email, notice, actionData }: { email: string; notice: stri
   );
 }
 
-function OrdersTab({ orders }: { orders: Array<{ id: string; shortId: string; date: string; status: string; total: string }> }) {
+function OrdersTab({ orders, attempts }: { orders: OrderRow[]; attempts: { rows: OrderRow[]; count: number } }) {
   return (
     <div>
       <h2 id="profile-section-title" className="text-2xl text-ink">Order History</h2>
@@ -200,26 +213,58 @@ function OrdersTab({ orders }: { orders: Array<{ id: string; shortId: string; da
       ) : (
         <ul className="mt-6 divide-y divide-line border-y border-line">
           {orders.map((o) => (
-            <li key={o.id}>
-              <Link
-                to={`/order-confirmation?id=${encodeURIComponent(o.id)}`}
-                className="grid grid-cols-2 gap-x-4 gap-y-1 py-4 hover:bg-sand/60 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-center sm:px-2"
-                aria-label={`Order ${o.shortId}, ${o.date}, ${statusLabel(o.status)}, ${o.total}`}
-              >
-                <span className="font-mono text-sm text-ink">#{o.shortId}</span>
-                <span className="text-right text-sm font-medium text-ink sm:order-4">{o.total}</span>
-                <span className="text-sm text-ink-soft">{o.date}</span>
-                <span className="text-right sm:text-left">
-                  <span className="inline-block border border-gold/40 px-2 py-0.5 text-[0.7rem] uppercase tracking-[0.14em] text-gold">
-                    {statusLabel(o.status)}
-                  </span>
-                </span>
-              </Link>
-            </li>
+            <OrderItem key={o.id} order={o} label={statusLabel(o.status)} />
           ))}
         </ul>
       )}
+      {attempts.count > 0 ? (
+        <details className="group mt-8">
+          <summary className="flex cursor-pointer list-none items-center justify-between gap-4 text-sm text-ink-soft hover:text-ink [&::-webkit-details-marker]:hidden">
+            <span>Payment attempts that didn't go through ({attempts.count})</span>
+            <span aria-hidden="true" className="text-gold transition-transform group-open:rotate-45">
+              +
+            </span>
+          </summary>
+          <p className="mt-4 max-w-xl text-sm leading-relaxed text-ink-soft">
+            These checkouts were closed before a payment was completed: cancelled on the payment page, declined, left
+            unpaid for too long, or replaced by a later attempt. Any coupon they held has been released.
+          </p>
+          <ul className="mt-4 divide-y divide-line border-y border-line text-ink-soft">
+            {attempts.rows.map((o) => (
+              <OrderItem key={o.id} order={o} label={o.paymentStatus === "failed" ? "Payment failed" : "Not paid"} muted />
+            ))}
+          </ul>
+          {attempts.count > attempts.rows.length ? (
+            <p className="mt-3 text-xs text-muted">The {attempts.rows.length} most recent are shown.</p>
+          ) : null}
+        </details>
+      ) : null}
     </div>
+  );
+}
+
+function OrderItem({ order: o, label, muted = false }: { order: OrderRow; label: string; muted?: boolean }) {
+  return (
+    <li>
+      <Link
+        to={`/order-confirmation?id=${encodeURIComponent(o.id)}`}
+        className="grid grid-cols-2 gap-x-4 gap-y-1 py-4 hover:bg-sand/60 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-center sm:px-2"
+        aria-label={`${muted ? "Payment attempt" : "Order"} ${o.shortId}, ${o.date}, ${label}, ${o.total}`}
+      >
+        <span className={`font-mono text-sm ${muted ? "text-ink-soft" : "text-ink"}`}>#{o.shortId}</span>
+        <span className={`text-right text-sm sm:order-4 ${muted ? "text-ink-soft" : "font-medium text-ink"}`}>{o.total}</span>
+        <span className="text-sm text-ink-soft">{o.date}</span>
+        <span className="text-right sm:text-left">
+          <span
+            className={`inline-block border px-2 py-0.5 text-[0.7rem] uppercase tracking-[0.14em] ${
+              muted ? "border-line text-muted" : "border-gold/40 text-gold"
+            }`}
+          >
+            {label}
+          </span>
+        </span>
+      </Link>
+    </li>
   );
 }
 

@@ -9,6 +9,13 @@ describe("configuration", () => {
     expect(env.PAYMENT_PROVIDER).toBe("simulated");
     expect(env.FREE_DELIVERY_THRESHOLD_CENTS).toBe(59900);
     expect(env.ADMIN_EMAILS).toEqual([]);
+    expect(env.UNPAID_ORDER_TTL_MINUTES).toBe(60);
+  });
+
+  it("reads the unpaid-order hold: 0 turns the expiry off, 5 minutes to 30 days otherwise", () => {
+    expect(parseEnv({ UNPAID_ORDER_TTL_MINUTES: "0" }).UNPAID_ORDER_TTL_MINUTES).toBe(0);
+    expect(parseEnv({ UNPAID_ORDER_TTL_MINUTES: "5" }).UNPAID_ORDER_TTL_MINUTES).toBe(5);
+    expect(parseEnv({ UNPAID_ORDER_TTL_MINUTES: "43200" }).UNPAID_ORDER_TTL_MINUTES).toBe(43200);
   });
 
   it("reads admin e-mails as a trimmed, lower-cased list", () => {
@@ -31,6 +38,10 @@ describe("configuration", () => {
     [{ TRUST_PROXY: "11" }, /TRUST_PROXY/],
     [{ TRUST_PROXY: "1.5" }, /TRUST_PROXY/],
     [{ TRUST_PROXY: "true" }, /TRUST_PROXY/],
+    [{ UNPAID_ORDER_TTL_MINUTES: "1" }, /UNPAID_ORDER_TTL_MINUTES/],
+    [{ UNPAID_ORDER_TTL_MINUTES: "43201" }, /UNPAID_ORDER_TTL_MINUTES/],
+    [{ UNPAID_ORDER_TTL_MINUTES: "-5" }, /UNPAID_ORDER_TTL_MINUTES/],
+    [{ UNPAID_ORDER_TTL_MINUTES: "an hour" }, /UNPAID_ORDER_TTL_MINUTES/],
   ])("refuses to start with %j, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });

@@ -53,6 +53,16 @@ const envSchema = z.object({
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
   /** How many proxies in front may set X-Forwarded-For / X-Forwarded-Proto (0: none; the socket's address is the client). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Unpaid card orders (pending / payment pending) are closed this many minutes after placement and their coupon
+   * reservation released (app/modules/orders/order-expiry.server.ts). 0 turns the expiry off; otherwise 5 minutes
+   * to 30 days, and longer than the provider's payment page stays usable.
+   */
+  UNPAID_ORDER_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((m) => m === 0 || (m >= 5 && m <= 43_200), "0 (off), or 5 to 43200 minutes")
+    .default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seed the demo catalogue on first start when the database has no products. */
   SEED_DEMO: z

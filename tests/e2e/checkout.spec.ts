@@ -123,8 +123,12 @@ test.describe("checkout and payment", () => {
     await page.goto(successUrl);
     await expect(page.getByRole("heading", { name: "Payment Failed" })).toBeVisible();
 
+    // The profile lists it apart from real orders: a folded list of payment attempts that didn't go through.
     await page.goto("/profile?tab=orders");
-    await expect(page.getByRole("link", { name: new RegExp(`^Order ${shortId}, .*, Cancelled, `) })).toBeVisible();
+    await expect(page.getByText("No orders found")).toBeVisible();
+    await page.getByText("Payment attempts that didn't go through (1)").click();
+    await expect(page.getByRole("link", { name: new RegExp(`^Payment attempt ${shortId}, .*, Not paid, `) })).toBeVisible();
+    await expectAccessible(page);
   });
 
   test("back from the provider before its webhook: the page waits, then shows the verified payment", async ({ page }) => {

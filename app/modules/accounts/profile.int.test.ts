@@ -48,6 +48,45 @@ describe("profile", () => {
     expect(none.orders).toEqual([]);
   });
 
+  it("lists payment attempts that didn't go through apart from real orders, newest first, with their count", async () => {
+    const user = await createUser(db());
+    const cookie = await sessionCookieFor(db(), user.id);
+    const at = (day: number) => `2025-07-${String(day).padStart(2, "0")}T10:00:00.000Z`;
+    const awaiting = await insertOrder(db(), { userId: user.id, createdAt: at(1) });
+    const paid = await insertOrder(db(), { userId: user.id, createdAt: at(2), status: "processing", paymentStatus: "completed" });
+    // cancelled after payment (a refund case): still a real order
+    const paidThenCancelled = await insertOrder(db(), { userId: user.id, createdAt: at(3), status: "cancelled", paymentStatus: "completed" });
+    const cancelledAttempt = await insertOrder(db(), { userId: user.id, createdAt: at(4), status: "cancelled", paymentStatus: "cancelled" });
+    const failedAttempt = await insertOrder(db(), { userId: user.id, createdAt: at(5), status: "cancelled", paymentStatus: "failed" });
+    const page = await dataOf(await callLoader(profile.loader, "/profile?tab=orders", { headers: { cookie } }));
+    expect(page.orders.map((o: any) => o.id)).toEqual([paidThenCancelled.id, paid.id, awaiting.id]);
+    expect(page.attempts.count).toBe(2);
+    expect(page.attempts.rows.map((o: any) => o.id)).toEqual([failedAttempt.id, cancelledAttempt.id]);
+    expect(page.attempts.rows[0]).toMatchObject({ shortId: failedAttempt.id.slice(0, 8), paymentStatus: "failed", status: "cancelled" });
+
+    // only attempts: no real order yet, the attempts still listed (folded) below the empty state
+    const onlyAttempts = await createUser(db());
+    await insertOrder(db(), { userId: onlyAttempts.id, status: "cancelled", paymentStatus: "cancelled" });
+    const second = await dataOf(await callLoader(profile.loader, "/profile?tab=orders", { headers: { cookie: await sessionCookieFor(db(), onlyAttempts.id) } }));
+    expect(second.orders).toEqual([]);
+    expect(second.attempts.count).toBe(1);
+    // another tab reads no orders at all
+    const account = await dataOf(await callLoader(profile.loader, "/profile", { headers: { cookie } }));
+    expect(account.orders).toEqual([]);
+    expect(account.attempts).toEqual({ rows: [], count: 0 });
+  });
+
+  it("shows at most the 20 newest attempts and says how many there are", async () => {
+    const user = await createUser(db());
+    for (let i = 0; i < 22; i++) {
+      await insertOrder(db(), { userId: user.id, status: "cancelled", paymentStatus: "cancelled", createdAt: `2025-08-01T10:${String(i).padStart(2, "0")}:00.000Z` });
+    }
+    const page = await dataOf(await callLoader(profile.loader, "/profile?tab=orders", { headers: { cookie: await sessionCookieFor(db(), user.id) } }));
+    expect(page.attempts.count).toBe(22);
+    expect(page.attempts.rows).toHaveLength(20);
+    expect(page.orders).toEqual([]);
+  });
+
   it("changes the password with the current one; other sessions end, this browser gets a new session", async () => {
     const user = await createUser(db());
     const cookie = await sessionCookieFor(db(), user.id);

@@ -36,9 +36,37 @@ export async function findCouponByCode(db: Queryable, code: string): Promise<Cou
 }
 
 /**
+ * Redemptions of this coupon held by this customer's own unpaid orders. Placing a new order with a limited coupon
+ * closes those attempts and gives their reservations back (docs/decisions/015), so to this customer they are free.
+ */
+export async function ownOpenReservations(db: Queryable, couponId: string, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("coupon_usage")
+    .innerJoin("orders", "orders.id", "coupon_usage.order_id")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("coupon_usage.coupon_id", "=", couponId)
+    .where("orders.user_id", "=", userId)
+    .where("orders.status", "=", "pending")
+    .where("orders.payment_status", "=", "pending")
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The coupon as this customer may use it: a limited coupon's times_redeemed leaves out the redemptions their own
+ * unpaid attempts hold (a retry must not be told the coupon is used up by the attempt it replaces).
+ */
+export async function findCouponForCustomer(db: Queryable, code: string, userId: string | null | undefined): Promise<CouponRecord | null> {
+  const coupon = await findCouponByCode(db, code);
+  if (!coupon || !userId || coupon.maxRedemptions === null) return coupon;
+  const own = await ownOpenReservations(db, coupon.id, userId);
+  return own ? { ...coupon, timesRedeemed: Math.max(0, coupon.timesRedeemed - own) } : coupon;
+}
+
+/**
  * SPEC §7 validate_and_apply_coupon: is this code usable for a pre-discount order total (items, in cents)?
  * The discount for free_delivery is the shipping the total would cost in the chosen (or first) zone.
- * `userId` is accepted for the record; the shop sets no per-customer limit (none is specified).
+ * With `userId`, redemptions held by that customer's own unpaid attempts count as available (findCouponForCustomer).
  */
 export async function validateAndApplyCoupon(
   db: Queryable,
@@ -47,7 +75,7 @@ export async function validateAndApplyCoupon(
   const code = normalizeCouponCode(input.code);
   const fail = (error: string): CouponValidation => ({ valid: false, code, discount_type: null, discount_amount: 0, description: null, error });
   if (!code) return fail(COUPON_MESSAGES.empty);
-  const coupon = await findCouponByCode(db, code);
+  const coupon = await findCouponForCustomer(db, code, input.userId);
   const check = checkCoupon(coupon, { subtotalCents: input.orderTotalCents, now: input.now ?? new Date() });
   if (!check.ok || !coupon) return fail(check.ok ? COUPON_MESSAGES.invalid : check.error);
   let discount = itemDiscountCents(coupon, input.orderTotalCents);

@@ -78,7 +78,10 @@ describe("one order per checkout click", () => {
 
     const again = await submit({ ...fields, checkoutToken: crypto.randomUUID() });
     expect((again as Response).headers.get("location")).not.toBe([...locations][0]);
-    expect((await couponState(db(), coupon.id)).timesRedeemed).toBe(2);
+    // the new attempt with the same limited coupon closed the earlier unpaid one (docs/decisions/015)
+    const [newer] = await db().selectFrom("orders").select("id").where("id", "!=", orders[0]!.id).where("coupon_code", "=", coupon.code).execute();
+    expect(await couponState(db(), coupon.id)).toEqual({ timesRedeemed: 1, usageOrders: [newer!.id] });
+    expect(await ordersWith(fields.checkoutToken!)).toMatchObject([{ status: "cancelled", payment_status: "cancelled" }]);
   });
 
   it("the same form posted after paying goes to the order's confirmation, not to a second payment", async () => {

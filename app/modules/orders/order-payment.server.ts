@@ -31,24 +31,57 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
   return true;
 }
 
+/** Why an unpaid order is closed; the payment status it ends with follows from it. */
+export type CloseReason = "payment_failed" | "payment_cancelled" | "expired" | "superseded";
+
+const PAYMENT_STATUS_AFTER: Record<CloseReason, "failed" | "cancelled"> = {
+  payment_failed: "failed",
+  payment_cancelled: "cancelled",
+  expired: "cancelled",
+  superseded: "cancelled",
+};
+
+export interface ClosedOrder {
+  /** false: the order was not pending/pending any more (paid, already closed, gone), and nothing changed */
+  closed: boolean;
+  /** a coupon reservation was given back */
+  couponReleased: boolean;
+}
+
+/**
+ * THE way an unpaid order ends without payment (provider failure, buyer's cancel, expiry, a newer attempt):
+ * pending/pending → cancelled / failed-or-cancelled, and its coupon reservation released, in the caller's transaction
+ * (or one of its own). The update is conditional on pending/pending: of two closers (two servers' expiry runs, an
+ * expiry and a cancel, a replayed event), or a closer and a payment, exactly one wins, and only the winner releases the
+ * coupon, so times_redeemed is never given back twice. `userId` narrows it to the owner's order.
+ */
+export async function closeUnpaidOrder(
+  db: Queryable,
+  orderId: string,
+  reason: CloseReason,
+  options: { now?: Date; userId?: string } = {},
+): Promise<ClosedOrder> {
+  return inTransaction(db, async (trx) => {
+    const stamp = (options.now ?? new Date()).toISOString();
+    let update = trx
+      .updateTable("orders")
+      .set({ status: "cancelled", payment_status: PAYMENT_STATUS_AFTER[reason], updated_at: stamp })
+      .where("id", "=", orderId)
+      .where("status", "=", "pending")
+      .where("payment_status", "=", "pending");
+    if (options.userId !== undefined) update = update.where("user_id", "=", options.userId);
+    const result = await update.executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return { closed: false, couponReleased: false };
+    return { closed: true, couponReleased: await releaseCouponRedemption(trx, orderId) };
+  });
+}
+
 /**
  * The payment failed (provider event, or the checkout could not be created): the order is closed
  * (status cancelled, payment failed) and its coupon reservation released, so the buyer starts again from the cart.
  */
 export async function failOrderPayment(db: Queryable, orderId: string, now: Date = new Date()): Promise<boolean> {
-  return inTransaction(db, async (trx) => {
-    const stamp = now.toISOString();
-    const result = await trx
-      .updateTable("orders")
-      .set({ status: "cancelled", payment_status: "failed", updated_at: stamp })
-      .where("id", "=", orderId)
-      .where("status", "=", "pending")
-      .where("payment_status", "=", "pending")
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return false;
-    await releaseCouponRedemption(trx, orderId);
-    return true;
-  });
+  return (await closeUnpaidOrder(db, orderId, "payment_failed", { now })).closed;
 }
 
 export type CancelOutcome = "cancelled" | "not_pending" | "not_found";
@@ -61,17 +94,7 @@ export async function cancelOrderPayment(db: Queryable, orderId: string, userId:
   return inTransaction(db, async (trx) => {
     const order = await trx.selectFrom("orders").select(["id", "user_id"]).where("id", "=", orderId).executeTakeFirst();
     if (!order || order.user_id !== userId) return "not_found";
-    const stamp = now.toISOString();
-    const result = await trx
-      .updateTable("orders")
-      .set({ status: "cancelled", payment_status: "cancelled", updated_at: stamp })
-      .where("id", "=", orderId)
-      .where("user_id", "=", userId)
-      .where("status", "=", "pending")
-      .where("payment_status", "=", "pending")
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return "not_pending";
-    await releaseCouponRedemption(trx, orderId);
-    return "cancelled";
+    const { closed } = await closeUnpaidOrder(trx, orderId, "payment_cancelled", { now, userId });
+    return closed ? "cancelled" : "not_pending";
   });
 }

@@ -85,12 +85,21 @@ export interface OwnOrder {
   totalCents: number;
 }
 
-/** The user's own orders, newest first. */
-export async function listOwnOrders(db: Queryable, userId: string, limit = 100): Promise<OwnOrder[]> {
+/**
+ * The user's own orders, newest first: real orders (`kind: "orders"`), or the payment attempts that didn't go through
+ * (`kind: "attempts"`): orders closed (cancelled) without their payment ever completing — the buyer cancelled, the
+ * payment failed, it expired unpaid, or a newer attempt replaced it. A cancelled order that was paid stays a real order.
+ */
+export async function listOwnOrders(db: Queryable, userId: string, limit = 100, kind: "orders" | "attempts" = "orders"): Promise<OwnOrder[]> {
   const rows = await db
     .selectFrom("orders")
     .select(["id", "created_at", "status", "payment_status", "total_amount_cents"])
     .where("user_id", "=", userId)
+    .where((eb) =>
+      kind === "orders"
+        ? eb.or([eb("status", "!=", "cancelled"), eb("payment_status", "=", "completed")])
+        : eb.and([eb("status", "=", "cancelled"), eb("payment_status", "!=", "completed")]),
+    )
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)
@@ -102,4 +111,16 @@ export async function listOwnOrders(db: Queryable, userId: string, limit = 100):
     paymentStatus: r.payment_status,
     totalCents: Number(r.total_amount_cents),
   }));
+}
+
+/** How many payment attempts of the user's didn't go through (the profile's folded list shows the newest few). */
+export async function countOwnClosedAttempts(db: Queryable, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom("orders")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .where("status", "=", "cancelled")
+    .where("payment_status", "!=", "completed")
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

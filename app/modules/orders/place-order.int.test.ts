@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb, isUniqueViolation } from "~/db/db.server";
+import { newId } from "~/utils/ids";
 import { insertProduct, insertTier } from "../../../tests/factories/catalog";
 import { insertCoupon, insertZone, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { createUser } from "../../../tests/factories/users";
@@ -154,7 +155,12 @@ describe("placeOrder", () => {
   it("30 concurrent placements with a 10-redemption coupon: exactly 10 get it, the rest are refused and store nothing", async () => {
     const p = await insertProduct(db(), { price_cents: 50000 });
     const coupon = await insertCoupon(db(), { code: "LIMITED10", discount_type: "fixed_amount", discount_value: 5000, max_redemptions: 10 });
-    const users = await Promise.all(Array.from({ length: 6 }, () => createUser(db())));
+    // 30 different buyers: one buyer's repeated attempts would replace each other (docs/decisions/015).
+    const users = Array.from({ length: 30 }, () => ({ id: newId() }));
+    await db()
+      .insertInto("users")
+      .values(users.map((u) => ({ id: u.id, email: `limited-${u.id.slice(0, 12)}@example.test`, is_admin: false, email_verified: false, email_notifications: true, email_marketing: false })))
+      .execute();
     const before = await counts();
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) =>

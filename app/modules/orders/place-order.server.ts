@@ -4,18 +4,20 @@
  * Placing an order is one transaction: order, lines and the coupon reservation are stored together or not at all.
  */
 import type { CartQuoteLine } from "./cart-quote";
-import type { DB, Queryable } from "~/db/db.server";
+import { isPostgres, type DB, type Queryable, type Trx } from "~/db/db.server";
 import type { ShippingAddress } from "~/db/schema";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
+import { logger } from "~/utils/logger.server";
 import { tierFor, type PriceTier } from "~/modules/pricing/tiers.logic";
 import { computeTotals, type Totals } from "~/modules/pricing/totals.logic";
 import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
-import { findCouponByCode, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
+import { findCouponForCustomer, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
 import { chooseZone } from "~/modules/shipping/shipping.logic";
 import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
+import { closeUnpaidOrder } from "./order-payment.server";
 import { EMPTY_CART_MESSAGE, MAX_LINE_QUANTITY, type CartLineInput } from "./orders.schema";
 import type { CartQuote } from "./cart-quote";
 import type { Order } from "./order.types";
@@ -37,7 +39,7 @@ export interface Quote {
   /** ids the browser sent that are not (any longer) products */
   missingProductIds: string[];
   totals: Totals;
-  coupon: (AppliedCoupon & { id: string }) | null;
+  coupon: (AppliedCoupon & { id: string; maxRedemptions: number | null }) | null;
   /** why the posted coupon code does not apply (null when none was posted or it applies) */
   couponError: string | null;
   zones: { id: string; name: string }[];
@@ -106,7 +108,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
   let couponError: string | null = null;
   const code = input.couponCode ? normalizeCouponCode(input.couponCode) : undefined;
   if (code) {
-    const found = await findCouponByCode(db, code);
+    const found = await findCouponForCustomer(db, code, input.userId);
     const check = checkCoupon(found, { subtotalCents, now });
     if (check.ok && found) coupon = found;
     else couponError = check.ok ? COUPON_MESSAGES.invalid : check.error;
@@ -120,7 +122,14 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     missingProductIds,
     totals,
     coupon: coupon
-      ? { id: coupon.id, code: coupon.code, discountType: coupon.discountType, discountAmount: totals.discountCents, description: coupon.description }
+      ? {
+          id: coupon.id,
+          maxRedemptions: coupon.maxRedemptions,
+          code: coupon.code,
+          discountType: coupon.discountType,
+          discountAmount: totals.discountCents,
+          description: coupon.description,
+        }
       : null,
     couponError,
     zones: zones.map((z) => ({ id: z.id, name: z.name })),
@@ -166,12 +175,57 @@ export interface PlacedOrder extends Order {
 }
 
 /**
+ * A customer holds at most this many unpaid orders with the same limited coupon (docs/decisions/015): a new attempt
+ * closes their earlier unpaid ones with that coupon, so retries never use up a coupon meant for several customers.
+ */
+export const OPEN_ATTEMPTS_PER_LIMITED_COUPON = 1;
+
+/**
  * Places the order for a signed-in user in one transaction: reprices from the database, refuses an empty cart,
  * vanished products and a coupon that no longer applies (changing nothing), stores the order (pending / pending)
  * with its lines and reserves the coupon redemption. Below R2.00 nothing is stored (the provider minimum).
+ * With a coupon that has max_redemptions, the customer's earlier unpaid orders holding it are closed first (their
+ * reservations released) in the same transaction: a customer holds one unpaid attempt per limited coupon.
  */
 export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrderInput, now: Date = new Date()): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
+  const superseded: string[] = [];
+  const order = await placeInTransaction(db, user, input, now, superseded);
+  for (const earlier of superseded) {
+    logger.info({ orderId: earlier, supersededBy: order.id, couponCode: order.couponCode, userId: user.id }, "orders: earlier unpaid attempt with the same coupon closed by a new one");
+  }
+  return order;
+}
+
+/**
+ * Closes this customer's unpaid orders that hold a reservation of this coupon (all but the newest `keep - 1`; with
+ * keep = 1, all of them: the order being placed is the one attempt kept). On PostgreSQL the customer's row is locked
+ * first (FOR NO KEY UPDATE: it doesn't block inserts referencing the user), so two placements by the same customer
+ * at once run this one after the other and the second sees the first's order; SQLite runs one transaction at a time.
+ * Lock order stays order rows before coupon rows, as in every other close, so this cannot deadlock with an expiry.
+ */
+async function closeEarlierAttempts(trx: Trx, input: { userId: string; couponId: string; exceptOrderId: string; now: Date }): Promise<string[]> {
+  const open = await trx
+    .selectFrom("coupon_usage")
+    .innerJoin("orders", "orders.id", "coupon_usage.order_id")
+    .select(["orders.id", "orders.created_at"])
+    .where("coupon_usage.coupon_id", "=", input.couponId)
+    .where("orders.user_id", "=", input.userId)
+    .where("orders.status", "=", "pending")
+    .where("orders.payment_status", "=", "pending")
+    .where("orders.id", "!=", input.exceptOrderId)
+    .orderBy("orders.created_at", "desc")
+    .orderBy("orders.id", "desc")
+    .execute();
+  const closed: string[] = [];
+  for (const earlier of open.slice(OPEN_ATTEMPTS_PER_LIMITED_COUPON - 1)) {
+    const result = await closeUnpaidOrder(trx, earlier.id, "superseded", { now: input.now, userId: input.userId });
+    if (result.closed) closed.push(earlier.id);
+  }
+  return closed;
+}
+
+async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrderInput, now: Date, superseded: string[]): Promise<PlacedOrder> {
   return db.transaction().execute(async (trx) => {
     const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, userId: user.id }, now);
     if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);
@@ -240,6 +294,11 @@ export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrder
       )
       .execute();
     if (quote.coupon) {
+      if (quote.coupon.maxRedemptions !== null) {
+        // One unpaid attempt per customer and limited coupon (docs/decisions/015): this customer's placements queue here.
+        if (isPostgres(trx)) await trx.selectFrom("users").select("id").where("id", "=", user.id).forNoKeyUpdate().execute();
+        superseded.push(...(await closeEarlierAttempts(trx, { userId: user.id, couponId: quote.coupon.id, exceptOrderId: id, now })));
+      }
       const reserved = await reserveCouponRedemption(trx, { couponId: quote.coupon.id, orderId: id, userId: user.id, discountCents: totals.discountCents });
       if (!reserved) throw new CouponRejectedError(COUPON_MESSAGES.exhausted);
     }

@@ -151,7 +151,13 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
       else if (order.payment_status === "completed") outcome = "already_paid";
       else if (event.amountCents !== order.total_amount_cents || event.currency !== "ZAR") outcome = "amount_mismatch";
       else if (order.status !== "pending" || order.payment_status !== "pending") outcome = "order_not_payable";
-      else outcome = (await markOrderPaid(trx, order.id)) ? "paid" : "already_paid";
+      else if (await markOrderPaid(trx, order.id)) outcome = "paid";
+      else {
+        // The order changed after it was read: paid by a concurrent delivery, or closed (an expiry, the buyer's
+        // cancel) while the money was on its way. Only the first is harmless; the second needs a refund.
+        const now = await trx.selectFrom("orders").select("payment_status").where("id", "=", order.id).executeTakeFirst();
+        outcome = now?.payment_status === "completed" ? "already_paid" : "order_not_payable";
+      }
 
       await trx.updateTable("payment_events").set({ outcome, order_id: order?.id ?? null }).where("id", "=", rowId).execute();
       return { outcome, orderId: order?.id ?? null };
