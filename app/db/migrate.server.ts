@@ -3,12 +3,14 @@ import type { DB } from "./db.server";
 import * as initial from "./migrations/0001_initial";
 import * as inboxReadAt from "./migrations/0002_inbox_read_at";
 import * as checkoutToken from "./migrations/0003_checkout_token";
+import * as shippingZoneProvinces from "./migrations/0004_shipping_zone_provinces";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_inbox_read_at": inboxReadAt,
   "0003_checkout_token": checkoutToken,
+  "0004_shipping_zone_provinces": shippingZoneProvinces,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

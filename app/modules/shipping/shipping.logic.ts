@@ -11,6 +11,7 @@
  * the shopper's province is preselected, else the first zone (preselectZone).
  * Pure and browser-safe.
  */
+import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import { formatRand } from "~/utils/money";
 
 export const FALLBACK_SHIPPING_CENTS = 7000;
@@ -54,6 +55,15 @@ export function chooseZone<Z extends { id: string }>(zones: readonly Z[], zoneId
     if (chosen) return chosen;
   }
   return zones[0] ?? null;
+}
+
+/** Provinces in the order the checkout lists them (SA_PROVINCES); anything else last. */
+export function sortProvinces(provinces: readonly string[]): string[] {
+  const order = (p: string) => {
+    const i = (SA_PROVINCES as readonly string[]).indexOf(p);
+    return i === -1 ? SA_PROVINCES.length : i;
+  };
+  return [...provinces].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
 }
 
 /**
