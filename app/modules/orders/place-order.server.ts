@@ -13,7 +13,7 @@ import { computeTotals, type Totals } from "~/modules/pricing/totals.logic";
 import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 import { findCouponByCode, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
-import { chooseZone } from "~/modules/shipping/shipping.logic";
+import { zoneForOrder } from "~/modules/shipping/shipping.logic";
 import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
 import { EMPTY_CART_MESSAGE, MAX_LINE_QUANTITY, type CartLineInput } from "./orders.schema";
@@ -26,6 +26,8 @@ export interface QuoteInput {
   lines: CartLineInput[];
   couponCode?: string | null;
   zoneId?: string | null;
+  /** the shopper's province: without a (known) zone chosen, the zone that serves it ships the order */
+  province?: string | null;
   userId?: string | null;
 }
 
@@ -40,9 +42,18 @@ export interface Quote {
   coupon: (AppliedCoupon & { id: string }) | null;
   /** why the posted coupon code does not apply (null when none was posted or it applies) */
   couponError: string | null;
-  zones: { id: string; name: string }[];
+  /** every zone with what delivery to it costs this cart (0: free), so the shopper never picks blind */
+  zones: QuoteZone[];
   zoneId: string | null;
   freeThresholdCents: number;
+}
+
+export interface QuoteZone {
+  id: string;
+  name: string;
+  provinces: string[];
+  /** what the shopper pays for delivery with this zone: 0 when free (threshold, a zero rate or a free-delivery coupon) */
+  deliveryCents: number;
 }
 
 /** Same product twice (two tabs) → one line with the summed quantity. */
@@ -112,9 +123,13 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     else couponError = check.ok ? COUPON_MESSAGES.invalid : check.error;
   }
 
-  const zone = chooseZone(zones, input.zoneId);
+  const zone = zoneForOrder(zones, input.zoneId, input.province);
   const freeThresholdCents = freeDeliveryThresholdCents();
   const totals = computeTotals({ lines, coupon, zone, freeThresholdCents });
+  const zoneOptions = zones.map((z): QuoteZone => {
+    const t = z.id === zone?.id ? totals : computeTotals({ lines, coupon, zone: z, freeThresholdCents });
+    return { id: z.id, name: z.name, provinces: [...(z.provinces ?? [])], deliveryCents: t.deliveryFree ? 0 : t.shippingCents };
+  });
   return {
     lines,
     missingProductIds,
@@ -123,7 +138,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
       ? { id: coupon.id, code: coupon.code, discountType: coupon.discountType, discountAmount: totals.discountCents, description: coupon.description }
       : null,
     couponError,
-    zones: zones.map((z) => ({ id: z.id, name: z.name })),
+    zones: zoneOptions,
     zoneId: zone?.id ?? null,
     freeThresholdCents,
   };
@@ -173,7 +188,9 @@ export interface PlacedOrder extends Order {
 export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrderInput, now: Date = new Date()): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
   return db.transaction().execute(async (trx) => {
-    const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, userId: user.id }, now);
+    // The zone the shopper chose, even if it doesn't list their province (docs/decisions/015); none chosen: their
+    // province's zone, else the first.
+    const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, province: input.shippingAddress.province, userId: user.id }, now);
     if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);
     if (quote.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
     if (quote.couponError) throw new CouponRejectedError(quote.couponError);
