@@ -210,7 +210,7 @@ function RuleFields({ rule }: { rule?: RuleView }) {
         <input name="minTotal" type="number" min={0} step={0.01} inputMode="decimal" defaultValue={rule?.minInput ?? ""} required placeholder="0.00" className={`${controlClass} mt-1`} />
       </label>
       <label className={label}>
-        To total (R, optional)
+        To total (R)
         <input name="maxTotal" type="number" min={0} step={0.01} inputMode="decimal" defaultValue={rule?.maxInput ?? ""} placeholder="no limit" className={`${controlClass} mt-1`} />
       </label>
       <label className={label}>
@@ -234,7 +234,7 @@ function AddRuleForm({ zone, action }: { zone: ZoneView; action: string }) {
       <input type="hidden" name="intent" value="saveRule" />
       <input type="hidden" name="zoneId" value={zone.id} />
       <p className="text-xs text-muted">Both ends count: R0.00 – R299.99 and R300.00 – R599.99 follow on without a gap. Leave "To" empty for no limit.</p>
-      <div className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end [&>label:nth-child(3)]:col-span-2 sm:[&>label:nth-child(3)]:col-span-1">
+      <div className="mt-2 grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_1fr_1fr_auto] [&>label:nth-child(3)]:col-span-2 sm:[&>label:nth-child(3)]:col-span-1">
         <RuleFields />
         <button type="submit" disabled={fetcher.state !== "idle"} className="col-span-2 h-[2.9rem] border border-ink px-4 text-xs font-medium uppercase tracking-[0.14em] text-ink hover:bg-ink hover:text-ivory sm:col-span-1">
           {fetcher.state !== "idle" ? "Adding…" : "Add rule"}
