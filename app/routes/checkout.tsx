@@ -70,7 +70,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const navigate = useNavigate();
   // The first zone until the shopper picks a province; then the zone that serves it (still the first when none does).
-  // Choosing a zone by hand afterwards is respected (docs/decisions/015); changing the province preselects again.
+  // Choosing a zone by hand afterwards is respected (docs/decisions/018); changing the province preselects again.
   const [zoneId, setZoneId] = useState<string | null>(loaderData.zones[0]?.id ?? null);
   const [province, setProvince] = useState("");
   const onProvince = (next: string) => {

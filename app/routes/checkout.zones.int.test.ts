@@ -1,7 +1,7 @@
 /**
  * The checkout's delivery zones (beyond the spec: zones serve provinces): the zone serving the shopper's province is
  * the one used when none is chosen (the first zone when none serves it), the shopper's explicit choice is kept even
- * when it doesn't list their province (docs/decisions/015), and the quote prices every zone for this cart.
+ * when it doesn't list their province (docs/decisions/018), and the quote prices every zone for this cart.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";

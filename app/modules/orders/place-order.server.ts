@@ -188,7 +188,7 @@ export interface PlacedOrder extends Order {
 export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrderInput, now: Date = new Date()): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
   return db.transaction().execute(async (trx) => {
-    // The zone the shopper chose, even if it doesn't list their province (docs/decisions/015); none chosen: their
+    // The zone the shopper chose, even if it doesn't list their province (docs/decisions/018); none chosen: their
     // province's zone, else the first.
     const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, province: input.shippingAddress.province, userId: user.id }, now);
     if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);

@@ -80,7 +80,7 @@ export function preselectZone<Z extends { id: string; provinces?: readonly strin
 
 /**
  * The zone an order ships with: the one the shopper chose if it exists (even when it doesn't list their province:
- * docs/decisions/015), else the one preselected for their province, else the first.
+ * docs/decisions/018), else the one preselected for their province, else the first.
  */
 export function zoneForOrder<Z extends { id: string; provinces?: readonly string[] }>(zones: readonly Z[], zoneId?: string | null, province?: string | null): Z | null {
   const chosen = zoneId ? zones.find((z) => z.id === zoneId) : undefined;
