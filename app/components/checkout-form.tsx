@@ -18,6 +18,8 @@ export function CheckoutForm({
   zones,
   zoneId,
   onZone,
+  province,
+  onProvince,
   couponCode,
   fieldErrors,
   error,
@@ -27,9 +29,12 @@ export function CheckoutForm({
   lines: CartLine[];
   quote: CartQuote | null;
   loading: boolean;
-  zones: { id: string; name: string }[];
+  zones: { id: string; name: string; provinces: string[] }[];
   zoneId: string | null;
   onZone: (id: string) => void;
+  /** the province chosen in the address ("" until one is) */
+  province: string;
+  onProvince: (province: string) => void;
   couponCode: string;
   fieldErrors: Record<string, string>;
   error: string | null;
@@ -81,7 +86,7 @@ export function CheckoutForm({
             </Field>
             <Field label="Province" error={fieldErrors.province}>
               {(p) => (
-                <select {...p} name="province" required defaultValue="">
+                <select {...p} name="province" required defaultValue="" onChange={(e) => onProvince(e.currentTarget.value)}>
                   <option value="" disabled>
                     Choose a province
                   </option>
@@ -96,25 +101,7 @@ export function CheckoutForm({
           </div>
         </fieldset>
 
-        {zones.length > 0 ? (
-          <fieldset className="space-y-3">
-            <legend className="font-display text-2xl text-ink">Delivery</legend>
-            <div className="divide-y divide-line border border-line bg-white">
-              {zones.map((zone) => {
-                const checked = zone.id === zoneId;
-                return (
-                  <label key={zone.id} className={`flex cursor-pointer items-center gap-3 px-4 py-4 transition-colors ${checked ? "bg-sand/70" : "hover:bg-sand/40"}`}>
-                    <input type="radio" name="zoneId" value={zone.id} checked={checked} onChange={() => onZone(zone.id)} className="h-4 w-4 accent-[var(--color-ink)]" />
-                    <span className="flex-1 text-sm text-ink">{zone.name}</span>
-                    {checked && quote && quote.zoneId === zone.id ? (
-                      <span className="text-sm text-ink-soft">{quote.shippingCents === 0 ? "Free" : formatRand(quote.shippingCents)}</span>
-                    ) : null}
-                  </label>
-                );
-              })}
-            </div>
-          </fieldset>
-        ) : null}
+        {zones.length > 0 ? <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} /> : null}
       </div>
 
       <aside aria-label="Order summary" className="h-fit border border-line bg-sand/60 p-6 sm:p-8 lg:sticky lg:top-28">
@@ -141,5 +128,62 @@ export function CheckoutForm({
         <p className="mt-3 text-center text-xs leading-relaxed text-muted">You will be taken to our secure card payment page. Prices include VAT.</p>
       </aside>
     </div>
+  );
+}
+
+/**
+ * The delivery zones, each with what it costs this cart (from the server's quote), so nobody picks blind. The zone
+ * that serves the chosen province is preselected by the page; a zone picked by hand that doesn't list the province
+ * is allowed (a metro zone can be narrower than its province), with a word on which zone serves it.
+ */
+function DeliveryZones({
+  zones,
+  zoneId,
+  onZone,
+  province,
+  quote,
+}: {
+  zones: { id: string; name: string; provinces: string[] }[];
+  zoneId: string | null;
+  onZone: (id: string) => void;
+  province: string;
+  quote: CartQuote | null;
+}) {
+  const priceOf = (id: string) => {
+    const option = quote?.zones.find((z) => z.id === id);
+    if (!option) return null;
+    return option.deliveryCents === 0 ? "Free" : formatRand(option.deliveryCents);
+  };
+  const chosen = zones.find((z) => z.id === zoneId);
+  const serving = province ? zones.find((z) => z.provinces.includes(province)) : undefined;
+  return (
+    <fieldset className="space-y-3">
+      <legend className="font-display text-2xl text-ink">Delivery</legend>
+      <p className="text-sm text-ink-soft">{province ? (serving ? `The zone for ${province} is selected.` : `No zone lists ${province}: choose the one that fits your address.`) : "Choose your province above and its zone is selected for you."}</p>
+      <div className="divide-y divide-line border border-line bg-white">
+        {zones.map((zone) => {
+          const checked = zone.id === zoneId;
+          const price = priceOf(zone.id);
+          return (
+            <label key={zone.id} className={`flex cursor-pointer items-center gap-3 px-4 py-4 transition-colors ${checked ? "bg-sand/70" : "hover:bg-sand/40"}`}>
+              <input type="radio" name="zoneId" value={zone.id} checked={checked} onChange={() => onZone(zone.id)} className="h-4 w-4 shrink-0 accent-[var(--color-ink)]" />
+              <span className="min-w-0 flex-1 text-sm text-ink">
+                <span className="break-words">{zone.name}</span>
+                {province && zone.provinces.includes(province) ? <span className="block text-[0.68rem] uppercase tracking-[0.14em] text-gold">Delivers to {province}</span> : null}
+              </span>
+              <span className="shrink-0 text-sm tabular-nums text-ink-soft" data-testid="zone-price">
+                <span className="sr-only"> — </span>
+                {price ?? <span className="text-muted">…</span>}
+              </span>
+            </label>
+          );
+        })}
+      </div>
+      {province && chosen && serving && chosen.id !== serving.id ? (
+        <p className="text-xs text-muted">
+          {chosen.name} doesn't list {province}; {serving.name} does. Keep {chosen.name} only if it is right for your address.
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

@@ -3,6 +3,7 @@ import type { DB } from "./db.server";
 import * as initial from "./migrations/0001_initial";
 import * as inboxReadAt from "./migrations/0002_inbox_read_at";
 import * as checkoutToken from "./migrations/0003_checkout_token";
+import * as shippingZoneProvinces from "./migrations/0004_shipping_zone_provinces";
 import * as unpaidOrdersIndex from "./migrations/0005_unpaid_orders_index";
 import * as ordersStatusPageIndex from "./migrations/0006_orders_status_page_index";
 
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_inbox_read_at": inboxReadAt,
   "0003_checkout_token": checkoutToken,
+  "0004_shipping_zone_provinces": shippingZoneProvinces,
   "0005_unpaid_orders_index": unpaidOrdersIndex,
   "0006_orders_status_page_index": ordersStatusPageIndex,
 };

@@ -207,6 +207,12 @@ export interface ShippingRulesTable {
   rate_cents: number;
 }
 
+/** A province a zone serves; the province is the key: it belongs to at most one zone (migration 0004). */
+export interface ShippingZoneProvincesTable {
+  province: string;
+  zone_id: string;
+}
+
 /** The coupon kinds (SPEC §3), as the column's CHECK constraint allows them. */
 export const DISCOUNT_TYPES = ["percentage", "fixed_amount", "free_delivery"] as const;
 export type DiscountType = (typeof DISCOUNT_TYPES)[number];
@@ -282,6 +288,7 @@ export interface Database {
   payment_events: PaymentEventsTable;
   shipping_zones: ShippingZonesTable;
   shipping_rules: ShippingRulesTable;
+  shipping_zone_provinces: ShippingZoneProvincesTable;
   coupons: CouponsTable;
   coupon_usage: CouponUsageTable;
   contact_messages: ContactMessagesTable;

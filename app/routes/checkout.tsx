@@ -13,6 +13,7 @@ import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modul
 import { checkoutSchema } from "~/modules/orders/orders.schema";
 import { checkout, CheckoutAttemptClosedError } from "~/modules/orders/checkout.server";
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
+import { preselectZone } from "~/modules/shipping/shipping.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -30,7 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const zones = await loadShippingZonesOrFallback(getDb());
   // One token per page view; after a refusal the action's answer names the token to use next (see action).
-  return { email: user.email, zones: zones.map((z) => ({ id: z.id, name: z.name })), checkoutToken: crypto.randomUUID() };
+  return { email: user.email, zones: zones.map((z) => ({ id: z.id, name: z.name, provinces: [...(z.provinces ?? [])] })), checkoutToken: crypto.randomUUID() };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -68,7 +69,14 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
+  // The first zone until the shopper picks a province; then the zone that serves it (still the first when none does).
+  // Choosing a zone by hand afterwards is respected (docs/decisions/018); changing the province preselects again.
   const [zoneId, setZoneId] = useState<string | null>(loaderData.zones[0]?.id ?? null);
+  const [province, setProvince] = useState("");
+  const onProvince = (next: string) => {
+    setProvince(next);
+    setZoneId(preselectZone(loaderData.zones, next)?.id ?? null);
+  };
   const { quote, loading } = useCartQuote(lines, applied?.code ?? null, zoneId);
   const { notice, couponNotice, setCouponNotice } = useReconcileCart(quote);
   const [hydrated, setHydrated] = useState(false);
@@ -114,6 +122,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             zones={loaderData.zones}
             zoneId={zoneId}
             onZone={setZoneId}
+            province={province}
+            onProvince={onProvince}
             couponCode={applied?.code ?? ""}
             fieldErrors={fieldErrors}
             error={error}

@@ -15,7 +15,7 @@ import { productJsonLd, productSeoText, splitScentNotes } from "~/modules/catalo
 import { shopHref } from "~/modules/catalog/shop-filters.logic";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
-import { DEFAULT_FREE_DELIVERY_THRESHOLD_CENTS } from "~/modules/shipping/shipping.logic";
+import { freeDeliveryText } from "~/modules/shipping/shipping.logic";
 import { formatRand, toDecimalString } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
@@ -130,7 +130,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                 <span aria-hidden="true" className="text-gold">
                   ◆
                 </span>
-                Free delivery on orders over {formatRand(DEFAULT_FREE_DELIVERY_THRESHOLD_CENTS)}
+                {freeDeliveryText(shop.freeDeliveryThresholdCents)}
               </li>
               <li className="flex gap-3">
                 <span aria-hidden="true" className="text-gold">

@@ -3,6 +3,8 @@ import type { Route } from "./+types/terms";
 import { seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { formatPhone, whatsappUrl } from "~/modules/settings/shop";
+import { FALLBACK_SHIPPING_CENTS } from "~/modules/shipping/shipping.logic";
+import { formatRand } from "~/utils/money";
 
 /** Terms and conditions (SPEC §2, §9). The shop's name and contacts come from configuration. */
 export const TERMS_EFFECTIVE_DATE = "15 May 2025";
@@ -107,7 +109,11 @@ export default function Terms() {
 
           <Section n={4} id="shipping" title="Shipping and delivery">
             <ul>
-              <li>Free courier delivery on orders over R500; a delivery fee of R70 applies to orders below that.</li>
+              <li>
+                {shop.freeDeliveryThresholdCents > 0
+                  ? `Free courier delivery on orders of ${formatRand(shop.freeDeliveryThresholdCents)} or more (after any discount). Below that, the delivery fee depends on your delivery zone and is shown for every zone at checkout before you pay; where no zone applies it is ${formatRand(FALLBACK_SHIPPING_CENTS)}.`
+                  : "Free courier delivery on every order."}
+              </li>
               <li>Orders are delivered within 2 to 7 working days anywhere in South Africa.</li>
               <li>
                 Please check your parcel on arrival. Report any damage to us within 48 hours of delivery, with photos,

@@ -5,7 +5,7 @@
  */
 import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { insertAwaitingOrder } from "../factories/payments";
-import { insertCoupon, TEST_ADDRESS } from "../factories/orders";
+import { insertCoupon, insertZone, TEST_ADDRESS } from "../factories/orders";
 import { createUser } from "../factories/users";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
 
@@ -66,6 +66,10 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "action", setup: async (db) => ({ form: { intent: "update", id: (await createUser(db)).id, isAdmin: "on", emailNotifications: "on" } }), expect: ADMIN_ACTION, note: "promote" },
   { path: "/admin/users", route: () => import("~/routes/admin.users"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await createUser(db)).id } }), expect: ADMIN_ACTION, note: "delete" },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", setup: async () => ({ form: { intent: "saveZone", name: `Matrix Zone ${Math.random()}`, baseRate: "85.00" } }), expect: ADMIN_ACTION, note: "create zone" },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", setup: async (db) => ({ form: { intent: "deleteZone", id: (await insertZone(db)).id } }), expect: ADMIN_ACTION, note: "delete zone" },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", setup: async (db) => ({ form: { intent: "saveRule", zoneId: (await insertZone(db)).id, minTotal: "0", maxTotal: "", rate: "60.00" } }), expect: ADMIN_ACTION, note: "add rule" },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", setup: async (db) => ({ form: { intent: "deleteRule", id: (await insertZone(db, { rules: [{ minTotalCents: 0, rateCents: 100 }] })).rules[0]!.id } }), expect: ADMIN_ACTION, note: "delete rule" },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "action", setup: async (db) => ({ form: { intent: "add", productId: (await insertProduct(db)).id, minQuantity: "2", maxQuantity: "", price: "100" } }), expect: ADMIN_ACTION, note: "add tier" },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertTier(db, (await insertProduct(db)).id, { min_quantity: 2, max_quantity: null, price_cents: 100 })).id } }), expect: ADMIN_ACTION, note: "delete tier" },

@@ -119,7 +119,9 @@ test("terms: effective date, every section and the delivery facts", async ({ pag
     await expect(page.getByRole("heading", { level: 2, name: new RegExp(title) })).toBeVisible();
   }
   const main = page.getByRole("main");
-  await expect(main).toContainText("Free courier delivery on orders over R500; a delivery fee of R70");
+  // The terms read the same threshold as the checkout (FREE_DELIVERY_THRESHOLD_CENTS, R599 by default: docs/decisions/017).
+  await expect(main).toContainText("Free courier delivery on orders of R599.00 or more (after any discount)");
+  await expect(main).toContainText("shown for every zone at checkout before you pay; where no zone applies it is R70.00");
   await expect(main).toContainText("2 to 7 working days");
   await expect(main).toContainText("within 48 hours");
   await expect(main).toContainText("within 7 days");

@@ -84,10 +84,10 @@ export interface ZoneRow {
   rules: { id: string; zone_id: string; min_total_cents: number; max_total_cents: number | null; rate_cents: number }[];
 }
 
-/** A shipping zone (default base rate R85) with optional rules. */
+/** A shipping zone (default base rate R85) with optional rules and the provinces it serves. */
 export async function insertZone(
   db: Queryable,
-  overrides: { name?: string; baseRateCents?: number; rules?: ZoneRuleInput[] } = {},
+  overrides: { name?: string; baseRateCents?: number; rules?: ZoneRuleInput[]; provinces?: string[] } = {},
 ): Promise<ZoneRow> {
   const n = next();
   const zone = {
@@ -105,6 +105,8 @@ export async function insertZone(
     rate_cents: r.rateCents,
   }));
   if (rules.length) await db.insertInto("shipping_rules").values(rules).execute();
+  const provinces = overrides.provinces ?? [];
+  if (provinces.length) await db.insertInto("shipping_zone_provinces").values(provinces.map((province) => ({ province, zone_id: zone.id }))).execute();
   return { ...zone, rules };
 }
 

@@ -14,7 +14,7 @@ import { getDb, type DB } from "~/db/db.server";
 import { callAction, callActionRaw, callLoader, statusOf } from "../setup/route";
 import { createUser, DEFAULT_TEST_PASSWORD, sessionCookieFor } from "../factories/users";
 import { insertCategory, insertProduct, insertReview } from "../factories/catalog";
-import { insertCoupon } from "../factories/orders";
+import { insertCoupon, insertZone } from "../factories/orders";
 import { insertAwaitingOrder } from "../factories/payments";
 import { HOSTILE_VALUES, NON_FORM_BODIES, REPEATED_FIELD_VALUES } from "./corpus";
 
@@ -32,6 +32,7 @@ interface Fixture {
   orderId: string;
   checkoutId: string;
   reviewId: string;
+  zoneId: string;
 }
 
 interface FuzzAction {
@@ -82,6 +83,10 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), as: "admin", form: (f) => ({ intent: "status", id: f.orderId, status: "processing" }) },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), as: "admin", form: (f) => ({ intent: "update", id: f.orderId, ...ADDRESS, "line.0.id": "no-such-line", "line.0.quantity": "2", "line.0.unitPrice": "99.50", notes: "fuzz", trackingNumber: "FZ1" }) },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), as: "admin", form: (f) => ({ intent: "email", id: f.orderId }) },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", form: () => ({ intent: "saveZone", name: "Fuzzed Zone", baseRate: "85.00", provinces: "Limpopo" }) },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", form: () => ({ intent: "deleteZone", id: "no-such-zone" }) },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", form: (f) => ({ intent: "saveRule", zoneId: f.zoneId, minTotal: "1000.00", maxTotal: "", rate: "10.00" }) },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", form: () => ({ intent: "deleteRule", id: "no-such-rule" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
 ];
 
@@ -107,10 +112,11 @@ const LOADERS: FuzzLoader[] = [
   { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", query: () => ({}), params: (f) => ({ id: f.productId }) },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", query: () => ({ box: "sent", page: "2" }) },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", query: (f) => ({ q: "rose", category: "none", page: "2", confirm: f.productId }) },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", query: (f) => ({ confirm: f.zoneId, edit: "new" }) },
 ];
 
 /** What a refusal must leave alone. */
-const GUARDED_TABLES = ["products", "categories", "product_tiers", "reviews", "orders", "order_lines", "coupons", "coupon_usage", "users", "shipping_zones", "shipping_rules"] as const;
+const GUARDED_TABLES = ["products", "categories", "product_tiers", "reviews", "orders", "order_lines", "coupons", "coupon_usage", "users", "shipping_zones", "shipping_rules", "shipping_zone_provinces"] as const;
 
 async function guardedState(db: DB): Promise<string> {
   const parts: string[] = [];
@@ -133,6 +139,7 @@ beforeAll(async () => {
   await insertCoupon(db, { code: "FUZZ10" });
   const order = await insertAwaitingOrder(db, { userId: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
   const review = await insertReview(db, product.id, { comment: "Lovely" });
+  const zone = await insertZone(db, { rules: [{ minTotalCents: 0, maxTotalCents: 99999, rateCents: 6000 }] });
   Object.assign(fixture, {
     customerId: customer.id,
     adminId: admin.id,
@@ -144,6 +151,7 @@ beforeAll(async () => {
     orderId: order.id,
     checkoutId: order.checkoutId,
     reviewId: review.id,
+    zoneId: zone.id,
   });
 });
 

@@ -61,7 +61,7 @@ function Hero({ freeDelivery, notFound }: { freeDelivery: string | null; notFoun
           </div>
           <dl className="mt-12 grid max-w-xl grid-cols-3 gap-4 border-t border-line pt-6">
             {[
-              freeDelivery ? ["Free delivery over", freeDelivery] : ["Delivery", "Nationwide"],
+              freeDelivery ? ["Free delivery from", freeDelivery] : ["Delivery", "Nationwide"],
               ["Delivered in", "2–7 days"],
               ["Exchanges within", "7 days"],
             ].map(([label, value]) => (
@@ -146,7 +146,7 @@ function OurStory({ shopName, freeDelivery }: { shopName: string; freeDelivery: 
               a South African summer before it earns a place in our collection.
             </p>
             <p>
-              From Sea Point to Soweto, we deliver to your door{freeDelivery ? `, free on every order over ${freeDelivery}` : ""}.
+              From Sea Point to Soweto, we deliver to your door{freeDelivery ? `, free on every order of ${freeDelivery} or more` : ""}.
             </p>
           </div>
           <ul className="mt-12 grid gap-8 border-t border-line pt-10 sm:grid-cols-3">

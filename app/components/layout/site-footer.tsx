@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { ShopInfo } from "~/modules/settings/shop";
 import { formatPhone, socialLinks, whatsappUrl } from "~/modules/settings/shop";
-import { formatRand } from "~/utils/money";
+import { freeDeliveryText } from "~/modules/shipping/shipping.logic";
 import { FacebookIcon, InstagramIcon, MailIcon, TikTokIcon, WhatsAppIcon } from "./icons";
 
 const SOCIAL_ICONS = { Instagram: InstagramIcon, Facebook: FacebookIcon, TikTok: TikTokIcon } as const;
@@ -79,7 +79,7 @@ export function SiteFooter({ shop, year }: { shop: ShopInfo; year: number }) {
               </li>
             ) : null}
             <li className="pt-2 text-ivory/65">
-              {shop.freeDeliveryThresholdCents > 0 ? `Free delivery on orders over ${formatRand(shop.freeDeliveryThresholdCents)} · ` : ""}
+              {shop.freeDeliveryThresholdCents > 0 ? `${freeDeliveryText(shop.freeDeliveryThresholdCents)} · ` : ""}
               Delivered nationwide in 2–7 working days
             </li>
           </ul>

@@ -645,9 +645,15 @@ export interface DemoZone {
   name: string;
   baseRateCents: number;
   rules: { minCents: number; maxCents: number | null; rateCents: number }[];
+  /** the provinces it serves (each province in one zone at most) */
+  provinces: readonly string[];
 }
 
-/** Shipping: rules pick a rate by the order total (max null = unbounded); no match falls back to the base rate. */
+/**
+ * Shipping: rules pick a rate by the order total (both ends inclusive, max null = unbounded); no match falls back to
+ * the base rate. Each province is served by one zone, so the checkout preselects the shopper's. Zones are listed by
+ * name, and "Gauteng Metro" (the first) stays the default when no province is chosen yet.
+ */
 export const DEMO_SHIPPING_ZONES: readonly DemoZone[] = [
   {
     name: "Gauteng Metro",
@@ -657,6 +663,7 @@ export const DEMO_SHIPPING_ZONES: readonly DemoZone[] = [
       { minCents: 30000, maxCents: 59899, rateCents: 4500 },
       { minCents: 59900, maxCents: null, rateCents: 0 },
     ],
+    provinces: ["Gauteng"],
   },
   {
     name: "Rest of South Africa",
@@ -666,6 +673,17 @@ export const DEMO_SHIPPING_ZONES: readonly DemoZone[] = [
       { minCents: 30000, maxCents: 59899, rateCents: 7000 },
       { minCents: 59900, maxCents: null, rateCents: 0 },
     ],
+    provinces: ["Eastern Cape", "Free State", "KwaZulu-Natal", "Limpopo", "Mpumalanga", "Northern Cape", "North West"],
+  },
+  {
+    name: "Western Cape",
+    baseRateCents: 7500,
+    rules: [
+      { minCents: 0, maxCents: 29999, rateCents: 7500 },
+      { minCents: 30000, maxCents: 59899, rateCents: 5500 },
+      { minCents: 59900, maxCents: null, rateCents: 0 },
+    ],
+    provinces: ["Western Cape"],
   },
 ];
 

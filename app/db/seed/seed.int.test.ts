@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import type { Database } from "~/db/schema";
+import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import { DEMO_PRODUCTS } from "./demo-catalogue";
 import { ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
 
-const TABLES = ["categories", "products", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "coupons", "orders", "order_lines"] as const;
+const TABLES = ["categories", "products", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "coupons", "orders", "order_lines"] as const;
 
 async function counts() {
   const db = getDb();
@@ -151,12 +152,13 @@ describe("seedDemo", () => {
     expect(admins).toEqual([]);
   });
 
-  it("has two shipping zones whose rules cover every total without overlap", async () => {
+  it("has three shipping zones whose rules cover every total without overlap", async () => {
     const db = getDb();
     const zones = await db.selectFrom("shipping_zones").selectAll().orderBy("created_at").execute();
     expect(zones.map((z) => [z.name, z.base_rate_cents])).toEqual([
       ["Gauteng Metro", 6000],
       ["Rest of South Africa", 9500],
+      ["Western Cape", 7500],
     ]);
     for (const zone of zones) {
       const rules = await db.selectFrom("shipping_rules").selectAll().where("zone_id", "=", zone.id).orderBy("min_total_cents").execute();
@@ -170,6 +172,21 @@ describe("seedDemo", () => {
       { min_total_cents: 0, max_total_cents: 29999, rate_cents: 6000 },
       { min_total_cents: 30000, max_total_cents: 59899, rate_cents: 4500 },
     ]);
+  });
+
+  it("serves every province from exactly one zone: Gauteng from Gauteng Metro, Western Cape from Western Cape, the rest from Rest of South Africa", async () => {
+    const db = getDb();
+    const rows = await db
+      .selectFrom("shipping_zone_provinces as p")
+      .innerJoin("shipping_zones as z", "z.id", "p.zone_id")
+      .select(["p.province", "z.name"])
+      .orderBy("p.province")
+      .execute();
+    expect(rows.map((r) => r.province).sort()).toEqual([...SA_PROVINCES].sort());
+    const zoneOf = Object.fromEntries(rows.map((r) => [r.province, r.name]));
+    expect(zoneOf["Gauteng"]).toBe("Gauteng Metro");
+    expect(zoneOf["Western Cape"]).toBe("Western Cape");
+    for (const p of SA_PROVINCES.filter((p) => p !== "Gauteng" && p !== "Western Cape")) expect(zoneOf[p]).toBe("Rest of South Africa");
   });
 
   it("has the WELCOME10 and FREESHIP coupons, active for a year", async () => {

@@ -240,6 +240,16 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
       summary.zones += 1;
       summary.rules += zone.rules.length;
     }
+    // The provinces each demo zone serves, where no zone serves them yet (an owner's own choices are kept).
+    const demoZones = await trx.selectFrom("shipping_zones").select(["id", "name"]).where("name", "in", zoneNames).execute();
+    const served = new Set((await trx.selectFrom("shipping_zone_provinces").select("province").execute()).map((p) => p.province));
+    const provinceRows = DEMO_SHIPPING_ZONES.flatMap((zone) => {
+      const id = demoZones.find((z) => z.name === zone.name)?.id;
+      return id ? zone.provinces.filter((p) => !served.has(p)).map((province) => ({ province, zone_id: id })) : [];
+    });
+    if (provinceRows.length > 0) {
+      await trx.insertInto("shipping_zone_provinces").values(provinceRows).onConflict((oc) => oc.column("province").doNothing()).execute();
+    }
 
     // Coupons (by code), valid from the start of today for their number of days, ending at the end of a day.
     const codes = DEMO_COUPONS.map((c) => c.code);
@@ -571,6 +581,7 @@ const SHOP_TABLES = [
   "product_tiers",
   "products",
   "categories",
+  "shipping_zone_provinces",
   "shipping_rules",
   "shipping_zones",
   "coupons",

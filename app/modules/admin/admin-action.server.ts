@@ -38,8 +38,11 @@ export interface AdminActionOptions<S extends z.ZodType> {
   storefront?: ReadonlyArray<IntentOf<S>>;
   /** body limit for forms with files (the product form); default: the form limit */
   maxBytes?: number;
-  /** fills what the form may leave out before validation (a new product's slug from its name) */
-  prepare?: (fields: Record<string, string>) => Record<string, string>;
+  /**
+   * fills what the form may leave out before validation (a new product's slug from its name), or gathers a repeated
+   * field (checkboxes) from the whole form into one text field
+   */
+  prepare?: (fields: Record<string, string>, form: FormData) => Record<string, string>;
 }
 
 export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, handlers: AdminHandlers<S>, options: AdminActionOptions<S>) {
@@ -47,7 +50,7 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
     const admin = await requireAdminAction(request);
     const form = await readForm(request, { maxBytes: options.maxBytes });
     const fields = fieldsOf(form);
-    const parsed = schema.safeParse(options.prepare ? options.prepare(fields) : fields);
+    const parsed = schema.safeParse(options.prepare ? options.prepare(fields, form) : fields);
     if (!parsed.success) {
       const fieldErrors = fieldErrorsOf(parsed.error.issues);
       return formError(parsed.error.issues[0]?.message ?? "Please check the form", 400, fieldErrors);

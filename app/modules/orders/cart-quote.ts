@@ -30,7 +30,8 @@ export interface CartQuote {
   deliveryFree: boolean;
   coupon: AppliedCoupon | null;
   couponError: string | null;
-  zones: { id: string; name: string }[];
+  /** every zone with what delivery to it costs this cart (0: free) */
+  zones: { id: string; name: string; provinces: string[]; deliveryCents: number }[];
   zoneId: string | null;
   error?: string;
 }

@@ -14,7 +14,7 @@ import { computeTotals, type Totals } from "~/modules/pricing/totals.logic";
 import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 import { findCouponForCustomer, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
-import { chooseZone } from "~/modules/shipping/shipping.logic";
+import { zoneForOrder } from "~/modules/shipping/shipping.logic";
 import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
 import { closeUnpaidOrder } from "./order-payment.server";
@@ -28,6 +28,8 @@ export interface QuoteInput {
   lines: CartLineInput[];
   couponCode?: string | null;
   zoneId?: string | null;
+  /** the shopper's province: without a (known) zone chosen, the zone that serves it ships the order */
+  province?: string | null;
   userId?: string | null;
 }
 
@@ -42,9 +44,18 @@ export interface Quote {
   coupon: (AppliedCoupon & { id: string; maxRedemptions: number | null }) | null;
   /** why the posted coupon code does not apply (null when none was posted or it applies) */
   couponError: string | null;
-  zones: { id: string; name: string }[];
+  /** every zone with what delivery to it costs this cart (0: free), so the shopper never picks blind */
+  zones: QuoteZone[];
   zoneId: string | null;
   freeThresholdCents: number;
+}
+
+export interface QuoteZone {
+  id: string;
+  name: string;
+  provinces: string[];
+  /** what the shopper pays for delivery with this zone: 0 when free (threshold, a zero rate or a free-delivery coupon) */
+  deliveryCents: number;
 }
 
 /** Same product twice (two tabs) → one line with the summed quantity. */
@@ -114,9 +125,13 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     else couponError = check.ok ? COUPON_MESSAGES.invalid : check.error;
   }
 
-  const zone = chooseZone(zones, input.zoneId);
+  const zone = zoneForOrder(zones, input.zoneId, input.province);
   const freeThresholdCents = freeDeliveryThresholdCents();
   const totals = computeTotals({ lines, coupon, zone, freeThresholdCents });
+  const zoneOptions = zones.map((z): QuoteZone => {
+    const t = z.id === zone?.id ? totals : computeTotals({ lines, coupon, zone: z, freeThresholdCents });
+    return { id: z.id, name: z.name, provinces: [...(z.provinces ?? [])], deliveryCents: t.deliveryFree ? 0 : t.shippingCents };
+  });
   return {
     lines,
     missingProductIds,
@@ -132,7 +147,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
         }
       : null,
     couponError,
-    zones: zones.map((z) => ({ id: z.id, name: z.name })),
+    zones: zoneOptions,
     zoneId: zone?.id ?? null,
     freeThresholdCents,
   };
@@ -227,7 +242,9 @@ async function closeEarlierAttempts(trx: Trx, input: { userId: string; couponId:
 
 async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrderInput, now: Date, superseded: string[]): Promise<PlacedOrder> {
   return db.transaction().execute(async (trx) => {
-    const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, userId: user.id }, now);
+    // The zone the shopper chose, even if it doesn't list their province (docs/decisions/018); none chosen: their
+    // province's zone, else the first.
+    const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, province: input.shippingAddress.province, userId: user.id }, now);
     if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);
     if (quote.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
     if (quote.couponError) throw new CouponRejectedError(quote.couponError);

@@ -1,5 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { chooseZone, FALLBACK_SHIPPING_CENTS, freeDeliveryRemaining, shippingCostFor, zoneRateFor, type ShippingZone } from "./shipping.logic";
+import {
+  chooseZone,
+  FALLBACK_SHIPPING_CENTS,
+  findOverlappingRule,
+  freeDeliveryRemaining,
+  freeDeliveryText,
+  preselectZone,
+  ruleMatches,
+  ruleRangeLabel,
+  rulesOverlap,
+  shippingCostFor,
+  zoneForOrder,
+  zoneRateFor,
+  type ShippingRule,
+  type ShippingZone,
+} from "./shipping.logic";
 
 const gauteng: ShippingZone = {
   id: "z1",
@@ -67,4 +82,98 @@ describe("freeDeliveryRemaining", () => {
     [59900, 0],
     [70000, 0],
   ])("%i → %i", (total, remaining) => expect(freeDeliveryRemaining(total, 59900)).toBe(remaining));
+});
+
+type Range = Pick<ShippingRule, "minTotalCents" | "maxTotalCents">;
+const r = (minTotalCents: number, maxTotalCents: number | null): Range => ({ minTotalCents, maxTotalCents });
+
+describe("rulesOverlap (ranges inclusive at both ends, in cents; a missing max is unbounded)", () => {
+  it.each([
+    [r(0, 29999), r(30000, 59899), false, "adjacent: the next rule starts one cent after the max"],
+    [r(0, 30000), r(30000, 59899), true, "sharing one cent: the max is inclusive"],
+    [r(30000, 59899), r(0, 30000), true, "the same, the other way round"],
+    [r(0, 29999), r(10000, 20000), true, "one inside the other"],
+    [r(10000, 20000), r(0, 29999), true, "one around the other"],
+    [r(0, 29999), r(0, 29999), true, "identical"],
+    [r(5000, 5000), r(5000, 5000), true, "a single-cent range and itself"],
+    [r(5000, 5000), r(5001, 6000), false, "a single cent and the next range"],
+    [r(59900, null), r(100000, null), true, "two unbounded ranges always overlap"],
+    [r(59900, null), r(0, 59899), false, "unbounded above, and a range just below it"],
+    [r(59900, null), r(0, 59900), true, "unbounded above, and a range reaching its min"],
+    [r(0, null), r(123456, 123456), true, "everything, and any single cent"],
+  ] as [Range, Range, boolean, string][])("%#: %j × %j → %s (%s)", (a, b, expected) => {
+    expect(rulesOverlap(a, b)).toBe(expected);
+    expect(rulesOverlap(b, a)).toBe(expected);
+  });
+
+  it("agrees with ruleMatches: two ranges overlap exactly when some total matches both", () => {
+    const ranges = [r(0, 0), r(0, 99), r(50, 150), r(100, 199), r(150, null), r(200, null), r(199, 199)];
+    for (const a of ranges) {
+      for (const b of ranges) {
+        let shared = false;
+        for (let total = 0; total <= 300; total++) {
+          if (ruleMatches({ ...a, rateCents: 0 }, total) && ruleMatches({ ...b, rateCents: 0 }, total)) shared = true;
+        }
+        expect(rulesOverlap(a, b), `${JSON.stringify(a)} × ${JSON.stringify(b)}`).toBe(shared);
+      }
+    }
+  });
+});
+
+describe("findOverlappingRule", () => {
+  const rules = [
+    { id: "high", minTotalCents: 60000, maxTotalCents: null },
+    { id: "low", minTotalCents: 0, maxTotalCents: 29999 },
+    { id: "mid", minTotalCents: 30000, maxTotalCents: 59999 },
+  ];
+  it.each([
+    [r(20000, 40000), undefined, "low", "clashes with two: the lowest is named"],
+    [r(59999, 70000), undefined, "mid", "one cent into the mid rule"],
+    [r(100000, null), undefined, "high", "inside the unbounded rule"],
+    [r(30000, 59999), "mid", null, "editing a rule without changing it clashes with nothing"],
+    [r(25000, 59999), "mid", "low", "editing a rule into its neighbour names the neighbour"],
+  ] as [Range, string | undefined, string | null, string][])("%#: %j (editing %s) → %s (%s)", (candidate, exceptId, expected) => {
+    expect(findOverlappingRule(rules, candidate, exceptId)?.id ?? null).toBe(expected);
+  });
+  it("no rules: nothing clashes", () => expect(findOverlappingRule([], r(0, null))).toBeNull());
+});
+
+describe("preselectZone and zoneForOrder (province → zone)", () => {
+  const metro = { id: "gp", name: "Gauteng Metro", provinces: ["Gauteng"] };
+  const rest = { id: "rest", name: "Rest of South Africa", provinces: ["Limpopo", "Free State"] };
+  const cape = { id: "wc", name: "Western Cape", provinces: ["Western Cape"] };
+  const unlisted = { id: "x", name: "Courier (any)" };
+  const zones = [metro, rest, cape, unlisted];
+  it.each([
+    ["Western Cape", "wc", "the zone that serves the province"],
+    ["Gauteng", "gp", "another province"],
+    ["Free State", "rest", "a province in a multi-province zone"],
+    ["Northern Cape", "gp", "no zone serves it: the first zone"],
+    ["", "gp", "no province yet: the first zone"],
+    [null, "gp", "none at all: the first zone"],
+  ] as [string | null, string, string][])("%#: %s → %s (%s)", (province, expected) => {
+    expect(preselectZone(zones, province)?.id).toBe(expected);
+  });
+  it("no zones → null", () => expect(preselectZone([], "Gauteng")).toBeNull());
+  it.each([
+    ["wc", "Gauteng", "wc", "the shopper's explicit choice wins, even if it doesn't list their province"],
+    ["", "Western Cape", "wc", "no choice: the province's zone"],
+    ["gone", "Western Cape", "wc", "an unknown zone: the province's zone"],
+    [null, "Mpumalanga", "gp", "no choice, province unserved: the first zone"],
+  ] as [string | null, string, string, string][])("zoneForOrder %#: zone %s, %s → %s (%s)", (zoneId, province, expected) => {
+    expect(zoneForOrder(zones, zoneId, province)?.id).toBe(expected);
+  });
+});
+
+describe("labels", () => {
+  it.each([
+    [r(0, 29999), "R0.00 – R299.99"],
+    [r(59900, null), "R599.00 and more"],
+    [r(100000, 250000), "R1 000.00 – R2 500.00"],
+  ] as [Range, string][])("ruleRangeLabel %j → %s", (rule, label) => expect(ruleRangeLabel(rule)).toBe(label));
+  it("the free-delivery promise reads the threshold it is given", () => {
+    expect(freeDeliveryText(59900)).toBe("Free delivery on orders of R599.00 or more");
+    expect(freeDeliveryText(50000)).toBe("Free delivery on orders of R500.00 or more");
+    expect(freeDeliveryText(0)).toBe("Free delivery on every order");
+  });
 });

@@ -1,17 +1,24 @@
 import type { Queryable } from "~/db/db.server";
 import { env } from "~/utils/env.server";
-import type { ShippingZone } from "./shipping.logic";
+import { sortProvinces, type ShippingZone } from "./shipping.logic";
 
-/** Every shipping zone with its rules, zones by name (the first is preselected), rules by min total. */
+/**
+ * Every shipping zone with its rules and the provinces it serves: zones by name (the first is preselected when no
+ * zone serves the shopper's province), rules by min total, provinces in the order of SA_PROVINCES.
+ */
 export async function loadShippingZones(db: Queryable): Promise<ShippingZone[]> {
   const zones = await db.selectFrom("shipping_zones").select(["id", "name", "base_rate_cents"]).orderBy("name").orderBy("id").execute();
   if (zones.length === 0) return [];
-  const rules = await db
-    .selectFrom("shipping_rules")
-    .select(["zone_id", "min_total_cents", "max_total_cents", "rate_cents"])
-    .where("zone_id", "in", zones.map((z) => z.id))
-    .orderBy("min_total_cents")
-    .execute();
+  const ids = zones.map((z) => z.id);
+  const [rules, provinces] = await Promise.all([
+    db
+      .selectFrom("shipping_rules")
+      .select(["zone_id", "min_total_cents", "max_total_cents", "rate_cents"])
+      .where("zone_id", "in", ids)
+      .orderBy("min_total_cents")
+      .execute(),
+    db.selectFrom("shipping_zone_provinces").select(["zone_id", "province"]).where("zone_id", "in", ids).execute(),
+  ]);
   return zones.map((z) => ({
     id: z.id,
     name: z.name,
@@ -19,6 +26,7 @@ export async function loadShippingZones(db: Queryable): Promise<ShippingZone[]> 
     rules: rules
       .filter((r) => r.zone_id === z.id)
       .map((r) => ({ minTotalCents: r.min_total_cents, maxTotalCents: r.max_total_cents, rateCents: r.rate_cents })),
+    provinces: sortProvinces(provinces.filter((p) => p.zone_id === z.id).map((p) => p.province)),
   }));
 }
 
