@@ -181,7 +181,7 @@ test.describe("admin", () => {
     test.slow();
     await signInAsAdmin(page);
     mkdirSync("test-results/screenshots", { recursive: true });
-    const pages = ["/admin", "/admin/products", "/admin/products/add", "/admin/categories", "/admin/pricing", "/admin/reviews", "/admin/users", "/admin/inbox", "/admin/inbox?box=sent", "/admin/coupons", "/admin/coupons?edit=new", "/admin/orders", "/admin/orders?status=delivered"];
+    const pages = ["/admin", "/admin/products", "/admin/products/add", "/admin/categories", "/admin/pricing", "/admin/reviews", "/admin/users", "/admin/inbox", "/admin/inbox?box=sent", "/admin/coupons", "/admin/coupons?edit=new", "/admin/orders", "/admin/orders?status=delivered", "/admin/shipping"];
     for (const width of [1280, 390, 360]) {
       await page.setViewportSize({ width, height: width === 1280 ? 900 : 844 });
       for (const path of pages) {
