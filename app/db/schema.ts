@@ -143,6 +143,8 @@ export interface OrdersTable {
   shipping_zone_id: string | null;
   shipping_address: Json<ShippingAddress>;
   payment_provider: string | null;
+  /** card, instant_eft or eft (migration 0007) */
+  payment_method: Defaulted<"card" | "instant_eft" | "eft">;
   /** The provider's checkout id. */
   payment_id: string | null;
   /** The provider's payment page for this order (a repeated checkout submission is sent there again). */

@@ -38,7 +38,17 @@ const envSchema = z.object({
   SMTP_URL: optionalString,
   ADMIN_EMAILS: emailList,
   AUTH_SECRET: optionalString,
-  PAYMENT_PROVIDER: z.enum(["simulated", "yoco"]).default("simulated"),
+  /** The card provider (PAYMENT_METHODS `card`). */
+  PAYMENT_PROVIDER: z.enum(["simulated", "yoco", "payfast"]).default("simulated"),
+  /**
+   * The ways a shopper may pay, in the order the checkout offers them: `card` (PAYMENT_PROVIDER), `instant_eft`
+   * (Ozow), `eft` (a bank transfer the owner confirms by hand). Default: card only.
+   */
+  PAYMENT_METHODS: z
+    .string()
+    .default("card")
+    .transform((s) => [...new Set(s.split(",").map((m) => m.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(["card", "instant_eft", "eft"], { error: "each method is card, instant_eft or eft" })).min(1, "name at least one method")),
   /** A staging shop on https may keep the simulated provider only with this explicit opt-in. */
   ALLOW_TEST_PAYMENTS: z
     .enum(["true", "false"])
@@ -48,6 +58,34 @@ const envSchema = z.object({
   YOCO_WEBHOOK_SECRET: optionalString,
   YOCO_API_BASE: z.url().default("https://payments.yoco.com"),
   SIMULATED_WEBHOOK_SECRET: optionalString,
+  /** PayFast (PAYMENT_PROVIDER=payfast): the merchant's id, key and passphrase; sandbox or live. */
+  PAYFAST_MERCHANT_ID: optionalString,
+  PAYFAST_MERCHANT_KEY: optionalString,
+  PAYFAST_PASSPHRASE: optionalString,
+  PAYFAST_SANDBOX: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+  /** Overrides the PayFast host (tests run the adapter against a local fake); default from PAYFAST_SANDBOX. */
+  PAYFAST_BASE_URL: z.url().optional(),
+  /** Ozow (PAYMENT_METHODS instant_eft): site code, private key (hashes), API key (status look-ups). */
+  OZOW_SITE_CODE: optionalString,
+  OZOW_PRIVATE_KEY: optionalString,
+  OZOW_API_KEY: optionalString,
+  OZOW_IS_TEST: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+  /** Overrides Ozow's payment page and API hosts (tests use a local fake). */
+  OZOW_PAY_URL: z.url().default("https://pay.ozow.com"),
+  OZOW_API_BASE: z.url().default("https://api.ozow.com"),
+  /** Manual EFT (PAYMENT_METHODS eft): the shop's bank account as shoppers see it, and how long an order is held. */
+  EFT_BANK_NAME: optionalString,
+  EFT_ACCOUNT_NAME: optionalString,
+  EFT_ACCOUNT_NUMBER: optionalString,
+  EFT_BRANCH_CODE: optionalString,
+  EFT_ACCOUNT_TYPE: z.string().trim().default("Cheque"),
+  EFT_HOLD_DAYS: z.coerce.number().int().min(1).max(30).default(3),
   FREE_DELIVERY_THRESHOLD_CENTS: z.coerce.number().int().min(0).default(59900),
   /** Signed-out visitors' storefront pages are cached this many seconds (0: off). See server/page-cache.ts. */
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
@@ -80,9 +118,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = result.data;
-  if (env.PAYMENT_PROVIDER === "yoco" && (!env.YOCO_SECRET_KEY || !env.YOCO_WEBHOOK_SECRET)) {
-    throw new Error("Invalid configuration:\n  PAYMENT_PROVIDER=yoco needs YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET");
-  }
+  const missing = missingPaymentSettings(env);
+  if (missing.length) throw new Error(`Invalid configuration:\n${missing.map((m) => `  ${m}`).join("\n")}`);
   if (isRealDeployment(env)) {
     // A real deployment (docs/decisions/004): its own secret, and no test payments unless the owner says so.
     if (!env.AUTH_SECRET || env.AUTH_SECRET.length < 32) {
@@ -91,14 +128,29 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           `  Make one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`,
       );
     }
-    if (env.PAYMENT_PROVIDER === "simulated" && !env.ALLOW_TEST_PAYMENTS) {
+    if (env.PAYMENT_METHODS.includes("card") && env.PAYMENT_PROVIDER === "simulated" && !env.ALLOW_TEST_PAYMENTS) {
       throw new Error(
-        "Invalid configuration:\n  PAYMENT_PROVIDER=simulated takes no real money: on an https:// shop set PAYMENT_PROVIDER=yoco " +
+        "Invalid configuration:\n  PAYMENT_PROVIDER=simulated takes no real money: on an https:// shop set PAYMENT_PROVIDER=yoco or payfast " +
           "(with YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET), or ALLOW_TEST_PAYMENTS=true for a staging shop.",
       );
     }
   }
   return env;
+}
+
+/** What the chosen payment methods still need (an empty list: all set). */
+function missingPaymentSettings(env: Env): string[] {
+  const needs = (what: string, keys: Array<keyof Env>) => {
+    const absent = keys.filter((k) => !env[k]);
+    return absent.length ? [`${what} needs ${absent.join(", ")}`] : [];
+  };
+  const cardOn = env.PAYMENT_METHODS.includes("card");
+  return [
+    ...(cardOn && env.PAYMENT_PROVIDER === "yoco" ? needs("PAYMENT_PROVIDER=yoco", ["YOCO_SECRET_KEY", "YOCO_WEBHOOK_SECRET"]) : []),
+    ...(cardOn && env.PAYMENT_PROVIDER === "payfast" ? needs("PAYMENT_PROVIDER=payfast", ["PAYFAST_MERCHANT_ID", "PAYFAST_MERCHANT_KEY"]) : []),
+    ...(env.PAYMENT_METHODS.includes("instant_eft") ? needs("PAYMENT_METHODS=instant_eft (Ozow)", ["OZOW_SITE_CODE", "OZOW_PRIVATE_KEY", "OZOW_API_KEY"]) : []),
+    ...(env.PAYMENT_METHODS.includes("eft") ? needs("PAYMENT_METHODS=eft (bank transfer)", ["EFT_BANK_NAME", "EFT_ACCOUNT_NAME", "EFT_ACCOUNT_NUMBER", "EFT_BRANCH_CODE"]) : []),
+  ];
 }
 
 /** An https:// public address means a real shop on the internet; http://localhost and the like are local. */

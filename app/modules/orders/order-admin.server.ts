@@ -4,9 +4,9 @@
  * an admin and a payment webhook can't interleave; the rules themselves are the pure functions of order-admin.logic.
  * E-mails go out after the commit, and a failed e-mail never undoes a change.
  */
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
-import { containsInsensitive } from "~/db/db.server";
+import { containsInsensitive, isPostgres } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { reclaimCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
@@ -178,7 +178,7 @@ export async function orderMetrics(db: Queryable): Promise<MetricsSummary> {
 async function lockOrder(trx: Trx, id: string) {
   let query = trx.selectFrom("orders").selectAll().where("id", "=", id);
   // SQLite runs one writer at a time (and has no FOR UPDATE); PostgreSQL locks the row until the commit.
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) query = query.forUpdate();
+  if (isPostgres(trx)) query = query.forUpdate();
   const order = await query.executeTakeFirst();
   if (!order) throw new DomainError(ORDER_ADMIN_MESSAGES.notFound, 404);
   return order;

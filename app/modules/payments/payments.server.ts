@@ -1,15 +1,17 @@
 import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
 import { sendOrderPaidEmails } from "~/modules/orders/order-emails.server";
-import { failOrderPayment, markOrderPaid } from "~/modules/orders/order-payment.server";
+import { closeUnpaidOrder, failOrderPayment, markOrderPaid } from "~/modules/orders/order-payment.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
-import { newId } from "~/utils/ids";
+import { newId, shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import {
   PROVIDER_NAMES,
   PaymentProviderError,
   type CheckoutCustomer,
+  type CreateCheckoutInput,
   type PaymentEvent,
+  type PaymentMethod,
   type PaymentProvider,
   type ProviderName,
 } from "./provider";
@@ -19,6 +21,18 @@ import { INIT_FAILED, createYocoProvider } from "./yoco.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
 
 export { INIT_FAILED };
+
+/** The provider that takes a payment method's money: card → PAYMENT_PROVIDER, instant EFT → Ozow; EFT has none. */
+export function providerNameFor(method: PaymentMethod): ProviderName | null {
+  if (method === "card") return env().PAYMENT_PROVIDER;
+  if (method === "instant_eft") return "ozow";
+  return null;
+}
+
+/** The providers whose notifications this shop accepts: those of the enabled payment methods. */
+export function enabledProviders(): Set<ProviderName> {
+  return new Set(env().PAYMENT_METHODS.flatMap((m) => providerNameFor(m) ?? []));
+}
 
 /** The provider chosen by PAYMENT_PROVIDER (or the one named). */
 export function getPaymentProvider(name: ProviderName = env().PAYMENT_PROVIDER): PaymentProvider {
@@ -48,6 +62,21 @@ export function paymentReturnUrls(orderId: string, options: { relative?: boolean
   return { successUrl: url("success"), cancelUrl: url("cancelled"), failureUrl: url("cancelled") };
 }
 
+/** Everything a provider is told about an order's payment (the same order gives the same input). */
+export function checkoutInputFor(order: { id: string; totalAmountCents: number }, provider: ProviderName, customer: CheckoutCustomer): CreateCheckoutInput {
+  const config = env();
+  return {
+    orderId: order.id,
+    amountCents: order.totalAmountCents,
+    currency: "ZAR",
+    ...paymentReturnUrls(order.id),
+    notifyUrl: `${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/webhooks/payments/${provider}`,
+    description: `${config.SHOP_NAME} order ${shortOrderId(order.id)}`,
+    customer,
+    idempotencyKey: order.id,
+  };
+}
+
 /**
  * Creates the provider checkout for a stored, pending order and records its checkout id on the order.
  * Below the minimum amount, or when the provider refuses, the order is closed (payment failed, coupon released)
@@ -57,22 +86,16 @@ export async function createCheckoutForOrder(
   db: Queryable,
   order: { id: string; totalAmountCents: number },
   customer: CheckoutCustomer,
+  providerName: ProviderName = env().PAYMENT_PROVIDER,
 ): Promise<{ redirectUrl: string; checkoutId: string }> {
   if (!Number.isSafeInteger(order.totalAmountCents) || order.totalAmountCents < MINIMUM_PAYMENT_CENTS) {
     await failOrderPayment(db, order.id);
     throw new DomainError(CHECKOUT_MESSAGES.minimum);
   }
-  const provider = getPaymentProvider();
+  const provider = getPaymentProvider(providerName);
   let session;
   try {
-    session = await provider.createCheckout({
-      orderId: order.id,
-      amountCents: order.totalAmountCents,
-      currency: "ZAR",
-      ...paymentReturnUrls(order.id),
-      customer,
-      idempotencyKey: order.id,
-    });
+    session = await provider.createCheckout(checkoutInputFor(order, provider.name, customer));
   } catch (error) {
     logger.error({ err: error, orderId: order.id, provider: provider.name }, "payment: checkout could not be created");
     await failOrderPayment(db, order.id);
@@ -98,9 +121,10 @@ export async function createCheckoutForOrder(
  * paid – the order was marked paid; already_paid – it was paid before, nothing changed; amount_mismatch – amount or
  * currency differ from the order, nothing changed; order_not_payable – the order was closed (cancelled/failed) when
  * the money arrived: needs a person (refund); unknown_checkout – no order has this checkout; failed – the order's
- * payment failed; ignored – an event type or state that changes nothing; duplicate – this event id was seen before.
+ * payment failed; cancelled – the shopper cancelled at the provider, the order is closed; ignored – an event type or
+ * state that changes nothing; duplicate – this event id was seen before.
  */
-export type PaymentOutcome = "paid" | "already_paid" | "amount_mismatch" | "order_not_payable" | "unknown_checkout" | "failed" | "ignored" | "duplicate";
+export type PaymentOutcome = "paid" | "already_paid" | "amount_mismatch" | "order_not_payable" | "unknown_checkout" | "failed" | "cancelled" | "ignored" | "duplicate";
 
 /**
  * Applies one verified event. The event row and the order change are written in ONE transaction; the unique
@@ -145,9 +169,10 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
         : undefined;
 
       let outcome: PaymentOutcome;
-      if (event.type !== "payment.succeeded" && event.type !== "payment.failed") outcome = "ignored";
+      if (event.type === "other") outcome = "ignored";
       else if (!order) outcome = "unknown_checkout";
       else if (event.type === "payment.failed") outcome = (await failOrderPayment(trx, order.id)) ? "failed" : "ignored";
+      else if (event.type === "payment.cancelled") outcome = (await closeUnpaidOrder(trx, order.id, "payment_cancelled")).closed ? "cancelled" : "ignored";
       else if (order.payment_status === "completed") outcome = "already_paid";
       else if (event.amountCents !== order.total_amount_cents || event.currency !== "ZAR") outcome = "amount_mismatch";
       else if (order.status !== "pending" || order.payment_status !== "pending") outcome = "order_not_payable";
@@ -195,7 +220,7 @@ export async function handlePaymentWebhook(
   providerName: string,
   request: Request,
 ): Promise<{ status: number; outcome: PaymentOutcome | "refused" | "unknown_provider" }> {
-  if (!isProviderName(providerName) || providerName !== env().PAYMENT_PROVIDER) {
+  if (!isProviderName(providerName) || !enabledProviders().has(providerName)) {
     logger.warn({ provider: providerName.slice(0, 40) }, "payment webhook for a provider that is not configured");
     return { status: 404, outcome: "unknown_provider" };
   }
@@ -207,7 +232,7 @@ export async function handlePaymentWebhook(
   }
   let event: PaymentEvent;
   try {
-    event = getPaymentProvider(providerName).verifyWebhook(rawBody, request.headers);
+    event = await getPaymentProvider(providerName).verifyWebhook(rawBody, request.headers);
   } catch (error) {
     if (error instanceof WebhookVerificationError) {
       logger.warn({ provider: providerName, reason: error.reason, webhookId: request.headers.get("webhook-id")?.slice(0, 100) }, "payment webhook refused");
@@ -233,7 +258,7 @@ export async function confirmPaymentWithProvider(
   now: number = Date.now(),
 ): Promise<PaymentOutcome | null> {
   if (order.status !== "pending" || order.payment_status !== "pending" || !order.payment_id || !order.payment_provider) return null;
-  if (order.payment_provider !== env().PAYMENT_PROVIDER || !isProviderName(order.payment_provider)) return null;
+  if (!isProviderName(order.payment_provider) || !enabledProviders().has(order.payment_provider)) return null;
   const provider = getPaymentProvider(order.payment_provider);
   if (!provider.fetchCheckoutStatus) return null;
   if (now - (lastStatusCall.get(order.payment_id) ?? 0) < STATUS_CALL_INTERVAL_MS) return null;
@@ -254,4 +279,35 @@ export async function confirmPaymentWithProvider(
     logger.warn({ err: error, checkoutId: order.payment_id }, "payment: provider status call failed");
     return null;
   }
+}
+
+const PROVIDER_LABELS: Record<ProviderName, string> = { simulated: "the test payment page", yoco: "Yoco", payfast: "PayFast", ozow: "Ozow" };
+
+/**
+ * The form a form-post provider (PayFast, Ozow) needs, for the shopper's own pending order: rebuilt from the stored
+ * order exactly as at checkout (same input, same signature). Anyone else's order, or one no longer awaiting this
+ * payment, is not found.
+ */
+export async function checkoutFormForOrder(db: Queryable, orderId: string, user: { id: string; email: string }) {
+  const order = await db
+    .selectFrom("orders")
+    .select(["id", "user_id", "status", "payment_status", "payment_provider", "total_amount_cents", "shipping_address"])
+    .where("id", "=", orderId)
+    .executeTakeFirst();
+  if (!order || order.user_id !== user.id || !order.payment_provider || !isProviderName(order.payment_provider)) throw new DomainError("Order not found", 404);
+  if (order.status !== "pending" || order.payment_status !== "pending") throw new DomainError("This order is no longer waiting for payment", 409);
+  const provider = getPaymentProvider(order.payment_provider);
+  if (!provider.checkoutForm) throw new DomainError("Order not found", 404);
+  const address = order.shipping_address;
+  const input = checkoutInputFor({ id: order.id, totalAmountCents: Number(order.total_amount_cents) }, provider.name, {
+    email: user.email,
+    name: address.name,
+    telephone: address.telephone,
+  });
+  return { form: provider.checkoutForm(input), provider: PROVIDER_LABELS[provider.name], amountCents: input.amountCents, shortId: shortOrderId(order.id) };
+}
+
+/** The shop's own page that posts a form-post provider's checkout form (createCheckout's redirectUrl). */
+export function checkoutFormPath(orderId: string): string {
+  return `/pay/form/${encodeURIComponent(orderId)}`;
 }

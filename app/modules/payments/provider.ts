@@ -3,8 +3,15 @@
  * A provider creates a hosted checkout for an order and turns its signed webhooks into normalised events.
  * Payment state changes only on a verified event (or a server-side status call), never on a return URL.
  */
-export type ProviderName = "simulated" | "yoco";
-export const PROVIDER_NAMES: readonly ProviderName[] = ["simulated", "yoco"];
+export type ProviderName = "simulated" | "yoco" | "payfast" | "ozow";
+export const PROVIDER_NAMES: readonly ProviderName[] = ["simulated", "yoco", "payfast", "ozow"];
+
+/**
+ * How the shopper pays (orders.payment_method): `card` through the card provider (PAYMENT_PROVIDER), `instant_eft`
+ * through Ozow, `eft` a bank transfer the owner confirms by hand (no provider: orders.payment_provider 'eft').
+ */
+export type PaymentMethod = "card" | "instant_eft" | "eft";
+export const PAYMENT_METHODS: readonly PaymentMethod[] = ["card", "instant_eft", "eft"];
 
 export interface CheckoutCustomer {
   email: string;
@@ -19,9 +26,19 @@ export interface CreateCheckoutInput {
   successUrl: string;
   cancelUrl: string;
   failureUrl: string;
+  /** Where the provider posts its server-to-server notification (ITN, notify URL, webhook). */
+  notifyUrl: string;
+  /** What the shopper sees on the provider's page and statement: 'Scentara order 3f2a9c1e'. */
+  description: string;
   customer: CheckoutCustomer;
   /** Stable per order, so a retried request never creates a second checkout. */
   idempotencyKey: string;
+}
+
+/** A form the shopper's browser posts to the provider (PayFast, Ozow): its address and its fields, in order. */
+export interface CheckoutForm {
+  action: string;
+  fields: Array<[name: string, value: string]>;
 }
 
 export interface CheckoutSession {
@@ -53,9 +70,19 @@ export interface CheckoutStatus {
 
 export interface PaymentProvider {
   readonly name: ProviderName;
+  /**
+   * Starts a payment for a stored order. Redirect providers (Yoco, simulated) create it at the provider; form-post
+   * providers (PayFast, Ozow) answer { checkoutId: the order id, redirectUrl: the shop's /pay/form/<orderId> }, a
+   * page that posts `checkoutForm` to the provider.
+   */
   createCheckout(input: CreateCheckoutInput): Promise<CheckoutSession>;
-  /** Verifies signature and timestamp of the raw body and returns the event; throws WebhookVerificationError. */
-  verifyWebhook(rawBody: string, headers: Headers): PaymentEvent;
+  /** Form-post providers: the signed form for this order (the same input gives the same form). */
+  checkoutForm?(input: CreateCheckoutInput): CheckoutForm;
+  /**
+   * Verifies a notification (signature, and for PayFast / Ozow the provider's own server-side confirmation) and
+   * returns the event; throws WebhookVerificationError when it can't be trusted.
+   */
+  verifyWebhook(rawBody: string, headers: Headers): PaymentEvent | Promise<PaymentEvent>;
   /** Asks the provider, server to server, whether a checkout was paid (optional). */
   fetchCheckoutStatus?(checkoutId: string): Promise<CheckoutStatus>;
 }

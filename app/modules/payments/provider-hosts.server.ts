@@ -1,0 +1,15 @@
+import { env } from "~/utils/env.server";
+
+/** Where each provider lives (configurable, so tests run the real adapters against local fakes). */
+export function payfastBaseUrl(): string {
+  const config = env();
+  return (config.PAYFAST_BASE_URL ?? (config.PAYFAST_SANDBOX ? "https://sandbox.payfast.co.za" : "https://www.payfast.co.za")).replace(/\/+$/, "");
+}
+
+export function ozowPayUrl(): string {
+  return env().OZOW_PAY_URL.replace(/\/+$/, "");
+}
+
+export function ozowApiBase(): string {
+  return env().OZOW_API_BASE.replace(/\/+$/, "");
+}
