@@ -37,6 +37,12 @@ export default defineConfig({
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
       ADMIN_EMAILS: "admin@scentara.test",
       LOG_LEVEL: "warn",
+      // Card (the simulated provider) and a manual bank transfer, with a demo bank account.
+      PAYMENT_METHODS: "card,eft",
+      EFT_BANK_NAME: "First National Bank",
+      EFT_ACCOUNT_NAME: "Scentara (Pty) Ltd",
+      EFT_ACCOUNT_NUMBER: "62812345678",
+      EFT_BRANCH_CODE: "250655",
     },
   },
 });

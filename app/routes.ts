@@ -27,6 +27,7 @@ export default [
   route("order-confirmation", "routes/order-confirmation.tsx"),
   route("pay/simulated/:checkoutId", "routes/pay.simulated.tsx"),
   route("pay/form/:orderId", "routes/pay.form.tsx"),
+  route("payment/eft/:orderId", "routes/payment.eft.tsx"),
   route("webhooks/payments/:provider", "routes/webhooks.payments.ts"),
   route("api/coupons/validate", "routes/api.coupons.validate.ts"),
   route("api/reviews", "routes/api.reviews.ts"),

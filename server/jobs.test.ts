@@ -92,7 +92,7 @@ describe("startJobs", () => {
     const db = vi.fn(() => {
       throw new Error("no database in this test");
     });
-    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 60 }, db as never, logger as never);
+    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 60, EFT_HOLD_DAYS: 3 }, db as never, logger as never);
     expect(started.jobs.map((j) => j.name)).toEqual(["expire-unpaid-orders"]);
     expect(logger.info).toHaveBeenCalledWith(expect.objectContaining({ holdMinutes: 60 }), expect.any(String));
     await vi.advanceTimersByTimeAsync(FIRST_RUN_AFTER_MS);
@@ -108,7 +108,7 @@ describe("startJobs", () => {
 
   it("starts nothing when the expiry is off (UNPAID_ORDER_TTL_MINUTES=0), and says so", async () => {
     const logger = quietLogger();
-    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0 }, (() => null) as never, logger as never);
+    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3 }, (() => null) as never, logger as never);
     expect(started.jobs).toEqual([]);
     expect(logger.warn).toHaveBeenCalled();
     await started.stopAll();

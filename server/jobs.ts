@@ -68,10 +68,10 @@ export const UNPAID_EXPIRY_EVERY_MS = 60_000;
 export const FIRST_RUN_AFTER_MS = 5_000;
 
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
-export function startJobs(config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES">, db: () => DB, logger: Logger = rootLogger) {
+export function startJobs(config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS">, db: () => DB, logger: Logger = rootLogger) {
   const jobs: RepeatingJob[] = [];
   if (config.UNPAID_ORDER_TTL_MINUTES > 0) {
-    const policy = configuredHoldPolicy(config.UNPAID_ORDER_TTL_MINUTES);
+    const policy = configuredHoldPolicy(config.UNPAID_ORDER_TTL_MINUTES, config.EFT_HOLD_DAYS);
     jobs.push(
       scheduleRepeating({
         name: "expire-unpaid-orders",

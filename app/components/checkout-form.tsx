@@ -1,10 +1,12 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CartTotals } from "~/components/cart-summary";
 import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import type { CartLine } from "~/modules/cart/cart.browser";
 import type { CartQuote } from "~/modules/orders/cart-quote";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
+import type { PaymentMethodChoice } from "~/modules/payments/payment-methods";
+import type { PaymentMethod } from "~/modules/payments/provider";
 import { formatRand } from "~/utils/money";
 
 /**
@@ -25,6 +27,7 @@ export function CheckoutForm({
   error,
   notices,
   submitting,
+  methods,
 }: {
   lines: CartLine[];
   quote: CartQuote | null;
@@ -40,7 +43,10 @@ export function CheckoutForm({
   error: string | null;
   notices: string[];
   submitting: boolean;
+  /** the ways to pay the shop offers, in its order (the first is chosen to start with) */
+  methods: PaymentMethodChoice[];
 }) {
+  const [method, setMethod] = useState<PaymentMethod>(methods[0]?.method ?? "card");
   const posted = JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity })));
   const root = useRef<HTMLDivElement>(null);
   // After a refused submit, take the shopper to what needs fixing (the Pay button may be far below on a phone).
@@ -102,6 +108,7 @@ export function CheckoutForm({
         </fieldset>
 
         {zones.length > 0 ? <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} /> : null}
+        <PaymentMethods methods={methods} method={method} onMethod={setMethod} error={fieldErrors.paymentMethod} />
       </div>
 
       <aside aria-label="Order summary" className="h-fit border border-line bg-sand/60 p-6 sm:p-8 lg:sticky lg:top-28">
@@ -123,9 +130,11 @@ export function CheckoutForm({
         <input type="hidden" name="lines" value={posted} />
         <input type="hidden" name="couponCode" value={couponCode} />
         <Button type="submit" size="lg" className="mt-6 w-full" disabled={submitting || !quote} aria-disabled={submitting || !quote}>
-          {submitting ? "Processing…" : quote ? `Pay ${formatRand(quote.totalCents)}` : "Pay now"}
+          {submitting ? "Processing…" : method === "eft" ? `Place order${quote ? ` · ${formatRand(quote.totalCents)}` : ""}` : quote ? `Pay ${formatRand(quote.totalCents)}` : "Pay now"}
         </Button>
-        <p className="mt-3 text-center text-xs leading-relaxed text-muted">You will be taken to our secure card payment page. Prices include VAT.</p>
+        <p className="mt-3 text-center text-xs leading-relaxed text-muted">
+          {method === "eft" ? "Next you see our bank details and your payment reference." : "You will be taken to a secure payment page."} Prices include VAT.
+        </p>
       </aside>
     </div>
   );
@@ -184,6 +193,40 @@ function DeliveryZones({
           {chosen.name} doesn't list {province}; {serving.name} does. Keep {chosen.name} only if it is right for your address.
         </p>
       ) : null}
+    </fieldset>
+  );
+}
+
+/**
+ * How to pay: one radio per method the shop offers (plain words, no logos). With a single method there is nothing to
+ * choose, and it is posted as a hidden field.
+ */
+function PaymentMethods({ methods, method, onMethod, error }: { methods: PaymentMethodChoice[]; method: PaymentMethod; onMethod: (m: PaymentMethod) => void; error?: string }) {
+  if (methods.length <= 1) return <input type="hidden" name="paymentMethod" value={methods[0]?.method ?? "card"} />;
+  return (
+    <fieldset className="space-y-3" aria-describedby={error ? "payment-method-error" : undefined}>
+      <legend className="font-display text-2xl text-ink">How would you like to pay?</legend>
+      {error ? (
+        <p id="payment-method-error" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+      <ul className="space-y-2">
+        {methods.map((m) => {
+          const checked = m.method === method;
+          return (
+            <li key={m.method}>
+              <label className={`flex cursor-pointer gap-3 border px-4 py-3.5 transition-colors ${checked ? "border-ink bg-white" : "border-line bg-white/60 hover:border-gold"}`}>
+                <input type="radio" name="paymentMethod" value={m.method} checked={checked} onChange={() => onMethod(m.method)} className="mt-1 h-4 w-4 shrink-0 accent-[var(--color-ink)]" />
+                <span className="min-w-0">
+                  <span className="block text-sm font-medium text-ink">{m.label}</span>
+                  <span className="mt-0.5 block text-xs leading-relaxed text-muted">{m.hint}</span>
+                </span>
+              </label>
+            </li>
+          );
+        })}
+      </ul>
     </fieldset>
   );
 }

@@ -15,6 +15,8 @@ import { checkout, CheckoutAttemptClosedError } from "~/modules/orders/checkout.
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { preselectZone } from "~/modules/shipping/shipping.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
+import { paymentMethodChoice } from "~/modules/payments/payment-methods";
+import { env } from "~/utils/env.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browser";
@@ -31,7 +33,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const zones = await loadShippingZonesOrFallback(getDb());
   // One token per page view; after a refusal the action's answer names the token to use next (see action).
-  return { email: user.email, zones: zones.map((z) => ({ id: z.id, name: z.name, provinces: [...(z.provinces ?? [])] })), checkoutToken: crypto.randomUUID() };
+  const config = env();
+  return {
+    email: user.email,
+    zones: zones.map((z) => ({ id: z.id, name: z.name, provinces: [...(z.provinces ?? [])] })),
+    methods: config.PAYMENT_METHODS.map((m) => paymentMethodChoice(m, config.PAYMENT_PROVIDER, config.EFT_HOLD_DAYS)),
+    checkoutToken: crypto.randomUUID(),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -129,6 +137,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             error={error}
             notices={[notice, couponNotice].filter((n): n is string => !!n)}
             submitting={submitting}
+            methods={loaderData.methods}
           />
         </Form>
       ) : (

@@ -32,7 +32,8 @@ export default function PayForm({ loaderData: d }: Route.ComponentProps) {
     form.current?.submit();
   }, []);
   return (
-    <section className="mx-auto max-w-md px-4 py-16 text-center sm:py-24">
+    <main className="flex-1">
+      <section className="container-page max-w-md pt-28 pb-20 text-center sm:pt-32">
       <p className="eyebrow">Order #{d.shortId}</p>
       <h1 className="mt-2 text-3xl text-ink">Taking you to {d.provider}</h1>
       <p className="mt-3 text-sm text-ink-soft">
@@ -46,6 +47,7 @@ export default function PayForm({ loaderData: d }: Route.ComponentProps) {
           Continue to {d.provider}
         </button>
       </form>
-    </section>
+      </section>
+    </main>
   );
 }

@@ -65,6 +65,17 @@ describe("configuration", () => {
     expect(parseEnv({ TRUST_PROXY: "10" }).TRUST_PROXY).toBe(10);
   });
 
+  it("reads the payment methods, and refuses to start when a chosen method lacks its settings, naming them", () => {
+    expect(parseEnv({}).PAYMENT_METHODS).toEqual(["card"]);
+    expect(parseEnv({ PAYMENT_METHODS: " eft , card,eft" , EFT_BANK_NAME: "FNB", EFT_ACCOUNT_NAME: "Scentara", EFT_ACCOUNT_NUMBER: "6281", EFT_BRANCH_CODE: "250655" }).PAYMENT_METHODS).toEqual(["eft", "card"]);
+    expect(() => parseEnv({ PAYMENT_METHODS: "card,cheque" })).toThrow(/PAYMENT_METHODS/);
+    expect(() => parseEnv({ PAYMENT_METHODS: "card,eft", EFT_BANK_NAME: "FNB" })).toThrow(/PAYMENT_METHODS=eft \(bank transfer\) needs EFT_ACCOUNT_NAME, EFT_ACCOUNT_NUMBER, EFT_BRANCH_CODE/);
+    expect(() => parseEnv({ PAYMENT_METHODS: "instant_eft" })).toThrow(/needs OZOW_SITE_CODE, OZOW_PRIVATE_KEY, OZOW_API_KEY/);
+    expect(() => parseEnv({ PAYMENT_PROVIDER: "payfast" })).toThrow(/PAYMENT_PROVIDER=payfast needs PAYFAST_MERCHANT_ID, PAYFAST_MERCHANT_KEY/);
+    // the card provider's settings only matter when card payments are offered
+    expect(parseEnv({ PAYMENT_PROVIDER: "payfast", PAYMENT_METHODS: "eft", EFT_BANK_NAME: "FNB", EFT_ACCOUNT_NAME: "S", EFT_ACCOUNT_NUMBER: "1", EFT_BRANCH_CODE: "2" }).PAYMENT_METHODS).toEqual(["eft"]);
+  });
+
   it("tells PostgreSQL URLs from SQLite paths", () => {
     expect(isPostgresUrl("postgres://u@h/db")).toBe(true);
     expect(isPostgresUrl("postgresql://u@h/db")).toBe(true);

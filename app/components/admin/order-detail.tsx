@@ -1,4 +1,5 @@
 import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
+import { paymentMethodShort } from "~/modules/payments/payment-methods";
 import { formatRand } from "~/utils/money";
 
 /** What the owner reads of one order (the admin orders list's rows carry it). Browser-safe. */
@@ -15,6 +16,7 @@ export interface OrderForOwner {
   couponCode: string | null;
   shippingAddress: ShippingAddress;
   paymentProvider: string | null;
+  paymentMethod: string;
   paymentId: string | null;
   notes: string | null;
   trackingNumber: string | null;
@@ -97,7 +99,8 @@ export function OrderDetail({ order, hint }: { order: OrderForOwner; /** a yello
           <div>
             <p className={label}>Payment</p>
             <p className="mt-1 break-all text-sm text-ink">
-              {order.paymentProvider ?? "–"}
+              {paymentMethodShort(order.paymentMethod)}
+              {order.paymentProvider && order.paymentProvider !== "eft" ? <span className="text-ink-soft"> via {order.paymentProvider}</span> : null}
               {order.paymentId ? <span className="block font-mono text-xs text-ink-soft">{order.paymentId}</span> : null}
             </p>
           </div>

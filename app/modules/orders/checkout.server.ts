@@ -1,5 +1,7 @@
 import { isUniqueViolation, type DB } from "~/db/db.server";
-import { createCheckoutForOrder } from "~/modules/payments/payments.server";
+import { startBankTransfer } from "~/modules/payments/bank-transfer.server";
+import { createCheckoutForOrder, providerNameFor } from "~/modules/payments/payments.server";
+import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { CHECKOUT_MESSAGES } from "./orders.logic";
@@ -44,18 +46,24 @@ const RESUME_WAIT_MS = 20_000;
 const RESUME_POLL_MS = 100;
 
 export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutInput): Promise<{ redirectTo: string }> {
-  const { lines, couponCode, zoneId, checkoutToken, ...shippingAddress } = input;
+  const { lines, couponCode, zoneId, checkoutToken, paymentMethod, ...shippingAddress } = input;
   if (checkoutToken && (await findByToken(db, user.id, checkoutToken))) return resume(db, user.id, checkoutToken);
+  const offered = env().PAYMENT_METHODS;
+  const method = paymentMethod ?? offered[0]!;
+  if (!offered.includes(method)) throw new DomainError(CHECKOUT_MESSAGES.methodUnavailable, 400, "paymentMethod");
   let order;
   try {
     // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
-    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null });
+    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method });
   } catch (error) {
     if (checkoutToken && isUniqueViolation(error)) return resume(db, user.id, checkoutToken);
     throw error;
   }
   try {
-    const session = await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone });
+    const provider = providerNameFor(method);
+    const session = provider
+      ? await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone }, provider)
+      : await startBankTransfer(db, order, { email: user.email, name: shippingAddress.name });
     return { redirectTo: session.redirectUrl };
   } catch (error) {
     // createCheckoutForOrder has closed the order: this token's attempt is over.

@@ -53,6 +53,7 @@ export interface AdminOrder {
   couponCode: string | null;
   shippingAddress: ShippingAddress;
   paymentProvider: string | null;
+  paymentMethod: string;
   paymentId: string | null;
   notes: string | null;
   trackingNumber: string | null;
@@ -125,6 +126,7 @@ export async function listAdminOrders(db: Queryable, input: { status: OrderStatu
       couponCode: o.coupon_code,
       shippingAddress: o.shipping_address,
       paymentProvider: o.payment_provider,
+      paymentMethod: o.payment_method,
       paymentId: o.payment_id,
       notes: o.notes,
       trackingNumber: o.tracking_number,

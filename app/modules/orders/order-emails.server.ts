@@ -18,6 +18,8 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
   const customer = order.userId ? await db.selectFrom("users").select("email").where("id", "=", order.userId).executeTakeFirst() : undefined;
   const email = customer?.email ?? null;
   const lines = order.lines;
+  // A bank transfer the owner confirmed: the shopper has been waiting to hear that the money arrived.
+  const byTransfer = (await db.selectFrom("orders").select("payment_method").where("id", "=", orderId).executeTakeFirst())?.payment_method === "eft";
 
   const config = env();
   const short = shortOrderId(order.id);
@@ -37,11 +39,13 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
       sendMail(
         {
           to: email,
-          subject: `${config.SHOP_NAME}: order ${short} confirmed`,
+          subject: byTransfer ? `${config.SHOP_NAME}: payment received for order ${short}` : `${config.SHOP_NAME}: order ${short} confirmed`,
           text: [
             `Hi ${address.name || "there"},`,
             "",
-            `Thank you for your order. We have received your payment and your order ${short} is now being processed.`,
+            byTransfer
+              ? `Your bank transfer has reached us: thank you. Your order ${short} is now being prepared.`
+              : `Thank you for your order. We have received your payment and your order ${short} is now being processed.`,
             "",
             ...lineText,
             "",

@@ -15,9 +15,8 @@ export interface UnpaidHoldPolicy {
 }
 
 /**
- * Holds that differ from the configured default, by provider. Empty today: every provider the shop has (simulated,
- * yoco) is a card payment finished on the provider's page. The manual EFT issue adds its hold here (or from its own
- * variable), and nothing else in the expiry changes.
+ * Fixed holds that differ from the configured default, by provider. Empty: card and instant-EFT providers finish on
+ * their own page within minutes; the manual bank transfer's hold comes from EFT_HOLD_DAYS (configuredHoldPolicy).
  */
 export const PROVIDER_HOLD_MINUTES: Readonly<Record<string, number>> = {};
 

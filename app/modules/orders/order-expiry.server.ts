@@ -14,7 +14,8 @@
 import { isPostgres, type DB, type Queryable } from "~/db/db.server";
 import { logger } from "~/utils/logger.server";
 import { closeUnpaidOrder } from "./order-payment.server";
-import { expiryCutoffs, holdMinutesFor, holdPolicy, type UnpaidHoldPolicy } from "./order-expiry.logic";
+import { BANK_TRANSFER_PROVIDER, sendBankTransferExpired } from "~/modules/payments/bank-transfer.server";
+import { expiryCutoffs, holdMinutesFor, holdPolicy, PROVIDER_HOLD_MINUTES, type UnpaidHoldPolicy } from "./order-expiry.logic";
 
 export interface ExpiryOptions {
   now?: Date;
@@ -39,9 +40,12 @@ export interface ExpiryRun {
   more: boolean;
 }
 
-/** The hold policy of this process: UNPAID_ORDER_TTL_MINUTES for card payments, per-provider holds from the logic. */
-export function configuredHoldPolicy(ttlMinutes: number): UnpaidHoldPolicy {
-  return holdPolicy(ttlMinutes);
+/**
+ * The hold policy of this process: UNPAID_ORDER_TTL_MINUTES for card and instant-EFT payments (finished on the
+ * provider's page within minutes), EFT_HOLD_DAYS for a manual bank transfer (it takes days to show on a statement).
+ */
+export function configuredHoldPolicy(ttlMinutes: number, eftHoldDays: number): UnpaidHoldPolicy {
+  return holdPolicy(ttlMinutes, { ...PROVIDER_HOLD_MINUTES, [BANK_TRANSFER_PROVIDER]: eftHoldDays * 24 * 60 });
 }
 
 /** Unpaid orders whose hold has passed, oldest first. */
@@ -107,6 +111,8 @@ export async function expireUnpaidOrders(db: DB, options: ExpiryOptions): Promis
         couponReleased: result.couponReleased,
       };
       expired.push(order);
+      // A shopper who meant to pay by bank transfer is told their order was let go (card attempts just lapse).
+      if (order.paymentProvider === BANK_TRANSFER_PROVIDER) await sendBankTransferExpired(db, order.id);
       logger.info(
         { orderId: order.id, provider: order.paymentProvider, placedAt: order.createdAt, holdMinutes: holdMinutesFor(options.policy, order.paymentProvider), couponReleased: order.couponReleased },
         "orders: unpaid order expired (cancelled, payment cancelled)",

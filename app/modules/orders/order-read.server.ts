@@ -15,6 +15,11 @@ export interface Viewer {
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Could this be an order id? (Anything else — a NUL, a path — is not looked up at all.) */
+export function isOrderId(id: string): boolean {
+  return ID_PATTERN.test(id);
+}
+
 /** The order row, whoever owns it (server-side use only: payments, e-mails). */
 export async function findOrder(db: Queryable, id: string) {
   if (!ID_PATTERN.test(id)) return undefined;

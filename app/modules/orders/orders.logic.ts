@@ -46,4 +46,5 @@ export const CHECKOUT_MESSAGES = {
   initFailed: "Unable to initialize payment. Please try again.",
   unexpected: "An unexpected error occurred",
   checkFields: "Please check the highlighted fields",
+  methodUnavailable: "That way of paying isn't available. Please choose another.",
 } as const;

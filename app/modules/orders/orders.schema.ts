@@ -78,6 +78,10 @@ export const checkoutSchema = shippingAddressSchema.extend({
     .max(100)
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** card, instant_eft or eft; the server checks it is one the shop offers (default: the first it offers) */
+  paymentMethod: z
+    .enum(["card", "instant_eft", "eft"], { error: "Please choose how to pay" })
+    .optional(),
   /** one order per checkout click (see checkout.server.ts) */
   checkoutToken: z
     .string()

@@ -15,6 +15,7 @@ import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/cou
 import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 import { findCouponForCustomer, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
 import { zoneForOrder } from "~/modules/shipping/shipping.logic";
+import type { PaymentMethod } from "~/modules/payments/provider";
 import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
 import { closeUnpaidOrder } from "./order-payment.server";
@@ -179,6 +180,8 @@ export interface PlaceOrderInput {
   couponCode?: string | null;
   zoneId?: string | null;
   shippingAddress: ShippingAddress;
+  /** how the shopper pays (default card) */
+  paymentMethod?: PaymentMethod;
 }
 
 /** A just-placed order: the one order shape, pending / pending, with the chosen shipping zone. */
@@ -291,6 +294,7 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
         shipping_zone_id: order.shippingZoneId,
         shipping_address: JSON.stringify(order.shippingAddress),
         checkout_token: input.checkoutToken ?? null,
+        payment_method: input.paymentMethod ?? "card",
         created_at: createdAt,
         updated_at: createdAt,
       })

@@ -1,6 +1,7 @@
 import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
 import { sendOrderPaidEmails } from "~/modules/orders/order-emails.server";
 import { closeUnpaidOrder, failOrderPayment, markOrderPaid } from "~/modules/orders/order-payment.server";
+import { isOrderId } from "~/modules/orders/order-read.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { newId, shortOrderId } from "~/utils/ids";
@@ -289,6 +290,7 @@ const PROVIDER_LABELS: Record<ProviderName, string> = { simulated: "the test pay
  * payment, is not found.
  */
 export async function checkoutFormForOrder(db: Queryable, orderId: string, user: { id: string; email: string }) {
+  if (!isOrderId(orderId)) throw new DomainError("Order not found", 404);
   const order = await db
     .selectFrom("orders")
     .select(["id", "user_id", "status", "payment_status", "payment_provider", "total_amount_cents", "shipping_address"])
