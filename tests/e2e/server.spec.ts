@@ -53,6 +53,17 @@ test.describe("HTTP server", () => {
     expect(js.headers()["cache-control"]).toContain("immutable");
   });
 
+  test("the public files are served by name (an hour's cache); a page path never reaches the disk handler", async ({ request }) => {
+    for (const [path, type] of [["/favicon.svg", "image/svg+xml"], ["/og-image.png", "image/png"], ["/images/placeholder.svg", "image/svg+xml"]]) {
+      const res = await request.get(path);
+      expect(res.status(), path).toBe(200);
+      expect(res.headers()["content-type"]).toContain(type);
+      expect(res.headers()["cache-control"]).toContain("max-age=3600");
+    }
+    expect((await request.get("/images/no-such-file.svg")).status()).toBe(404);
+    expect((await request.get("/favicon.svg.bak")).status()).toBe(404);
+  });
+
   test("/healthz checks the database", async ({ request }) => {
     const res = await request.get("/healthz");
     expect(res.status()).toBe(200);

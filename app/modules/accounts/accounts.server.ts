@@ -1,3 +1,4 @@
+import { forgetAllSessions, forgetUserSessions } from "./session-cache.server";
 import { randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
 import type { Queryable } from "~/db/db.server";
@@ -101,6 +102,8 @@ export async function requestPasswordReset(db: Queryable, input: { email: string
 export async function resetPasswordWithToken(input: { token: string; password: string }) {
   try {
     await getAuth().api.resetPassword({ body: { token: input.token, newPassword: input.password } });
+    // Every session of that user ended (revokeSessionsOnPasswordReset); who it was isn't known here.
+    forgetAllSessions();
   } catch (error) {
     if (error instanceof APIError) throw new DomainError(MESSAGES.resetLinkInvalid, 400);
     throw error;
@@ -139,6 +142,7 @@ export async function changePassword(
     throw error;
   }
   if (!response.ok) throw new DomainError(MESSAGES.passwordUpdateFailed, 400);
+  forgetUserSessions(userId); // the other sessions were revoked: no remembered copy may outlive them here
   await refund(db, key);
   return { setCookies: setCookiesOf(response) };
 }
@@ -225,5 +229,8 @@ export async function createOrResetAdmin(db: Queryable, email: string): Promise<
     await ctx.internalAdapter.deleteUserSessions(userId);
   }
   await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", userId).execute();
+  // Run as a command (its own process) this forgets nothing the server remembers: the server's copy lapses within
+  // SESSION_CACHE_TTL_MS. In the server's own process (tests), the ended sessions are forgotten at once.
+  forgetUserSessions(userId);
   return { password, created, userId };
 }

@@ -91,6 +91,8 @@ describe("profile", () => {
     const user = await createUser(db());
     const cookie = await sessionCookieFor(db(), user.id);
     const otherDevice = await sessionCookieFor(db(), user.id);
+    // seen once, so the server remembers it (docs/decisions/021): the change must still end it at once
+    expect(await sessionOf(otherDevice)).toMatchObject({ id: user.id });
 
     const wrong = await callAction(profile.action, "/profile", { intent: "password", currentPassword: "not it at all", newPassword: "brand new passphrase" }, { headers: { cookie } });
     expect(statusOf(wrong)).toBe(400);

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { createUser, sessionCookieFor, signIn } from "../../../tests/factories/users";
 import { getSessionUser } from "./session.server";
+import { deleteUserByAdmin, updateUserByAdmin } from "./users-admin.server";
+import { callAction, statusOf } from "../../../tests/setup/route";
 
 const req = (cookie?: string) => new Request("http://localhost:3000/", { headers: cookie ? { cookie } : {} });
 
@@ -24,6 +26,30 @@ describe("session users (factories + getSessionUser)", () => {
     const token = decodeURIComponent(value!).split(".")[0];
     expect(await getSessionUser(req(`${name}=${token}.AAAA`))).toBeNull();
     expect(await getSessionUser(req(`${name}=${encodeURIComponent(`${token}.${"A".repeat(43)}=`)}`))).toBeNull();
+  });
+});
+
+describe("the remembered session (docs/decisions/021) never outlives a change made here", () => {
+  it("signed out: the same cookie is no one on the very next request", async () => {
+    const db = getDb();
+    const user = await createUser(db);
+    const cookie = await signIn(user.email, user.password);
+    expect(await getSessionUser(req(cookie))).toMatchObject({ id: user.id }); // now remembered
+    const logout = await import("~/routes/auth.logout");
+    expect(statusOf(await callAction(logout.action, "/auth/logout", { x: "1" }, { headers: { cookie } }))).toBe(302);
+    expect(await getSessionUser(req(cookie))).toBeNull();
+  });
+
+  it("demoted or deleted by an admin: the next request has the new role, or no one", async () => {
+    const db = getDb();
+    const owner = await createUser(db, { isAdmin: true });
+    const staff = await createUser(db, { isAdmin: true });
+    const cookie = await sessionCookieFor(db, staff.id);
+    expect(await getSessionUser(req(cookie))).toMatchObject({ isAdmin: true });
+    await updateUserByAdmin(db, owner.id, { id: staff.id, isAdmin: false, emailNotifications: true, emailMarketing: false });
+    expect(await getSessionUser(req(cookie))).toMatchObject({ id: staff.id, isAdmin: false });
+    await deleteUserByAdmin(db, owner.id, staff.id);
+    expect(await getSessionUser(req(cookie))).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import { env } from "~/utils/env.server";
 import { ADMIN_ACCESS_REQUIRED, errorResponse } from "~/utils/errors";
 import { COOKIE_PREFIX, getAuth } from "./auth.server";
 import { MESSAGES } from "./accounts.schema";
+import { cachedSession, rememberSession } from "./session-cache.server";
 import { loginPath } from "./redirect";
 
 export interface SessionUser {
@@ -29,14 +30,30 @@ export function isListedAdmin(email: string): boolean {
 // One lookup per request, however many loaders ask.
 const perRequest = new WeakMap<Request, Promise<SessionUser | null>>();
 
+/**
+ * The session cookie's whole signed value (`token.signature`); null without one. With more than one session cookie
+ * (both the plain and the __Secure- name) better-auth decides which counts, so nothing is cached: "" (look up only).
+ */
+function sessionToken(cookie: string): string | null {
+  const values = [...cookie.matchAll(SESSION_COOKIE)].map((m) => m[1]!);
+  if (values.length === 0) return null;
+  return values.length === 1 ? values[0]! : "";
+}
+const SESSION_COOKIE = new RegExp(`(?:^|;)\\s*(?:__Secure-)?${COOKIE_PREFIX}\\.session_token=([^;]*)`, "g");
+
 async function lookup(request: Request): Promise<SessionUser | null> {
   const cookie = request.headers.get("cookie");
-  if (!cookie || !cookie.includes(`${COOKIE_PREFIX}.session_token`)) return null;
+  const token = cookie ? sessionToken(cookie) : null;
+  if (!cookie || token === null) return null;
+  const remembered = token ? cachedSession(token) : undefined;
+  if (remembered) return remembered;
   const result = await getAuth().api.getSession({ headers: new Headers({ cookie }), query: { disableRefresh: true } });
   if (!result) return null;
   const user = result.user;
   const flag: unknown = user.isAdmin;
-  return { id: user.id, email: user.email, isAdmin: flag === true || flag === 1 || isListedAdmin(user.email) };
+  const sessionUser = { id: user.id, email: user.email, isAdmin: flag === true || flag === 1 || isListedAdmin(user.email) };
+  if (token) rememberSession(token, sessionUser, new Date(result.session.expiresAt).getTime());
+  return sessionUser;
 }
 
 /** The signed-in user, or null for a visitor. */

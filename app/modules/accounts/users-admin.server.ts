@@ -1,3 +1,4 @@
+import { forgetUserSessions } from "./session-cache.server";
 import { sql, type ExpressionBuilder } from "kysely";
 import { containsInsensitive, type DB, type Queryable } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
@@ -99,6 +100,7 @@ export async function updateUserByAdmin(
   input: { id: string; isAdmin: boolean; emailNotifications: boolean; emailMarketing: boolean },
 ): Promise<void> {
   await withAdminRoleLock(db, (trx) => updateUserLocked(trx, actorId, input));
+  forgetUserSessions(input.id); // a new role takes effect on their next page
 }
 
 async function updateUserLocked(db: Queryable, actorId: string, input: { id: string; isAdmin: boolean; emailNotifications: boolean; emailMarketing: boolean }) {
@@ -127,7 +129,7 @@ async function updateUserLocked(db: Queryable, actorId: string, input: { id: str
  * for the shop's tax records, with their address and lines, no longer linked to an account (docs/decisions/012).
  */
 export async function deleteUserByAdmin(db: DB, actorId: string, id: string): Promise<{ email: string }> {
-  return withAdminRoleLock(db, async (trx) => {
+  const deleted = await withAdminRoleLock(db, async (trx) => {
     const user = await findUser(trx, id);
     if (user.id === actorId) throw new DomainError(USER_ADMIN_MESSAGES.selfDelete, 409);
     if (user.listedAdmin) throw new DomainError(USER_ADMIN_MESSAGES.listedAdmin, 409);
@@ -135,4 +137,6 @@ export async function deleteUserByAdmin(db: DB, actorId: string, id: string): Pr
     await trx.deleteFrom("users").where("id", "=", id).execute();
     return { email: user.email };
   });
+  forgetUserSessions(id); // after the commit: a lookup racing it can't remember the account again
+  return deleted;
 }
