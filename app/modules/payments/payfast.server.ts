@@ -213,6 +213,7 @@ export function createPayfastProvider(config: PayfastConfig): PaymentProvider {
       const log = logger.child({ provider: "payfast", pfPaymentId: pfPaymentId.slice(0, 100), checkoutId: checkoutId.slice(0, 100) });
 
       if (!sameHex(signature, itnSignature(fields, config.passphrase))) {
+        log.warn("payfast: ITN signature does not match (wrong passphrase, or the data was changed)");
         throw new WebhookVerificationError("bad_signature", "ITN signature does not match");
       }
       if (get("merchant_id") !== config.merchantId) {
