@@ -76,6 +76,16 @@ describe("configuration", () => {
     expect(parseEnv({ PAYMENT_PROVIDER: "payfast", PAYMENT_METHODS: "eft", EFT_BANK_NAME: "FNB", EFT_ACCOUNT_NAME: "S", EFT_ACCOUNT_NUMBER: "1", EFT_BRANCH_CODE: "2" }).PAYMENT_METHODS).toEqual(["eft"]);
   });
 
+  it("an https:// shop takes PayFast's sandbox (the default) only as a staging shop; live PayFast is fine", () => {
+    const real = { PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "s".repeat(43), PAYMENT_PROVIDER: "payfast", PAYFAST_MERCHANT_ID: "10000100", PAYFAST_MERCHANT_KEY: "46f0cd694581a" };
+    expect(() => parseEnv(real)).toThrow(/PayFast's sandbox takes no real money.*PAYFAST_SANDBOX=false.*ALLOW_TEST_PAYMENTS=true/s);
+    expect(() => parseEnv({ ...real, PAYFAST_SANDBOX: "false", PAYFAST_BASE_URL: "https://sandbox.payfast.co.za" })).toThrow(/PayFast's sandbox/);
+    expect(parseEnv({ ...real, PAYFAST_SANDBOX: "false" }).PAYFAST_SANDBOX).toBe(false);
+    expect(parseEnv({ ...real, ALLOW_TEST_PAYMENTS: "true" }).PAYFAST_SANDBOX).toBe(true);
+    // Locally (http://), the sandbox is the point.
+    expect(parseEnv({ PAYMENT_PROVIDER: "payfast", PAYFAST_MERCHANT_ID: "10000100", PAYFAST_MERCHANT_KEY: "46f0cd694581a" }).PAYFAST_SANDBOX).toBe(true);
+  });
+
   it("tells PostgreSQL URLs from SQLite paths", () => {
     expect(isPostgresUrl("postgres://u@h/db")).toBe(true);
     expect(isPostgresUrl("postgresql://u@h/db")).toBe(true);

@@ -134,6 +134,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           "(with YOCO_SECRET_KEY and YOCO_WEBHOOK_SECRET), or ALLOW_TEST_PAYMENTS=true for a staging shop.",
       );
     }
+    if (env.PAYMENT_METHODS.includes("card") && env.PAYMENT_PROVIDER === "payfast" && usesPayfastSandbox(env) && !env.ALLOW_TEST_PAYMENTS) {
+      throw new Error(
+        "Invalid configuration:\n  PAYMENT_PROVIDER=payfast on PayFast's sandbox takes no real money, yet its payments mark orders paid: on an " +
+          "https:// shop set PAYFAST_SANDBOX=false (with the shop's own PAYFAST_MERCHANT_ID, PAYFAST_MERCHANT_KEY and PAYFAST_PASSPHRASE), " +
+          "or ALLOW_TEST_PAYMENTS=true for a staging shop.",
+      );
+    }
   }
   return env;
 }
@@ -151,6 +158,11 @@ function missingPaymentSettings(env: Env): string[] {
     ...(env.PAYMENT_METHODS.includes("instant_eft") ? needs("PAYMENT_METHODS=instant_eft (Ozow)", ["OZOW_SITE_CODE", "OZOW_PRIVATE_KEY", "OZOW_API_KEY"]) : []),
     ...(env.PAYMENT_METHODS.includes("eft") ? needs("PAYMENT_METHODS=eft (bank transfer)", ["EFT_BANK_NAME", "EFT_ACCOUNT_NAME", "EFT_ACCOUNT_NUMBER", "EFT_BRANCH_CODE"]) : []),
   ];
+}
+
+/** PayFast's sandbox (the default, PAYFAST_SANDBOX=true), unless PAYFAST_BASE_URL names another host. */
+function usesPayfastSandbox(env: Pick<Env, "PAYFAST_SANDBOX" | "PAYFAST_BASE_URL">): boolean {
+  return env.PAYFAST_BASE_URL ? new URL(env.PAYFAST_BASE_URL).hostname === "sandbox.payfast.co.za" : env.PAYFAST_SANDBOX;
 }
 
 /** An https:// public address means a real shop on the internet; http://localhost and the like are local. */

@@ -16,6 +16,8 @@ import {
   type PaymentProvider,
   type ProviderName,
 } from "./provider";
+import { createPayfastProvider } from "./payfast.server";
+import { payfastBaseUrl } from "./provider-hosts.server";
 import { createSimulatedProvider } from "./simulated.server";
 import { WebhookVerificationError } from "./standard-webhooks.server";
 import { INIT_FAILED, createYocoProvider } from "./yoco.server";
@@ -41,6 +43,16 @@ export function getPaymentProvider(name: ProviderName = env().PAYMENT_PROVIDER):
     const config = env();
     if (!config.YOCO_SECRET_KEY || !config.YOCO_WEBHOOK_SECRET) throw new Error("Yoco is not configured (YOCO_SECRET_KEY, YOCO_WEBHOOK_SECRET)");
     return createYocoProvider({ apiBase: config.YOCO_API_BASE, secretKey: config.YOCO_SECRET_KEY, webhookSecret: config.YOCO_WEBHOOK_SECRET });
+  }
+  if (name === "payfast") {
+    const config = env();
+    if (!config.PAYFAST_MERCHANT_ID || !config.PAYFAST_MERCHANT_KEY) throw new Error("PayFast is not configured (PAYFAST_MERCHANT_ID, PAYFAST_MERCHANT_KEY)");
+    return createPayfastProvider({
+      baseUrl: payfastBaseUrl(),
+      merchantId: config.PAYFAST_MERCHANT_ID,
+      merchantKey: config.PAYFAST_MERCHANT_KEY,
+      passphrase: config.PAYFAST_PASSPHRASE,
+    });
   }
   if (env().NODE_ENV === "production" && !warnedSimulated) {
     warnedSimulated = true;

@@ -9,7 +9,15 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  */
 export const WEBHOOK_TOLERANCE_SECONDS = 180;
 
-export type WebhookFailure = "missing_headers" | "bad_timestamp" | "stale_timestamp" | "bad_signature" | "malformed_body";
+export type WebhookFailure =
+  | "missing_headers"
+  | "bad_timestamp"
+  | "stale_timestamp"
+  | "bad_signature"
+  | "malformed_body"
+  // PayFast's ITN: for another merchant id; not confirmed by PayFast's validate call (INVALID, or unreachable).
+  | "wrong_merchant"
+  | "not_confirmed";
 
 export class WebhookVerificationError extends Error {
   constructor(
