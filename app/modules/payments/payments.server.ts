@@ -15,6 +15,8 @@ import {
   type PaymentProvider,
   type ProviderName,
 } from "./provider";
+import { createOzowProvider } from "./ozow.server";
+import { ozowApiBase, ozowPayUrl } from "./provider-hosts.server";
 import { createSimulatedProvider } from "./simulated.server";
 import { WebhookVerificationError } from "./standard-webhooks.server";
 import { INIT_FAILED, createYocoProvider } from "./yoco.server";
@@ -40,6 +42,19 @@ export function getPaymentProvider(name: ProviderName = env().PAYMENT_PROVIDER):
     const config = env();
     if (!config.YOCO_SECRET_KEY || !config.YOCO_WEBHOOK_SECRET) throw new Error("Yoco is not configured (YOCO_SECRET_KEY, YOCO_WEBHOOK_SECRET)");
     return createYocoProvider({ apiBase: config.YOCO_API_BASE, secretKey: config.YOCO_SECRET_KEY, webhookSecret: config.YOCO_WEBHOOK_SECRET });
+  }
+  if (name === "ozow") {
+    const config = env();
+    if (!config.OZOW_SITE_CODE || !config.OZOW_PRIVATE_KEY || !config.OZOW_API_KEY) throw new Error("Ozow is not configured (OZOW_SITE_CODE, OZOW_PRIVATE_KEY, OZOW_API_KEY)");
+    return createOzowProvider({
+      siteCode: config.OZOW_SITE_CODE,
+      privateKey: config.OZOW_PRIVATE_KEY,
+      apiKey: config.OZOW_API_KEY,
+      isTest: config.OZOW_IS_TEST,
+      shopName: config.SHOP_NAME,
+      payUrl: ozowPayUrl(),
+      apiBase: ozowApiBase(),
+    });
   }
   if (env().NODE_ENV === "production" && !warnedSimulated) {
     warnedSimulated = true;
