@@ -317,7 +317,7 @@ export function createOzowProvider(config: OzowConfig): PaymentProvider {
       // Signed by Ozow for this site, and a test transaction (no money moved) only when the shop is in test mode.
       if (get("SiteCode") !== config.siteCode || get("IsTest").toLowerCase() !== String(config.isTest)) {
         log.warn({ siteCode: get("SiteCode").slice(0, 50), isTest: get("IsTest").slice(0, 10) }, "ozow: notification for another site or test mode");
-        throw new WebhookVerificationError("unconfirmed", "Ozow notification is for another site or test mode");
+        throw new WebhookVerificationError("not_confirmed", "Ozow notification is for another site or test mode");
       }
 
       const type = ozowEventType(status);
@@ -345,7 +345,7 @@ export function createOzowProvider(config: OzowConfig): PaymentProvider {
           { apiStatus: confirmed?.status ?? null, apiAmountCents: confirmed?.amountCents ?? null, amountCents },
           "ozow: the status API does not confirm the notification; nothing changed",
         );
-        throw new WebhookVerificationError("unconfirmed", "Ozow's status API does not confirm the notification");
+        throw new WebhookVerificationError("not_confirmed", "Ozow's status API does not confirm the notification");
       }
       return event;
     },

@@ -310,8 +310,8 @@ describe("the provider without a network", () => {
     expect(await reasonOf("")).toBe("malformed_body");
     expect(await reasonOf("{not json", new Headers({ "content-type": "application/json" }))).toBe("malformed_body");
     expect(await reasonOf(signed({ ...pending, Amount: "4,19" }))).toBe("malformed_body");
-    expect(await reasonOf(signed({ ...pending, SiteCode: "OTHER0001" }))).toBe("unconfirmed");
-    expect(await reasonOf(signed({ ...pending, IsTest: "false" }))).toBe("unconfirmed");
+    expect(await reasonOf(signed({ ...pending, SiteCode: "OTHER0001" }))).toBe("not_confirmed");
+    expect(await reasonOf(signed({ ...pending, IsTest: "false" }))).toBe("not_confirmed");
     const error = await Promise.resolve(provider.verifyWebhook(signed({ ...pending, Status: "Complete" }), form)).catch((e) => e);
     expect(error).toBeInstanceOf(WebhookVerificationError);
     expect([error.reason, error.status]).toEqual(["provider_unavailable", 503]);

@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 export const WEBHOOK_TOLERANCE_SECONDS = 180;
 
 /**
- * Why a notification was refused. `unconfirmed`: signed correctly, but the provider's own server-side check (Ozow's
+ * Why a notification was refused. `not_confirmed`: signed correctly, but the provider's own server-side check (Ozow's
  * status API) does not confirm what it claims; `provider_unavailable`: that check could not be made (answered 503,
  * so the provider may deliver again; nothing was changed).
  */
@@ -20,7 +20,7 @@ export type WebhookFailure =
   | "stale_timestamp"
   | "bad_signature"
   | "malformed_body"
-  | "unconfirmed"
+  | "not_confirmed"
   | "provider_unavailable";
 
 export class WebhookVerificationError extends Error {
