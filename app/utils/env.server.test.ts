@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { isPostgresUrl, parseEnv } from "./env.server";
 
+/** A real (https) shop offering instant EFT through Ozow, with its card payments on Yoco. */
+const REAL_OZOW = {
+  PUBLIC_BASE_URL: "https://shop.example.co.za",
+  AUTH_SECRET: "x".repeat(40),
+  PAYMENT_PROVIDER: "yoco",
+  YOCO_SECRET_KEY: "sk_x",
+  YOCO_WEBHOOK_SECRET: "whsec_x",
+  PAYMENT_METHODS: "card,instant_eft",
+  OZOW_SITE_CODE: "SITE-001",
+  OZOW_PRIVATE_KEY: "private",
+  OZOW_API_KEY: "api",
+};
+
 describe("configuration", () => {
   it("runs with nothing set: SQLite, port 3000, simulated payments, R599 free delivery", () => {
     const env = parseEnv({});
@@ -34,6 +47,9 @@ describe("configuration", () => {
     [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40) }, /PAYMENT_PROVIDER=simulated takes no real money.*PAYMENT_PROVIDER=yoco.*ALLOW_TEST_PAYMENTS=true/s],
     [{ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40), ALLOW_TEST_PAYMENTS: "false" }, /PAYMENT_PROVIDER=simulated/],
     [{ ALLOW_TEST_PAYMENTS: "yes" }, /ALLOW_TEST_PAYMENTS/],
+    [{ PAYMENT_METHODS: "card,instant_eft", OZOW_SITE_CODE: "S", OZOW_PRIVATE_KEY: "K" }, /instant_eft \(Ozow\) needs OZOW_API_KEY/],
+    [{ ...REAL_OZOW }, /OZOW_IS_TEST=true \(the default\) takes no real money.*OZOW_IS_TEST=false.*ALLOW_TEST_PAYMENTS=true/s],
+    [{ ...REAL_OZOW, OZOW_IS_TEST: "true" }, /OZOW_IS_TEST=true/],
     [{ TRUST_PROXY: "-1" }, /TRUST_PROXY/],
     [{ TRUST_PROXY: "11" }, /TRUST_PROXY/],
     [{ TRUST_PROXY: "1.5" }, /TRUST_PROXY/],
@@ -61,6 +77,8 @@ describe("configuration", () => {
     expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: secret, PAYMENT_PROVIDER: "yoco", YOCO_SECRET_KEY: "sk_x", YOCO_WEBHOOK_SECRET: "whsec_x" }).PAYMENT_PROVIDER).toBe("yoco");
     expect(parseEnv({ PUBLIC_BASE_URL: "https://staging.example.co.za", AUTH_SECRET: secret, ALLOW_TEST_PAYMENTS: "true" }).ALLOW_TEST_PAYMENTS).toBe(true);
     expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(32), ALLOW_TEST_PAYMENTS: "true" }).AUTH_SECRET).toHaveLength(32);
+    expect(parseEnv({ ...REAL_OZOW, OZOW_IS_TEST: "false" }).OZOW_IS_TEST).toBe(false);
+    expect(parseEnv({ ...REAL_OZOW, ALLOW_TEST_PAYMENTS: "true" }).OZOW_IS_TEST).toBe(true);
     expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
     expect(parseEnv({ TRUST_PROXY: "10" }).TRUST_PROXY).toBe(10);
   });

@@ -141,6 +141,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           "or ALLOW_TEST_PAYMENTS=true for a staging shop.",
       );
     }
+    if (env.PAYMENT_METHODS.includes("instant_eft") && env.OZOW_IS_TEST && !env.ALLOW_TEST_PAYMENTS) {
+      // Ozow's test mode skips the bank, yet its notifications and status answers say Complete.
+      throw new Error(
+        "Invalid configuration:\n  OZOW_IS_TEST=true (the default) takes no real money: on an https:// shop set OZOW_IS_TEST=false, " +
+          "or ALLOW_TEST_PAYMENTS=true for a staging shop.",
+      );
+    }
   }
   return env;
 }

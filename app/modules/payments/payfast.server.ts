@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { formatAmount } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
-import type { CheckoutForm, CreateCheckoutInput, PaymentEvent, PaymentEventType, PaymentProvider } from "./provider";
-import { checkoutFormPath } from "./payments.server";
+import { checkoutFormPath, type CheckoutForm, type CreateCheckoutInput, type PaymentEvent, type PaymentEventType, type PaymentProvider } from "./provider";
 import { WebhookVerificationError } from "./standard-webhooks.server";
 
 /**

@@ -16,8 +16,9 @@ import {
   type PaymentProvider,
   type ProviderName,
 } from "./provider";
+import { createOzowProvider } from "./ozow.server";
 import { createPayfastProvider } from "./payfast.server";
-import { payfastBaseUrl } from "./provider-hosts.server";
+import { ozowApiBase, ozowPayUrl, payfastBaseUrl } from "./provider-hosts.server";
 import { createSimulatedProvider } from "./simulated.server";
 import { WebhookVerificationError } from "./standard-webhooks.server";
 import { INIT_FAILED, createYocoProvider } from "./yoco.server";
@@ -52,6 +53,19 @@ export function getPaymentProvider(name: ProviderName = env().PAYMENT_PROVIDER):
       merchantId: config.PAYFAST_MERCHANT_ID,
       merchantKey: config.PAYFAST_MERCHANT_KEY,
       passphrase: config.PAYFAST_PASSPHRASE,
+    });
+  }
+  if (name === "ozow") {
+    const config = env();
+    if (!config.OZOW_SITE_CODE || !config.OZOW_PRIVATE_KEY || !config.OZOW_API_KEY) throw new Error("Ozow is not configured (OZOW_SITE_CODE, OZOW_PRIVATE_KEY, OZOW_API_KEY)");
+    return createOzowProvider({
+      siteCode: config.OZOW_SITE_CODE,
+      privateKey: config.OZOW_PRIVATE_KEY,
+      apiKey: config.OZOW_API_KEY,
+      isTest: config.OZOW_IS_TEST,
+      shopName: config.SHOP_NAME,
+      payUrl: ozowPayUrl(),
+      apiBase: ozowApiBase(),
     });
   }
   if (env().NODE_ENV === "production" && !warnedSimulated) {
@@ -319,9 +333,4 @@ export async function checkoutFormForOrder(db: Queryable, orderId: string, user:
     telephone: address.telephone,
   });
   return { form: provider.checkoutForm(input), provider: PROVIDER_LABELS[provider.name], amountCents: input.amountCents, shortId: shortOrderId(order.id) };
-}
-
-/** The shop's own page that posts a form-post provider's checkout form (createCheckout's redirectUrl). */
-export function checkoutFormPath(orderId: string): string {
-  return `/pay/form/${encodeURIComponent(orderId)}`;
 }

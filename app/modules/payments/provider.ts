@@ -97,3 +97,8 @@ export class PaymentProviderError extends Error {
     this.name = "PaymentProviderError";
   }
 }
+
+/** The shop's own page that posts a form-post provider's checkout form (their createCheckout's redirectUrl). */
+export function checkoutFormPath(orderId: string): string {
+  return `/pay/form/${encodeURIComponent(orderId)}`;
+}

@@ -9,6 +9,11 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  */
 export const WEBHOOK_TOLERANCE_SECONDS = 180;
 
+/**
+ * Why a notification was refused. `not_confirmed`: signed correctly, but the provider's own server-side check (Ozow's
+ * status API) does not confirm what it claims; `provider_unavailable`: that check could not be made (answered 503,
+ * so the provider may deliver again; nothing was changed).
+ */
 export type WebhookFailure =
   | "missing_headers"
   | "bad_timestamp"
@@ -17,7 +22,8 @@ export type WebhookFailure =
   | "malformed_body"
   // PayFast's ITN: for another merchant id; not confirmed by PayFast's validate call (INVALID, or unreachable).
   | "wrong_merchant"
-  | "not_confirmed";
+  | "not_confirmed"
+  | "provider_unavailable";
 
 export class WebhookVerificationError extends Error {
   constructor(
@@ -28,8 +34,9 @@ export class WebhookVerificationError extends Error {
     this.name = "WebhookVerificationError";
   }
 
-  /** 400 for a request that is not a webhook at all (or a body we cannot read); 401 for a refused signature or timestamp. */
+  /** 400 for a request that is not a webhook at all (or a body we cannot read); 401 for a refused signature, timestamp or confirmation; 503 when the confirmation could not be made. */
   get status() {
+    if (this.reason === "provider_unavailable") return 503;
     return this.reason === "missing_headers" || this.reason === "malformed_body" ? 400 : 401;
   }
 }
