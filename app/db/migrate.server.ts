@@ -6,6 +6,7 @@ import * as checkoutToken from "./migrations/0003_checkout_token";
 import * as shippingZoneProvinces from "./migrations/0004_shipping_zone_provinces";
 import * as unpaidOrdersIndex from "./migrations/0005_unpaid_orders_index";
 import * as ordersStatusPageIndex from "./migrations/0006_orders_status_page_index";
+import * as invoiceNumbers from "./migrations/0008_invoice_numbers";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,8 @@ const migrations: Record<string, Migration> = {
   "0004_shipping_zone_provinces": shippingZoneProvinces,
   "0005_unpaid_orders_index": unpaidOrdersIndex,
   "0006_orders_status_page_index": ordersStatusPageIndex,
+  // 0007 is a colleague's (another branch); Kysely runs migrations in name order and allows a missing number.
+  "0008_invoice_numbers": invoiceNumbers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
