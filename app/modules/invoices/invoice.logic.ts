@@ -27,6 +27,11 @@ export function formatInvoiceNumber(n: number, prefix = "INV-"): string {
   return `${prefix}${String(n).padStart(6, "0")}`;
 }
 
+/** Where an order's invoice is downloaded (app/routes/orders.invoice[.]pdf.ts). */
+export function invoicePath(orderId: string): string {
+  return `/orders/${encodeURIComponent(orderId)}/invoice.pdf`;
+}
+
 /** A South African VAT registration number: 10 digits, the first a 4. */
 export function isSouthAfricanVatNumber(value: string): boolean {
   return /^4\d{9}$/.test(value);

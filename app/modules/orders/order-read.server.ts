@@ -6,6 +6,8 @@ import { shortOrderId } from "~/utils/ids";
 /** One order as its owner (or an admin) reads it on the confirmation and payment-status pages. */
 export interface OrderView extends Omit<Order, "userId"> {
   shortId: string;
+  /** The invoice's number once the payment is confirmed (docs/decisions/019); null before. */
+  invoiceNumber: number | null;
 }
 
 export interface Viewer {
@@ -73,6 +75,7 @@ export async function readOrder(db: Queryable, id: string): Promise<(OrderView &
     originalTotalCents: order.original_total_cents,
     couponCode: order.coupon_code,
     shippingAddress: order.shipping_address,
+    invoiceNumber: order.invoice_number === null ? null : Number(order.invoice_number),
   };
 }
 
