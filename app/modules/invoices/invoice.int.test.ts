@@ -4,9 +4,9 @@ import { setPaymentStatus } from "~/modules/orders/order-admin.server";
 import { loader } from "~/routes/orders.invoice[.]pdf";
 import { resetEnvForTests } from "~/utils/env.server";
 import { formatRand } from "~/utils/money";
-import { callLoader, statusOf } from "../../../tests/setup/route";
+import { callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { insertCoupon, TEST_ADDRESS } from "../../../tests/factories/orders";
-import { insertAwaitingOrder, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
+import { insertAwaitingOrder, outboxFor, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
 import { pdfText, pdfTextRuns } from "../../../tests/factories/pdf-text";
 import { createUser, sessionCookieFor, type TestUser } from "../../../tests/factories/users";
 import { formatInvoiceNumber, formatIssueDate, invoicePath, vatInInclusiveTotal } from "./invoice.logic";
@@ -171,5 +171,46 @@ describe("who may download it", () => {
   it.each(["", "x".repeat(65), "../../etc/passwd", "abc%00", "' or 1=1 --"])("a malformed id %j is not found", async (id) => {
     const res = (await callLoader(loader, "/orders/x/invoice.pdf", { ...(await as(owner)), params: { id } })) as Response;
     expect(res.status).toBe(404);
+  });
+});
+
+describe("where the invoice is offered", () => {
+  it("the confirmation e-mail says 'Your invoice: <url>', and the shop's notice names the invoice", async () => {
+    const order = await paidOrder();
+    const mails = await outboxFor(db());
+    const url = `http://localhost:3000/orders/${order.id}/invoice.pdf`;
+    const toCustomer = mails.find((m) => m.to_address === owner.email && m.text_body.includes(order.id));
+    expect(toCustomer?.text_body).toContain(`Your invoice: ${url}`);
+    const toShop = mails.find((m) => m.to_address !== owner.email && m.text_body.includes(order.id));
+    expect(toShop?.text_body).toContain(`Invoice ${formatInvoiceNumber(order.invoiceNumber)}: ${url}`);
+  });
+
+  it("the confirmation page links a paid order's invoice, and an unpaid order's not", async () => {
+    const { loader: confirmation } = await import("~/routes/order-confirmation");
+    const paid = await paidOrder();
+    const unpaid = await insertAwaitingOrder(db(), { userId: owner.id });
+    const read = async (id: string) => dataOf(await callLoader(confirmation, `/order-confirmation?id=${id}`, await as(owner)));
+    expect((await read(paid.id)).invoice).toEqual({ number: formatInvoiceNumber(paid.invoiceNumber), href: invoicePath(paid.id) });
+    expect((await read(unpaid.id)).invoice).toBeNull();
+  });
+
+  it("the profile's Orders tab links each paid order's invoice", async () => {
+    const { loader: profile } = await import("~/routes/profile");
+    const customer = await createUser(db());
+    const paid = await insertAwaitingOrder(db(), { userId: customer.id, checkoutId: null });
+    await setPaymentStatus(db(), paid.id, "completed");
+    const unpaid = await insertAwaitingOrder(db(), { userId: customer.id });
+    const data = await dataOf(await callLoader(profile, "/profile?tab=orders", { headers: { cookie: await sessionCookieFor(db(), customer.id) } }));
+    const rows = new Map(data.orders.map((o: { id: string; invoice: unknown }) => [o.id, o.invoice]));
+    expect(rows.get(paid.id)).toEqual({ number: expect.stringMatching(/^INV-\d{6}$/), href: invoicePath(paid.id) });
+    expect(rows.get(unpaid.id)).toBeNull();
+  });
+
+  it("the owner's order list carries the invoice for its detail", async () => {
+    const { loader: adminOrders } = await import("~/routes/admin.orders");
+    const order = await paidOrder();
+    const data = await dataOf(await callLoader(adminOrders, `/admin/orders?status=processing&q=${order.id.slice(0, 8)}`, await as(admin)));
+    const row = data.list.rows.find((o: { id: string }) => o.id === order.id);
+    expect(row.invoice).toEqual({ number: formatInvoiceNumber(order.invoiceNumber), href: invoicePath(order.id) });
   });
 });

@@ -62,6 +62,8 @@ export interface AdminOrder {
   processingStartedAt: string | null;
   shippedAt: string | null;
   deliveredAt: string | null;
+  /** allocated when the payment was confirmed (docs/decisions/019) */
+  invoiceNumber: number | null;
   lines: AdminOrderLine[];
 }
 
@@ -134,6 +136,7 @@ export async function listAdminOrders(db: Queryable, input: { status: OrderStatu
       processingStartedAt: o.processing_started_at,
       shippedAt: o.shipped_at,
       deliveredAt: o.actual_delivery_date,
+      invoiceNumber: o.invoice_number === null ? null : Number(o.invoice_number),
       lines: lines
         .filter((l) => l.order_id === o.id)
         .map((l) => ({

@@ -86,6 +86,8 @@ export interface OwnOrder {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   totalCents: number;
+  /** allocated when the payment was confirmed (docs/decisions/019) */
+  invoiceNumber: number | null;
 }
 
 /**
@@ -96,7 +98,7 @@ export interface OwnOrder {
 export async function listOwnOrders(db: Queryable, userId: string, limit = 100, kind: "orders" | "attempts" = "orders"): Promise<OwnOrder[]> {
   const rows = await db
     .selectFrom("orders")
-    .select(["id", "created_at", "status", "payment_status", "total_amount_cents"])
+    .select(["id", "created_at", "status", "payment_status", "total_amount_cents", "invoice_number"])
     .where("user_id", "=", userId)
     .where((eb) =>
       kind === "orders"
@@ -113,6 +115,7 @@ export async function listOwnOrders(db: Queryable, userId: string, limit = 100, 
     status: r.status,
     paymentStatus: r.payment_status,
     totalCents: Number(r.total_amount_cents),
+    invoiceNumber: r.invoice_number === null ? null : Number(r.invoice_number),
   }));
 }
 
