@@ -75,7 +75,7 @@ const envSchema = z.object({
       .optional(),
   ),
   /**
-   * The supplier's address on invoices, one line per line: real newlines, or "\n" or " | " between lines (a .env
+   * The supplier's address on invoices, one line per line: real newlines, or "\n" or "|" between lines (a .env
    * value stays on one line). Empty by default: the invoice then shows no address (a tax invoice needs one, see below).
    */
   SHOP_ADDRESS: z
@@ -83,7 +83,7 @@ const envSchema = z.object({
     .default("")
     .transform((s) =>
       s
-        .split(/\r?\n|\\n|\s\|\s/)
+        .split(/\r?\n|\\n|\|/)
         .map((l) => l.trim())
         .filter(Boolean),
     )
