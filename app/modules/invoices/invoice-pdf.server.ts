@@ -65,7 +65,8 @@ function draw(doc: Doc, inv: InvoiceDocument) {
   // --- masthead: the wordmark left, the document's title and facts right
   let y = MARGIN;
   doc.font("Times-Roman").fontSize(24).fillColor(INK).text(inv.supplier.wordmark.toUpperCase(), LEFT, y, { characterSpacing: 5, lineBreak: false });
-  doc.font("Times-Italic").fontSize(9).fillColor(GOLD).text("Fine fragrance", LEFT, y + 30, { characterSpacing: 0.6, lineBreak: false });
+  // The storefront header's line under the wordmark.
+  doc.font("Helvetica").fontSize(6).fillColor(GOLD).text("PARFUMS · SOUTH AFRICA", LEFT + 1, y + 30, { characterSpacing: 2.6, lineBreak: false });
 
   doc.font("Times-Roman").fontSize(15).fillColor(INK).text(inv.title.toUpperCase(), LEFT, y + 2, { width: WIDTH, align: "right", characterSpacing: 3, lineBreak: false });
   const facts: Array<[string, string]> = [
