@@ -25,6 +25,8 @@ export default [
   route("checkout", "routes/checkout.tsx"),
   route("payment-status", "routes/payment-status.tsx"),
   route("order-confirmation", "routes/order-confirmation.tsx"),
+  // the order's invoice as a PDF download (a resource route)
+  route("orders/:id/invoice.pdf", "routes/orders.invoice[.]pdf.ts"),
   route("pay/simulated/:checkoutId", "routes/pay.simulated.tsx"),
   route("pay/form/:orderId", "routes/pay.form.tsx"),
   route("payment/eft/:orderId", "routes/payment.eft.tsx"),

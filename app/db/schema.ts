@@ -158,6 +158,16 @@ export interface OrdersTable {
   processing_started_at: NullableTimestamp;
   shipped_at: NullableTimestamp;
   actual_delivery_date: NullableTimestamp;
+  /** The order's invoice number, allocated once when its payment is confirmed (migration 0008, docs/decisions/019). */
+  invoice_number: Defaulted<number | null>;
+  /** The invoice's date of issue: when that number was allocated. */
+  invoice_issued_at: NullableTimestamp;
+}
+
+/** One row (id 1): the next invoice number (migration 0008). */
+export interface InvoiceCounterTable {
+  id: number;
+  next_number: number;
 }
 
 export interface OrderLinesTable {
@@ -296,6 +306,7 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   settings: SettingsTable;
+  invoice_counter: InvoiceCounterTable;
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */

@@ -18,10 +18,12 @@ import type { OrderStatus } from "~/db/schema";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
+import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
 import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUSES, paymentStatusLabel } from "~/modules/orders/order-admin.logic";
 import { gatherLines, orderAdminIntent } from "~/modules/orders/order-admin.schema";
 import { deleteOrder, listAdminOrders, orderMetrics, orderTabCounts, sendStatusEmailNow, setOrderStatus, setPaymentStatus, updateOrder } from "~/modules/orders/order-admin.server";
 import { formatDateTimeZA } from "~/utils/dates";
+import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
@@ -46,6 +48,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         ...o,
         shortId: shortOrderId(o.id),
         created: formatDateTimeZA(o.createdAt),
+        // A paid order's invoice (its number stays with the order if the payment is later set back; the PDF doesn't).
+        invoice: o.paymentStatus === "completed" && o.invoiceNumber !== null ? { number: formatInvoiceNumber(o.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(o.id) } : undefined,
         stamps: [
           { label: "Placed", at: formatDateTimeZA(o.createdAt) },
           { label: "Processing since", at: o.processingStartedAt ? formatDateTimeZA(o.processingStartedAt) : null },
@@ -160,7 +164,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
           editor.editing === o.id ? (
             <OrderEditor order={o} action={here} cancelHref={here} onCancel={editor.stop} />
           ) : (
-            <OrderDetail order={o} hint={o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} />
+            <OrderDetail order={o} hint={o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} invoice={o.invoice} />
           )
         }
       />

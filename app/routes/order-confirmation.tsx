@@ -6,12 +6,17 @@ import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
 import { formatDateZA } from "~/modules/catalog/product.logic";
+import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
 import { getOrderForViewer, type OrderView } from "~/modules/orders/order-read.server";
+import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { readQuery } from "~/utils/request.server";
 
+/** A paid order's invoice: its number and its PDF (docs/decisions/019). */
+type Invoice = { number: string; href: string };
+
 type ConfirmationData =
-  | { state: "found"; order: OrderView }
+  | { state: "found"; order: OrderView; invoice: Invoice | null }
   | { state: "not_found" }
   | { state: "error"; message: string };
 
@@ -25,7 +30,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   try {
     const order = await getOrderForViewer(getDb(), id, user);
     if (!order) return data<ConfirmationData>({ state: "not_found" }, { status: 404, headers });
-    return data<ConfirmationData>({ state: "found", order }, { headers });
+    const invoice = order.paymentStatus === "completed" && order.invoiceNumber !== null ? { number: formatInvoiceNumber(order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(order.id) } : null;
+    return data<ConfirmationData>({ state: "found", order, invoice }, { headers });
   } catch (error) {
     logger.error({ err: error, orderId: id }, "order-confirmation: could not read the order");
     return data<ConfirmationData>({ state: "error", message: "Failed to fetch order details" }, { status: 500, headers });
@@ -41,7 +47,7 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
   const navigation = useNavigation();
   // Moving between orders on the client: show the loading state rather than the previous order.
   if (navigation.state === "loading" && navigation.location?.pathname === "/order-confirmation") return <LoadingView />;
-  if (loaderData.state === "found") return <FoundView order={loaderData.order} />;
+  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} />;
   if (loaderData.state === "not_found") {
     return (
       <StatusPanel tone="neutral" eyebrow="Order confirmation" title="Order Not Found" actions={<ButtonLink to="/" size="lg">Return Home</ButtonLink>}>
@@ -71,7 +77,7 @@ const PAYMENT_LABEL: Record<OrderView["paymentStatus"], string> = {
   cancelled: "Cancelled",
 };
 
-function FoundView({ order }: { order: OrderView }) {
+function FoundView({ order, invoice }: { order: OrderView; invoice: Invoice | null }) {
   const address = order.shippingAddress;
   return (
     <main className="relative">
@@ -91,6 +97,17 @@ function FoundView({ order }: { order: OrderView }) {
             <span className={order.paymentStatus === "completed" ? "text-success" : order.paymentStatus === "pending" ? "text-gold" : "text-danger"}>
               {PAYMENT_LABEL[order.paymentStatus]}
             </span>
+            {invoice ? (
+              <>
+                <span aria-hidden="true" className="text-ink-soft"> · </span>
+                {/* A file, not a page: the browser downloads it (no client-side navigation). */}
+                <a href={invoice.href} download className="text-gold underline decoration-gold/40 underline-offset-4 hover:text-ink hover:decoration-ink">
+                  Download invoice {invoice.number}
+                  <span className="sr-only"> as a PDF</span>
+                  <span aria-hidden="true" className="text-xs text-ink-soft"> (PDF)</span>
+                </a>
+              </>
+            ) : null}
           </p>
         </header>
 

@@ -7,6 +7,8 @@ import { getDb } from "~/db/db.server";
 import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema } from "~/modules/accounts/accounts.schema";
 import { changePassword, getEmailPreferences, updateEmailPreferences } from "~/modules/accounts/accounts.server";
 import { countOwnClosedAttempts, listOwnOrders, type OwnOrder } from "~/modules/orders/order-read.server";
+import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
+import { env } from "~/utils/env.server";
 import { PasswordField } from "~/components/accounts/auth-form";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
@@ -68,6 +70,8 @@ function orderRow(o: OwnOrder) {
     status: o.status,
     paymentStatus: o.paymentStatus,
     total: formatRand(o.totalCents),
+    // A paid order's invoice, downloadable from its row (docs/decisions/019).
+    invoice: o.paymentStatus === "completed" && o.invoiceNumber !== null ? { number: formatInvoiceNumber(o.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(o.id) } : null,
   };
 }
 type OrderRow = ReturnType<typeof orderRow>;
@@ -264,6 +268,16 @@ function OrderItem({ order: o, label, muted = false }: { order: OrderRow; label:
           </span>
         </span>
       </Link>
+      {o.invoice ? (
+        <p className="-mt-2 pb-4 text-xs sm:px-2">
+          {/* A file, not a page (and not inside the row's link): the browser downloads it. */}
+          <a href={o.invoice.href} download className="text-gold underline decoration-gold/40 underline-offset-4 hover:text-ink hover:decoration-ink">
+            Invoice {o.invoice.number}
+            <span className="sr-only"> for order {o.shortId}, as a PDF</span>
+            <span aria-hidden="true" className="text-ink-soft"> (PDF)</span>
+          </a>
+        </p>
+      ) : null}
     </li>
   );
 }

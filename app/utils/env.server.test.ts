@@ -58,6 +58,10 @@ describe("configuration", () => {
     [{ UNPAID_ORDER_TTL_MINUTES: "43201" }, /UNPAID_ORDER_TTL_MINUTES/],
     [{ UNPAID_ORDER_TTL_MINUTES: "-5" }, /UNPAID_ORDER_TTL_MINUTES/],
     [{ UNPAID_ORDER_TTL_MINUTES: "an hour" }, /UNPAID_ORDER_TTL_MINUTES/],
+    [{ SHOP_VAT_NUMBER: "5123456789", SHOP_ADDRESS: "1 Long St" }, /SHOP_VAT_NUMBER/],
+    [{ SHOP_VAT_NUMBER: "412345678", SHOP_ADDRESS: "1 Long St" }, /SHOP_VAT_NUMBER/],
+    [{ SHOP_VAT_NUMBER: "4123456789" }, /SHOP_VAT_NUMBER is set.*SHOP_ADDRESS/s],
+    [{ INVOICE_PREFIX: "INV/2026/" }, /INVOICE_PREFIX/],
   ])("refuses to start with %j, naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(message);
   });
@@ -108,5 +112,18 @@ describe("configuration", () => {
     expect(isPostgresUrl("postgres://u@h/db")).toBe(true);
     expect(isPostgresUrl("postgresql://u@h/db")).toBe(true);
     expect(isPostgresUrl("data/shop.db")).toBe(false);
+  });
+
+  it("invoices: no VAT number and no address by default (an ordinary invoice); a VAT number with the address makes tax invoices", () => {
+    const plain = parseEnv({});
+    expect(plain.SHOP_VAT_NUMBER).toBeUndefined();
+    expect(plain.SHOP_ADDRESS).toEqual([]);
+    expect(plain.SHOP_LEGAL_NAME).toBeUndefined();
+    expect(plain.INVOICE_PREFIX).toBe("INV-");
+    const vat = parseEnv({ SHOP_VAT_NUMBER: " 4123 456 789 ", SHOP_ADDRESS: "Unit 4, The Old Biscuit Mill\\n373 Albert Road | Woodstock, Cape Town\n7925", SHOP_LEGAL_NAME: "Scentara (Pty) Ltd" });
+    expect(vat.SHOP_VAT_NUMBER).toBe("4123456789");
+    expect(vat.SHOP_ADDRESS).toEqual(["Unit 4, The Old Biscuit Mill", "373 Albert Road", "Woodstock, Cape Town", "7925"]);
+    expect(vat.SHOP_LEGAL_NAME).toBe("Scentara (Pty) Ltd");
+    expect(parseEnv({ SHOP_VAT_NUMBER: "" }).SHOP_VAT_NUMBER).toBeUndefined();
   });
 });

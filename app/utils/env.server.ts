@@ -101,6 +101,38 @@ const envSchema = z.object({
     .int()
     .refine((m) => m === 0 || (m >= 5 && m <= 43_200), "0 (off), or 5 to 43200 minutes")
     .default(60),
+  /**
+   * The shop's VAT registration number (SARS: 10 digits starting with 4). Set, the invoices are tax invoices (VAT Act
+   * s20(4)) naming it; unset, they are ordinary invoices that claim no VAT registration. Spaces are ignored.
+   */
+  SHOP_VAT_NUMBER: optionalString.pipe(
+    z
+      .string()
+      .transform((s) => s.replace(/\s+/g, ""))
+      .pipe(z.string().regex(/^4\d{9}$/, "a South African VAT number: 10 digits starting with 4, e.g. 4123456789"))
+      .optional(),
+  ),
+  /**
+   * The supplier's address on invoices, one line per line: real newlines, or "\n" or "|" between lines (a .env
+   * value stays on one line). Empty by default: the invoice then shows no address (a tax invoice needs one, see below).
+   */
+  SHOP_ADDRESS: z
+    .string()
+    .default("")
+    .transform((s) =>
+      s
+        .split(/\r?\n|\\n|\|/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().max(120, "each address line at most 120 characters")).max(8, "at most 8 address lines")),
+  /** The supplier's registered name on invoices (e.g. "Scentara (Pty) Ltd"); SHOP_NAME when unset. */
+  SHOP_LEGAL_NAME: optionalString,
+  /** Invoice numbers are this prefix and six digits or more: INV-000123. */
+  INVOICE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{0,12}$/, "up to 12 letters, digits or '-'")
+    .default("INV-"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seed the demo catalogue on first start when the database has no products. */
   SEED_DEMO: z
@@ -120,6 +152,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const env = result.data;
   const missing = missingPaymentSettings(env);
   if (missing.length) throw new Error(`Invalid configuration:\n${missing.map((m) => `  ${m}`).join("\n")}`);
+  if (env.SHOP_VAT_NUMBER && env.SHOP_ADDRESS.length === 0) {
+    // A tax invoice must show the supplier's address (VAT Act s20(4)); refuse rather than issue defective ones.
+    throw new Error("Invalid configuration:\n  SHOP_VAT_NUMBER is set, so invoices are tax invoices, which must show the supplier's address: set SHOP_ADDRESS");
+  }
   if (isRealDeployment(env)) {
     // A real deployment (docs/decisions/004): its own secret, and no test payments unless the owner says so.
     if (!env.AUTH_SECRET || env.AUTH_SECRET.length < 32) {

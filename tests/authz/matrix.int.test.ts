@@ -4,10 +4,19 @@
  * { visitor, customer, admin } with a status, "login", "ok" or { status, error }.
  */
 import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
+import type { DB } from "~/db/db.server";
+import { markOrderPaid } from "~/modules/orders/order-payment.server";
 import { insertAwaitingOrder } from "../factories/payments";
 import { insertCoupon, insertZone, TEST_ADDRESS } from "../factories/orders";
 import { createUser } from "../factories/users";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
+
+/** The invoice download of a fresh order of this user's: paid through the verified path (its number allocated), or not. */
+async function invoiceOf(db: DB, userId: string, paid: boolean) {
+  const order = await insertAwaitingOrder(db, { userId });
+  if (paid) await db.transaction().execute((trx) => markOrderPaid(trx, order.id));
+  return { path: `/orders/${order.id}/invoice.pdf`, params: { id: order.id } };
+}
 
 const MATRIX: MatrixEntry[] = [
   // accounts
@@ -22,6 +31,9 @@ const MATRIX: MatrixEntry[] = [
   { path: "/payment-status?orderId=test&status=success", route: () => import("~/routes/payment-status"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
   { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), kind: "loader", setup: async (db, a) => ({ path: `/order-confirmation?id=${(await insertAwaitingOrder(db, { userId: a.customerId })).id}` }), expect: SIGNED_IN_PAGE, note: "the customer's order" },
   { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), kind: "loader", setup: async (db, a) => ({ path: `/order-confirmation?id=${(await insertAwaitingOrder(db, { userId: a.adminId })).id}` }), expect: { visitor: "login", customer: 404, admin: 200 }, note: "someone else's order" },
+  { path: "/orders/:id/invoice.pdf", route: () => import("~/routes/orders.invoice[.]pdf"), kind: "loader", setup: async (db, a) => invoiceOf(db, a.customerId, true), expect: SIGNED_IN_PAGE, note: "the customer's paid order" },
+  { path: "/orders/:id/invoice.pdf", route: () => import("~/routes/orders.invoice[.]pdf"), kind: "loader", setup: async (db, a) => invoiceOf(db, a.adminId, true), expect: { visitor: "login", customer: 404, admin: 200 }, note: "someone else's paid order" },
+  { path: "/orders/:id/invoice.pdf", route: () => import("~/routes/orders.invoice[.]pdf"), kind: "loader", setup: async (db, a) => invoiceOf(db, a.customerId, false), expect: { visitor: "login", customer: 404, admin: 404 }, note: "an unpaid order has none" },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), kind: "loader", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { path: `/pay/simulated/${o.checkoutId}`, params: { checkoutId: o.checkoutId } }; }, expect: { visitor: "login", customer: 200, admin: 404 }, note: "the customer's checkout" },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), kind: "action", form: { intent: "pay" }, setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { path: `/pay/simulated/${o.checkoutId}`, params: { checkoutId: o.checkoutId } }; }, expect: { visitor: "login", customer: "ok", admin: 404 }, note: "pay the customer's checkout" },
   { path: "/payment/eft", route: () => import("~/routes/payment.eft"), kind: "loader", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId, checkoutId: null }); await db.updateTable("orders").set({ payment_method: "eft", payment_provider: "eft" }).where("id", "=", o.id).execute(); return { path: `/payment/eft/${o.id}`, params: { orderId: o.id } }; }, expect: SIGNED_IN_PAGE, note: "the customer's bank-transfer order" },

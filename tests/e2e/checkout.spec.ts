@@ -2,6 +2,7 @@
  * The whole money path in Chromium against the production build (simulated payments, demo catalogue:
  * Pink Protea R399.00, White Tea Ritual R299.00, coupon WELCOME10 = 10% off, free delivery from R599 after discount).
  */
+import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_PASSWORD, register, signOut, uniqueEmail } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
@@ -72,11 +73,18 @@ test.describe("checkout and payment", () => {
     const confirmationUrl = page.url();
     await expectAccessible(page);
 
+    // A paid order has its invoice (docs/decisions/019): a PDF download named after its number.
+    const invoiceLink = page.getByRole("link", { name: /^Download invoice INV-\d{6} as a PDF$/ });
+    const [download] = await Promise.all([page.waitForEvent("download"), invoiceLink.click()]);
+    expect(download.suggestedFilename()).toMatch(/^Scentara-INV-\d{6}\.pdf$/);
+    expect((await readFile(await download.path())).subarray(0, 5).toString()).toBe("%PDF-");
+
     // The order is in the profile, being processed.
     await page.getByRole("link", { name: "View Order Status" }).click();
     await expect(page).toHaveURL(/\/profile$/);
     await page.goto("/profile?tab=orders");
     await expect(page.getByRole("link", { name: new RegExp(`^Order ${shortId}, .*, Processing, R718\\.20$`) })).toBeVisible();
+    await expect(page.getByRole("link", { name: new RegExp(`^Invoice INV-\\d{6} for order ${shortId}, as a PDF$`) })).toHaveAttribute("href", /\/orders\/[0-9a-f-]+\/invoice\.pdf$/);
 
     // Having bought it, they review it.
     await page.goto("/products/pink-protea");

@@ -95,6 +95,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/products", route: () => import("~/routes/product"), as: "visitor", query: () => ({}), params: (f) => ({ slug: f.productSlug }) },
   { path: "/cart", route: () => import("~/routes/cart"), as: "customer", query: (f) => ({ quote: JSON.stringify([{ productId: f.productId, quantity: 2 }]), coupon: "FUZZ10", zone: "" }) },
   { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), as: "customer", query: (f) => ({ id: f.orderId }) },
+  { path: "/orders/x/invoice.pdf", route: () => import("~/routes/orders.invoice[.]pdf"), as: "customer", query: () => ({}), params: (f) => ({ id: f.orderId }) },
   { path: "/payment-status", route: () => import("~/routes/payment-status"), as: "customer", query: (f) => ({ orderId: f.orderId, status: "success" }) },
   { path: "/auth/login", route: () => import("~/routes/auth.login"), as: "visitor", query: () => ({ redirect: "/checkout", registered: "1" }) },
   { path: "/auth/register", route: () => import("~/routes/auth.register"), as: "visitor", query: () => ({ redirect: "/checkout" }) },

@@ -30,7 +30,17 @@ const label = "text-[0.68rem] font-medium uppercase tracking-[0.16em] text-muted
  * An order's detail under its row (SPEC §2: lines, address, coupon, discount, shipping, payment id, timestamps,
  * notes, tracking number): a native <details>, so it opens without JavaScript and stays out of the way until asked.
  */
-export function OrderDetail({ order, hint }: { order: OrderForOwner; /** a yellow hint beside the summary (SPEC §2: the EFT one) */ hint?: string }) {
+export function OrderDetail({
+  order,
+  hint,
+  invoice,
+}: {
+  order: OrderForOwner;
+  /** a yellow hint beside the summary (SPEC §2: the EFT one) */
+  hint?: string;
+  /** the paid order's invoice: its number and where its PDF is downloaded (docs/decisions/019) */
+  invoice?: { number: string; href: string };
+}) {
   const a = order.shippingAddress;
   const items = order.lines.reduce((n, l) => n + l.quantity, 0);
   return (
@@ -103,6 +113,13 @@ export function OrderDetail({ order, hint }: { order: OrderForOwner; /** a yello
               {order.paymentProvider && order.paymentProvider !== "eft" ? <span className="text-ink-soft"> via {order.paymentProvider}</span> : null}
               {order.paymentId ? <span className="block font-mono text-xs text-ink-soft">{order.paymentId}</span> : null}
             </p>
+            {invoice ? (
+              <p className="mt-1 text-sm">
+                <a href={invoice.href} download className="text-gold underline underline-offset-4 hover:text-ink">
+                  Invoice {invoice.number} <span className="text-xs text-ink-soft">(PDF)</span>
+                </a>
+              </p>
+            ) : null}
           </div>
           <div>
             <p className={label}>Tracking number</p>

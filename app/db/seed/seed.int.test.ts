@@ -235,6 +235,13 @@ describe("seedLargeCatalogue", () => {
       expect(o.total_amount_cents).toBe(o.subtotal_cents + o.shipping_cents);
     }
 
+    // Every paid order has its invoice number (docs/decisions/019), and only paid ones: one gapless run.
+    const invoiced = await db.selectFrom("orders").select(["payment_status", "invoice_number"]).execute();
+    expect(invoiced.filter((o) => (o.payment_status === "completed") !== (o.invoice_number !== null))).toEqual([]);
+    const numbers = invoiced.flatMap((o) => (o.invoice_number === null ? [] : [Number(o.invoice_number)])).sort((x, y) => x - y);
+    expect(numbers.length).toBeGreaterThan(0);
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => numbers[0]! + i));
+
     // A second run adds the same amounts again (fresh slugs), never colliding.
     await seedLargeCatalogue(db, { products: 10, orders: 5, users: 1 });
     const again = await counts();

@@ -5,6 +5,7 @@ import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "../s
 import { demoImageUrl, renderDemoImage } from "./demo-images.server";
 import { logger } from "~/utils/logger.server";
 import { slugify } from "~/utils/slug";
+import { numberUninvoicedPaidOrders } from "~/modules/invoices/invoice-number.server";
 import {
   DEMO_CATEGORIES,
   DEMO_COUPONS,
@@ -567,6 +568,8 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
       }
     });
   }
+  // Paid orders written directly still get their invoice numbers, oldest payment first (docs/decisions/019).
+  await numberUninvoicedPaidOrders(db);
   return { products: options.products, orders: options.orders, orderLines: lineCount, users: users.length };
 }
 

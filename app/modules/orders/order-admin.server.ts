@@ -10,6 +10,7 @@ import { containsInsensitive, isPostgres } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { reclaimCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
+import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import {
@@ -62,6 +63,8 @@ export interface AdminOrder {
   processingStartedAt: string | null;
   shippedAt: string | null;
   deliveredAt: string | null;
+  /** allocated when the payment was confirmed (docs/decisions/019) */
+  invoiceNumber: number | null;
   lines: AdminOrderLine[];
 }
 
@@ -135,6 +138,7 @@ export async function listAdminOrders(db: Queryable, input: { status: OrderStatu
       processingStartedAt: o.processing_started_at,
       shippedAt: o.shipped_at,
       deliveredAt: o.actual_delivery_date,
+      invoiceNumber: o.invoice_number === null ? null : Number(o.invoice_number),
       lines: lines
         .filter((l) => l.order_id === o.id)
         .map((l) => ({
@@ -203,7 +207,10 @@ async function recordMetrics(trx: Trx, orderId: string) {
 
 type OrderRow = Awaited<ReturnType<typeof lockOrder>>;
 
-/** Applies a transition: the row, its stamps, its coupon redemption and its metrics, all or nothing. */
+/**
+ * Applies a transition: the row, its stamps, its coupon redemption, its metrics and — when it newly confirms the
+ * payment — the order's invoice number (kept if it had one: docs/decisions/019), all or nothing.
+ */
 async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date) {
   if (next.coupon === "release") await releaseCouponRedemption(trx, order.id);
   if (next.coupon === "reclaim") {
@@ -216,6 +223,7 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date) {
     .where("id", "=", order.id)
     .execute();
   if (Object.keys(next.stamps).length > 0) await recordMetrics(trx, order.id);
+  if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) await allocateInvoiceNumber(trx, order.id, now);
 }
 
 export async function setOrderStatus(db: Queryable, id: string, status: OrderStatus, now = new Date()): Promise<void> {

@@ -5,6 +5,7 @@ import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
+import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
 import { readOrder } from "./order-read.server";
 
 /**
@@ -55,6 +56,8 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
             "",
             "You will receive tracking details by e-mail once your order ships.",
             `Order details: ${base}/order-confirmation?id=${order.id}`,
+            // Allocated in the payment's transaction, so a paid order has it (docs/decisions/019).
+            ...(order.invoiceNumber !== null ? [`Your invoice: ${base}${invoicePath(order.id)}`] : []),
             "",
             config.SHOP_NAME,
           ].join("\n"),
@@ -81,6 +84,7 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
           "",
           `Deliver to: ${deliverTo}`,
           "",
+          ...(order.invoiceNumber !== null ? [`Invoice ${formatInvoiceNumber(order.invoiceNumber, config.INVOICE_PREFIX)}: ${base}${invoicePath(order.id)}`] : []),
           `Manage it in ${base}/admin/orders`,
         ].join("\n"),
         ...(email ? { replyTo: email } : {}),

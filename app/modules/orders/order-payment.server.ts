@@ -1,5 +1,6 @@
 import type { Queryable, Trx } from "~/db/db.server";
 import { confirmCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
+import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 
 /**
  * The payment transitions of an order. Each is conditional on the order still being pending, so two deliveries of
@@ -15,7 +16,8 @@ export async function inTransaction<T>(db: Queryable, fn: (trx: Trx) => Promise<
 
 /**
  * A verified payment: pending → processing, payment completed, processing_started_at stamped, coupon redemption
- * confirmed. Returns false (and changes nothing) when the order was not pending/pending any more.
+ * confirmed, and the order's invoice number allocated (last: the counter stays locked until the commit,
+ * docs/decisions/019). Returns false (and changes nothing) when the order was not pending/pending any more.
  */
 export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<boolean> {
   const stamp = now.toISOString();
@@ -28,6 +30,7 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
   await confirmCouponRedemption(trx, orderId);
+  await allocateInvoiceNumber(trx, orderId, now);
   return true;
 }
 

@@ -6,6 +6,8 @@ import { shortOrderId } from "~/utils/ids";
 /** One order as its owner (or an admin) reads it on the confirmation and payment-status pages. */
 export interface OrderView extends Omit<Order, "userId"> {
   shortId: string;
+  /** The invoice's number once the payment is confirmed (docs/decisions/019); null before. */
+  invoiceNumber: number | null;
 }
 
 export interface Viewer {
@@ -78,6 +80,7 @@ export async function readOrder(db: Queryable, id: string): Promise<(OrderView &
     originalTotalCents: order.original_total_cents,
     couponCode: order.coupon_code,
     shippingAddress: order.shipping_address,
+    invoiceNumber: order.invoice_number === null ? null : Number(order.invoice_number),
   };
 }
 
@@ -88,6 +91,8 @@ export interface OwnOrder {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   totalCents: number;
+  /** allocated when the payment was confirmed (docs/decisions/019) */
+  invoiceNumber: number | null;
 }
 
 /**
@@ -98,7 +103,7 @@ export interface OwnOrder {
 export async function listOwnOrders(db: Queryable, userId: string, limit = 100, kind: "orders" | "attempts" = "orders"): Promise<OwnOrder[]> {
   const rows = await db
     .selectFrom("orders")
-    .select(["id", "created_at", "status", "payment_status", "total_amount_cents"])
+    .select(["id", "created_at", "status", "payment_status", "total_amount_cents", "invoice_number"])
     .where("user_id", "=", userId)
     .where((eb) =>
       kind === "orders"
@@ -115,6 +120,7 @@ export async function listOwnOrders(db: Queryable, userId: string, limit = 100, 
     status: r.status,
     paymentStatus: r.payment_status,
     totalCents: Number(r.total_amount_cents),
+    invoiceNumber: r.invoice_number === null ? null : Number(r.invoice_number),
   }));
 }
 

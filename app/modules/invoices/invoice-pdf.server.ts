@@ -1,0 +1,186 @@
+/**
+ * The invoice as a PDF (A4), drawn with pdfkit from the content model of invoice.logic.ts: every word and amount is
+ * decided there; this file only places them. Built-in fonts only (Times for the wordmark and title, Helvetica for
+ * the rest): nothing to ship, and the text is WinAnsi, which toWinAnsi() already guaranteed.
+ *
+ * pdfkit stays outside the server bundle (Vite leaves package.json dependencies external in the SSR build): it loads
+ * its font metrics from its own package at run time (`#standard-fonts/*`), which a bundled copy could not find.
+ * Checked with `react-router build` and `node server.js` serving /orders/:id/invoice.pdf.
+ */
+import PDFDocument from "pdfkit";
+import type { InvoiceDocument } from "./invoice.logic";
+
+const INK = "#1c1714";
+const SOFT = "#4a413a";
+const MUTED = "#6e645b";
+const GOLD = "#7d5c2c";
+const HAIRLINE = "#d9cfbf";
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 56;
+const LEFT = MARGIN;
+const RIGHT = A4.width - MARGIN;
+const WIDTH = RIGHT - LEFT;
+const BOTTOM = A4.height - MARGIN - 28; // room for the footer
+
+/** Columns of the lines table: description, quantity, unit price, amount (the last three right-aligned). */
+const COLS = { desc: { x: LEFT, w: 255 }, qty: { x: LEFT + 255, w: 48 }, unit: { x: LEFT + 303, w: 86 }, total: { x: LEFT + 389, w: WIDTH - 389 } };
+
+export interface RenderOptions {
+  /** false writes the content streams uncompressed (tests read the text operators). */
+  compress?: boolean;
+}
+
+export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+  const doc = new PDFDocument({
+    size: "A4",
+    margin: MARGIN,
+    compress: options.compress ?? true,
+    bufferPages: true,
+    info: { Title: `${invoice.title} ${invoice.number}`, Author: invoice.supplier.name, Subject: invoice.reference, Creator: invoice.supplier.wordmark },
+    lang: "en-ZA",
+  });
+  const chunks: Uint8Array[] = [];
+  const done = new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
+    doc.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+  draw(doc, invoice);
+  doc.end();
+  return done;
+}
+
+type Doc = InstanceType<typeof PDFDocument>;
+
+function hairline(doc: Doc, y: number, color = HAIRLINE, from = LEFT, to = RIGHT) {
+  doc.save().moveTo(from, y).lineTo(to, y).lineWidth(0.5).strokeColor(color).stroke().restore();
+}
+
+function label(doc: Doc, text: string, x: number, y: number, width: number, align: "left" | "right" = "left") {
+  doc.font("Helvetica").fontSize(6.5).fillColor(MUTED).text(text.toUpperCase(), x, y, { width, align, characterSpacing: 1.4, lineBreak: false });
+}
+
+function draw(doc: Doc, inv: InvoiceDocument) {
+  // --- masthead: the wordmark left, the document's title and facts right
+  let y = MARGIN;
+  doc.font("Times-Roman").fontSize(24).fillColor(INK).text(inv.supplier.wordmark.toUpperCase(), LEFT, y, { characterSpacing: 5, lineBreak: false });
+  // The storefront header's line under the wordmark.
+  doc.font("Helvetica").fontSize(6).fillColor(GOLD).text("PARFUMS · SOUTH AFRICA", LEFT + 1, y + 30, { characterSpacing: 2.6, lineBreak: false });
+
+  doc.font("Times-Roman").fontSize(15).fillColor(INK).text(inv.title.toUpperCase(), LEFT, y + 2, { width: WIDTH, align: "right", characterSpacing: 3, lineBreak: false });
+  const facts: Array<[string, string]> = [
+    ["Invoice number", inv.number],
+    ["Date of issue", inv.issueDate],
+    ["Reference", inv.reference],
+  ];
+  let fy = y + 26;
+  for (const [k, v] of facts) {
+    label(doc, k, LEFT + WIDTH - 250, fy + 1.5, 150, "right");
+    doc.font("Helvetica").fontSize(8.5).fillColor(INK).text(v, LEFT + WIDTH - 95, fy, { width: 95, align: "right", lineBreak: false });
+    fy += 13;
+  }
+  y = Math.max(fy, y + 48) + 14;
+  hairline(doc, y, GOLD);
+  y += 18;
+
+  // --- the parties: supplier and recipient side by side
+  const colW = (WIDTH - 40) / 2;
+  const rightX = LEFT + colW + 40;
+  label(doc, "From", LEFT, y, colW);
+  label(doc, "Billed and delivered to", rightX, y, colW);
+  y += 13;
+  const from = [inv.supplier.name, ...inv.supplier.addressLines];
+  const fromExtra = [...(inv.supplier.vatNumber ? [`VAT registration number ${inv.supplier.vatNumber}`] : []), inv.supplier.email];
+  const to = [inv.recipient.name, ...inv.recipient.addressLines];
+  const toExtra = [inv.recipient.telephone, ...(inv.recipient.email ? [inv.recipient.email] : [])].filter(Boolean);
+  const leftEnd = partyBlock(doc, from, fromExtra, LEFT, y, colW);
+  const rightEnd = partyBlock(doc, to, toExtra, rightX, y, colW);
+  y = Math.max(leftEnd, rightEnd) + 22;
+
+  // --- the lines
+  const header = (top: number) => {
+    label(doc, "Description", COLS.desc.x, top, COLS.desc.w);
+    label(doc, "Qty", COLS.qty.x, top, COLS.qty.w, "right");
+    label(doc, "Unit price", COLS.unit.x, top, COLS.unit.w, "right");
+    label(doc, "Amount", COLS.total.x, top, COLS.total.w, "right");
+    hairline(doc, top + 12, INK);
+    return top + 20;
+  };
+  y = header(y);
+  doc.font("Helvetica").fontSize(9);
+  for (const line of inv.lines) {
+    const h = Math.max(doc.heightOfString(line.description, { width: COLS.desc.w - 12 }), 11);
+    if (y + h + 10 > BOTTOM) {
+      doc.addPage();
+      y = header(MARGIN);
+      doc.font("Helvetica").fontSize(9);
+    }
+    doc.fillColor(INK).text(line.description, COLS.desc.x, y, { width: COLS.desc.w - 12 });
+    doc.fillColor(SOFT).text(line.quantity, COLS.qty.x, y, { width: COLS.qty.w, align: "right", lineBreak: false });
+    doc.text(line.unitPrice, COLS.unit.x, y, { width: COLS.unit.w, align: "right", lineBreak: false });
+    doc.fillColor(INK).text(line.total, COLS.total.x, y, { width: COLS.total.w, align: "right", lineBreak: false });
+    y += h + 7;
+    hairline(doc, y - 3.5);
+  }
+
+  // --- the totals, right-aligned under the amounts
+  const needed = inv.totals.length * 16 + 60;
+  if (y + needed > BOTTOM) {
+    doc.addPage();
+    y = MARGIN;
+  }
+  y += 8;
+  const tx = COLS.unit.x - 90;
+  const tw = RIGHT - tx;
+  for (const row of inv.totals) {
+    if (row.strong) {
+      hairline(doc, y - 3, INK, tx, RIGHT);
+      y += 4;
+      doc.font("Helvetica-Bold").fontSize(10.5).fillColor(INK);
+    } else {
+      doc.font("Helvetica").fontSize(9).fillColor(SOFT);
+    }
+    doc.text(row.label, tx, y, { width: tw - COLS.total.w, lineBreak: false });
+    doc.text(row.amount, COLS.total.x, y, { width: COLS.total.w, align: "right", lineBreak: false });
+    y += row.strong ? 20 : 15;
+  }
+
+  if (inv.vatNote) {
+    y += 6;
+    doc.font("Helvetica").fontSize(8).fillColor(MUTED).text(inv.vatNote, LEFT, y, { width: WIDTH, align: "right" });
+  }
+
+  // --- footer on every page: thanks, the shop's address for questions, page n of m
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const fy2 = A4.height - MARGIN - 6;
+    hairline(doc, fy2 - 10);
+    // Writing below the bottom margin must not start a new page.
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font("Times-Italic").fontSize(9).fillColor(GOLD).text(`Thank you for choosing ${inv.supplier.wordmark}.`, LEFT, fy2, { lineBreak: false });
+    doc
+      .font("Helvetica")
+      .fontSize(7)
+      .fillColor(MUTED)
+      .text(`${inv.number}  ·  ${inv.supplier.email}  ·  Page ${i - range.start + 1} of ${range.count}`, LEFT, fy2 + 1.5, { width: WIDTH, align: "right", lineBreak: false });
+    doc.page.margins.bottom = bottom;
+  }
+}
+
+/** A party's name (first line, in ink) and lines, then its extra lines (VAT number, contact) in the softer tone. */
+function partyBlock(doc: Doc, lines: string[], extra: string[], x: number, y: number, width: number): number {
+  let cy = y;
+  lines.forEach((text, i) => {
+    doc.font(i === 0 ? "Helvetica-Bold" : "Helvetica").fontSize(9).fillColor(i === 0 ? INK : SOFT).text(text, x, cy, { width });
+    cy = doc.y + 1;
+  });
+  if (extra.length) cy += 4;
+  for (const text of extra) {
+    doc.font("Helvetica").fontSize(8).fillColor(MUTED).text(text, x, cy, { width });
+    cy = doc.y + 1;
+  }
+  return cy;
+}

@@ -1,0 +1,192 @@
+/**
+ * The invoice of a paid order, as pure functions (docs/decisions/019; DESIGN.md "Payments", SARS tax invoice):
+ * the VAT in a VAT-inclusive total, the invoice number's text, the date of issue, and the document's content model —
+ * every word and amount the PDF prints, decided here so tests can read them without a PDF.
+ * Browser-safe (no server imports), although only the server renders invoices.
+ */
+import type { ShippingAddress } from "~/db/schema";
+import { assertCents, formatRand, type Cents } from "~/utils/money";
+
+/** South Africa's standard VAT rate, in percent. */
+export const VAT_RATE_PERCENT = 15;
+
+/**
+ * The VAT contained in a VAT-inclusive total: round(total × 15 / 115) in cents, rounded once, on the whole total
+ * (never line by line, so the VAT is not off by the sum of the lines' rounding). Integer arithmetic:
+ * round(3t / 23) = floor((6t + 23) / 46) for t ≥ 0; 23 is odd, so 3t / 23 is never exactly half a cent.
+ */
+export function vatInInclusiveTotal(totalCents: Cents): Cents {
+  assertCents(totalCents);
+  if (totalCents < 0) return -vatInInclusiveTotal(-totalCents);
+  return Math.floor((6 * totalCents + 23) / 46);
+}
+
+/** INV-000123: the prefix and the number, six digits at least (more once the shop passes 999 999 invoices). */
+export function formatInvoiceNumber(n: number, prefix = "INV-"): string {
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`An invoice number is a positive integer, got ${n}`);
+  return `${prefix}${String(n).padStart(6, "0")}`;
+}
+
+/** Where an order's invoice is downloaded (app/routes/orders.invoice[.]pdf.ts). */
+export function invoicePath(orderId: string): string {
+  return `/orders/${encodeURIComponent(orderId)}/invoice.pdf`;
+}
+
+/** A South African VAT registration number: 10 digits, the first a 4. */
+export function isSouthAfricanVatNumber(value: string): boolean {
+  return /^4\d{9}$/.test(value);
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+/** South African Standard Time: UTC+2 all year (no daylight saving). */
+const SAST_OFFSET_MS = 2 * 60 * 60 * 1000;
+
+/** The date of issue as South Africans write it (en-ZA, long form), on the South African calendar day: "5 March 2026". */
+export function formatIssueDate(iso: string): string {
+  const at = new Date(Date.parse(iso) + SAST_OFFSET_MS);
+  if (Number.isNaN(at.getTime())) throw new RangeError(`Not a date: ${iso}`);
+  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+}
+
+/**
+ * The PDF's built-in fonts (Helvetica) encode text in WinAnsi (Windows-1252): Latin-1 plus a few typographic signs.
+ * Anything else is reduced to its base letter (ā → a, ł → l), or replaced by '?', so a customer's name never prints
+ * as garbage or breaks the document.
+ */
+const WIN_ANSI_EXTRA = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
+const FALLBACKS: Record<string, string> = { "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ı": "i", "ħ": "h", "ŧ": "t", "‐": "-", "‑": "-", "‒": "-", "−": "-", "′": "'", "″": '"', "\u00a0": " " };
+
+function isWinAnsi(ch: string): boolean {
+  const code = ch.codePointAt(0)!;
+  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch);
+}
+
+export function toWinAnsi(text: string): string {
+  let out = "";
+  for (const ch of text.replace(/[\r\n\t]+/g, " ")) {
+    if (isWinAnsi(ch) && ch !== "\u00a0") out += ch;
+    else if (FALLBACKS[ch] !== undefined) out += FALLBACKS[ch];
+    else {
+      // Decomposed, a letter with marks is the letter and combining marks (U+0300–U+036F): keep the letter.
+      const base = ch.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+      out += base && [...base].every(isWinAnsi) ? base : "?";
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the document's content
+
+export interface InvoiceSupplier {
+  /** The shop's trading name, printed as the wordmark. */
+  shopName: string;
+  /** The registered name (SHOP_LEGAL_NAME), or the shop name. */
+  legalName: string;
+  addressLines: string[];
+  /** Set only when the shop is VAT-registered: the document is then a tax invoice. */
+  vatNumber: string | null;
+  email: string;
+}
+
+export interface InvoiceOrder {
+  id: string;
+  shortId: string;
+  lines: Array<{ name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }>;
+  subtotalCents: number;
+  discountCents: number;
+  couponCode: string | null;
+  shippingCents: number;
+  totalAmountCents: number;
+  shippingAddress: ShippingAddress;
+}
+
+export interface InvoiceSource {
+  supplier: InvoiceSupplier;
+  invoiceNumber: number;
+  prefix: string;
+  /** ISO timestamp the number was allocated (the payment's confirmation). */
+  issuedAt: string;
+  order: InvoiceOrder;
+  customerEmail: string | null;
+}
+
+export interface InvoiceTotalRow {
+  label: string;
+  amount: string;
+  /** the grand total */
+  strong?: boolean;
+}
+
+/** Every word and amount on the invoice, WinAnsi-safe, in the order it is printed. */
+export interface InvoiceDocument {
+  /** "Tax Invoice" when VAT-registered, otherwise "Invoice" (never claiming a VAT registration the shop lacks). */
+  title: "Tax Invoice" | "Invoice";
+  number: string;
+  issueDate: string;
+  /** The order it invoices: its short id, as on the confirmation page and e-mails. */
+  reference: string;
+  supplier: { wordmark: string; name: string; addressLines: string[]; vatNumber: string | null; email: string };
+  recipient: { name: string; addressLines: string[]; telephone: string; email: string | null };
+  lines: Array<{ description: string; quantity: string; unitPrice: string; total: string }>;
+  totals: InvoiceTotalRow[];
+  /** Cents behind the totals (for tests and the e-mail). */
+  amounts: { totalCents: number; vatCents: number | null };
+  /** The VAT statement under the totals (tax invoices only). */
+  vatNote: string | null;
+  /** Download name: Scentara-INV-000123.pdf */
+  filename: string;
+}
+
+export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
+  const { supplier, order } = source;
+  const taxInvoice = supplier.vatNumber !== null && isSouthAfricanVatNumber(supplier.vatNumber);
+  const number = formatInvoiceNumber(source.invoiceNumber, source.prefix);
+  const a = order.shippingAddress;
+  const totals: InvoiceTotalRow[] = [{ label: "Subtotal", amount: formatRand(order.subtotalCents) }];
+  if (order.discountCents > 0 || order.couponCode) {
+    totals.push({ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : "Discount", amount: formatRand(-order.discountCents) });
+  }
+  totals.push({ label: "Delivery", amount: order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents) });
+  const vatCents = taxInvoice ? vatInInclusiveTotal(order.totalAmountCents) : null;
+  totals.push({ label: taxInvoice ? "Total (including VAT)" : "Total", amount: formatRand(order.totalAmountCents), strong: true });
+  if (vatCents !== null) totals.push({ label: `VAT at ${VAT_RATE_PERCENT}% included`, amount: formatRand(vatCents) });
+  const safe = (lines: string[]) => lines.map((l) => toWinAnsi(l.trim())).filter(Boolean);
+  return {
+    title: taxInvoice ? "Tax Invoice" : "Invoice",
+    number,
+    issueDate: formatIssueDate(source.issuedAt),
+    reference: `Order #${order.shortId}`,
+    supplier: {
+      wordmark: toWinAnsi(supplier.shopName),
+      name: toWinAnsi(supplier.legalName),
+      addressLines: safe(supplier.addressLines),
+      vatNumber: taxInvoice ? supplier.vatNumber : null,
+      email: toWinAnsi(supplier.email),
+    },
+    recipient: {
+      name: toWinAnsi(a.name),
+      addressLines: safe([a.street, [a.suburb, a.city].filter(Boolean).join(", "), [a.province, a.postalCode].filter(Boolean).join(" ")]),
+      telephone: toWinAnsi(a.telephone),
+      email: source.customerEmail ? toWinAnsi(source.customerEmail) : null,
+    },
+    lines: order.lines.map((l) => ({
+      description: toWinAnsi(l.name),
+      quantity: String(l.quantity),
+      unitPrice: formatRand(l.unitPriceCents),
+      total: formatRand(l.totalPriceCents),
+    })),
+    totals,
+    amounts: { totalCents: order.totalAmountCents, vatCents },
+    vatNote: taxInvoice ? `All prices include VAT at ${VAT_RATE_PERCENT}%. The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.` : null,
+    filename: `${fileSafe(supplier.shopName)}-${number}.pdf`,
+  };
+}
+
+/** A download name's safe part: letters, digits and dashes. */
+function fileSafe(text: string): string {
+  const s = toWinAnsi(text)
+    .normalize("NFKD")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return s || "invoice";
+}
