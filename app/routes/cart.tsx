@@ -125,7 +125,7 @@ export default function CartPage() {
           <Notice tone="info">{notice}</Notice>
         </div>
       ) : null}
-      <div className="mt-8 grid gap-10 lg:mt-12 lg:grid-cols-[1fr_22rem] lg:gap-14">
+      <div className="mt-8 grid grid-cols-[minmax(0,1fr)] gap-10 lg:mt-12 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-14">
         <section aria-label="Items in your cart">
           <ul className="border-t border-line pt-6">
             {shown.map(({ line, pending }) => (
