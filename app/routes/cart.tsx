@@ -9,6 +9,7 @@ import { CartLineItem } from "~/components/cart-line-item";
 import { CartTotals, FreeDeliveryHint } from "~/components/cart-summary";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
+import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { useCart, writeCart, readCart, type CartLine } from "~/modules/cart/cart.browser";
@@ -90,7 +91,7 @@ export default function CartPage() {
     return (
       <main className="container-page pt-28 pb-20 sm:pt-32">
         <CartHeading />
-        <p className="mt-10 text-sm text-muted">Loading your cart…</p>
+        <WaitingForScript loading="Loading your cart…" needsScript="Your cart is kept in this browser and is shown by its script." />
       </main>
     );
   }

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { data, Form, redirect, useActionData, useNavigate, useNavigation } from "react-router";
 import { CheckoutForm } from "~/components/checkout-form";
+import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
 import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
@@ -141,7 +142,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
           />
         </Form>
       ) : (
-        <p className="mt-10 text-sm text-muted">Loading your order…</p>
+        <WaitingForScript loading="Loading your order…" needsScript="Checkout reads your cart, which is kept in this browser, and prices it as you go." />
       )}
     </main>
   );

@@ -9,6 +9,11 @@ import { addFromProductPage } from "./helpers/shop";
 
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 
+/** Waits for the stylesheet (a page whose scripts are held has not fired "load"). */
+async function stylesLoaded(page: Page) {
+  await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href && sheet.cssRules.length > 0));
+}
+
 async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
@@ -60,5 +65,68 @@ test.describe("no storefront page is wider than the screen", () => {
       await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
       expect(await horizontalOverflow(page), path).toBeLessThanOrEqual(0);
     }
+  });
+});
+
+test.describe("never stuck without JavaScript", () => {
+  test("browse → product → cart at 390 px with touch: the menu opens, Add to Cart and the cart say they need JavaScript", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ ...phone, baseURL, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.locator("summary[aria-label='Menu']").tap();
+    await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Shop", exact: true }).tap();
+    await expect(page).toHaveURL(/\/shop$/);
+    await page.getByRole("link", { name: /Amber Lantern/ }).first().tap();
+    await expect(page.getByRole("heading", { level: 1, name: "Amber Lantern" })).toBeVisible();
+    const add = page.getByRole("button", { name: "Add to Cart" });
+    await expect(add).toBeDisabled();
+    await expect(add).toHaveAccessibleDescription(/needs JavaScript/);
+    await expect(page.getByText("Add to Cart needs JavaScript")).toBeVisible();
+
+    await page.goto("/cart");
+    await expect(page.getByText("This page needs JavaScript")).toBeVisible();
+    await expect(page.getByText("Your cart is kept in this browser")).toBeVisible();
+    await expect(page.getByText("Loading your cart…")).toBeHidden();
+    await expect(page.getByTestId("still-loading")).toBeHidden();
+    await context.close();
+  });
+});
+
+test.describe("never stuck on slow or failed JavaScript", () => {
+  test.use(phone);
+
+  test("when the page's script never arrives, the cart and Add to Cart say they are still loading and offer a retry", async ({ page }) => {
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto("/cart", { waitUntil: "commit" });
+    await stylesLoaded(page);
+    await expect(page.getByText("Loading your cart…")).toBeVisible();
+    await expect(page.getByTestId("still-loading")).toBeHidden();
+    await expect(page.getByText("This page needs JavaScript")).toBeHidden();
+    const still = page.getByTestId("still-loading");
+    await expect(still).toBeVisible({ timeout: 10_000 });
+    await expect(still.getByRole("link", { name: "Try again" })).toHaveAttribute("href", "/cart");
+
+    await page.goto("/products/amber-lantern");
+    await expect(page.getByRole("button", { name: "Add to Cart" })).toBeDisabled();
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible({ timeout: 10_000 });
+  });
+
+  test("when the script is slow, the still-loading line goes away once it has run", async ({ page }) => {
+    test.slow();
+    // Scripts are held until the shopper has seen the still-loading line, then let through.
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto("/products/amber-lantern", { waitUntil: "commit" });
+    await stylesLoaded(page);
+    // nothing at first: a script that arrives within a few seconds never shows the line
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible({ timeout: 10_000 });
+    release();
+    await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled({ timeout: 25_000 });
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
   });
 });
