@@ -130,3 +130,14 @@ test.describe("never stuck on slow or failed JavaScript", () => {
     await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
   });
 });
+
+test.describe("spec gaps (SPEC §4)", () => {
+  test.use(phone);
+
+  test("the test order's confirmation reads as paid", async ({ page }) => {
+    await page.goto("/order-confirmation?id=test");
+    await expect(page.getByRole("heading", { level: 1, name: "Thank You for Your Order!" })).toBeVisible();
+    await expect(page.getByText("Paid", { exact: true })).toBeVisible();
+    await expect(page.getByText("#test")).toBeVisible();
+  });
+});
