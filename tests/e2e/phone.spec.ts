@@ -141,3 +141,32 @@ test.describe("spec gaps (SPEC §4)", () => {
     await expect(page.getByText("#test")).toBeVisible();
   });
 });
+
+test.describe("product page on a phone (390 × 844, touch)", () => {
+  test.use(phone);
+
+  test("price, stock, rating and Add to Cart in the first screen; the delivery window; no chat button over the controls", async ({ page }) => {
+    await page.goto("/products/amber-lantern");
+    await expect(page.getByRole("heading", { level: 1, name: "Amber Lantern" })).toBeInViewport();
+    await expect(page.getByText("R599.00").first()).toBeInViewport();
+    await expect(page.getByTestId("stock-status")).toHaveText("In stock");
+    await expect(page.getByTestId("stock-status")).toBeInViewport();
+    await expect(page.getByTestId("rating-summary")).toContainText(/\d\.\d · \d+ reviews?/);
+    const add = page.getByRole("button", { name: "Add to Cart" });
+    await expect(add).toBeEnabled();
+    await expect(add).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId("delivery-window")).toContainText(/Delivered by (Mon|Tue|Wed|Thu|Fri) \d{1,2} [A-Z][a-z]{2} – (Mon|Tue|Wed|Thu|Fri) \d{1,2} [A-Z][a-z]{2}/);
+    await expect(page.getByRole("link", { name: /Chat with .* on WhatsApp/ })).toHaveCount(0);
+
+    await add.tap();
+    await expect(page.getByRole("status").filter({ hasText: "to your cart" })).toBeVisible();
+    for (const path of ["/cart", "/products/pink-protea"]) {
+      await page.goto(path);
+      await expect(page.getByRole("link", { name: /Chat with .* on WhatsApp/ })).toHaveCount(0);
+    }
+    // the footer's WhatsApp link stays; the floating button stays on browsing pages
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: /WhatsApp/ })).toHaveCount(1);
+    await page.goto("/shop");
+    await expect(page.getByRole("link", { name: /Chat with .* on WhatsApp/ })).toBeVisible();
+  });
+});
