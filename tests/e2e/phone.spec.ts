@@ -170,3 +170,17 @@ test.describe("product page on a phone (390 × 844, touch)", () => {
     await expect(page.getByRole("link", { name: /Chat with .* on WhatsApp/ })).toBeVisible();
   });
 });
+
+test.describe("checkout on a phone (390 × 844, touch)", () => {
+  test.use(phone);
+
+  test("the total is in the first screen", async ({ page }) => {
+    await registerAndSignIn(page);
+    await addFromProductPage(page, "amber-lantern");
+    await page.goto("/checkout");
+    const top = page.getByTestId("checkout-top-total");
+    await expect(top).toContainText("R599.00");
+    await expect(top).toContainText("1 item, delivery included");
+    await expect(top).toBeInViewport({ ratio: 1 });
+  });
+});
