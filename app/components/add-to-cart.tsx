@@ -57,6 +57,7 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
         <button
           type="button"
           disabled={!hydrated}
+          aria-describedby={hydrated ? undefined : `${id}-why`}
           onClick={() => {
             // What the select shows is what goes in the cart, whatever the state says.
             const chosen = Number(select.current?.value) || quantity;
@@ -68,6 +69,8 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
           Add to Cart
         </button>
       </div>
+
+      {hydrated ? null : <NotReadyYet id={`${id}-why`} />}
 
       {tier ? (
         <p className="mt-3 text-sm text-ink-soft">
@@ -87,6 +90,26 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
           </p>
         ) : null}
       </div>
+    </div>
+  );
+}
+
+/**
+ * Before the page's script has run the button is disabled; this says why (issue 13): with JavaScript off, that the
+ * cart needs it; on a slow connection, after a few seconds and by CSS alone, that it is still loading.
+ */
+function NotReadyYet({ id }: { id: string }) {
+  const off = <p className="mt-3 text-sm text-ink-soft">Add to Cart needs JavaScript, which is off in this browser: turn it on and reload, or order through WhatsApp.</p>;
+  return (
+    <div id={id}>
+      <p className="js-only reveal-late mt-3 text-sm text-ink-soft" data-testid="add-to-cart-loading">
+        Add to Cart works once the page has finished loading.{" "}
+        <a href="" className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+          Reload
+        </a>
+      </p>
+      <noscript className="no-js-fallback">{off}</noscript>
+      <div className="no-js-only">{off}</div>
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { COUPON_INPUT_MAX, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import type { AppliedCoupon, CouponValidation } from "~/modules/coupons/coupons.schema";
 import { Button } from "~/components/ui/button";
+import { useTransient } from "~/components/ui/use-transient";
 import { formatRand } from "~/utils/money";
 
 /** The validation endpoint's answer: the spec's shape plus the message to show. */
@@ -62,7 +63,9 @@ export function CartCouponForm({
     }
   }
 
-  const shown = message ?? (notice ? { tone: "error" as const, text: notice } : null);
+  const successShown = useTransient(message?.tone === "success" ? message : null);
+  const current = message?.tone === "success" && !successShown ? null : message;
+  const shown = current ?? (notice ? { tone: "error" as const, text: notice } : null);
 
   return (
     <div className="border-t border-line pt-5">

@@ -59,7 +59,7 @@ export function CheckoutForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [error, fieldErrors, notices.join("|")]);
   return (
-    <div ref={root} className="grid gap-10 lg:grid-cols-[1fr_24rem] lg:gap-14">
+    <div ref={root} className="grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[minmax(0,1fr)_24rem] lg:gap-14">
       <div className="space-y-10">
         {error ? <Notice tone="error">{error}</Notice> : null}
         {notices.map((n) => (

@@ -14,7 +14,7 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="relative aspect-square overflow-hidden bg-sand sm:aspect-[4/5]">
+      <div className="relative aspect-[6/5] overflow-hidden bg-sand sm:aspect-[4/5]">
         {current ? (
           <img
             key={current}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useTransient } from "./ui/use-transient";
 import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { REVIEW_COMMENT_MAX, type ReviewFormState } from "~/modules/reviews/reviews.logic";
@@ -52,6 +53,7 @@ function ReviewFormBody({ productId, productSlug, ownReview }: { productId: stri
   useEffect(() => {
     if (result?.ok) setHasReview(true);
   }, [result]);
+  const savedShown = useTransient(result?.ok ? result : null);
 
   return (
     <fetcher.Form method="post" action="/api/reviews" className="mt-8 space-y-5 border-t border-line pt-6" aria-labelledby="review-form-heading">
@@ -105,7 +107,7 @@ function ReviewFormBody({ productId, productSlug, ownReview }: { productId: stri
           {saving ? "Saving…" : hasReview ? "Update your review" : "Submit review"}
         </Button>
         <p role="status" className="text-sm text-success">
-          {result?.ok ? result.message : ""}
+          {result?.ok && savedShown ? result.message : ""}
         </p>
       </div>
     </fetcher.Form>

@@ -9,6 +9,7 @@ import { CartLineItem } from "~/components/cart-line-item";
 import { CartTotals, FreeDeliveryHint } from "~/components/cart-summary";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
+import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { useCart, writeCart, readCart, type CartLine } from "~/modules/cart/cart.browser";
@@ -90,7 +91,7 @@ export default function CartPage() {
     return (
       <main className="container-page pt-28 pb-20 sm:pt-32">
         <CartHeading />
-        <p className="mt-10 text-sm text-muted">Loading your cart…</p>
+        <WaitingForScript loading="Loading your cart…" needsScript="Your cart is kept in this browser and is shown by its script." />
       </main>
     );
   }
@@ -125,7 +126,7 @@ export default function CartPage() {
           <Notice tone="info">{notice}</Notice>
         </div>
       ) : null}
-      <div className="mt-8 grid gap-10 lg:mt-12 lg:grid-cols-[1fr_22rem] lg:gap-14">
+      <div className="mt-8 grid grid-cols-[minmax(0,1fr)] gap-10 lg:mt-12 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-14">
         <section aria-label="Items in your cart">
           <ul className="border-t border-line pt-6">
             {shown.map(({ line, pending }) => (

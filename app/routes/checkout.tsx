@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { data, Form, redirect, useActionData, useNavigate, useNavigation } from "react-router";
 import { CheckoutForm } from "~/components/checkout-form";
+import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
 import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
@@ -22,6 +23,7 @@ import { logger } from "~/utils/logger.server";
 import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browser";
 import type { Route } from "./+types/checkout";
 import { readFields } from "~/utils/request.server";
+import { formatRand } from "~/utils/money";
 
 export { CHECKOUT_MESSAGES };
 
@@ -119,6 +121,18 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
         <p className="eyebrow">Secure checkout</p>
         <h1 className="mt-2 font-display text-4xl text-ink sm:text-5xl">Checkout</h1>
         <p className="mt-2 text-sm text-muted">Signed in as {loaderData.email}</p>
+        {/* On a phone the order summary sits below the form: the total is said here first. */}
+        {hydrated && quote ? (
+          <p className="mt-4 flex items-baseline justify-between gap-4 border-y border-line py-3 lg:hidden" data-testid="checkout-top-total">
+            <span className="text-xs font-medium uppercase tracking-[0.18em] text-ink">Total</span>
+            <span className="font-display text-2xl text-ink">
+              {formatRand(quote.totalCents)}
+              <span className="ml-2 font-sans text-xs text-muted">
+                {lines.reduce((n, l) => n + l.quantity, 0)} {lines.reduce((n, l) => n + l.quantity, 0) === 1 ? "item" : "items"}, delivery included
+              </span>
+            </span>
+          </p>
+        ) : null}
       </header>
       {hydrated && lines.length > 0 ? (
         <Form method="post" className="mt-8 lg:mt-12" noValidate>
@@ -141,7 +155,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
           />
         </Form>
       ) : (
-        <p className="mt-10 text-sm text-muted">Loading your order…</p>
+        <WaitingForScript loading="Loading your order…" needsScript="Checkout reads your cart, which is kept in this browser, and prices it as you go." />
       )}
     </main>
   );

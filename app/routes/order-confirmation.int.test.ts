@@ -31,6 +31,12 @@ beforeAll(async () => {
 const path = () => `/order-confirmation?id=${order.id}`;
 
 describe("/order-confirmation", () => {
+  it("id=test is the test order, shown as paid to anyone, nothing looked up (SPEC §4)", async () => {
+    const result = await callLoader(loader, "/order-confirmation?id=test");
+    expect(statusOf(result)).toBe(200);
+    expect(await dataOf(result)).toEqual({ state: "test" });
+  });
+
   it("the owner reads the order: lines, totals, short id", async () => {
     const result = await callLoader(loader, path(), { headers: { cookie: actors.customer.cookie } });
     expect(statusOf(result)).toBe(200);

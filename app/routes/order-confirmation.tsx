@@ -10,6 +10,7 @@ import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.log
 import { getOrderForViewer, type OrderView } from "~/modules/orders/order-read.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
+import { TEST_ORDER_ID } from "~/modules/payments/payment-return.server";
 import { readQuery } from "~/utils/request.server";
 
 /** A paid order's invoice: its number and its PDF (docs/decisions/019). */
@@ -17,6 +18,7 @@ type Invoice = { number: string; href: string };
 
 type ConfirmationData =
   | { state: "found"; order: OrderView; invoice: Invoice | null }
+  | { state: "test" }
   | { state: "not_found" }
   | { state: "error"; message: string };
 
@@ -25,6 +27,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const id = readQuery(request).get("id")?.trim() ?? "";
   const headers = { "Cache-Control": "private, no-store" };
   if (!id) return data<ConfirmationData>({ state: "error", message: "No order ID provided" }, { status: 400, headers });
+  // SPEC §4: the test order (orderId=test, as on the payment-status page) reads as paid; nothing is looked up.
+  if (id === TEST_ORDER_ID) return data<ConfirmationData>({ state: "test" }, { headers });
   // A visitor signs in and comes back here (requireUser redirects to /auth/login?redirect=<this URL>).
   const user = await requireUser(request);
   try {
@@ -39,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  const title = loaderData?.state === "found" ? `Order ${loaderData.order.shortId}` : "Order confirmation";
+  const title = loaderData?.state === "found" ? `Order ${loaderData.order.shortId}` : loaderData?.state === "test" ? "Order test" : "Order confirmation";
   return [{ title }, { name: "robots", content: "noindex" }];
 }
 
@@ -48,6 +52,7 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
   // Moving between orders on the client: show the loading state rather than the previous order.
   if (navigation.state === "loading" && navigation.location?.pathname === "/order-confirmation") return <LoadingView />;
   if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} />;
+  if (loaderData.state === "test") return <TestOrderView />;
   if (loaderData.state === "not_found") {
     return (
       <StatusPanel tone="neutral" eyebrow="Order confirmation" title="Order Not Found" actions={<ButtonLink to="/" size="lg">Return Home</ButtonLink>}>
@@ -58,6 +63,34 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
   return (
     <StatusPanel tone="failed" eyebrow="Order confirmation" title="Error Loading Order" actions={<ButtonLink to="/" size="lg">Return Home</ButtonLink>}>
       <p role="alert">{loaderData.message}</p>
+    </StatusPanel>
+  );
+}
+
+function TestOrderView() {
+  return (
+    <StatusPanel
+      tone="success"
+      eyebrow="Test order"
+      title="Thank You for Your Order!"
+      actions={
+        <>
+          <ButtonLink to="/shop" size="lg">
+            Continue Shopping
+          </ButtonLink>
+          <ButtonLink to="/profile" variant="secondary" size="lg">
+            View Order Status
+          </ButtonLink>
+        </>
+      }
+    >
+      <p>
+        Order <span className="font-medium text-ink">#test</span>
+        <span aria-hidden="true"> · </span>
+        <span className="sr-only">, </span>
+        <span className="text-success">Paid</span>
+      </p>
+      <p className="mt-3">This is the shop's test order: nothing was charged and nothing will be delivered.</p>
     </StatusPanel>
   );
 }

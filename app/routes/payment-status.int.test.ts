@@ -45,7 +45,7 @@ describe("/payment-status shows the verified state", () => {
     await postWebhook("simulated", simulatedWebhook(order.checkoutId, order.totalAmountCents));
     const { data, status } = await view(statusUrl(order.id, "success"));
     expect(status).toBe(200);
-    expect(data).toEqual({ view: "success", orderId: order.id, shortId: order.id.slice(0, 8), test: false });
+    expect(data).toEqual({ view: "success", orderId: order.id, shortId: order.id.slice(0, 8), test: false, totalCents: order.totalAmountCents });
   });
 
   it("webhook racing the return page: whichever lands first, the page ends on the verified state", async () => {
@@ -114,7 +114,7 @@ describe("/payment-status shows the verified state", () => {
   it("orderId=test shows the success screen to anyone and touches no order", async () => {
     const before = await db().selectFrom("orders").select(["id", "status", "payment_status", "updated_at"]).orderBy("id").execute();
     const result = await callLoader(loader, statusUrl("test", "success"));
-    expect(await dataOf(result)).toEqual({ view: "success", orderId: "test", shortId: "test", test: true });
+    expect(await dataOf(result)).toEqual({ view: "success", orderId: "test", shortId: "test", test: true, totalCents: null });
     expect(await dataOf(await callLoader(loader, statusUrl("test", "cancelled")))).toMatchObject({ view: "failed", test: true });
     expect(await db().selectFrom("orders").select(["id", "status", "payment_status", "updated_at"]).orderBy("id").execute()).toEqual(before);
   });

@@ -15,6 +15,7 @@ import {
 } from "~/modules/payments/payment-return.server";
 import { logger } from "~/utils/logger.server";
 import { readQuery } from "~/utils/request.server";
+import { formatRand } from "~/utils/money";
 
 /** How the page re-checks while the payment is being confirmed: every 1.5 s, for about 20 s. */
 const RECHECK_MS = 1500;
@@ -50,7 +51,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 export default function PaymentStatus({ loaderData }: Route.ComponentProps) {
   switch (loaderData.view) {
     case "success":
-      return <SuccessView orderId={loaderData.orderId} test={loaderData.test} />;
+      return <SuccessView orderId={loaderData.orderId} shortId={loaderData.shortId} totalCents={loaderData.totalCents} test={loaderData.test} />;
     case "confirming":
       return <ConfirmingView shortId={loaderData.shortId} />;
     case "failed":
@@ -72,7 +73,7 @@ function HomeButton({ primary = false }: { primary?: boolean }) {
   );
 }
 
-function SuccessView({ orderId, test }: { orderId: string; test: boolean }) {
+function SuccessView({ orderId, shortId, totalCents, test }: { orderId: string; shortId: string; totalCents: number | null; test: boolean }) {
   useEffect(() => {
     // The payment is verified: the cart and its coupon have been bought.
     if (!test) clearStoredCart();
@@ -92,6 +93,16 @@ function SuccessView({ orderId, test }: { orderId: string; test: boolean }) {
       }
     >
       <p>Thank you for your purchase. Your order is now being processed.</p>
+      <p className="mt-4" data-testid="paid-order">
+        Order <span className="font-medium text-ink">#{shortId}</span>
+        {totalCents !== null ? (
+          <>
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">, </span>
+            paid <span className="font-medium text-ink">{formatRand(totalCents)}</span>
+          </>
+        ) : null}
+      </p>
     </StatusPanel>
   );
 }

@@ -8,6 +8,8 @@ import { ProductGallery } from "~/components/product-gallery";
 import { ProductReviews } from "~/components/product-reviews";
 import { ProductTiers } from "~/components/product-tiers";
 import { ShareMenu } from "~/components/share-menu";
+import { Stars } from "~/components/stars";
+import { StockStatus } from "~/components/stock-status";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { getProductBySlug, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
@@ -16,6 +18,7 @@ import { shopHref } from "~/modules/catalog/shop-filters.logic";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { freeDeliveryText } from "~/modules/shipping/shipping.logic";
+import { deliveryWindow } from "~/modules/shipping/delivery-window.logic";
 import { formatRand, toDecimalString } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
@@ -40,7 +43,9 @@ export async function loader({ params: raw, request }: Route.LoaderArgs) {
     logger.error({ err: error, productId: product.id }, "product: loading the review form state failed");
     return null;
   });
-  return { product, tiers, reviews, reviewForm };
+  // made here, not in the browser: the same text on the server and after hydration (South African dates)
+  const delivery = deliveryWindow(new Date());
+  return { product, tiers, reviews, reviewForm, delivery };
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
@@ -57,7 +62,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  const { product, tiers, reviews, reviewForm } = loaderData;
+  const { product, tiers, reviews, reviewForm, delivery } = loaderData;
   const { baseUrl, shop } = useRootData();
   const { paragraphs, notes } = splitScentNotes(product.description);
   // the first paragraph leads beside the price; the rest (and the notes) follow the Add to Cart
@@ -88,16 +93,35 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             ) : (
               <p className="eyebrow">Eau de Parfum</p>
             )}
-            <h1 className="mt-3 text-[2.75rem] leading-[1.02] sm:text-6xl">{product.name}</h1>
-            <p className="mt-5 font-display text-3xl text-ink lining-nums tabular-nums">{formatRand(product.priceCents)}</p>
+            <h1 className="mt-3 text-[2.5rem] leading-[1.02] sm:text-6xl">{product.name}</h1>
+            <Suspense fallback={null}>
+              <Await resolve={reviews}>{(r) => (r && r.average !== null ? <RatingSummary average={r.average} count={r.count} /> : null)}</Await>
+            </Suspense>
+            <div className="mt-4 flex flex-wrap items-baseline gap-x-4 gap-y-1 sm:mt-5">
+              <p className="font-display text-3xl text-ink lining-nums tabular-nums">{formatRand(product.priceCents)}</p>
+              {/* Stock: "In stock" until products carry a quantity (the catalogue work passes the real status here). */}
+              <StockStatus status="in_stock" />
+            </div>
             <p className="mt-1 text-xs uppercase tracking-[0.16em] text-muted">VAT included</p>
 
-            {lead ? <p className="mt-6 font-display text-xl leading-snug text-ink-soft sm:text-2xl">{lead}</p> : null}
+            {/* On a phone, Add to Cart comes straight after the price (first screen); the lead follows it. */}
+            <div className="mt-6 max-md:order-1 md:mt-8 md:order-none">
+              {lead ? <p className="font-display text-xl leading-snug text-ink-soft sm:text-2xl">{lead}</p> : null}
+              <span aria-hidden="true" className="mt-8 hidden h-px w-16 bg-gold-light md:block" />
+            </div>
 
-            <span aria-hidden="true" className="my-8 block h-px w-16 bg-gold-light" />
+            <div className="mt-5 md:mt-8">
+              <AddToCart product={product} tiers={tiers} />
+              <p className="mt-1 flex gap-2 text-sm text-ink" data-testid="delivery-window">
+                <TruckIcon />
+                <span>
+                  {delivery.text}
+                  <span className="block text-xs text-muted">Estimate: 2 to 7 working days, weekends and public holidays excluded</span>
+                </span>
+              </p>
+            </div>
 
-            <AddToCart product={product} tiers={tiers} />
-
+            <div className="flex flex-col max-md:order-2">
             <ProductTiers tiers={tiers} basePriceCents={product.priceCents} productName={product.name} />
 
             {rest.length || notes.length ? (
@@ -143,6 +167,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <div className="mt-6 border-t border-line pt-4">
               <ShareMenu url={absoluteUrl(baseUrl, path)} title={product.name} text={`${product.name} at ${shop.name}`} />
             </div>
+            </div>
           </div>
         </div>
 
@@ -156,6 +181,28 @@ export default function Product({ loaderData }: Route.ComponentProps) {
         <Await resolve={reviews}>{(r) => <JsonLd data={productJsonLd(product, r, baseUrl, shop.name)} />}</Await>
       </Suspense>
     </main>
+  );
+}
+
+/** Average stars and the review count beside the title; a link down to the reviews. */
+function RatingSummary({ average, count }: { average: number; count: number }) {
+  return (
+    <a href="#reviews-heading" className="mt-3 inline-flex items-center gap-2 self-start text-sm text-ink-soft hover:text-ink" data-testid="rating-summary">
+      <Stars rating={average} size="sm" />
+      <span>
+        {average.toFixed(1)} <span aria-hidden="true">·</span> <span className="underline decoration-line underline-offset-4">{count === 1 ? "1 review" : `${count} reviews`}</span>
+      </span>
+    </a>
+  );
+}
+
+function TruckIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="mt-0.5 h-4 w-4 shrink-0 text-gold" fill="none" stroke="currentColor" strokeWidth="1.4">
+      <path d="M3 6.5h11v9H3zM14 9.5h3.6l3.4 3.4v2.6h-7" strokeLinejoin="round" />
+      <circle cx="7" cy="17" r="1.6" />
+      <circle cx="17.5" cy="17" r="1.6" />
+    </svg>
   );
 }
 

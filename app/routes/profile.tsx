@@ -3,6 +3,7 @@ import { Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/profile";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
+import { useTransient } from "~/components/ui/use-transient";
 import { getDb } from "~/db/db.server";
 import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema } from "~/modules/accounts/accounts.schema";
 import { changePassword, getEmailPreferences, updateEmailPreferences } from "~/modules/accounts/accounts.server";
@@ -160,6 +161,7 @@ function AccountTab({ email, notice, actionData }: { email: string; notice: stri
   useEffect(() => {
     if (notice) formRef.current?.reset();
   }, [notice, key]);
+  const noticeShown = useTransient(notice ? key : null);
   return (
     <div className="space-y-12">
       <div>
@@ -181,7 +183,7 @@ function AccountTab({ email, notice, actionData }: { email: string; notice: stri
       <div className="border-t border-line pt-10">
         <h3 className="text-xl text-ink">Change Password</h3>
         <Form method="post" ref={formRef} className="mt-5 max-w-md space-y-5" noValidate>
-          {notice && !failed ? <Notice tone="success">{notice}</Notice> : null}
+          {notice && noticeShown && !failed ? <Notice tone="success">{notice}</Notice> : null}
           {failed ? <Notice tone="error">{failed.error}</Notice> : null}
           <input type="hidden" name="intent" value="password" />
           <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" error={errors.currentPassword} />
@@ -296,13 +298,7 @@ function PreferencesTab({
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "preferences";
   const success = actionData?.ok && "intent" in actionData && actionData.intent === "preferences" ? actionData.message : null;
-  const [shown, setShown] = useState<string | null>(success);
-  useEffect(() => {
-    setShown(success);
-    if (!success) return;
-    const timer = setTimeout(() => setShown(null), 3000);
-    return () => clearTimeout(timer);
-  }, [actionData]);
+  const shown = useTransient(success ? actionData : null) ? success : null;
   return (
     <div>
       <h2 id="profile-section-title" className="text-2xl text-ink">Email Preferences</h2>
@@ -326,7 +322,7 @@ function PreferencesTab({
           defaultChecked={preferences.emailMarketing}
         />
         {preferences.emailMarketing && preferences.marketingConsentAt ? (
-          <p className="text-xs text-muted">You opted in on {preferences.marketingConsentAt.slice(0, 10)}.</p>
+          <p className="text-xs text-muted">You opted in on {formatDateZA(preferences.marketingConsentAt)}.</p>
         ) : null}
         <Button type="submit" disabled={busy}>
           {busy ? "Saving…" : "Save Preferences"}

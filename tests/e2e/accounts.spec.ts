@@ -68,6 +68,7 @@ test.describe("accounts", () => {
     await expect(page.getByText("Password updated successfully")).toBeVisible();
     await expect(page.getByLabel("Current password", { exact: true })).toHaveValue("");
     await expect(page.getByLabel("New password", { exact: true })).toHaveValue("");
+    await expect(page.getByText("Password updated successfully")).toBeHidden({ timeout: 6000 }); // SPEC §9: 3 s
 
     // still signed in after the change (a fresh session), then sign out
     await page.reload();
@@ -193,7 +194,8 @@ test.describe("accounts", () => {
     await expect(page.getByText("Email preferences updated successfully!")).toBeHidden({ timeout: 6000 });
     await page.reload();
     await expect(page.getByRole("switch", { name: "News and offers" })).toBeChecked();
-    await expect(page.getByText(/You opted in on \d{4}-\d{2}-\d{2}/)).toBeVisible();
+    // en-ZA style (SPEC §9), e.g. "12 Dec 2025", never ISO
+    await expect(page.getByText(/You opted in on \d{1,2} [A-Z][a-z]{2,3} \d{4}\./)).toBeVisible();
   });
 });
 

@@ -47,6 +47,7 @@ test.describe("cart", () => {
     await code.fill("welcome10");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page.getByText("Coupon applied! You saved R110.10")).toBeVisible();
+    await expect(page.getByText("Coupon applied! You saved R110.10")).toBeHidden({ timeout: 6000 }); // SPEC §9: 3 s
     await expect(summary(page).getByTestId("discount")).toHaveText("−R110.10");
     await expect(summary(page).getByTestId("total")).toHaveText("R990.90");
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem("appliedCoupon") ?? "null"))).toMatchObject({ code: "WELCOME10", discountType: "percentage", discountAmount: 11010 });
@@ -135,6 +136,7 @@ test.describe("checkout", () => {
     // pay (simulated provider), then the buyer may review what they bought — and only that
     await page.getByRole("button", { name: "Pay R668.00" }).click();
     await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+    await expect(page.getByTestId("paid-order")).toHaveText(/^Order #[A-Za-z0-9_-]{8}.*paid R668\.00$/);
     await page.goto("/products/pink-protea");
     await expect(page.getByText("Reviews are written by customers who have bought this fragrance.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Submit review" })).toHaveCount(0);
@@ -147,6 +149,7 @@ test.describe("checkout", () => {
     await page.getByRole("textbox", { name: "Your review" }).fill("Soft and calming, lovely for the office.");
     await page.getByRole("button", { name: "Submit review" }).click();
     await expect(page.getByText("Thank you — your review has been saved.")).toBeVisible();
+    await expect(page.getByText("Thank you — your review has been saved.")).toBeHidden({ timeout: 6000 }); // SPEC §9: 3 s
     await expect(page.getByRole("heading", { name: "Update your review" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Reviews, newest first" }).getByText("Soft and calming, lovely for the office.", { exact: true })).toBeVisible();
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
-import { openMobileMenu } from "./helpers/layout";
+import { mobileMenuToggle, openMobileMenu } from "./helpers/layout";
 
 /** The frame on every page (SPEC §2): header, mobile menu, footer, WhatsApp button. */
 
@@ -75,15 +75,14 @@ test.describe("mobile menu (390 px)", () => {
   test("opens with the same entries and closes on navigation", async ({ page }) => {
     await page.goto("/");
     await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
-    const toggle = page.getByRole("button", { name: "Open menu" });
-    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    const toggle = mobileMenuToggle(page);
+    await expect(page.locator("details:has(> summary[aria-label='Menu'])")).not.toHaveAttribute("open");
     const menuId = await toggle.getAttribute("aria-controls");
     const menu = page.locator(`[id="${menuId}"]`);
     await expect(menu).toBeHidden();
 
     await openMobileMenu(page);
-    const close = page.getByRole("button", { name: "Close menu" });
-    await expect(close).toHaveAttribute("aria-expanded", "true");
+    await expect(page.locator("details:has(> summary[aria-label='Menu'])")).toHaveAttribute("open");
     await expect(menu).toBeVisible();
     for (const name of ["Home", "Our Story", "Contact", "Shop", "Sign In"]) {
       await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
@@ -94,7 +93,20 @@ test.describe("mobile menu (390 px)", () => {
     await menu.getByRole("link", { name: "Shop", exact: true }).click();
     await expect(page).toHaveURL(/\/shop$/);
     await expect(menu).toBeHidden();
-    await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
+    await expect(page.locator("details:has(> summary[aria-label='Menu'])")).not.toHaveAttribute("open");
+  });
+
+  test("opens without JavaScript", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto("/terms");
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    await expect(menu).toBeHidden();
+    await mobileMenuToggle(page).tap();
+    await expect(menu).toBeVisible();
+    await menu.getByRole("link", { name: "Shop", exact: true }).tap();
+    await expect(page).toHaveURL(/\/shop$/);
+    await context.close();
   });
 
   test("a section link in the menu scrolls to it and closes the menu", async ({ page }) => {

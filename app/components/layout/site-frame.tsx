@@ -10,8 +10,7 @@ import { WhatsAppButton } from "./whatsapp-button";
  */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
   const { user, shop } = useRootData();
-  // The floating chat button would cover the owner's tables and forms; staff don't need it.
-  const admin = useLocation().pathname.startsWith("/admin");
+  const chat = showsFloatingChat(useLocation().pathname);
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main-content" className="skip-link">
@@ -22,7 +21,16 @@ export function SiteFrame({ children }: { children: React.ReactNode }) {
         {children}
       </div>
       <SiteFooter shop={shop} year={new Date().getFullYear()} />
-      {admin ? null : <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} />}
+      {chat ? <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} /> : null}
     </div>
   );
+}
+
+/**
+ * The floating chat button would cover controls where a shopper acts near the bottom of a phone screen — Add to
+ * Cart on a product page, the cart's and checkout's buttons — and the owner's tables and forms (issue 13). The
+ * footer's WhatsApp link stays on every page.
+ */
+export function showsFloatingChat(pathname: string): boolean {
+  return !/^\/(admin|products|cart|checkout)(\/|$)/.test(pathname);
 }

@@ -51,11 +51,12 @@ describe("SiteHeader", () => {
     expect(render({ email: "a@b.co", isAdmin: true }, "/admin/orders")).toContain('data-solid="true"');
   });
 
-  it("the mobile menu button controls the menu and starts closed", () => {
+  it("the mobile menu is a native disclosure (opens without JavaScript) that starts closed", () => {
     const html = render(null);
-    const button = /<button[^>]*aria-controls="([^"]+)"[^>]*>/.exec(html);
-    expect(button?.[0]).toContain('aria-expanded="false"');
-    const id = button![1];
-    expect(html).toMatch(new RegExp(`<nav[^>]*id="${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*hidden`));
+    const details = /<details[^>]*>\s*<summary[^>]*aria-controls="([^"]+)"[^>]*>/.exec(html);
+    expect(details?.[0]).not.toMatch(/<details[^>]*\bopen\b/);
+    expect(details?.[0]).toContain('aria-label="Menu"');
+    const id = details![1];
+    expect(html).toMatch(new RegExp(`<nav[^>]*id="${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"[^>]*aria-label="Mobile"`));
   });
 });

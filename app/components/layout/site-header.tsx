@@ -84,20 +84,9 @@ export function SiteHeader({ user, shopName }: { user: RootUser | null; shopName
               Sign In
             </Link>
           )}
-          <button
-            type="button"
-            className="-mr-2 inline-flex h-11 w-11 items-center justify-center text-ink md:hidden"
-            aria-expanded={menuOpen}
-            aria-controls={menuId}
-            aria-label={menuOpen ? "Close menu" : "Open menu"}
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            {menuOpen ? <CloseIcon /> : <MenuIcon />}
-          </button>
+          <MobileMenu id={menuId} open={menuOpen} user={user} onToggle={setMenuOpen} onNavigate={() => setMenuOpen(false)} />
         </div>
       </div>
-
-      <MobileMenu id={menuId} open={menuOpen} user={user} onNavigate={() => setMenuOpen(false)} />
     </header>
   );
 }
@@ -178,9 +167,41 @@ function AccountMenu({ email }: { email: string }) {
   );
 }
 
-function MobileMenu({ id, open, user, onNavigate }: { id: string; open: boolean; user: RootUser | null; onNavigate: () => void }) {
+/**
+ * The mobile menu: a native <details> disclosure, so it opens without JavaScript (issue 13); with it, the header
+ * keeps its state (solid while open) and closes it on navigation and on Escape. The list drops below the header.
+ */
+function MobileMenu({
+  id,
+  open,
+  user,
+  onToggle,
+  onNavigate,
+}: {
+  id: string;
+  open: boolean;
+  user: RootUser | null;
+  onToggle: (open: boolean) => void;
+  onNavigate: () => void;
+}) {
   return (
-    <nav id={id} aria-label="Mobile" hidden={!open} className="border-t border-line bg-ivory md:hidden">
+    <details open={open} onToggle={(e) => onToggle(e.currentTarget.open)} className="group/menu md:hidden">
+      <summary
+        aria-controls={id}
+        aria-label="Menu"
+        className="-mr-2 inline-flex h-11 w-11 cursor-pointer list-none items-center justify-center text-ink [&::-webkit-details-marker]:hidden"
+      >
+        <MenuIcon className="h-6 w-6 group-open/menu:hidden" />
+        <CloseIcon className="hidden h-6 w-6 group-open/menu:block" />
+      </summary>
+      <MobileMenuList id={id} user={user} onNavigate={onNavigate} />
+    </details>
+  );
+}
+
+function MobileMenuList({ id, user, onNavigate }: { id: string; user: RootUser | null; onNavigate: () => void }) {
+  return (
+    <nav id={id} aria-label="Mobile" className="absolute inset-x-0 top-full max-h-[calc(100dvh-72px)] overflow-y-auto border-t border-b border-line bg-ivory shadow-[0_18px_30px_-20px_rgba(28,23,20,0.45)]">
       <ul className="container-page flex flex-col py-4">
         {NAV_ENTRIES.map((entry) => (
           <li key={entry.to}>

@@ -11,7 +11,7 @@ import { confirmPaymentWithProvider } from "./payments.server";
  * own pending order (coupon released).
  */
 export type PaymentReturnView =
-  | { view: "success"; orderId: string; shortId: string; test: boolean }
+  | { view: "success"; orderId: string; shortId: string; test: boolean; totalCents: number | null }
   | { view: "confirming"; orderId: string; shortId: string }
   | { view: "failed"; orderId: string; shortId: string; test: boolean }
   | { view: "error"; message: string; httpStatus: number };
@@ -26,7 +26,7 @@ export const TEST_ORDER_ID = "test";
 
 /** orderId=test: the screen for the status, and no order is read or touched. */
 export function testOrderView(status: string | null): PaymentReturnView {
-  if (status === "success") return { view: "success", orderId: TEST_ORDER_ID, shortId: TEST_ORDER_ID, test: true };
+  if (status === "success") return { view: "success", orderId: TEST_ORDER_ID, shortId: TEST_ORDER_ID, test: true, totalCents: null };
   if (status === "cancelled") return { view: "failed", orderId: TEST_ORDER_ID, shortId: TEST_ORDER_ID, test: true };
   return { view: "error", message: PAYMENT_RETURN_MESSAGES.unknownStatus(status ?? ""), httpStatus: 400 };
 }
@@ -53,7 +53,7 @@ export async function resolvePaymentReturn(
     if (await confirmPaymentWithProvider(db, order)) order = (await findOrder(db, order.id)) ?? order;
   }
 
-  if (order.payment_status === "completed") return { view: "success", ...ids, test: false };
+  if (order.payment_status === "completed") return { view: "success", ...ids, test: false, totalCents: Number(order.total_amount_cents) };
   if (order.status === "pending" && order.payment_status === "pending") {
     return status === "success" ? { view: "confirming", ...ids } : { view: "failed", ...ids, test: false };
   }

@@ -1,0 +1,186 @@
+/**
+ * The storefront on a phone (issue 13): 360 and 390 px wide, touch, and without JavaScript. The demo catalogue has
+ * Amber Lantern (R599.00) and Pink Protea (R399.00, tiers from 3); the E2E server offers card and bank transfer.
+ */
+import { mkdirSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { registerAndSignIn } from "./helpers/auth";
+import { addFromProductPage } from "./helpers/shop";
+
+const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
+/** Waits for the stylesheet (a page whose scripts are held has not fired "load"). */
+async function stylesLoaded(page: Page) {
+  await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href && sheet.cssRules.length > 0));
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+test.describe("no storefront page is wider than the screen", () => {
+  test.use(phone);
+
+  test("every storefront page at 360 and 390 px, signed in with a cart", async ({ page }) => {
+    test.slow();
+    await registerAndSignIn(page);
+    await addFromProductPage(page, "pink-protea", 3);
+    await addFromProductPage(page, "amber-lantern");
+    mkdirSync("test-results/screenshots", { recursive: true });
+    const pages = [
+      "/",
+      "/shop",
+      "/shop?page=2",
+      "/shop?q=zzzz-nothing",
+      "/products/amber-lantern",
+      "/products/pink-protea",
+      "/cart",
+      "/checkout",
+      "/profile",
+      "/profile?tab=orders",
+      "/profile?tab=preferences",
+      "/terms",
+      "/order-confirmation?id=test",
+      "/payment-status?orderId=test&status=success",
+      "/payment-status?orderId=test&status=cancelled",
+      "/no-such-page",
+    ];
+    for (const width of [360, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of pages) {
+        await page.goto(path);
+        await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+        // the cart and checkout draw their lines after hydration: measure what the shopper sees then
+        if (path === "/cart") await expect(page.getByRole("heading", { name: "Amber Lantern" })).toBeVisible();
+        if (path === "/checkout") await expect(page.getByLabel("Full name")).toBeVisible();
+        expect(await horizontalOverflow(page), `${path} at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    }
+  });
+
+  test("the sign-in pages at 360 px, signed out", async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 800 });
+    for (const path of ["/auth/login", "/auth/register", "/auth/forgot-password", "/cart"]) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+      expect(await horizontalOverflow(page), path).toBeLessThanOrEqual(0);
+    }
+  });
+});
+
+test.describe("never stuck without JavaScript", () => {
+  test("browse → product → cart at 390 px with touch: the menu opens, Add to Cart and the cart say they need JavaScript", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ ...phone, baseURL, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.locator("summary[aria-label='Menu']").tap();
+    await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Shop", exact: true }).tap();
+    await expect(page).toHaveURL(/\/shop$/);
+    await page.getByRole("link", { name: /Amber Lantern/ }).first().tap();
+    await expect(page.getByRole("heading", { level: 1, name: "Amber Lantern" })).toBeVisible();
+    const add = page.getByRole("button", { name: "Add to Cart" });
+    await expect(add).toBeDisabled();
+    await expect(add).toHaveAccessibleDescription(/needs JavaScript/);
+    await expect(page.getByText("Add to Cart needs JavaScript")).toBeVisible();
+
+    await page.goto("/cart");
+    await expect(page.getByText("This page needs JavaScript")).toBeVisible();
+    await expect(page.getByText("Your cart is kept in this browser")).toBeVisible();
+    await expect(page.getByText("Loading your cart…")).toBeHidden();
+    await expect(page.getByTestId("still-loading")).toBeHidden();
+    await context.close();
+  });
+});
+
+test.describe("never stuck on slow or failed JavaScript", () => {
+  test.use(phone);
+
+  test("when the page's script never arrives, the cart and Add to Cart say they are still loading and offer a retry", async ({ page }) => {
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.goto("/cart", { waitUntil: "commit" });
+    await stylesLoaded(page);
+    await expect(page.getByText("Loading your cart…")).toBeVisible();
+    await expect(page.getByTestId("still-loading")).toBeHidden();
+    await expect(page.getByText("This page needs JavaScript")).toBeHidden();
+    const still = page.getByTestId("still-loading");
+    await expect(still).toBeVisible({ timeout: 10_000 });
+    await expect(still.getByRole("link", { name: "Try again" })).toHaveAttribute("href", "/cart");
+
+    await page.goto("/products/amber-lantern");
+    await expect(page.getByRole("button", { name: "Add to Cart" })).toBeDisabled();
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible({ timeout: 10_000 });
+  });
+
+  test("when the script is slow, the still-loading line goes away once it has run", async ({ page }) => {
+    test.slow();
+    // Scripts are held until the shopper has seen the still-loading line, then let through.
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto("/products/amber-lantern", { waitUntil: "commit" });
+    await stylesLoaded(page);
+    // nothing at first: a script that arrives within a few seconds never shows the line
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible({ timeout: 10_000 });
+    release();
+    await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled({ timeout: 25_000 });
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
+  });
+});
+
+test.describe("spec gaps (SPEC §4)", () => {
+  test.use(phone);
+
+  test("the test order's confirmation reads as paid", async ({ page }) => {
+    await page.goto("/order-confirmation?id=test");
+    await expect(page.getByRole("heading", { level: 1, name: "Thank You for Your Order!" })).toBeVisible();
+    await expect(page.getByText("Paid", { exact: true })).toBeVisible();
+    await expect(page.getByText("#test")).toBeVisible();
+  });
+});
+
+test.describe("product page on a phone (390 × 844, touch)", () => {
+  test.use(phone);
+
+  test("price, stock, rating and Add to Cart in the first screen; the delivery window; no chat button over the controls", async ({ page }) => {
+    await page.goto("/products/amber-lantern");
+    await expect(page.getByRole("heading", { level: 1, name: "Amber Lantern" })).toBeInViewport();
+    await expect(page.getByText("R599.00").first()).toBeInViewport();
+    await expect(page.getByTestId("stock-status")).toHaveText("In stock");
+    await expect(page.getByTestId("stock-status")).toBeInViewport();
+    await expect(page.getByTestId("rating-summary")).toContainText(/\d\.\d · \d+ reviews?/);
+    const add = page.getByRole("button", { name: "Add to Cart" });
+    await expect(add).toBeEnabled();
+    await expect(add).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId("delivery-window")).toContainText(/Delivered by (Mon|Tue|Wed|Thu|Fri) \d{1,2} [A-Z][a-z]{2} – (Mon|Tue|Wed|Thu|Fri) \d{1,2} [A-Z][a-z]{2}/);
+    await expect(page.getByRole("link", { name: /Chat with .* on WhatsApp/ })).toHaveCount(0);
+
+    await add.tap();
+    await expect(page.getByRole("status").filter({ hasText: "to your cart" })).toBeVisible();
+    for (const path of ["/cart", "/products/pink-protea"]) {
+      await page.goto(path);
+      await expect(page.getByRole("link", { name: /Chat with .* on WhatsApp/ })).toHaveCount(0);
+    }
+    // the footer's WhatsApp link stays; the floating button stays on browsing pages
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: /WhatsApp/ })).toHaveCount(1);
+    await page.goto("/shop");
+    await expect(page.getByRole("link", { name: /Chat with .* on WhatsApp/ })).toBeVisible();
+  });
+});
+
+test.describe("checkout on a phone (390 × 844, touch)", () => {
+  test.use(phone);
+
+  test("the total is in the first screen", async ({ page }) => {
+    await registerAndSignIn(page);
+    await addFromProductPage(page, "amber-lantern");
+    await page.goto("/checkout");
+    const top = page.getByTestId("checkout-top-total");
+    await expect(top).toContainText("R599.00");
+    await expect(top).toContainText("1 item, delivery included");
+    await expect(top).toBeInViewport({ ratio: 1 });
+  });
+});
