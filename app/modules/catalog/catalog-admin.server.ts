@@ -88,7 +88,7 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
   let query = db
     .selectFrom("products as p")
     .leftJoin("categories as c", "c.id", "p.category_id")
-    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.images", "p.created_at", "c.name as category_name"]);
+    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.images", "p.created_at", "c.name as category_name", "p.stock", "p.inspired_house", "p.inspired_fragrance"]);
   if (input.q) query = query.where(containsInsensitive("p.name", input.q));
   if (input.category === UNCATEGORISED) query = query.where("p.category_id", "is", null);
   else if (input.category) query = query.where("p.category_id", "=", input.category);
@@ -107,6 +107,9 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
       image: imagesOf(r.images)[0] ?? null,
       categoryName: r.category_name,
       createdAt: r.created_at,
+      stock: r.stock === null ? null : Number(r.stock),
+      inspiredHouse: r.inspired_house,
+      inspiredFragrance: r.inspired_fragrance,
     })),
   };
 }

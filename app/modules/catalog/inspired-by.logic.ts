@@ -1,0 +1,44 @@
+/**
+ * "Inspired by" (issue 13): the designer fragrance a product is inspired by, worded with care. Our fragrances are
+ * original blends; naming the designer scent tells a shopper what it smells like, and must never read as if the
+ * product were that perfume or the shop were connected to its house. Pure and browser-safe.
+ */
+
+export interface InspiredBy {
+  house: string | null;
+  fragrance: string | null;
+}
+
+export const INSPIRED_HOUSE_MAX = 60;
+export const INSPIRED_FRAGRANCE_MAX = 80;
+
+/** 'Dior Sauvage', 'Dior' or 'Sauvage'; null when the product names nothing. */
+export function inspiredName(i: InspiredBy): string | null {
+  const parts = [i.house?.trim(), i.fragrance?.trim()].filter((p): p is string => !!p);
+  return parts.length ? parts.join(" ") : null;
+}
+
+/** The card's short line: 'Inspired by Dior Sauvage'. */
+export function inspiredByShort(i: InspiredBy): string | null {
+  const name = inspiredName(i);
+  return name ? `Inspired by ${name}` : null;
+}
+
+/** The product page's line, said once: 'Inspired by Dior Sauvage — our own blend, not affiliated with Dior'. */
+export function inspiredByLong(i: InspiredBy): string | null {
+  const short = inspiredByShort(i);
+  if (!short) return null;
+  const owner = i.house?.trim() || "the trademark owner";
+  return `${short} — our own blend, not affiliated with ${owner}`;
+}
+
+/** The terms' disclaimer (once, in the terms; the product page says it for its own house). */
+export const INSPIRED_BY_TERMS =
+  "Our fragrances are original blends. Where a product says it is inspired by a designer fragrance, we name that fragrance only to describe the scent family it belongs to: our product is not that fragrance, is not made or sold by its house, and we are not affiliated with, sponsored or endorsed by the owners of those trademarks, which belong to their respective owners.";
+
+/** The shop's house filter in the URL: trimmed, inner spaces collapsed, at most 60 characters; '' = all houses. */
+export function normalizeHouse(raw: string | null | undefined): string {
+  if (!raw) return "";
+  const clean = raw.replace(/[\u0000-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim();
+  return clean.length <= INSPIRED_HOUSE_MAX ? clean : "";
+}
