@@ -11,7 +11,9 @@ import { ShareMenu } from "~/components/share-menu";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { getProductBySlug, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
+import { inspiredByLong } from "~/modules/catalog/inspired-by.logic";
 import { productJsonLd, productSeoText, splitScentNotes } from "~/modules/catalog/product.logic";
+import { stockLabel } from "~/modules/catalog/stock.logic";
 import { shopHref } from "~/modules/catalog/shop-filters.logic";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
@@ -69,6 +71,8 @@ export default function Product({ loaderData }: Route.ComponentProps) {
     { label: product.name },
   ];
   const path = `/products/${product.slug}`;
+  const inspired = inspiredByLong({ house: product.inspiredHouse, fragrance: product.inspiredFragrance });
+  const stock = stockLabel(product.stock);
 
   return (
     <main className="pb-24">
@@ -89,8 +93,10 @@ export default function Product({ loaderData }: Route.ComponentProps) {
               <p className="eyebrow">Eau de Parfum</p>
             )}
             <h1 className="mt-3 text-[2.75rem] leading-[1.02] sm:text-6xl">{product.name}</h1>
+            {inspired ? <p className="mt-3 text-sm text-ink-soft">{inspired}</p> : null}
             <p className="mt-5 font-display text-3xl text-ink lining-nums tabular-nums">{formatRand(product.priceCents)}</p>
             <p className="mt-1 text-xs uppercase tracking-[0.16em] text-muted">VAT included</p>
+            {stock ? <p className={`mt-3 text-sm font-medium ${product.stock === 0 ? "text-danger" : "text-ink"}`}>{stock}</p> : null}
 
             {lead ? <p className="mt-6 font-display text-xl leading-snug text-ink-soft sm:text-2xl">{lead}</p> : null}
 

@@ -32,10 +32,6 @@ export function inspiredByLong(i: InspiredBy): string | null {
   return `${short} — our own blend, not affiliated with ${owner}`;
 }
 
-/** The terms' disclaimer (once, in the terms; the product page says it for its own house). */
-export const INSPIRED_BY_TERMS =
-  "Our fragrances are original blends. Where a product says it is inspired by a designer fragrance, we name that fragrance only to describe the scent family it belongs to: our product is not that fragrance, is not made or sold by its house, and we are not affiliated with, sponsored or endorsed by the owners of those trademarks, which belong to their respective owners.";
-
 /** The shop's house filter in the URL: trimmed, inner spaces collapsed, at most 60 characters; '' = all houses. */
 export function normalizeHouse(raw: string | null | undefined): string {
   if (!raw) return "";
