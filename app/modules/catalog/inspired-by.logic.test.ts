@@ -14,6 +14,11 @@ describe("inspired by", () => {
     expect(inspiredByLong(i)).toBe("Inspired by Dior Sauvage — our own blend, not affiliated with Dior");
   });
 
+  it("doesn't repeat a house the fragrance already names", () => {
+    expect(inspiredByShort({ house: "Chanel", fragrance: "Bleu de Chanel" })).toBe("Inspired by Bleu de Chanel");
+    expect(inspiredByLong({ house: "Hermès", fragrance: "Terre d'Hermès" })).toBe("Inspired by Terre d'Hermès — our own blend, not affiliated with Hermès");
+  });
+
   it("works with only a house or only a fragrance", () => {
     expect(inspiredByShort({ house: "Chanel", fragrance: null })).toBe("Inspired by Chanel");
     expect(inspiredByLong({ house: null, fragrance: "Aventus" })).toBe("Inspired by Aventus — our own blend, not affiliated with the trademark owner");

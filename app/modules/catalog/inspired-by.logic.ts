@@ -12,9 +12,15 @@ export interface InspiredBy {
 export const INSPIRED_HOUSE_MAX = 60;
 export const INSPIRED_FRAGRANCE_MAX = 80;
 
-/** 'Dior Sauvage', 'Dior' or 'Sauvage'; null when the product names nothing. */
+/**
+ * 'Dior Sauvage', 'Dior' or 'Sauvage'; a fragrance that already names its house stands alone ('Bleu de Chanel',
+ * not 'Chanel Bleu de Chanel'). null when the product names nothing.
+ */
 export function inspiredName(i: InspiredBy): string | null {
-  const parts = [i.house?.trim(), i.fragrance?.trim()].filter((p): p is string => !!p);
+  const house = i.house?.trim() ?? "";
+  const fragrance = i.fragrance?.trim() ?? "";
+  if (house && fragrance && fragrance.toLowerCase().includes(house.toLowerCase())) return fragrance;
+  const parts = [house, fragrance].filter(Boolean);
   return parts.length ? parts.join(" ") : null;
 }
 
