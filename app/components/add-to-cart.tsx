@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { addToCart } from "~/modules/cart/cart.browser";
 import type { ProductTier } from "~/modules/catalog/catalog.types";
 import { PRODUCT_QUANTITIES, tierRangeLabel } from "~/modules/catalog/product.logic";
+import { isOutOfStock, OUT_OF_STOCK_REASON, quantitiesWithin } from "~/modules/catalog/stock.logic";
 import { tierFor } from "~/modules/pricing/tiers.logic";
 import { formatRand } from "~/utils/money";
 import { buttonClass } from "./ui/button";
@@ -14,8 +15,12 @@ const noop = () => () => {};
  * product already there adds to its quantity. The price stored is the base price, for display only: the server
  * reprices every line (tiers included) at checkout. A polite status message confirms with a link to the cart.
  */
-export function AddToCart({ product, tiers }: { product: { id: string; name: string; priceCents: number }; tiers: ProductTier[] }) {
+export function AddToCart({ product, tiers }: { product: { id: string; name: string; priceCents: number; stock?: number | null }; tiers: ProductTier[] }) {
   const id = useId();
+  const reasonId = useId();
+  // Out of stock: nothing to add, and the shopper reads why (the checkout refuses it too, decision 020).
+  const soldOut = isOutOfStock(product.stock);
+  const quantities = soldOut ? [1] : quantitiesWithin(PRODUCT_QUANTITIES, product.stock);
   const [quantity, setQuantity] = useState(1);
   const select = useRef<HTMLSelectElement>(null);
   // On a slow phone the shopper may pick a quantity before the script has loaded: take what the select shows.
@@ -41,9 +46,10 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
               name="quantity"
               value={quantity}
               onChange={(e) => setQuantity(Number(e.target.value))}
+              disabled={soldOut}
               className="block h-12 w-full appearance-none rounded-none border border-ink/30 bg-white pr-8 pl-4 text-base text-ink focus:border-gold focus:outline-none"
             >
-              {PRODUCT_QUANTITIES.map((q) => (
+              {quantities.map((q) => (
                 <option key={q} value={q}>
                   {q}
                 </option>
@@ -56,8 +62,8 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
         </div>
         <button
           type="button"
-          disabled={!hydrated}
-          aria-describedby={hydrated ? undefined : `${id}-why`}
+          disabled={!hydrated || soldOut}
+          aria-describedby={soldOut ? reasonId : hydrated ? undefined : `${id}-why`}
           onClick={() => {
             // What the select shows is what goes in the cart, whatever the state says.
             const chosen = Number(select.current?.value) || quantity;
@@ -66,13 +72,18 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
           }}
           className={buttonClass("primary", "lg", "h-12 flex-1")}
         >
-          Add to Cart
+          {soldOut ? "Out of Stock" : "Add to Cart"}
         </button>
       </div>
 
-      {hydrated ? null : <NotReadyYet id={`${id}-why`} />}
+      {hydrated || soldOut ? null : <NotReadyYet id={`${id}-why`} />}
+      {soldOut ? (
+        <p id={reasonId} className="mt-3 text-sm font-medium text-danger">
+          {OUT_OF_STOCK_REASON}
+        </p>
+      ) : null}
 
-      {tier ? (
+      {tier && !soldOut ? (
         <p className="mt-3 text-sm text-ink-soft">
           Bulk price for {tierRangeLabel(tier)}: <span className="font-medium text-ink">{formatRand(tier.priceCents)}</span> each, applied at checkout.
         </p>

@@ -68,6 +68,7 @@ export function CartLineItem({
             </>
           )}
         </p>
+        {line.stockProblem ? <p className="mt-1 text-sm font-medium text-danger">{line.stockProblem}</p> : null}
         {line.nextTier ? (
           <p className="mt-1 text-xs text-muted">
             Buy {line.nextTier.minQuantity} or more for {formatRand(line.nextTier.priceCents)} each

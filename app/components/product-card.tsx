@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
+import { inspiredByShort } from "~/modules/catalog/inspired-by.logic";
+import { isOutOfStock, OUT_OF_STOCK } from "~/modules/catalog/stock.logic";
 import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
 import { formatRand } from "~/utils/money";
 
@@ -22,6 +24,8 @@ export function ProductCard({
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const image = product.image;
+  const inspired = inspiredByShort({ house: product.inspiredHouse, fragrance: product.inspiredFragrance });
+  const soldOut = isOutOfStock(product.stock);
   return (
     <article className="group relative flex flex-col">
       <div className="relative aspect-[4/5] overflow-hidden bg-sand">
@@ -53,6 +57,9 @@ export function ProductCard({
           aria-hidden="true"
           className="pointer-events-none absolute inset-3 border border-ivory/0 transition-colors duration-500 group-hover:border-ivory/70"
         />
+        {soldOut ? (
+          <span className="absolute top-3 left-3 bg-ink px-2 py-1 text-[0.62rem] font-semibold uppercase tracking-[0.14em] text-ivory">{OUT_OF_STOCK}</span>
+        ) : null}
       </div>
       <div className="flex flex-1 flex-col items-center px-2 pt-4 pb-2 text-center">
         {product.categoryName ? <p className="eyebrow text-[0.65rem]">{product.categoryName}</p> : null}
@@ -65,6 +72,7 @@ export function ProductCard({
             {product.name}
           </Link>
         </Heading>
+        {inspired ? <p className="mt-1 text-xs leading-snug text-ink-soft">{inspired}</p> : null}
         <span aria-hidden="true" className="my-2.5 block h-px w-8 bg-gold-light/70" />
         <p className="text-sm tracking-wide text-ink-soft tabular-nums">{formatRand(product.priceCents)}</p>
       </div>

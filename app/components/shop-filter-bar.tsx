@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
-import type { CategoryOption } from "~/modules/catalog/catalog.types";
+import type { CategoryOption, HouseOption } from "~/modules/catalog/catalog.types";
 import {
   PRICE_MAX,
   PRICE_MIN,
@@ -25,18 +25,18 @@ function useHydrated() {
   return useSyncExternalStore(noop, () => true, () => false);
 }
 
-type Kind = "search" | "category" | "price";
+type Kind = "search" | "category" | "house" | "price";
 
 /**
  * The shop's filters as one GET form: it works without JavaScript (Apply submits /shop?q=…&category=…&maxPrice=…).
  * With JavaScript every change updates the URL at once — search debounced, the slider replacing its own history
  * entries while it is dragged — so a shared link or the back button always shows the same filtered list.
  */
-export function ShopFilterBar({ filters, categories }: { filters: ShopFilters; categories: CategoryOption[] }) {
+export function ShopFilterBar({ filters, categories, houses = [] }: { filters: ShopFilters; categories: CategoryOption[]; houses?: HouseOption[] }) {
   const [, setSearchParams] = useSearchParams();
   const location = useLocation();
   const hydrated = useHydrated();
-  const ids = { q: useId(), category: useId(), price: useId(), priceValue: useId() };
+  const ids = { q: useId(), category: useId(), house: useId(), price: useId(), priceValue: useId() };
 
   const [q, setQ] = useState(filters.q);
   const [price, setPrice] = useState<number | null>(filters.maxPrice);
@@ -91,7 +91,7 @@ export function ShopFilterBar({ filters, categories }: { filters: ShopFilters; c
         go("search", withFilter(filters, { q, maxPrice: price }));
       }}
       className={`grid grid-cols-2 gap-x-5 gap-y-5 border-y border-line py-5 sm:py-6 md:items-start md:gap-8 ${
-        hydrated ? "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1.2fr)]" : "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1.2fr)_auto]"
+        hydrated ? "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.2fr)]" : "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.2fr)_auto]"
       }`}
     >
       <div className="col-span-2 md:col-span-1">
@@ -110,7 +110,7 @@ export function ShopFilterBar({ filters, categories }: { filters: ShopFilters; c
             value={q}
             maxLength={SEARCH_MAX_LENGTH}
             onChange={(e) => setQ(e.target.value)}
-            placeholder="Search fragrances by name"
+            placeholder="Name, note or designer scent"
             autoComplete="off"
             enterKeyHint="search"
             className="filter-control pl-7"
@@ -144,6 +144,31 @@ export function ShopFilterBar({ filters, categories }: { filters: ShopFilters; c
       </div>
 
       <div>
+        <label htmlFor={ids.house} className="filter-label">
+          Inspired by
+        </label>
+        <div className="relative mt-2">
+          <select
+            id={ids.house}
+            name="house"
+            value={filters.house}
+            onChange={(e) => go("house", withFilter(filters, { house: e.target.value, q, maxPrice: price }))}
+            className="filter-control appearance-none pr-8"
+          >
+            <option value="">All Houses</option>
+            {houses.map((h) => (
+              <option key={h.name} value={h.name}>
+                {h.name} ({h.count})
+              </option>
+            ))}
+          </select>
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </div>
+      </div>
+
+      <div className="col-span-2 md:col-span-1">
         <div className="flex items-end justify-between gap-3">
           <label htmlFor={ids.price} className="filter-label">
             Price

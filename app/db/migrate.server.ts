@@ -8,6 +8,8 @@ import * as unpaidOrdersIndex from "./migrations/0005_unpaid_orders_index";
 import * as ordersStatusPageIndex from "./migrations/0006_orders_status_page_index";
 import * as orderPaymentMethod from "./migrations/0007_order_payment_method";
 import * as invoiceNumbers from "./migrations/0008_invoice_numbers";
+import * as productStock from "./migrations/0009_product_stock";
+import * as productInspiredBy from "./migrations/0010_product_inspired_by";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +21,8 @@ const migrations: Record<string, Migration> = {
   "0006_orders_status_page_index": ordersStatusPageIndex,
   "0007_order_payment_method": orderPaymentMethod,
   "0008_invoice_numbers": invoiceNumbers,
+  "0009_product_stock": productStock,
+  "0010_product_inspired_by": productInspiredBy,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -93,6 +93,11 @@ export interface ProductsTable {
   meta_title: string | null;
   meta_desc: string | null;
   created_at: Timestamp;
+  /** Bottles left to sell; null = not tracked (migration 0009, docs/decisions/020). Never below 0. */
+  stock: Defaulted<number | null>;
+  /** The designer fragrance it is inspired by: house ("Dior") and fragrance ("Sauvage"); null = none (migration 0010). */
+  inspired_house: Defaulted<string | null>;
+  inspired_fragrance: Defaulted<string | null>;
 }
 
 export interface ProductTiersTable {
@@ -180,6 +185,10 @@ export interface OrderLinesTable {
   unit_price_cents: number;
   total_price_cents: number;
   position: Defaulted<number>;
+  /** Units the order's payment took from the product's stock; given back when the paid order is cancelled (0009). */
+  stock_taken: Defaulted<number>;
+  /** Units the payment could not take: the product had run out when the money arrived (the owner's flag, 0009). */
+  stock_short: Defaulted<number>;
 }
 
 export interface OrderMetricsTable {

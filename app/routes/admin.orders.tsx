@@ -62,11 +62,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
+/** The change's message, and what it found out of stock (docs/decisions/020). */
+function withStockNote(message: string, result: { short: Array<{ name: string; quantity: number }> }): string {
+  return result.short.length ? `${message}. ${ORDER_ADMIN_MESSAGES.stockShort(result.short)}` : message;
+}
+
 export const action = adminAction(
   orderAdminIntent,
   {
-    status: async (db, { id, status }) => (await setOrderStatus(db, id, status), ORDER_ADMIN_MESSAGES.statusUpdated(status)),
-    payment: async (db, { id, paymentStatus }) => (await setPaymentStatus(db, id, paymentStatus), ORDER_ADMIN_MESSAGES.paymentUpdated(paymentStatus)),
+    status: async (db, { id, status }) => withStockNote(ORDER_ADMIN_MESSAGES.statusUpdated(status), await setOrderStatus(db, id, status)),
+    payment: async (db, { id, paymentStatus }) => withStockNote(ORDER_ADMIN_MESSAGES.paymentUpdated(paymentStatus), await setPaymentStatus(db, id, paymentStatus)),
     update: async (db, input) => (await updateOrder(db, input), ORDER_ADMIN_MESSAGES.updated),
     email: async (db, { id }) => (await sendStatusEmailNow(db, id), ORDER_ADMIN_MESSAGES.emailSent),
     delete: async (db, { id }) => (await deleteOrder(db, id), ORDER_ADMIN_MESSAGES.deleted),
@@ -164,7 +169,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
           editor.editing === o.id ? (
             <OrderEditor order={o} action={here} cancelHref={here} onCancel={editor.stop} />
           ) : (
-            <OrderDetail order={o} hint={o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} invoice={o.invoice} />
+            <OrderDetail order={o} hint={o.lines.some((l) => l.stockShort > 0) ? ORDER_ADMIN_MESSAGES.shortHint : o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} invoice={o.invoice} />
           )
         }
       />

@@ -136,3 +136,49 @@ function imageForm(name: string, bytes: Buffer, type: string) {
   f.set("image", new File([new Uint8Array(bytes)], name, { type }));
   return f;
 }
+
+describe("product form: stock and inspired by (issue 13)", () => {
+  const editSave = (id: string, fields: Record<string, string>) =>
+    callAction(edit.action, `/admin/products/edit/${id}`, form({ id, ...fields }), { headers: { cookie }, params: { id } });
+
+  it("saves stock (empty = not tracked) and the inspired-by house and fragrance, and the product page shows them", async () => {
+    const result = await save({ name: "Sauvage Style Test", price: "399", slug: "", categoryId: forHim, stock: " 12 ", inspiredHouse: "  Dior ", inspiredFragrance: "Sauvage" });
+    expect(await dataOf(result)).toMatchObject({ ok: true });
+    const row = await productBySlug("sauvage-style-test");
+    expect(row).toMatchObject({ stock: 12, inspired_house: "Dior", inspired_fragrance: "Sauvage" });
+    const page = await dataOf(await callLoader(product.loader, "/products/sauvage-style-test", { params: { slug: "sauvage-style-test" } }));
+    expect(page.product).toMatchObject({ stock: 12, inspiredHouse: "Dior", inspiredFragrance: "Sauvage" });
+
+    await save({ name: "Untracked Test", price: "399", slug: "", categoryId: forHim, stock: "", inspiredHouse: "", inspiredFragrance: "" });
+    expect(await productBySlug("untracked-test")).toMatchObject({ stock: null, inspired_house: null, inspired_fragrance: null });
+  });
+
+  it.each([["-1"], ["2.5"], ["lots"], ["1000001"]])("refuses stock %j with a message and saves nothing", async (stock) => {
+    const result = await save({ name: `Bad Stock ${stock}`, price: "399", slug: "", categoryId: forHim, stock });
+    expect(statusOf(result)).toBe(400);
+    expect((await dataOf(result)).fieldErrors.stock).toMatch(/whole number/);
+  });
+
+  it("refuses an overlong house", async () => {
+    const result = await save({ name: "Long House", price: "399", slug: "", categoryId: forHim, inspiredHouse: "x".repeat(61) });
+    expect(statusOf(result)).toBe(400);
+    expect((await dataOf(result)).fieldErrors.inspiredHouse).toBeTruthy();
+  });
+
+  it("an edit writes the stock only when the owner changed it: a sale meanwhile is not overwritten; the loader gives the form its values", async () => {
+    const p = await insertProduct(db(), { category_id: forHim, stock: 10, inspired_house: "Chanel", inspired_fragrance: "Bleu de Chanel" });
+    const loaded = await dataOf(await callLoader(edit.loader, `/admin/products/edit/${p.id}`, { headers: { cookie }, params: { id: p.id } }));
+    expect(loaded.product).toMatchObject({ stock: 10, inspiredHouse: "Chanel", inspiredFragrance: "Bleu de Chanel" });
+    // a sale takes one while the form is open
+    await db().updateTable("products").set({ stock: 9 }).where("id", "=", p.id).execute();
+    const base = { name: p.name, price: "349.99", slug: p.slug, categoryId: forHim, images: "[]", inspiredHouse: "Chanel", inspiredFragrance: "Bleu de Chanel" };
+    expect(await dataOf(await editSave(p.id, { ...base, stock: "10", stockWas: "10" }))).toMatchObject({ ok: true });
+    expect((await productBySlug(p.slug))!.stock).toBe(9);
+    // the owner types a new number: it is written
+    expect(await dataOf(await editSave(p.id, { ...base, stock: "25", stockWas: "10" }))).toMatchObject({ ok: true });
+    expect((await productBySlug(p.slug))!.stock).toBe(25);
+    // emptied: no longer tracked
+    await editSave(p.id, { ...base, inspiredHouse: "", stock: "", stockWas: "25" });
+    expect(await productBySlug(p.slug)).toMatchObject({ stock: null, inspired_house: null });
+  });
+});

@@ -59,6 +59,8 @@ function pendingLine(l: CartLine): CartQuoteLine {
     lineTotalCents: l.price * l.quantity,
     tierApplied: false,
     nextTier: null,
+    stockLeft: null,
+    stockProblem: null,
   };
 }
 

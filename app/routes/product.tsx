@@ -9,10 +9,11 @@ import { ProductReviews } from "~/components/product-reviews";
 import { ProductTiers } from "~/components/product-tiers";
 import { ShareMenu } from "~/components/share-menu";
 import { Stars } from "~/components/stars";
-import { StockStatus } from "~/components/stock-status";
+import { StockStatus, stockStatusOf } from "~/components/stock-status";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { getProductBySlug, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
+import { inspiredByLong } from "~/modules/catalog/inspired-by.logic";
 import { productJsonLd, productSeoText, splitScentNotes } from "~/modules/catalog/product.logic";
 import { shopHref } from "~/modules/catalog/shop-filters.logic";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
@@ -74,6 +75,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
     { label: product.name },
   ];
   const path = `/products/${product.slug}`;
+  const inspired = inspiredByLong({ house: product.inspiredHouse, fragrance: product.inspiredFragrance });
 
   return (
     <main className="pb-24">
@@ -94,13 +96,13 @@ export default function Product({ loaderData }: Route.ComponentProps) {
               <p className="eyebrow">Eau de Parfum</p>
             )}
             <h1 className="mt-3 text-[2.5rem] leading-[1.02] sm:text-6xl">{product.name}</h1>
+            {inspired ? <p className="mt-2 text-sm text-ink-soft">{inspired}</p> : null}
             <Suspense fallback={null}>
               <Await resolve={reviews}>{(r) => (r && r.average !== null ? <RatingSummary average={r.average} count={r.count} /> : null)}</Await>
             </Suspense>
             <div className="mt-4 flex flex-wrap items-baseline gap-x-4 gap-y-1 sm:mt-5">
               <p className="font-display text-3xl text-ink lining-nums tabular-nums">{formatRand(product.priceCents)}</p>
-              {/* Stock: "In stock" until products carry a quantity (the catalogue work passes the real status here). */}
-              <StockStatus status="in_stock" />
+              <StockStatus {...stockStatusOf(product.stock)} />
             </div>
             <p className="mt-1 text-xs uppercase tracking-[0.16em] text-muted">VAT included</p>
 

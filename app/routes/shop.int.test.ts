@@ -112,7 +112,7 @@ describe("shop filters", () => {
     expect(names(d)).toEqual(["Velvet Oud"]);
     expect(d.matching).toBe(1);
     expect(d.total).toBe(5);
-    expect(d.filters).toEqual({ q: "oud", category: "for-him", maxPrice: 500, page: 1 });
+    expect(d.filters).toEqual({ q: "oud", category: "for-him", house: "", maxPrice: 500, page: 1 });
   });
 
   it("filters that exclude everything: 'No products found matching your criteria.' (matching 0, total > 0)", async () => {
@@ -162,5 +162,52 @@ describe("shop pagination (24 a page)", () => {
     const cheap = await load("?maxPrice=100"); // R10, R20 … R100
     expect(cheap.matching).toBe(10);
     expect(cheap.pageCount).toBe(1);
+  });
+});
+
+describe("search beyond names and the inspired-by house filter (issue 13)", () => {
+  beforeAll(async () => {
+    const db = getDb();
+    // created oldest → newest; names don't say 'chanel' or 'sauvage'
+    await insertProduct(db, { name: "Harbour Blue", slug: "harbour-blue", description: "Crisp and salty.\n\nTop notes: bergamot, sea salt.", inspired_house: "Chanel", inspired_fragrance: "Bleu de Chanel" });
+    await insertProduct(db, { name: "Desert Ambroxan", slug: "desert-ambroxan", description: "Fresh spice.\n\nTop notes: Sichuan pepper, bergamot.", inspired_house: "Dior", inspired_fragrance: "Sauvage" });
+    await insertProduct(db, { name: "Camellia Powder", slug: "camellia-powder", description: "Aldehydes and iris.", inspired_house: "chanel", inspired_fragrance: "N°5" });
+    await insertProduct(db, { name: "Bergamot Bright", slug: "bergamot-bright", description: "Zesty citrus.", inspired_house: "Tom Ford", inspired_fragrance: "Neroli Portofino" });
+    await insertProduct(db, { name: "Plain Musk", slug: "plain-musk", description: "Skin musk, with a touch of bergamot in the notes." });
+  });
+
+  it("'chanel' and 'sauvage' find products by their inspired-by house or fragrance", async () => {
+    expect(names(await load("?q=chanel")).sort()).toEqual(["Camellia Powder", "Harbour Blue"]);
+    expect(names(await load("?q=SAUVAGE"))).toEqual(["Desert Ambroxan"]);
+    expect(names(await load("?q=dior+sauvage"))).toEqual(["Desert Ambroxan"]);
+  });
+
+  it("finds scent notes in the description, and lists name matches first (then newest first)", async () => {
+    const d = await load("?q=bergamot");
+    // 'Bergamot Bright' by name first; then the description/notes matches, newest first
+    expect(names(d)).toEqual(["Bergamot Bright", "Plain Musk", "Desert Ambroxan", "Harbour Blue"]);
+    expect(d.matching).toBe(4);
+  });
+
+  it("every word must match somewhere", async () => {
+    expect(names(await load("?q=bergamot+salt"))).toEqual(["Harbour Blue"]);
+    expect(names(await load("?q=bergamot+nothing-like-it"))).toEqual([]);
+  });
+
+  it("filters by house (any case), in the URL, with the other filters; lists only houses that have matches", async () => {
+    const d = await load("?house=CHANEL");
+    expect(names(d).sort()).toEqual(["Camellia Powder", "Harbour Blue"]);
+    expect(d.filters.house).toBe("CHANEL");
+    const all = await load();
+    const houses = all.houses.map((h) => h.name.toLowerCase());
+    expect(houses).toEqual(["chanel", "dior", "tom ford"]);
+    expect(all.houses.find((h) => h.name.toLowerCase() === "chanel")!.count).toBe(2);
+    // the houses follow the search: 'bergamot' matches Chanel, Dior and Tom Ford products, 'aldehydes' only Chanel
+    expect((await load("?q=aldehydes")).houses).toEqual([{ name: expect.stringMatching(/^chanel$/i), count: 1 }]);
+    expect(names(await load("?q=bergamot&house=Dior"))).toEqual(["Desert Ambroxan"]);
+    // a house with no match keeps its place in the select, with 0
+    const none = await load("?q=aldehydes&house=Dior");
+    expect(none.matching).toBe(0);
+    expect(none.houses).toContainEqual({ name: "Dior", count: 0 });
   });
 });

@@ -52,12 +52,12 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
     if ("property" in tag && tag.property === "og:url") return { ...tag, content: canonical };
     return tag;
   });
-  if (filters.q || filters.maxPrice !== null) tags.push({ name: "robots", content: "noindex, follow" });
+  if (filters.q || filters.house || filters.maxPrice !== null) tags.push({ name: "robots", content: "noindex, follow" });
   return tags;
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { products, matching, total, page, pageCount, categories, category, filters } = loaderData;
+  const { products, matching, total, page, pageCount, categories, houses, category, filters } = loaderData;
   const { baseUrl } = useRootData();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/shop";
@@ -87,7 +87,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <div className="mt-2 sm:mt-6">
-              <ShopFilterBar filters={filters} categories={categories} />
+              <ShopFilterBar filters={filters} categories={categories} houses={houses} />
             </div>
 
             {/* 'Showing X of Y products': X = products matching the filters (all pages), Y = products in the shop.

@@ -81,8 +81,11 @@ export default function Terms() {
 
           <Section n={2} id="products-pricing" title="Products and pricing">
             <p>
-              Our fragrances are original blends inspired by well-known designer scents. They are not the designer
-              products themselves. Product descriptions and images are a guide; packaging may vary slightly.
+              Our fragrances are original blends inspired by well-known designer scents. Where a product says it is
+              “inspired by” a designer fragrance (for example “Inspired by Dior Sauvage”), we name that fragrance only
+              to describe the scent family our blend belongs to: our product is not that fragrance and is not made or
+              sold by its house (see Intellectual property). Product descriptions and images are a guide; packaging may
+              vary slightly.
             </p>
             <p>
               All prices are shown in South African rand (R). VAT at 15% is accounted for as displayed on the storefront
@@ -134,8 +137,9 @@ export default function Terms() {
           <Section n={6} id="intellectual-property" title="Intellectual property">
             <p>
               Our products are designer-inspired. {name} is not affiliated with, endorsed by or sponsored by any of the
-              designer brands or fragrance houses whose scents inspire ours. Brand names are mentioned only to describe a
-              scent's character, and all trademarks belong to their owners.
+              designer brands or fragrance houses whose scents inspire ours, including those named as a product's
+              inspiration (“Inspired by …”). Brand and fragrance names are mentioned only to describe a scent's
+              character, and all trademarks belong to their owners.
             </p>
             <p>
               The text, images, logos and design of this website belong to {name} and may not be copied without our

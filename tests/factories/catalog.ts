@@ -51,6 +51,10 @@ export interface ProductRow {
   meta_title: string | null;
   meta_desc: string | null;
   created_at: string;
+  /** null or absent: stock not tracked */
+  stock?: number | null;
+  inspired_house?: string | null;
+  inspired_fragrance?: string | null;
 }
 
 export async function insertProduct(db: Queryable, overrides: Partial<ProductRow> = {}): Promise<ProductRow> {

@@ -73,8 +73,8 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/categories", route: () => import("~/routes/admin.categories"), as: "admin", form: () => ({ intent: "delete", id: "no-such-category" }) },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", form: () => ({ intent: "delete", id: "no-such-product" }) },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", form: () => ({ intent: "read", id: "no-such-message" }) },
-  { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), as: "admin", form: (f) => ({ intent: "save", name: "Fuzzed Scent", price: "349.99", slug: "", categoryId: f.categoryId, description: "x", metaTitle: "", metaDesc: "", images: "[]" }) },
-  { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", form: (f) => ({ intent: "save", id: f.productId, name: "Fuzz Edit", price: "100", slug: f.productSlug, categoryId: f.categoryId, images: "[]" }), params: (f) => ({ id: f.productId }) },
+  { path: "/admin/products/add", route: () => import("~/routes/admin.products.add"), as: "admin", form: (f) => ({ intent: "save", name: "Fuzzed Scent", price: "349.99", slug: "", categoryId: f.categoryId, description: "x", metaTitle: "", metaDesc: "", images: "[]", stock: "5", stockWas: "", inspiredHouse: "Dior", inspiredFragrance: "Sauvage" }) },
+  { path: "/admin/products/edit", route: () => import("~/routes/admin.products.edit"), as: "admin", form: (f) => ({ intent: "save", id: f.productId, name: "Fuzz Edit", price: "100", slug: f.productSlug, categoryId: f.categoryId, images: "[]", stock: "3", stockWas: "", inspiredHouse: "Chanel", inspiredFragrance: "Coco Mademoiselle" }), params: (f) => ({ id: f.productId }) },
   { path: "/admin/products/images", route: () => import("~/routes/admin.products.images"), as: "admin", form: () => ({ image: "x" }) },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), as: "admin", form: (f) => ({ intent: "add", productId: f.productId, minQuantity: "200", maxQuantity: "", price: "99.00" }) },
   { path: "/admin/reviews", route: () => import("~/routes/admin.reviews"), as: "admin", form: (f) => ({ intent: "update", id: f.reviewId, rating: "4", comment: "Edited by the fuzz" }) },
@@ -91,7 +91,7 @@ const ACTIONS: FuzzAction[] = [
 ];
 
 const LOADERS: FuzzLoader[] = [
-  { path: "/shop", route: () => import("~/routes/shop"), as: "visitor", query: (f) => ({ q: "amber", category: f.categorySlug, maxPrice: "900", page: "1" }) },
+  { path: "/shop", route: () => import("~/routes/shop"), as: "visitor", query: (f) => ({ q: "amber", category: f.categorySlug, house: "Dior", maxPrice: "900", page: "1" }) },
   { path: "/products", route: () => import("~/routes/product"), as: "visitor", query: () => ({}), params: (f) => ({ slug: f.productSlug }) },
   { path: "/cart", route: () => import("~/routes/cart"), as: "customer", query: (f) => ({ quote: JSON.stringify([{ productId: f.productId, quantity: 2 }]), coupon: "FUZZ10", zone: "" }) },
   { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), as: "customer", query: (f) => ({ id: f.orderId }) },

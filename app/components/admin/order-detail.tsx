@@ -20,7 +20,7 @@ export interface OrderForOwner {
   paymentId: string | null;
   notes: string | null;
   trackingNumber: string | null;
-  lines: Array<{ id: string; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }>;
+  lines: Array<{ id: string; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number; stockShort?: number }>;
   stamps: Array<{ label: string; at: string | null }>;
 }
 
@@ -71,7 +71,10 @@ export function OrderDetail({
             <tbody>
               {order.lines.map((l) => (
                 <tr key={l.id} className="border-b border-line/70">
-                  <td className="py-2 pr-3 text-ink">{l.name}</td>
+                  <td className="py-2 pr-3 text-ink">
+                    {l.name}
+                    {l.stockShort ? <span className="block text-xs text-danger">Short of stock: {l.stockShort} not in stock when paid</span> : null}
+                  </td>
                   <td className="whitespace-nowrap py-2 pr-3 text-ink-soft tabular-nums">
                     {l.quantity} × {formatRand(l.unitPriceCents)}
                   </td>

@@ -18,6 +18,10 @@ export interface ProductFormValues {
   metaTitle: string;
   metaDesc: string;
   images: string[];
+  /** bottles in stock as typed; '' = not tracked */
+  stock: string;
+  inspiredHouse: string;
+  inspiredFragrance: string;
 }
 
 interface Upload {
@@ -189,6 +193,23 @@ export function ProductForm({ product, categories, shopName, action }: { product
                 No categories yet: <Link to="/admin/categories" className="text-gold underline">add one first</Link>.
               </p>
             ) : null}
+            <input type="hidden" name="stockWas" value={product.stock} />
+            <Field label="Stock (bottles)" error={errors.stock} hint="Leave empty if you don't count this product's stock. At 0 the shop shows it as out of stock; paid orders take from it.">
+              {(p) => <input {...p} name="stock" defaultValue={product.stock} inputMode="numeric" placeholder="Not tracked" autoComplete="off" />}
+            </Field>
+          </section>
+
+          <section aria-labelledby="product-inspired" className="space-y-5 border border-line bg-white p-4 sm:p-6">
+            <h2 id="product-inspired" className="font-display text-2xl text-ink">
+              Inspired by
+            </h2>
+            <p className="text-xs text-muted">The designer fragrance this blend is inspired by. Shown as "Inspired by Dior Sauvage — our own blend, not affiliated with Dior"; both may stay empty.</p>
+            <Field label="Designer house" error={errors.inspiredHouse}>
+              {(p) => <input {...p} name="inspiredHouse" defaultValue={product.inspiredHouse} maxLength={60} placeholder="Dior" autoComplete="off" />}
+            </Field>
+            <Field label="Fragrance" error={errors.inspiredFragrance}>
+              {(p) => <input {...p} name="inspiredFragrance" defaultValue={product.inspiredFragrance} maxLength={80} placeholder="Sauvage" autoComplete="off" />}
+            </Field>
           </section>
 
           <section aria-labelledby="product-seo" className="space-y-5 border border-line bg-white p-4 sm:p-6">

@@ -3,7 +3,9 @@ import type { BottleLook } from "./demo-images.server";
 
 /**
  * The demo shop: fictional, designer-inspired fragrances with original names. "In the spirit of" wording describes a
- * scent family; no product is named after a real brand or a real perfume. Prices are integer cents.
+ * scent family; no product is named after a real brand or a real perfume. Each names the designer fragrance it is
+ * inspired by separately (DEMO_INSPIRED_BY), shown as "Inspired by …" with the not-affiliated wording. Prices are
+ * integer cents.
  */
 
 export interface DemoCategory {
@@ -726,6 +728,61 @@ export function demoTiers(priceCents: number) {
     { minQuantity: 3, maxQuantity: 5 as number | null, priceCents: rand(0.92) },
     { minQuantity: 6, maxQuantity: null as number | null, priceCents: rand(0.85) },
   ];
+}
+
+/**
+ * The designer fragrance each demo product is inspired by (house, fragrance), chosen for its notes: Blue Meridian's
+ * bergamot, Sichuan pepper, lavender and ambroxan are Sauvage's; Santal Horizon's sandalwood, cardamom, papyrus and
+ * leather are Santal 33's. Keyed by product name; every demo product has one (seed.int.test.ts checks it).
+ */
+export const DEMO_INSPIRED_BY: Readonly<Record<string, readonly [house: string, fragrance: string]>> = {
+  "Midnight Cartographer": ["Chanel", "Bleu de Chanel"],
+  "Iron & Cedar": ["Dior", "Fahrenheit"],
+  "Karoo Dusk": ["Tom Ford", "Ombré Leather"],
+  "Atlantic Drift": ["Giorgio Armani", "Acqua di Giò"],
+  "Leather Atlas": ["Tom Ford", "Tuscan Leather"],
+  "Smoked Vetiver Reserve": ["Lalique", "Encre Noire"],
+  "Copper Tobacco": ["Tom Ford", "Tobacco Vanille"],
+  "Northern Ridge": ["Creed", "Silver Mountain Water"],
+  "Obsidian Road": ["Hermès", "Terre d'Hermès"],
+  "Gentleman's Ember": ["Paco Rabanne", "1 Million"],
+  "Blue Meridian": ["Dior", "Sauvage"],
+  "Highveld Storm": ["Issey Miyake", "L'Eau d'Issey Pour Homme"],
+  "Cognac Study": ["Kilian", "Angels' Share"],
+  "Rose Parlour": ["Chanel", "Coco Mademoiselle"],
+  "Velvet Peony": ["Jo Malone London", "Peony & Blush Suede"],
+  "Moonlit Jasmine": ["Dior", "J'adore"],
+  "Golden Hour Nectar": ["Kilian", "Love, Don't Be Shy"],
+  "Silk Camellia": ["Chanel", "N°5"],
+  "Pink Protea": ["Marc Jacobs", "Daisy"],
+  "Vanilla Orchid Veil": ["Tom Ford", "Black Orchid"],
+  "Cherry Lacquer": ["Tom Ford", "Lost Cherry"],
+  "Lily of Dawn": ["Dior", "Diorissimo"],
+  "Pearl Musk": ["Narciso Rodriguez", "For Her"],
+  "Tuberose Sonata": ["Frédéric Malle", "Carnal Flower"],
+  "Sugared Iris": ["Lancôme", "La Vie Est Belle"],
+  "Fynbos Garden": ["Hermès", "Un Jardin sur le Toit"],
+  "Lavender Reverie": ["Yves Saint Laurent", "Libre"],
+  "Amber Lantern": ["Maison Francis Kurkdjian", "Grand Soir"],
+  "Saffron Silk Route": ["Maison Francis Kurkdjian", "Baccarat Rouge 540"],
+  "Santal Horizon": ["Le Labo", "Santal 33"],
+  "White Tea Ritual": ["Bvlgari", "Eau Parfumée au Thé Blanc"],
+  "Cedar & Sea Salt": ["Jo Malone London", "Wood Sage & Sea Salt"],
+  "Oud Monsoon": ["Tom Ford", "Oud Wood"],
+  "Fig Leaf Atelier": ["Diptyque", "Philosykos"],
+  "Neroli Terrace": ["Tom Ford", "Neroli Portofino"],
+  "Incense Cathedral": ["Comme des Garçons", "Avignon"],
+  "Cashmere Haze": ["Glossier", "You"],
+  "Baobab Moon": ["Tom Ford", "Soleil Blanc"],
+  "Glass Ember": ["Maison Margiela", "Replica By the Fireplace"],
+  "Green Tea Pavilion": ["Bvlgari", "Eau Parfumée au Thé Vert"],
+  "Plum Velours": ["Maison Francis Kurkdjian", "Oud Satin Mood"],
+};
+
+/** The demo product's inspired-by columns. */
+export function demoInspiredBy(p: DemoProduct): { inspired_house: string | null; inspired_fragrance: string | null } {
+  const pair = DEMO_INSPIRED_BY[p.name];
+  return { inspired_house: pair?.[0] ?? null, inspired_fragrance: pair?.[1] ?? null };
 }
 
 /** The product description shown on the product page: the story, then the notes pyramid. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
+import { slugify } from "~/utils/slug";
 import type { Database } from "~/db/schema";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
-import { DEMO_PRODUCTS } from "./demo-catalogue";
+import { DEMO_INSPIRED_BY, DEMO_PRODUCTS } from "./demo-catalogue";
 import { ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
 
 const TABLES = ["categories", "products", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "coupons", "orders", "order_lines"] as const;
@@ -35,6 +36,8 @@ const BRANDS = [
   "Black Orchid", "Bleu de", "Spicebomb", "Terre d'Hermes", "Fahrenheit", "Allure", "Opium", "Shalimar", "Poison",
   "Boss Bottled", "Wanted", "Phantom", "Y Eau", "Si Passione", "Bloom", "Idole", "Delina", "Layton", "Erba Pura",
 ];
+
+const productSlug = (p: { name: string }) => slugify(p.name);
 
 function mentionsBrand(name: string): string | undefined {
   const lower = name.toLowerCase();
@@ -112,6 +115,30 @@ describe("seedDemo", () => {
     expect(names.length).toBeGreaterThan(0);
     expect(names.filter((n) => mentionsBrand(n))).toEqual([]);
     expect(mentionsBrand("Sauvage Nights")).toBe("Sauvage");
+  });
+
+  it("names, for every demo product, the designer fragrance it is inspired by, apart from its own name", async () => {
+    const rows = await getDb().selectFrom("products").select(["name", "inspired_house", "inspired_fragrance"]).where("slug", "in", DEMO_PRODUCTS.map(productSlug)).execute();
+    expect(rows).toHaveLength(DEMO_PRODUCTS.length);
+    for (const r of rows) {
+      expect(r.inspired_house, r.name).toBeTruthy();
+      expect(r.inspired_fragrance, r.name).toBeTruthy();
+      expect(r.name.toLowerCase(), r.name).not.toContain(r.inspired_fragrance!.toLowerCase());
+    }
+    const byName = new Map(rows.map((r) => [r.name, `${r.inspired_house} ${r.inspired_fragrance}`]));
+    expect(byName.get("Blue Meridian")).toBe("Dior Sauvage");
+    expect(rows.filter((r) => r.inspired_house === "Chanel").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("fills the inspired-by of demo products seeded before it existed, and leaves an owner's entry alone", async () => {
+    const db = getDb();
+    const [first, second] = DEMO_PRODUCTS;
+    await db.updateTable("products").set({ inspired_house: null, inspired_fragrance: null }).where("slug", "=", productSlug(first!)).execute();
+    await db.updateTable("products").set({ inspired_house: "Owner House", inspired_fragrance: null }).where("slug", "=", productSlug(second!)).execute();
+    await seedDemo(db, { images: false });
+    const row = (slug: string) => db.selectFrom("products").select(["inspired_house", "inspired_fragrance"]).where("slug", "=", slug).executeTakeFirstOrThrow();
+    expect(await row(productSlug(first!))).toEqual({ inspired_house: DEMO_INSPIRED_BY[first!.name]![0], inspired_fragrance: DEMO_INSPIRED_BY[first!.name]![1] });
+    expect(await row(productSlug(second!))).toEqual({ inspired_house: "Owner House", inspired_fragrance: null });
   });
 
   it("gives about a third of the products cheaper bulk tiers", async () => {

@@ -13,7 +13,9 @@ import {
   DEMO_PRODUCTS,
   DEMO_REVIEWS,
   DEMO_SHIPPING_ZONES,
+  DEMO_INSPIRED_BY,
   demoDescription,
+  demoInspiredBy,
   demoMetaDescription,
   demoTiers,
   type DemoProduct,
@@ -125,6 +127,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
             category_id: categories.ids.get(p.category) ?? null,
             meta_title: `${p.name} | ${SHOP}`,
             meta_desc: demoMetaDescription(p),
+            ...demoInspiredBy(p),
             created_at: daysAgo(p.daysAgo, now, 8 + (i % 10)),
           })),
         )
@@ -134,6 +137,19 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     }
     const productRows = await trx.selectFrom("products").select(["id", "slug"]).where("slug", "in", slugs).execute();
     const productId = new Map(productRows.map((r) => [r.slug, r.id]));
+
+    // Inspired-by, only for demo products that name none (a shop seeded before it existed gets it; an owner's entry stays).
+    for (const p of DEMO_PRODUCTS) {
+      const inspired = demoInspiredBy(p);
+      if (!inspired.inspired_house || !haveSlug.has(productSlug(p))) continue;
+      await trx
+        .updateTable("products")
+        .set(inspired)
+        .where("slug", "=", productSlug(p))
+        .where("inspired_house", "is", null)
+        .where("inspired_fragrance", "is", null)
+        .execute();
+    }
 
     // Bulk tiers, only for demo products that have none (an admin's changes are left alone).
     const tiered = DEMO_PRODUCTS.filter((p) => p.tiers && productId.has(productSlug(p)));
@@ -416,7 +432,10 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
     meta_title: string;
     meta_desc: string;
     created_at: string;
+    inspired_house: string | null;
+    inspired_fragrance: string | null;
   }[] = [];
+  const inspirations = Object.values(DEMO_INSPIRED_BY);
   for (let i = 1; i <= options.products; i++) {
     const name = `${pick(rng, ADJECTIVES)} ${pick(rng, NOUNS)} No. ${i}`;
     const price = (15 + Math.floor(rng() * 75)) * 1000 + 900;
@@ -433,6 +452,11 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
       meta_title: `${name} | ${SHOP}`,
       meta_desc: `${name}: notes of ${notes.join(", ")}. Delivered across South Africa.`,
       created_at: new Date(now - Math.floor(rng() * 730 * DAY)).toISOString(),
+      // Most generated products name an inspiration, so searches and the house filter see a realistic spread.
+      ...(() => {
+        const pair = rng() < 0.8 ? pick(rng, inspirations) : null;
+        return { inspired_house: pair?.[0] ?? null, inspired_fragrance: pair?.[1] ?? null };
+      })(),
     });
     sellable.push({ id, name, price });
   }

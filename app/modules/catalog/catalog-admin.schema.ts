@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseRandToCents } from "~/utils/money";
 import { categorySlug, isSlug, slugify } from "~/utils/slug";
+import { INSPIRED_FRAGRANCE_MAX, INSPIRED_HOUSE_MAX } from "./inspired-by.logic";
 import { PRODUCT_MESSAGES } from "./product-admin.text";
 
 /** Admin inputs of the catalogue (browser-safe). Messages are the spec's where it has one (SPEC §5, §8). */
@@ -44,6 +45,23 @@ const optionalText = (max: number) =>
     .transform((v) => v?.trim() ?? "")
     .pipe(z.string().max(max, `At most ${max} characters`));
 
+export const STOCK_MAX = 1_000_000;
+export const STOCK_MESSAGE = "Stock must be a whole number from 0, or empty when you don't count this product's stock";
+
+/** '' (or absent) = not tracked (null); otherwise a whole number 0–1 000 000. */
+const stockField = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const value = (v ?? "").trim();
+    if (value === "") return null;
+    if (!/^\d{1,7}$/.test(value) || Number(value) > STOCK_MAX) {
+      ctx.addIssue({ code: "custom", message: STOCK_MESSAGE });
+      return z.NEVER;
+    }
+    return Number(value);
+  });
+
 export const productFormIntent = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("save"),
@@ -84,6 +102,13 @@ export const productFormIntent = z.discriminatedUnion("intent", [
       }),
     /** present when editing */
     id: z.string().trim().max(100).optional(),
+    // Beyond the spec (issue 13), after its fields so its messages come first.
+    /** bottles in stock: empty = not tracked (docs/decisions/020) */
+    stock: stockField,
+    /** the stock the form was opened with: the stock is written only when the owner changed it (a sale meanwhile stays) */
+    stockWas: stockField,
+    inspiredHouse: optionalText(INSPIRED_HOUSE_MAX),
+    inspiredFragrance: optionalText(INSPIRED_FRAGRANCE_MAX),
   }),
 ]);
 

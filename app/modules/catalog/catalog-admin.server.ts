@@ -88,7 +88,7 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
   let query = db
     .selectFrom("products as p")
     .leftJoin("categories as c", "c.id", "p.category_id")
-    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.images", "p.created_at", "c.name as category_name"]);
+    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.images", "p.created_at", "c.name as category_name", "p.stock", "p.inspired_house", "p.inspired_fragrance"]);
   if (input.q) query = query.where(containsInsensitive("p.name", input.q));
   if (input.category === UNCATEGORISED) query = query.where("p.category_id", "is", null);
   else if (input.category) query = query.where("p.category_id", "=", input.category);
@@ -107,6 +107,9 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
       image: imagesOf(r.images)[0] ?? null,
       categoryName: r.category_name,
       createdAt: r.created_at,
+      stock: r.stock === null ? null : Number(r.stock),
+      inspiredHouse: r.inspired_house,
+      inspiredFragrance: r.inspired_fragrance,
     })),
   };
 }
@@ -145,12 +148,15 @@ export interface AdminProductForm {
   metaTitle: string;
   metaDesc: string;
   images: string[];
+  stock: number | null;
+  inspiredHouse: string;
+  inspiredFragrance: string;
 }
 
 export async function getAdminProduct(db: Queryable, id: string): Promise<AdminProductForm | null> {
   const row = await db
     .selectFrom("products")
-    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images"])
+    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance"])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -164,6 +170,9 @@ export async function getAdminProduct(db: Queryable, id: string): Promise<AdminP
     metaTitle: row.meta_title ?? "",
     metaDesc: row.meta_desc ?? "",
     images: imagesOf(row.images),
+    stock: row.stock === null ? null : Number(row.stock),
+    inspiredHouse: row.inspired_house ?? "",
+    inspiredFragrance: row.inspired_fragrance ?? "",
   };
 }
 
@@ -227,6 +236,10 @@ export async function saveProduct(
     meta_title: input.metaTitle || `${input.name} | ${options.shopName}`,
     meta_desc: input.metaDesc || null,
     images: JSON.stringify(images),
+    inspired_house: input.inspiredHouse.replace(/\s+/g, " ") || null,
+    inspired_fragrance: input.inspiredFragrance.replace(/\s+/g, " ") || null,
+    // A new product gets the stock typed; an edit writes it only when the owner changed it (decision 020).
+    ...(!previous || input.stock !== input.stockWas ? { stock: input.stock } : {}),
   };
   const id = previous?.id ?? newId();
   try {

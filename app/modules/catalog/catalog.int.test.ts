@@ -18,6 +18,9 @@ describe("listNewestProducts (home)", () => {
       image: "/a-1200.webp",
       categoryName: "Unisex",
       categorySlug: "unisex",
+      stock: null,
+      inspiredHouse: null,
+      inspiredFragrance: null,
     });
     expect(list[1].image).toBeNull();
     expect(list.map((p) => p.name).slice(0, 3)).toEqual(["Scent 14", "Scent 13", "Scent 12"]);

@@ -1,10 +1,11 @@
+import { sql } from "kysely";
 import { z } from "zod";
 import { isSlug } from "~/utils/slug";
-import { containsInsensitive, type Queryable } from "~/db/db.server";
-import type { CategoryOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
-import { PAGE_SIZE, type ShopFilters } from "./shop-filters.logic";
+import { isPostgres, type Queryable } from "~/db/db.server";
+import type { CategoryOption, HouseOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
+import { PAGE_SIZE, searchWords, type ShopFilters } from "./shop-filters.logic";
 
-export type { CategoryOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
+export type { CategoryOption, HouseOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
 
 type SummaryRow = {
   id: string;
@@ -14,6 +15,9 @@ type SummaryRow = {
   images: string[] | string;
   category_name: string | null;
   category_slug: string | null;
+  stock: number | null;
+  inspired_house: string | null;
+  inspired_fragrance: string | null;
 };
 
 /** images is parsed by the SQLite plugin and by pg (jsonb); a text fallback keeps either shape safe. */
@@ -38,6 +42,9 @@ export function toSummary(row: SummaryRow): ProductSummary {
     image: imagesOf(row.images)[0] ?? null,
     categoryName: row.category_name,
     categorySlug: row.category_slug,
+    stock: row.stock === null || row.stock === undefined ? null : Number(row.stock),
+    inspiredHouse: row.inspired_house ?? null,
+    inspiredFragrance: row.inspired_fragrance ?? null,
   };
 }
 
@@ -53,6 +60,9 @@ export function summarySelect(db: Queryable) {
       "p.images",
       "c.name as category_name",
       "c.slug as category_slug",
+      "p.stock",
+      "p.inspired_house",
+      "p.inspired_fragrance",
     ]);
 }
 
@@ -78,8 +88,13 @@ export async function listCategories(db: Queryable): Promise<CategoryOption[]> {
 // Shop
 
 export interface ShopQuery {
-  /** search by name: case-insensitive substring; '' = none */
+  /**
+   * search: case-insensitive; every word must appear in the name, the description (which holds the scent notes) or
+   * the inspired-by house or fragrance; name matches come first. '' = none
+   */
   q: string;
+  /** the inspired-by house, case-insensitive exact; '' = all houses */
+  house?: string;
   /** category id to narrow to; null = all */
   categoryId: string | null;
   /** inclusive upper bound in cents; null = any price */
@@ -98,9 +113,37 @@ export interface ShopPage {
   pageCount: number;
 }
 
+function likeAnywhere(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Case-insensitive LIKE of a lower-cased pattern. SQLite's LIKE already ignores ASCII case (and its lower() only folds
+ * ASCII, so the two mean the same), so it skips lower() on every row; PostgreSQL lower-cases the column (measured
+ * faster than ILIKE). A search word never holds a space, so the house and the fragrance are matched separately.
+ */
+function likeCI(pg: boolean, column: "p.name" | "p.description" | "p.inspired_house" | "p.inspired_fragrance", pattern: string) {
+  return pg ? sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'` : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
+}
+
+/** One search word found in the name, the description (scent notes) or the inspired-by house or fragrance. */
+function wordMatches(pg: boolean, word: string) {
+  const pattern = likeAnywhere(word);
+  const columns = ["p.name", "p.inspired_house", "p.inspired_fragrance", "p.description"] as const;
+  return sql<boolean>`(${sql.join(columns.map((c) => likeCI(pg, c, pattern)), sql` or `)})`;
+}
+
+/** 0 when every word is in the name (those come first), else 1. */
+function nameRank(pg: boolean, words: string[]) {
+  const all = words.map((w) => likeCI(pg, "p.name", likeAnywhere(w)));
+  return sql<number>`case when ${sql.join(all, sql` and `)} then 0 else 1 end`;
+}
+
 function filtered(db: Queryable, query: ShopQuery) {
   let qb = db.selectFrom("products as p");
-  if (query.q) qb = qb.where(containsInsensitive("p.name", query.q));
+  const pg = isPostgres(db);
+  for (const word of searchWords(query.q)) qb = qb.where(wordMatches(pg, word));
+  if (query.house) qb = qb.where(sql<string>`lower(p.inspired_house)`, "=", query.house.toLowerCase());
   if (query.categoryId) qb = qb.where("p.category_id", "=", query.categoryId);
   if (query.maxPriceCents !== null) qb = qb.where("p.price_cents", "<=", query.maxPriceCents);
   return qb;
@@ -112,16 +155,78 @@ async function countAll(db: Queryable, q: ReturnType<typeof filtered>): Promise<
 }
 
 /**
- * One page of the shop: products matching the filters newest first, how many match, how many the shop has.
- * A page past the end shows the last page. Indexes used: products_created_at_idx (order), products_category_created_idx
- * (category), products_price_idx (price); the name search scans names (cheap at 10 000 rows, see the report).
+ * One page of the shop with the house filter's options. Without a search: products matching the filters newest first
+ * through the indexes (products_created_at_idx for the order, products_category_created_idx, products_price_idx, the
+ * lower(inspired_house) index), and one grouped count for the houses. With a search: ONE pass over the products that
+ * match the words and the other filters returns (id, name match, created_at, house) for each, and the count, the houses,
+ * the house filter, the order (name matches first, then newest) and the page are taken from it here, so the text is
+ * scanned once rather than three times (see the report: < 20 ms at 10 000 products); then 24 cards are read by id.
+ * A page past the end shows the last page.
+ */
+export async function queryShop(db: Queryable, query: ShopQuery): Promise<{ page: ShopPage; houses: HouseOption[] }> {
+  const words = searchWords(query.q);
+  const total = await countAll(db, filtered(db, { ...query, q: "", house: "", categoryId: null, maxPriceCents: null }));
+  if (words.length === 0) {
+    const [page, houseRows] = await Promise.all([
+      listShopProducts(db, query),
+      filtered(db, { ...query, house: "" })
+        .where("p.inspired_house", "is not", null)
+        .select((eb) => ["p.inspired_house", eb.fn.countAll<number>().as("n")])
+        .groupBy("p.inspired_house")
+        .execute(),
+    ]);
+    return { page: { ...page, total }, houses: houseFacet(houseRows.map((r) => ({ house: r.inspired_house, n: Number(r.n) }))) };
+  }
+  const rows = await filtered(db, { ...query, house: "" })
+    .select(["p.id", "p.created_at", "p.inspired_house", nameRank(isPostgres(db), words).as("rank")])
+    .execute();
+  const houses = houseFacet(rows.map((r) => ({ house: r.inspired_house, n: 1 })));
+  const house = query.house?.toLowerCase() ?? "";
+  const wanted = house ? rows.filter((r) => r.inspired_house?.toLowerCase() === house) : rows;
+  wanted.sort((a, b) => Number(a.rank) - Number(b.rank) || compareDesc(a.created_at, b.created_at) || compareDesc(a.id, b.id));
+  const matching = wanted.length;
+  const pageCount = Math.max(1, Math.ceil(matching / query.pageSize));
+  const page = Math.min(Math.max(1, query.page), pageCount);
+  const ids = wanted.slice((page - 1) * query.pageSize, page * query.pageSize).map((r) => r.id);
+  const cards = ids.length ? await summarySelect(db).where("p.id", "in", ids).execute() : [];
+  const byId = new Map(cards.map((c) => [c.id, c]));
+  const products = ids.flatMap((id) => byId.get(id) ?? []).map(toSummary);
+  return { page: { products, matching, total, page, pageCount }, houses };
+}
+
+function compareDesc(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/** Houses with their product counts, case variants merged ('Chanel' and 'chanel' are one house), by name. */
+export function houseFacet(rows: Array<{ house: string | null; n: number }>): HouseOption[] {
+  const byKey = new Map<string, HouseOption>();
+  for (const { house, n } of rows) {
+    const name = house?.trim();
+    if (!name) continue;
+    const key = name.toLowerCase();
+    const seen = byKey.get(key);
+    if (seen) {
+      seen.count += n;
+      if (name < seen.name) seen.name = name;
+    } else byKey.set(key, { name, count: n });
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, h]) => h);
+}
+
+/**
+ * One page of the shop: products matching the filters, how many match, how many the shop has. With a search, name
+ * matches first, then newest first; otherwise newest first. (The shop page uses queryShop, which also gives the houses.)
  */
 export async function listShopProducts(db: Queryable, query: ShopQuery): Promise<ShopPage> {
-  const hasFilter = Boolean(query.q || query.categoryId || query.maxPriceCents !== null);
-  const total = await countAll(db, filtered(db, { ...query, q: "", categoryId: null, maxPriceCents: null }));
+  const words = searchWords(query.q);
+  if (words.length > 0) return (await queryShop(db, query)).page;
+  const hasFilter = Boolean(query.house || query.categoryId || query.maxPriceCents !== null);
+  const total = await countAll(db, filtered(db, { ...query, q: "", house: "", categoryId: null, maxPriceCents: null }));
   const matching = hasFilter ? await countAll(db, filtered(db, query)) : total;
   const pageCount = Math.max(1, Math.ceil(matching / query.pageSize));
   const page = Math.min(Math.max(1, query.page), pageCount);
+  if (matching === 0) return { products: [], matching, total, page, pageCount };
   // Deferred join: the offset walks only the (created_at, id) index, then 24 rows are read in full.
   const pageIds = filtered(db, query)
     .select("p.id")
@@ -129,10 +234,7 @@ export async function listShopProducts(db: Queryable, query: ShopQuery): Promise
     .orderBy("p.id", "desc")
     .limit(query.pageSize)
     .offset((page - 1) * query.pageSize);
-  const products =
-    matching === 0
-      ? []
-      : await summarySelect(db).where("p.id", "in", pageIds).orderBy("p.created_at", "desc").orderBy("p.id", "desc").execute();
+  const products = await summarySelect(db).where("p.id", "in", pageIds).orderBy("p.created_at", "desc").orderBy("p.id", "desc").execute();
   return { products: products.map(toSummary), matching, total, page, pageCount };
 }
 
@@ -165,6 +267,9 @@ export async function getProductBySlug(db: Queryable, slug: string): Promise<Pro
     metaTitle: row.meta_title,
     metaDesc: row.meta_desc,
     createdAt: row.created_at,
+    stock: row.stock === null ? null : Number(row.stock),
+    inspiredHouse: row.inspired_house,
+    inspiredFragrance: row.inspired_fragrance,
   };
 }
 
@@ -201,6 +306,8 @@ export class ShopLoadError extends Error {
 
 export interface ShopData extends ShopPage {
   categories: CategoryOption[];
+  /** the inspired-by houses with matches for the other filters (the house filter's options) */
+  houses: HouseOption[];
   /** the category filter in effect (an unknown slug is ignored) */
   category: CategoryOption | null;
   /** the filters as applied: unknown category dropped, page clamped */
@@ -216,16 +323,23 @@ export async function loadShopPage(db: Queryable, requested: ShopFilters, pageSi
   }
   const category = categories.find((c) => c.slug === requested.category) ?? null;
   let page: ShopPage;
+  let houses: HouseOption[];
   try {
-    page = await listShopProducts(db, {
+    const query = {
       q: requested.q,
+      house: requested.house,
       categoryId: category?.id ?? null,
       maxPriceCents: requested.maxPrice === null ? null : requested.maxPrice * 100,
       page: requested.page,
       pageSize,
-    });
+    };
+    ({ page, houses } = await queryShop(db, query));
   } catch (error) {
     throw new ShopLoadError(`Failed to load products: ${SHOP_UNAVAILABLE}`, { cause: error });
   }
-  return { ...page, categories, category, filters: { ...requested, category: category?.slug ?? "", page: page.page } };
+  // A house chosen in the URL that has no match keeps its place in the select (the list then says none match).
+  if (requested.house && !houses.some((h) => h.name.toLowerCase() === requested.house.toLowerCase())) {
+    houses = [...houses, { name: requested.house, count: 0 }];
+  }
+  return { ...page, categories, houses, category, filters: { ...requested, category: category?.slug ?? "", page: page.page } };
 }

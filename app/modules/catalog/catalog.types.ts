@@ -10,6 +10,19 @@ export interface ProductSummary {
   image: string | null;
   categoryName: string | null;
   categorySlug: string | null;
+  /** bottles left; null = not tracked (always available) */
+  stock: number | null;
+  /** the designer fragrance it is inspired by ("Dior", "Sauvage"); null = none */
+  inspiredHouse: string | null;
+  inspiredFragrance: string | null;
+}
+
+/** An inspired-by house in the shop's house filter. */
+export interface HouseOption {
+  /** the house as the catalogue spells it */
+  name: string;
+  /** products of this house matching the other filters */
+  count: number;
 }
 
 export interface CategoryOption {
@@ -38,4 +51,7 @@ export interface ProductDetail {
   metaTitle: string | null;
   metaDesc: string | null;
   createdAt: string;
+  stock: number | null;
+  inspiredHouse: string | null;
+  inspiredFragrance: string | null;
 }

@@ -25,6 +25,9 @@ const product: ProductDetail = {
   metaTitle: null,
   metaDesc: null,
   createdAt: "2025-01-01T00:00:00.000Z",
+  stock: null,
+  inspiredHouse: "Maison Francis Kurkdjian",
+  inspiredFragrance: "Oud Satin Mood",
 };
 
 describe("quantities", () => {
@@ -139,6 +142,21 @@ describe("productJsonLd", () => {
       url: "https://shop.example/products/velvet-oud",
     });
     expect(ld.image).toEqual(["https://shop.example/media/products/velvet-oud-1200.webp"]);
+  });
+
+  it("says out of stock when no bottle is left, in stock otherwise or when stock is not tracked", () => {
+    const ld = (stock: number | null) => (productJsonLd({ ...product, stock }, null, "https://shop.example", "Scentara") as any).offers.availability;
+    expect(ld(0)).toBe("https://schema.org/OutOfStock");
+    expect(ld(1)).toBe("https://schema.org/InStock");
+    expect(ld(null)).toBe("https://schema.org/InStock");
+  });
+
+  it("keeps the shop as the brand: the inspired-by house and fragrance are never claimed", () => {
+    const ld = productJsonLd(product, null, "https://shop.example", "Scentara") as any;
+    expect(ld.brand).toEqual({ "@type": "Brand", name: "Scentara" });
+    const text = JSON.stringify(ld);
+    expect(text).not.toContain("Kurkdjian");
+    expect(text).not.toContain("Oud Satin Mood");
   });
 
   it("has no rating without reviews (never a made-up one)", () => {

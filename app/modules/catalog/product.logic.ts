@@ -5,6 +5,7 @@
 import { toDecimalString } from "~/utils/money";
 import type { ReviewSummary } from "~/modules/reviews/reviews.logic";
 import type { ProductDetail, ProductTier } from "./catalog.types";
+import { schemaAvailability } from "./stock.logic";
 
 /** SPEC §5: the product page's quantity choices. */
 export const PRODUCT_QUANTITIES = [1, 2, 3, 4, 5, 6, 10, 20, 50, 100] as const;
@@ -108,8 +109,9 @@ function absolute(baseUrl: string, path: string) {
 }
 
 /**
- * schema.org Product with its real Offer (the base price, ZAR, in stock), and — only when there are reviews —
- * an AggregateRating and up to 5 Reviews from the database.
+ * schema.org Product with its real Offer (the base price, ZAR, in stock or out of stock), and — only when there are
+ * reviews — an AggregateRating and up to 5 Reviews from the database. The brand is always the shop: a product inspired
+ * by a designer fragrance is our own blend, so neither the house nor the fragrance appears here.
  */
 export function productJsonLd(product: ProductDetail, reviews: ReviewSummary | null, baseUrl: string, shopName: string) {
   const url = absolute(baseUrl, `/products/${product.slug}`);
@@ -128,7 +130,7 @@ export function productJsonLd(product: ProductDetail, reviews: ReviewSummary | n
       "@type": "Offer",
       price: toDecimalString(product.priceCents),
       priceCurrency: "ZAR",
-      availability: "https://schema.org/InStock",
+      availability: schemaAvailability(product.stock),
       url,
       seller: { "@type": "Organization", name: shopName },
     },

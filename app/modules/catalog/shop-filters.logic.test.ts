@@ -13,6 +13,7 @@ import {
   priceLabel,
   serializeShopFilters,
   shopHref,
+  searchWords,
   sliderValue,
   withFilter,
   type ShopFilters,
@@ -22,13 +23,14 @@ const f = (over: Partial<ShopFilters> = {}): ShopFilters => ({ ...EMPTY_FILTERS,
 
 describe("parseShopFilters", () => {
   it("gives the empty filters for an empty query", () => {
-    expect(parseShopFilters("")).toEqual({ q: "", category: "", maxPrice: null, page: 1 });
+    expect(parseShopFilters("")).toEqual({ q: "", category: "", house: "", maxPrice: null, page: 1 });
   });
 
   it("reads every filter", () => {
-    expect(parseShopFilters("q=oud&category=for-her&maxPrice=450&page=3")).toEqual({
+    expect(parseShopFilters("q=oud&category=for-her&house=Dior&maxPrice=450&page=3")).toEqual({
       q: "oud",
       category: "for-her",
+      house: "Dior",
       maxPrice: 450,
       page: 3,
     });
@@ -119,8 +121,8 @@ describe("serializeShopFilters / shopHref", () => {
     expect(shopHref(EMPTY_FILTERS)).toBe("/shop");
   });
   it("writes filters in a stable order", () => {
-    expect(shopHref(f({ page: 2, maxPrice: 500, category: "for-her", q: "oud" }))).toBe(
-      "/shop?q=oud&category=for-her&maxPrice=500&page=2",
+    expect(shopHref(f({ page: 2, maxPrice: 500, category: "for-her", q: "oud", house: "Yves Saint Laurent" }))).toBe(
+      "/shop?q=oud&category=for-her&house=Yves+Saint+Laurent&maxPrice=500&page=2",
     );
   });
   it("keeps a price bound of 0; the slider's top (1000) is no bound at all", () => {
@@ -137,6 +139,7 @@ describe("serializeShopFilters / shopHref", () => {
     const filters = fc.record({
       q: fc.string({ maxLength: 120 }),
       category: fc.constantFrom("", "for-her", "for-him", "unisex", "gift-sets"),
+      house: fc.constantFrom("", "Dior", "Maison Francis Kurkdjian", "Yves Saint Laurent"),
       maxPrice: fc.option(fc.integer({ min: 0, max: 990 }), { nil: null }),
       page: fc.integer({ min: 1, max: 500 }),
     });
@@ -146,6 +149,7 @@ describe("serializeShopFilters / shopHref", () => {
         // parsing normalises; serialising the result again changes nothing
         expect(parseShopFilters(serializeShopFilters(once))).toEqual(once);
         expect(once.category).toBe(input.category);
+        expect(once.house).toBe(input.house);
         expect(once.maxPrice).toBe(input.maxPrice);
         expect(once.page).toBe(input.page);
         expect(once.q.length).toBeLessThanOrEqual(100);
@@ -174,6 +178,7 @@ describe("isFilterActive / clearFilters / withFilter", () => {
   it.each<[string, Partial<ShopFilters>]>([
     ["search", { q: "oud" }],
     ["category", { category: "for-her" }],
+    ["house", { house: "Chanel" }],
     ["price", { maxPrice: 500 }],
     ["price of 990", { maxPrice: 990 }],
     ["price of 0", { maxPrice: 0 }],
@@ -181,7 +186,7 @@ describe("isFilterActive / clearFilters / withFilter", () => {
     expect(isFilterActive(f(over))).toBe(true);
   });
   it("clearFilters removes every filter and goes to page 1", () => {
-    expect(clearFilters()).toEqual({ q: "", category: "", maxPrice: null, page: 1 });
+    expect(clearFilters()).toEqual({ q: "", category: "", house: "", maxPrice: null, page: 1 });
     expect(isFilterActive(clearFilters())).toBe(false);
     expect(shopHref(clearFilters())).toBe("/shop");
   });
@@ -262,5 +267,15 @@ describe("pageWindow", () => {
         expect(w.length).toBeLessThanOrEqual(7);
       }),
     );
+  });
+});
+
+describe("searchWords", () => {
+  it("splits a search into distinct lower-case words, longest first", () => {
+    expect(searchWords("  Dior   SAUVAGE dior ")).toEqual(["sauvage", "dior"]);
+    expect(searchWords("")).toEqual([]);
+  });
+  it("counts at most 6 words", () => {
+    expect(searchWords("a b c d e f g h")).toHaveLength(6);
   });
 });

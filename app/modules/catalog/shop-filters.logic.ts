@@ -2,15 +2,21 @@
  * The shop's filters live in the URL (shareable links, the back button works) and are applied on the server.
  * Pure and browser-safe: the loader parses with it, the page builds its links and form state with it.
  *
- *   q         search by name: trimmed, at most 100 characters; empty = no search
+ *   q         search: trimmed, at most 100 characters; empty = no search. Each word must appear in the name, the
+ *             description (scent notes) or the inspired-by house or fragrance; name matches are listed first
  *   category  a category slug; empty = All Categories
+ *   house     an inspired-by designer house ("Dior"), case-insensitive; empty = all houses
  *   maxPrice  whole rand 0–990, the price slider's upper bound (inclusive); the slider's top (1000), absent or
  *             invalid = no price filter — a shopper who leaves the slider at its end hasn't filtered (and a form
  *             submitted without JavaScript always sends the slider's value)
  *   page      1-based page number of the results (24 a page); invalid = 1
  */
 
+import { normalizeHouse } from "./inspired-by.logic";
+
 export const SEARCH_MAX_LENGTH = 100;
+/** At most this many words of a search count (the rest are ignored): each costs a pass over the candidate rows. */
+export const SEARCH_MAX_WORDS = 6;
 export const PRICE_MIN = 0;
 export const PRICE_MAX = 1000;
 export const PRICE_STEP = 10;
@@ -21,12 +27,14 @@ export const PAGE_LIMIT = 100_000;
 export interface ShopFilters {
   q: string;
   category: string;
+  /** inspired-by house, or '' for all */
+  house: string;
   /** whole rand, or null for no price filter */
   maxPrice: number | null;
   page: number;
 }
 
-export const EMPTY_FILTERS: Readonly<ShopFilters> = Object.freeze({ q: "", category: "", maxPrice: null, page: 1 });
+export const EMPTY_FILTERS: Readonly<ShopFilters> = Object.freeze({ q: "", category: "", house: "", maxPrice: null, page: 1 });
 
 type ParamsLike = URLSearchParams | string | Record<string, string | undefined>;
 
@@ -43,6 +51,12 @@ export function normalizeSearch(raw: string | null | undefined): string {
   if (!raw) return "";
   const clean = raw.replace(/\s+/g, " ").trim();
   return Array.from(clean).slice(0, SEARCH_MAX_LENGTH).join("").trim();
+}
+
+/** The search's words for the query: lower-cased, distinct, at most 6, longest first (usually the rarest, so a row fails fast). */
+export function searchWords(q: string): string[] {
+  const words = [...new Set(normalizeSearch(q).toLowerCase().split(" ").filter(Boolean))].slice(0, SEARCH_MAX_WORDS);
+  return words.sort((a, b) => b.length - a.length);
 }
 
 /** A slug of lower-case letters, digits and single dashes, or '' for anything else. */
@@ -75,6 +89,7 @@ export function parseShopFilters(input: ParamsLike): ShopFilters {
   return {
     q: normalizeSearch(params.get("q")),
     category: normalizeCategory(params.get("category")),
+    house: normalizeHouse(params.get("house")),
     maxPrice: parseMaxPrice(params.get("maxPrice")),
     page: parsePage(params.get("page")),
   };
@@ -85,10 +100,12 @@ export function serializeShopFilters(filters: Partial<ShopFilters>): URLSearchPa
   const params = new URLSearchParams();
   const q = normalizeSearch(filters.q);
   const category = normalizeCategory(filters.category);
+  const house = normalizeHouse(filters.house);
   const maxPrice = filters.maxPrice == null ? null : parseMaxPrice(String(filters.maxPrice));
   const page = filters.page == null ? 1 : parsePage(String(filters.page));
   if (q) params.set("q", q);
   if (category) params.set("category", category);
+  if (house) params.set("house", house);
   if (maxPrice !== null) params.set("maxPrice", String(maxPrice));
   if (page > 1) params.set("page", String(page));
   return params;
@@ -109,7 +126,7 @@ export function withFilter(filters: ShopFilters, change: Partial<ShopFilters>): 
 
 /** Whether any filter narrows the list (the page number is not a filter). Shows 'Clear All Filters'. */
 export function isFilterActive(filters: ShopFilters): boolean {
-  return filters.q !== "" || filters.category !== "" || filters.maxPrice !== null;
+  return filters.q !== "" || filters.category !== "" || filters.house !== "" || filters.maxPrice !== null;
 }
 
 /** No search, all categories, any price, first page. */

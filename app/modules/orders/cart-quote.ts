@@ -15,6 +15,10 @@ export interface CartQuoteLine {
   lineTotalCents: number;
   tierApplied: boolean;
   nextTier: { minQuantity: number; priceCents: number } | null;
+  /** bottles left when the product counts its stock; null = not tracked */
+  stockLeft: number | null;
+  /** the line asks for more than is left: what to tell the shopper (checkout refuses it); null when fine */
+  stockProblem: string | null;
 }
 
 export interface CartQuote {

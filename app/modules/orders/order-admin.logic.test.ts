@@ -1,40 +1,56 @@
 import { describe, expect, it } from "vitest";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
-import { changePayment, changeStatus, confirmsPayment, editedTotals, metricsOf, orderIdPrefix, paymentStatusLabel, summarizeMetrics } from "./order-admin.logic";
+import { changePayment, changeStatus, confirmsPayment, holdsStock, stockEffect, editedTotals, metricsOf, orderIdPrefix, paymentStatusLabel, summarizeMetrics } from "./order-admin.logic";
 
 const NOW = new Date("2026-11-23T10:00:00.000Z");
 const at = NOW.toISOString();
 
 describe("changeStatus: any status to any status, with its stamp and its effect on the coupon", () => {
-  it.each<[OrderStatus, OrderStatus, object, string]>([
-    ["pending", "processing", { processing_started_at: at }, "none"],
-    ["processing", "shipped", { shipped_at: at }, "none"],
-    ["shipped", "delivered", { actual_delivery_date: at }, "none"],
-    ["delivered", "pending", {}, "none"],
-    ["pending", "cancelled", {}, "release"],
-    ["shipped", "cancelled", {}, "release"],
-    ["cancelled", "cancelled", {}, "none"],
-    ["cancelled", "pending", {}, "reclaim"],
-    ["cancelled", "shipped", { shipped_at: at }, "reclaim"],
-  ])("%s → %s stamps %j, coupon %s", (from, to, stamps, coupon) => {
-    expect(changeStatus({ status: from, paymentStatus: "completed" }, to, NOW)).toEqual({ status: to, paymentStatus: "completed", stamps, coupon });
+  it.each<[OrderStatus, OrderStatus, object, string, string]>([
+    ["pending", "processing", { processing_started_at: at }, "none", "none"],
+    ["processing", "shipped", { shipped_at: at }, "none", "none"],
+    ["shipped", "delivered", { actual_delivery_date: at }, "none", "none"],
+    ["delivered", "pending", {}, "none", "none"],
+    ["pending", "cancelled", {}, "release", "give_back"],
+    ["shipped", "cancelled", {}, "release", "give_back"],
+    ["cancelled", "cancelled", {}, "none", "none"],
+    ["cancelled", "pending", {}, "reclaim", "take"],
+    ["cancelled", "shipped", { shipped_at: at }, "reclaim", "take"],
+  ])("%s → %s stamps %j, coupon %s, stock %s (paid order)", (from, to, stamps, coupon, stock) => {
+    expect(changeStatus({ status: from, paymentStatus: "completed" }, to, NOW)).toEqual({ status: to, paymentStatus: "completed", stamps, coupon, stock });
   });
 });
 
 describe("changePayment", () => {
-  it.each<[OrderStatus, PaymentStatus, PaymentStatus, OrderStatus, object, string, boolean]>([
+  it.each<[OrderStatus, PaymentStatus, PaymentStatus, OrderStatus, object, string, boolean, string]>([
     // SPEC §4: completed on a pending order also moves it to processing and stamps it
-    ["pending", "pending", "completed", "processing", { processing_started_at: at }, "none", true],
+    ["pending", "pending", "completed", "processing", { processing_started_at: at }, "none", true, "take"],
     // decision 016: a cancelled order whose money arrives is live again, and reclaims its coupon
-    ["cancelled", "cancelled", "completed", "processing", { processing_started_at: at }, "reclaim", true],
-    ["shipped", "completed", "completed", "shipped", {}, "none", false],
-    ["processing", "completed", "failed", "processing", {}, "none", false],
-    ["pending", "pending", "cancelled", "pending", {}, "none", false],
-    ["delivered", "failed", "completed", "delivered", {}, "none", true],
-  ])("%s/%s, payment → %s: status %s, stamps %j, coupon %s, confirms %s", (status, payment, to, nextStatus, stamps, coupon, confirms) => {
+    ["cancelled", "cancelled", "completed", "processing", { processing_started_at: at }, "reclaim", true, "take"],
+    ["shipped", "completed", "completed", "shipped", {}, "none", false, "none"],
+    ["processing", "completed", "failed", "processing", {}, "none", false, "give_back"],
+    ["pending", "pending", "cancelled", "pending", {}, "none", false, "none"],
+    ["delivered", "failed", "completed", "delivered", {}, "none", true, "take"],
+  ])("%s/%s, payment → %s: status %s, stamps %j, coupon %s, confirms %s, stock %s", (status, payment, to, nextStatus, stamps, coupon, confirms, stock) => {
     const next = changePayment({ status, paymentStatus: payment }, to, NOW);
-    expect(next).toEqual({ status: nextStatus, paymentStatus: to, stamps, coupon });
+    expect(next).toEqual({ status: nextStatus, paymentStatus: to, stamps, coupon, stock });
     expect(confirmsPayment({ status, paymentStatus: payment }, next)).toBe(confirms);
+  });
+});
+
+describe("stock (decision 020): an order holds stock while paid and not cancelled", () => {
+  it("holds only when paid and not cancelled", () => {
+    expect(holdsStock({ status: "processing", paymentStatus: "completed" })).toBe(true);
+    expect(holdsStock({ status: "delivered", paymentStatus: "completed" })).toBe(true);
+    expect(holdsStock({ status: "cancelled", paymentStatus: "completed" })).toBe(false);
+    expect(holdsStock({ status: "pending", paymentStatus: "pending" })).toBe(false);
+    expect(holdsStock({ status: "shipped", paymentStatus: "failed" })).toBe(false);
+  });
+  it("takes on entering, gives back on leaving, nothing otherwise", () => {
+    expect(stockEffect({ status: "pending", paymentStatus: "pending" }, { status: "processing", paymentStatus: "completed" })).toBe("take");
+    expect(stockEffect({ status: "shipped", paymentStatus: "completed" }, { status: "cancelled", paymentStatus: "completed" })).toBe("give_back");
+    expect(stockEffect({ status: "pending", paymentStatus: "pending" }, { status: "cancelled", paymentStatus: "cancelled" })).toBe("none");
+    expect(stockEffect({ status: "processing", paymentStatus: "completed" }, { status: "shipped", paymentStatus: "completed" })).toBe("none");
   });
 });
 

@@ -3,7 +3,8 @@
  * admin orders use case applies inside its transaction and the page uses for its labels. Browser-safe.
  *
  * One invariant ties orders to coupons: an order holds its coupon redemption while its status is not cancelled
- * (docs/decisions/016). Every transition says what it does to that redemption.
+ * (docs/decisions/016). Another ties them to stock: an order holds its stock while its payment is completed and it is
+ * not cancelled (docs/decisions/020). Every transition says what it does to both.
  */
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
 
@@ -50,6 +51,9 @@ export const ORDER_ADMIN_MESSAGES = {
   none: (status: OrderStatus) => `No ${status} orders found`,
   notFound: "That order no longer exists",
   eftHint: "For EFT payments, manually set payment to Completed once payment is received.",
+  shortHint: "Short of stock: the product had run out when this order was paid. Restock it, or contact the customer about a refund.",
+  stockShort: (lines: Array<{ name: string; quantity: number }>) =>
+    `Not enough stock for ${lines.map((l) => `${l.quantity} × ${l.name}`).join(", ")}: the order is flagged "short of stock". Restock the product, or contact the customer about a refund.`,
   couponFull: (code: string) =>
     `Coupon ${code} has no redemptions left, so this order can't be reopened with its discount. Nothing was changed: raise the coupon's limit first, or leave the order cancelled.`,
 } as const;
@@ -69,11 +73,29 @@ export interface OrderState {
 /** What a transition does to the order's coupon redemption (see the invariant above). */
 export type CouponEffect = "release" | "reclaim" | "none";
 
+/** What a transition does to the stock its lines took (see the invariant above). */
+export type StockEffect = "take" | "give_back" | "none";
+
 export interface Transition {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   stamps: OrderStamps;
   coupon: CouponEffect;
+  stock: StockEffect;
+}
+
+/** Does an order in this state hold stock? Paid and not cancelled. */
+export function holdsStock(state: OrderState): boolean {
+  return state.paymentStatus === "completed" && state.status !== "cancelled";
+}
+
+/** Moving into a stock-holding state takes stock; moving out of one gives it back. */
+export function stockEffect(from: OrderState, to: OrderState): StockEffect {
+  const before = holdsStock(from);
+  const after = holdsStock(to);
+  if (!before && after) return "take";
+  if (before && !after) return "give_back";
+  return "none";
 }
 
 function couponEffect(from: OrderStatus, to: OrderStatus): CouponEffect {
@@ -92,7 +114,13 @@ function stampFor(status: OrderStatus, now: string): OrderStamps {
 
 /** The owner picks a status: any status from any status (SPEC §4); the payment status is left as it is. */
 export function changeStatus(order: OrderState, to: OrderStatus, now: Date): Transition {
-  return { status: to, paymentStatus: order.paymentStatus, stamps: stampFor(to, now.toISOString()), coupon: couponEffect(order.status, to) };
+  return {
+    status: to,
+    paymentStatus: order.paymentStatus,
+    stamps: stampFor(to, now.toISOString()),
+    coupon: couponEffect(order.status, to),
+    stock: stockEffect(order, { status: to, paymentStatus: order.paymentStatus }),
+  };
 }
 
 /**
@@ -103,7 +131,13 @@ export function changeStatus(order: OrderState, to: OrderStatus, now: Date): Tra
 export function changePayment(order: OrderState, to: PaymentStatus, now: Date): Transition {
   const reopens = to === "completed" && (order.status === "pending" || order.status === "cancelled");
   const status: OrderStatus = reopens ? "processing" : order.status;
-  return { status, paymentStatus: to, stamps: reopens ? stampFor("processing", now.toISOString()) : {}, coupon: couponEffect(order.status, status) };
+  return {
+    status,
+    paymentStatus: to,
+    stamps: reopens ? stampFor("processing", now.toISOString()) : {},
+    coupon: couponEffect(order.status, status),
+    stock: stockEffect(order, { status, paymentStatus: to }),
+  };
 }
 
 /** Does this transition newly confirm a payment (the customer's confirmation e-mail goes out)? */

@@ -29,6 +29,8 @@ import {
 import type { OrderEditInput } from "./order-admin.schema";
 import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server";
 import { inTransaction } from "./order-payment.server";
+import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
@@ -39,6 +41,8 @@ export interface AdminOrderLine {
   quantity: number;
   unitPriceCents: number;
   totalPriceCents: number;
+  /** units the payment could not take from stock (docs/decisions/020): the owner's flag */
+  stockShort: number;
 }
 
 export interface AdminOrder {
@@ -107,7 +111,7 @@ export async function listAdminOrders(db: Queryable, input: { status: OrderStatu
     db.selectFrom("orders").leftJoin("users", "users.id", "orders.user_id").selectAll("orders").select("users.email as customer_email").where("orders.id", "in", ids).execute(),
     db
       .selectFrom("order_lines")
-      .select(["id", "order_id", "product_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
+      .select(["id", "order_id", "product_id", "name", "quantity", "unit_price_cents", "total_price_cents", "stock_short"])
       .where("order_id", "in", ids)
       .orderBy("position")
       .orderBy("id")
@@ -148,6 +152,7 @@ export async function listAdminOrders(db: Queryable, input: { status: OrderStatu
           quantity: Number(l.quantity),
           unitPriceCents: Number(l.unit_price_cents),
           totalPriceCents: Number(l.total_price_cents),
+          stockShort: Number(l.stock_short),
         })),
     })),
   };
@@ -208,10 +213,10 @@ async function recordMetrics(trx: Trx, orderId: string) {
 type OrderRow = Awaited<ReturnType<typeof lockOrder>>;
 
 /**
- * Applies a transition: the row, its stamps, its coupon redemption, its metrics and — when it newly confirms the
- * payment — the order's invoice number (kept if it had one: docs/decisions/019), all or nothing.
+ * Applies a transition: the row, its stamps, its coupon redemption, its metrics, its stock and — when it newly
+ * confirms the payment — the order's invoice number (kept if it had one: docs/decisions/019), all or nothing.
  */
-async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date) {
+async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Promise<StockOutcome> {
   if (next.coupon === "release") await releaseCouponRedemption(trx, order.id);
   if (next.coupon === "reclaim") {
     const outcome = await reclaimCouponRedemption(trx, { id: order.id, userId: order.user_id, couponCode: order.coupon_code, discountCents: Number(order.discount_amount_cents) });
@@ -223,31 +228,50 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date) {
     .where("id", "=", order.id)
     .execute();
   if (Object.keys(next.stamps).length > 0) await recordMetrics(trx, order.id);
+  // Lock order as everywhere: the order row (locked above), its coupon, its products by id, the invoice counter last
+  // (held until the commit: docs/decisions/019, 020).
+  const stock: StockOutcome =
+    next.stock === "take" ? await takeOrderStock(trx, order.id) : next.stock === "give_back" ? await giveBackOrderStock(trx, order.id) : { changed: false, short: [] };
   if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) await allocateInvoiceNumber(trx, order.id, now);
+  return stock;
 }
 
-export async function setOrderStatus(db: Queryable, id: string, status: OrderStatus, now = new Date()): Promise<void> {
-  const before = await inTransaction(db, async (trx) => {
+/** After the commit: visitors see the new stock at once. */
+function announceStock(orderId: string, stock: StockOutcome) {
+  if (stock.changed) storefrontChanged(`stock: order ${orderId} changed by the owner`);
+}
+
+/** What the owner's change did that they should hear about: products it found out of stock. */
+export interface OrderChangeResult {
+  short: StockOutcome["short"];
+}
+
+export async function setOrderStatus(db: Queryable, id: string, status: OrderStatus, now = new Date()): Promise<OrderChangeResult> {
+  const { before, stock } = await inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, id);
-    await apply(trx, order, changeStatus({ status: order.status, paymentStatus: order.payment_status }, status, now), now);
-    return order;
+    const stock = await apply(trx, order, changeStatus({ status: order.status, paymentStatus: order.payment_status }, status, now), now);
+    return { before: order, stock };
   });
+  announceStock(id, stock);
   logger.info({ orderId: id, from: before.status, to: status }, "admin: order status changed");
   // Shipped with a tracking number: the customer hears where their parcel is.
   if (status === "shipped" && before.status !== "shipped" && before.tracking_number) await notify(db, id, before.status);
+  return { short: stock.short };
 }
 
-export async function setPaymentStatus(db: Queryable, id: string, paymentStatus: PaymentStatus, now = new Date()): Promise<void> {
-  const { before, next } = await inTransaction(db, async (trx) => {
+export async function setPaymentStatus(db: Queryable, id: string, paymentStatus: PaymentStatus, now = new Date()): Promise<OrderChangeResult> {
+  const { before, next, stock } = await inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, id);
     const state = { status: order.status, paymentStatus: order.payment_status };
     const transition = changePayment(state, paymentStatus, now);
-    await apply(trx, order, transition, now);
-    return { before: state, next: transition };
+    const stock = await apply(trx, order, transition, now);
+    return { before: state, next: transition, stock };
   });
+  announceStock(id, stock);
   logger.info({ orderId: id, from: before.paymentStatus, to: paymentStatus, status: next.status }, "admin: payment status changed");
   // A payment the owner confirmed (an EFT that arrived) gets the same confirmation as a card payment.
   if (confirmsPayment(before, next)) await sendOrderPaidEmails(db, id);
+  return { short: stock.short };
 }
 
 /** The inline edit (SPEC §4): lines' quantity and unit price, address, notes, tracking; totals recomputed here. */

@@ -1,6 +1,7 @@
 import type { Queryable, Trx } from "~/db/db.server";
 import { confirmCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
 import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
+import { takeOrderStock, type StockOutcome } from "./order-stock.server";
 
 /**
  * The payment transitions of an order. Each is conditional on the order still being pending, so two deliveries of
@@ -14,12 +15,19 @@ export async function inTransaction<T>(db: Queryable, fn: (trx: Trx) => Promise<
   return db.transaction().execute(fn);
 }
 
+/** A payment that was applied, with what it did to stock. */
+export interface PaidOrder {
+  stock: StockOutcome;
+}
+
 /**
  * A verified payment: pending → processing, payment completed, processing_started_at stamped, coupon redemption
- * confirmed, and the order's invoice number allocated (last: the counter stays locked until the commit,
- * docs/decisions/019). Returns false (and changes nothing) when the order was not pending/pending any more.
+ * confirmed, stock taken (docs/decisions/020: a line whose product has run out is recorded short; the payment stands),
+ * and the order's invoice number allocated (last: the counter stays locked until the commit, docs/decisions/019).
+ * Returns null (and changes nothing) when the order was not pending/pending any more. The caller raises
+ * storefrontChanged after its commit when `stock.changed`.
  */
-export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<boolean> {
+export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<PaidOrder | null> {
   const stamp = now.toISOString();
   const result = await trx
     .updateTable("orders")
@@ -28,10 +36,11 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
     .where("status", "=", "pending")
     .where("payment_status", "=", "pending")
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
+  if (Number(result.numUpdatedRows) !== 1) return null;
   await confirmCouponRedemption(trx, orderId);
+  const stock = await takeOrderStock(trx, orderId);
   await allocateInvoiceNumber(trx, orderId, now);
-  return true;
+  return { stock };
 }
 
 /** Why an unpaid order is closed; the payment status it ends with follows from it. */

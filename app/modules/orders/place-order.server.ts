@@ -15,6 +15,7 @@ import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/cou
 import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 import { findCouponForCustomer, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
 import { zoneForOrder } from "~/modules/shipping/shipping.logic";
+import { exceedsStock, stockShortMessage } from "~/modules/catalog/stock.logic";
 import type { PaymentMethod } from "~/modules/payments/provider";
 import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
@@ -75,7 +76,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
   }
   const ids = wanted.map((l) => l.productId);
   const [products, tiers, zones] = await Promise.all([
-    ids.length ? db.selectFrom("products").select(["id", "name", "slug", "price_cents", "images"]).where("id", "in", ids).execute() : [],
+    ids.length ? db.selectFrom("products").select(["id", "name", "slug", "price_cents", "images", "stock"]).where("id", "in", ids).execute() : [],
     ids.length
       ? db.selectFrom("product_tiers").select(["product_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", ids).execute()
       : [],
@@ -112,6 +113,8 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
       lineTotalCents: unitPriceCents * l.quantity,
       tierApplied: !!tier,
       nextTier: next ? { minQuantity: next.minQuantity, priceCents: next.priceCents } : null,
+      stockLeft: p.stock === null ? null : Number(p.stock),
+      stockProblem: exceedsStock(l.quantity, p.stock) ? stockShortMessage(p.name, Number(p.stock)) : null,
     });
   }
 
@@ -170,6 +173,17 @@ export class CartChangedError extends DomainError {
   constructor(readonly missingProductIds: string[]) {
     super(ITEMS_UNAVAILABLE_MESSAGE, 409, "missing", missingProductIds.join(","));
     this.name = "CartChangedError";
+  }
+}
+
+/**
+ * A line asks for more than the product has left (docs/decisions/020): nothing was placed; the message names the
+ * product and how many are left (fieldErrors.stock carries the product id).
+ */
+export class StockShortError extends DomainError {
+  constructor(message: string, readonly productId: string) {
+    super(message, 409, "stock", productId);
+    this.name = "StockShortError";
   }
 }
 
@@ -251,6 +265,9 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
     if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);
     if (quote.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
     if (quote.couponError) throw new CouponRejectedError(quote.couponError);
+    // Stock is taken when the payment is confirmed; an order can't be placed for more than is left now.
+    const short = quote.lines.find((l) => l.stockProblem);
+    if (short) throw new StockShortError(short.stockProblem!, short.productId);
     const { totals } = quote;
     if (totals.totalCents < MINIMUM_PAYMENT_CENTS) throw new DomainError(CHECKOUT_MESSAGES.minimum, 400);
 

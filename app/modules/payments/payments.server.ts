@@ -1,6 +1,7 @@
 import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
 import { sendOrderPaidEmails } from "~/modules/orders/order-emails.server";
-import { closeUnpaidOrder, failOrderPayment, markOrderPaid } from "~/modules/orders/order-payment.server";
+import { closeUnpaidOrder, failOrderPayment, markOrderPaid, type PaidOrder } from "~/modules/orders/order-payment.server";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { isOrderId } from "~/modules/orders/order-read.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -161,6 +162,8 @@ export type PaymentOutcome = "paid" | "already_paid" | "amount_mismatch" | "orde
 export async function applyPaymentEvent(db: DB, provider: ProviderName, event: PaymentEvent): Promise<PaymentOutcome> {
   const log = logger.child({ provider, eventId: event.id, type: event.providerType, checkoutId: event.checkoutId });
   let result: { outcome: PaymentOutcome; orderId: string | null };
+  // what the payment did to stock (docs/decisions/020), known once the transaction has committed
+  const applied: { paid: PaidOrder | null } = { paid: null };
   try {
     result = await db.transaction().execute(async (trx) => {
       const seen = await trx
@@ -203,7 +206,7 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
       else if (order.payment_status === "completed") outcome = "already_paid";
       else if (event.amountCents !== order.total_amount_cents || event.currency !== "ZAR") outcome = "amount_mismatch";
       else if (order.status !== "pending" || order.payment_status !== "pending") outcome = "order_not_payable";
-      else if (await markOrderPaid(trx, order.id)) outcome = "paid";
+      else if ((applied.paid = await markOrderPaid(trx, order.id))) outcome = "paid";
       else {
         // The order changed after it was read: paid by a concurrent delivery, or closed (an expiry, the buyer's
         // cancel) while the money was on its way. Only the first is harmless; the second needs a refund.
@@ -232,6 +235,8 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
   } else {
     log.info({ orderId, outcome }, "payment: event applied");
   }
+  // Stock changed: visitors see the new count (or 'Out of stock') on their next request.
+  if (outcome === "paid" && applied.paid?.stock.changed) storefrontChanged(`stock: order ${orderId} paid`);
   if (outcome === "paid" && orderId) await sendOrderPaidEmails(db, orderId);
   return outcome;
 }

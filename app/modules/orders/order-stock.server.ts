@@ -1,0 +1,92 @@
+/**
+ * Stock and orders (docs/decisions/020). An order holds stock exactly while its payment is completed and it is not
+ * cancelled: the verified payment (markOrderPaid) and the owner's "payment completed" take it; cancelling a paid
+ * order (or the owner taking its payment back) gives it back. Both run in the caller's transaction, beside the status
+ * change, so the two never disagree.
+ *
+ * Taking is one conditional UPDATE per line — `stock = stock - q WHERE id = ? AND stock >= q` — so under any number of
+ * concurrent payments stock never goes below 0 (SQLite: one writer at a time; PostgreSQL: the second UPDATE of a row
+ * waits for the first and re-checks its WHERE on the new value). Lines are taken in product-id order, so two orders
+ * with the same products lock them in the same order and cannot deadlock. A line whose product has run out by the
+ * time the money arrives takes nothing and records the shortfall (stock_short): the payment stands (the money is
+ * taken), and the owner sees the order flagged.
+ */
+import type { Trx } from "~/db/db.server";
+import { logger } from "~/utils/logger.server";
+
+export interface StockOutcome {
+  /** a tracked product's stock changed (the storefront must hear of it once the transaction commits) */
+  changed: boolean;
+  /** lines that could not take their stock: the product had run out */
+  short: Array<{ productId: string; name: string; quantity: number }>;
+}
+
+const NOTHING: StockOutcome = { changed: false, short: [] };
+
+/** Takes each line's quantity from its product's stock (tracked products only), or records the line as short. */
+export async function takeOrderStock(trx: Trx, orderId: string): Promise<StockOutcome> {
+  const lines = await trx
+    .selectFrom("order_lines")
+    .select(["id", "product_id", "name", "quantity"])
+    .where("order_id", "=", orderId)
+    .where("product_id", "is not", null)
+    .where("stock_taken", "=", 0)
+    .orderBy("product_id")
+    .orderBy("id")
+    .execute();
+  if (lines.length === 0) return NOTHING;
+  const outcome: StockOutcome = { changed: false, short: [] };
+  for (const line of lines) {
+    const productId = line.product_id!;
+    const quantity = Number(line.quantity);
+    if (quantity <= 0) continue;
+    const taken = await trx
+      .updateTable("products")
+      .set((eb) => ({ stock: eb("stock", "-", quantity) }))
+      .where("id", "=", productId)
+      .where("stock", "is not", null)
+      .where("stock", ">=", quantity)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) {
+      await trx.updateTable("order_lines").set({ stock_taken: quantity, stock_short: 0 }).where("id", "=", line.id).execute();
+      outcome.changed = true;
+      continue;
+    }
+    // Not taken: either the product isn't counted (nothing to do) or it has run out.
+    const product = await trx.selectFrom("products").select("stock").where("id", "=", productId).executeTakeFirst();
+    if (!product || product.stock === null) continue;
+    await trx.updateTable("order_lines").set({ stock_short: quantity }).where("id", "=", line.id).execute();
+    outcome.short.push({ productId, name: line.name, quantity });
+  }
+  if (outcome.short.length) {
+    logger.error({ orderId, short: outcome.short }, "stock: a paid order's product had run out when the payment was confirmed; the order is flagged for the owner");
+  }
+  return outcome;
+}
+
+/** Gives back what the order's payment took (to products still counted) and clears its shortfall flags. */
+export async function giveBackOrderStock(trx: Trx, orderId: string): Promise<StockOutcome> {
+  const lines = await trx
+    .selectFrom("order_lines")
+    .select(["id", "product_id", "stock_taken", "stock_short"])
+    .where("order_id", "=", orderId)
+    .where((eb) => eb.or([eb("stock_taken", ">", 0), eb("stock_short", ">", 0)]))
+    .orderBy("product_id")
+    .orderBy("id")
+    .execute();
+  let changed = false;
+  for (const line of lines) {
+    const taken = Number(line.stock_taken);
+    if (taken > 0 && line.product_id) {
+      const back = await trx
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "+", taken) }))
+        .where("id", "=", line.product_id)
+        .where("stock", "is not", null)
+        .executeTakeFirst();
+      if (Number(back.numUpdatedRows) === 1) changed = true;
+    }
+    await trx.updateTable("order_lines").set({ stock_taken: 0, stock_short: 0 }).where("id", "=", line.id).execute();
+  }
+  return { changed, short: [] };
+}
