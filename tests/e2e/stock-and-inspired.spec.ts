@@ -57,7 +57,7 @@ test("searching 'chanel' finds the Chanel-inspired fragrances, and the house fil
   await page.goto("/shop");
   await page.getByLabel("Search").fill("chanel");
   await expect(page).toHaveURL(/\/shop\?q=chanel$/);
-  const cards = page.getByRole("main").getByRole("listitem").filter({ hasText: /R\d/ });
+  const cards = page.getByRole("main").getByRole("listitem").filter({ hasText: /R\d/, has: page.getByRole("heading", { level: 2 }) });
   await expect(cards.first()).toBeVisible();
   const count = await cards.count();
   expect(count).toBeGreaterThanOrEqual(2);
