@@ -1,8 +1,10 @@
 /**
  * Paying by bank transfer in Chromium (issue 11): the shopper chooses EFT at checkout, sees the shop's bank details
- * and their reference, the owner marks the payment Completed, and the shopper's page says the money arrived.
+ * and their reference, the owner marks the payment Completed, the shopper's page says the money arrived, and they
+ * download the invoice.
  */
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
@@ -52,4 +54,9 @@ test("EFT: choose bank transfer → bank details and reference → the owner mar
   await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
   await page.getByRole("link", { name: "View Order Details" }).click();
   await expect(page.getByRole("heading", { name: "Thank You for Your Order!" })).toBeVisible();
+
+  // Paid by transfer, invoiced like any paid order: the shopper downloads it.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /^Download invoice INV-\d{6} as a PDF$/ }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^Scentara-INV-\d{6}\.pdf$/);
+  expect((await readFile(await download.path())).subarray(0, 5).toString()).toBe("%PDF-");
 });
