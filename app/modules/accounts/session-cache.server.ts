@@ -11,19 +11,24 @@
  *   role change, account deletion. Another process (a second worker or server) still honours them for at most the
  *   TTL, the same few seconds a page already rendered for that user stays on screen.
  */
-import type { SessionUser } from "./session.server";
+/** Who the session is (the same shape as session.server's SessionUser, declared here so neither imports the other). */
+export interface RememberedUser {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+}
 
 export const SESSION_CACHE_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
-  user: SessionUser;
+  user: RememberedUser;
   expires: number;
 }
 
 const entries = new Map<string, Entry>();
 
-export function cachedSession(token: string, now = Date.now()): SessionUser | undefined {
+export function cachedSession(token: string, now = Date.now()): RememberedUser | undefined {
   const entry = entries.get(token);
   if (!entry) return undefined;
   if (entry.expires <= now) {
@@ -33,7 +38,7 @@ export function cachedSession(token: string, now = Date.now()): SessionUser | un
   return entry.user;
 }
 
-export function rememberSession(token: string, user: SessionUser, sessionExpiresAt: number, now = Date.now()) {
+export function rememberSession(token: string, user: RememberedUser, sessionExpiresAt: number, now = Date.now()) {
   if (entries.size >= MAX_ENTRIES) {
     // The oldest entry goes first (a Map keeps insertion order).
     const oldest = entries.keys().next().value;
