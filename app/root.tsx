@@ -12,14 +12,20 @@ import { organizationJsonLd } from "~/modules/seo/structured-data";
 import { getBaseUrl, getShopInfo } from "~/modules/settings/settings.server";
 import { socialLinks } from "~/modules/settings/shop";
 import type { RootData } from "~/modules/settings/root-data";
+import { requestInfoContext } from "~/context";
 import { logger } from "~/utils/logger.server";
 
-/** Every page: who is signed in (role decided on the server), the shop's public facts, the public base URL. */
-export async function loader({ request }: Route.LoaderArgs): Promise<RootData> {
+/** Every page: signed in or not and as what (role decided on the server), the shop's public facts, the base URL. */
+export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   let user: RootData["user"] = null;
   try {
-    const sessionUser = await getSessionUser(request);
-    user = sessionUser ? { email: sessionUser.email, isAdmin: sessionUser.isAdmin } : null;
+    // A page shared by a whole audience (server/page-cache.ts) was given the role by the server: no session read.
+    const { audience } = context.get(requestInfoContext);
+    if (audience) user = audience === "visitor" ? null : { isAdmin: audience === "admin" };
+    else {
+      const sessionUser = await getSessionUser(request);
+      user = sessionUser ? { isAdmin: sessionUser.isAdmin } : null;
+    }
   } catch (error) {
     // A session store hiccup must not take the whole shop down: the page renders for a visitor.
     logger.error({ err: error }, "root: reading the session failed; rendering as a visitor");

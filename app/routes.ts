@@ -33,6 +33,7 @@ export default [
   route("webhooks/payments/:provider", "routes/webhooks.payments.ts"),
   route("api/coupons/validate", "routes/api.coupons.validate.ts"),
   route("api/reviews", "routes/api.reviews.ts"),
+  route("api/me", "routes/api.me.ts"),
 
   // admin (every page and action checks the role on the server)
   ...prefix("admin", [

@@ -5,7 +5,8 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import { createRequestHandler as createReactRouterHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { requestInfoContext } from "~/context";
+import { type PageAudience, requestInfoContext } from "~/context";
+import { getSessionUser } from "~/modules/accounts/session.server";
 import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { closeDatabase, getDb, pingDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
@@ -85,18 +86,19 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     app.use((req, res, next) => (paths.some((p) => (p.endsWith("/") ? req.path.startsWith(p) : req.path === p)) ? publicFiles(req, res, next) : next()));
   }
 
-  const loadContext = (req: express.Request, res: express.Response, nonce: string) => {
+  const loadContext = (req: express.Request, res: express.Response, nonce: string, audience?: PageAudience) => {
     const context = new RouterContextProvider();
-    context.set(requestInfoContext, { requestId: res.locals.requestId, nonce, ip: req.ip ?? "unknown" });
+    context.set(requestInfoContext, { requestId: res.locals.requestId, nonce, ip: req.ip ?? "unknown", audience });
     return context;
   };
 
-  // Signed-out visitors' storefront pages come from a few-seconds cache (see server/page-cache.ts).
+  // Storefront pages come from a few-seconds cache, one copy per audience (see server/page-cache.ts).
   const renderPage = createReactRouterHandler(options.build, options.viteMiddleware ? "development" : "production");
   app.use(
     pageCache({
       ttlMs: options.viteMiddleware ? 0 : config.PAGE_CACHE_TTL_SECONDS * 1000,
-      render: (request, nonce, req, res) => renderPage(request, loadContext(req, res, nonce)),
+      audienceOf: pageAudienceOf,
+      render: (request, nonce, audience, req, res) => renderPage(request, loadContext(req, res, nonce, audience)),
     }),
   );
 
@@ -108,6 +110,23 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     }),
   );
   return app;
+}
+
+/**
+ * The audience whose shared copy of a storefront page this request may have: the role of its session, decided here
+ * on the server (the session look-up is remembered for a few seconds, session-cache.server.ts). A cookie that is no
+ * longer a session is a visitor, as React Router's own render would treat it. A failing look-up: no shared copy.
+ */
+async function pageAudienceOf(req: express.Request): Promise<PageAudience | null> {
+  const cookie = req.get("cookie");
+  if (!cookie) return "visitor";
+  try {
+    const user = await getSessionUser(new Request("http://localhost/", { headers: { cookie } }));
+    return user ? (user.isAdmin ? "admin" : "customer") : "visitor";
+  } catch (error) {
+    logger.warn({ err: error }, "page cache: reading the session failed; rendering the page for this request");
+    return null;
+  }
 }
 
 /** Migrates, loads the demo catalogue on first start, listens, and shuts down gracefully on SIGTERM/SIGINT. */

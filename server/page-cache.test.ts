@@ -2,25 +2,26 @@ import express from "express";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
+import type { PageAudience } from "~/context";
 import { invalidatePageCache, isCacheableRequest, pageCache } from "./page-cache";
 
 describe("which requests may be served from the page cache", () => {
   it.each([
-    ["GET", "/", undefined, true],
-    ["GET", "/shop", undefined, true],
-    ["GET", "/shop.data", undefined, true],
-    ["GET", "/products/velvet-oud", "theme=dark", true],
-    ["GET", "/products/velvet-oud", "scentara.session_token=abc.def", false],
-    ["GET", "/shop", "a=1; __Secure-scentara.session_token=abc", false],
-    ["POST", "/", undefined, false],
-    ["GET", "/cart", undefined, false],
-    ["GET", "/checkout", undefined, false],
-    ["GET", "/profile", undefined, false],
-    ["GET", "/admin", undefined, false],
-    ["GET", "/payment-status", undefined, false],
-    ["GET", "/products/a/b", undefined, false],
-  ])("%s %s (cookie %s) → %s", (method, path, cookie, expected) => {
-    expect(isCacheableRequest(method, path, cookie)).toBe(expected);
+    ["GET", "/", true],
+    ["GET", "/shop", true],
+    ["GET", "/shop.data", true],
+    ["GET", "/products/velvet-oud", true],
+    ["GET", "/terms", true],
+    ["POST", "/", false],
+    ["GET", "/cart", false],
+    ["GET", "/checkout", false],
+    ["GET", "/profile", false],
+    ["GET", "/admin", false],
+    ["GET", "/api/me", false],
+    ["GET", "/payment-status", false],
+    ["GET", "/products/a/b", false],
+  ])("%s %s → %s", (method, path, expected) => {
+    expect(isCacheableRequest(method, path)).toBe(expected);
   });
 });
 
@@ -31,7 +32,14 @@ describe("page cache", () => {
     invalidatePageCache();
   });
 
-  async function start(render: (nonce: string) => Response | Promise<Response>, ttlMs = 60_000) {
+  /** The test's sessions: the cookie names the role (the real server reads it from the session store). */
+  const audienceOf = async (req: express.Request): Promise<PageAudience | null> => {
+    const cookie = req.get("cookie") ?? "";
+    if (cookie.includes("broken")) return null;
+    return cookie.includes("admin") ? "admin" : cookie.includes("customer") ? "customer" : "visitor";
+  };
+
+  async function start(render: (nonce: string, audience: PageAudience, request: Request) => Response | Promise<Response>, ttlMs = 60_000) {
     let renders = 0;
     let n = 0;
     const app = express();
@@ -42,9 +50,10 @@ describe("page cache", () => {
     app.use(
       pageCache({
         ttlMs,
-        render: async (_request, nonce) => {
+        audienceOf,
+        render: async (request, nonce, audience) => {
           renders++;
-          return render(nonce);
+          return render(nonce, audience, request);
         },
       }),
     );
@@ -83,11 +92,35 @@ describe("page cache", () => {
     expect(renders()).toBe(2);
   });
 
-  it("never caches for signed-in shoppers, errors or responses that set cookies", async () => {
+  it("keeps one copy per audience, rendered from a request without the shopper's cookie", async () => {
+    const seen: string[] = [];
+    const { base, renders } = await start((nonce, audience, request) => {
+      seen.push(request.headers.get("cookie") ?? "no cookie");
+      return new Response(`<p>${audience}</p>`, { headers: { "content-type": "text/html" } });
+    });
+    const get = (cookie?: string) => fetch(`${base}/shop`, { headers: cookie ? { cookie } : {} });
+    const bodies = [];
+    for (const cookie of [undefined, "s=customer-lerato", "s=customer-thabo", "s=admin-ayesha", undefined]) {
+      const response = await get(cookie);
+      bodies.push([await response.text(), response.headers.get("x-page-cache"), response.headers.get("cache-control")]);
+    }
+    expect(bodies).toEqual([
+      ["<p>visitor</p>", "MISS", null],
+      ["<p>customer</p>", "MISS", "private, no-cache"],
+      ["<p>customer</p>", "HIT", "private, no-cache"],
+      ["<p>admin</p>", "MISS", "private, no-cache"],
+      ["<p>visitor</p>", "HIT", null],
+    ]);
+    expect(renders()).toBe(3);
+    expect(seen).toEqual(["no cookie", "no cookie", "no cookie"]);
+    expect((await get()).headers.get("vary")).toMatch(/cookie/i);
+  });
+
+  it("never caches when the audience can't be told, for errors or for responses that set cookies", async () => {
     const { base, renders } = await start(() => new Response("nope", { status: 404 }));
     expect((await fetch(`${base}/products/missing`)).status).toBe(299);
-    const signedIn = await fetch(`${base}/shop`, { headers: { cookie: "scentara.session_token=x" } });
-    expect(await signedIn.text()).toBe("rendered without cache");
+    const unknown = await fetch(`${base}/shop`, { headers: { cookie: "s=broken" } });
+    expect(await unknown.text()).toBe("rendered without cache");
     expect(renders()).toBe(1);
 
     const withCookie = await start(() => new Response("x", { headers: { "set-cookie": "a=b" } }));

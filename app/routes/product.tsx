@@ -23,11 +23,12 @@ import { deliveryWindow } from "~/modules/shipping/delivery-window.logic";
 import { formatRand, toDecimalString } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
+import { requestInfoContext } from "~/context";
 import { getProductReviews, getReviewFormState } from "~/modules/reviews/reviews.server";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
-export async function loader({ params: raw, request }: Route.LoaderArgs) {
+export async function loader({ params: raw, request, context }: Route.LoaderArgs) {
   const parsed = productParams.safeParse(raw);
   const db = getDb();
   // critical: the product and its tiers (awaited; an unknown slug is a 404)
@@ -39,11 +40,16 @@ export async function loader({ params: raw, request }: Route.LoaderArgs) {
     logger.error({ err: error, productId: product.id }, "product: loading reviews failed");
     return null;
   });
-  // the review form: may the signed-in user write (bought it, paid) and their own review (money path; visitors: no query)
-  const reviewForm = await getReviewFormState(db, await getSessionUser(request), product.id).catch((error: unknown) => {
-    logger.error({ err: error, productId: product.id }, "product: loading the review form state failed");
-    return null;
-  });
+  // the review form: may the signed-in user write (bought it, paid) and their own review (visitors: no query). A page
+  // shared by all customers or admins (server/page-cache.ts) can't know: null, and the form asks /api/reviews itself.
+  const { audience } = context.get(requestInfoContext);
+  const reviewForm =
+    audience === "customer" || audience === "admin"
+      ? null
+      : await getReviewFormState(db, audience === "visitor" ? null : await getSessionUser(request), product.id).catch((error: unknown) => {
+          logger.error({ err: error, productId: product.id }, "product: loading the review form state failed");
+          return null;
+        });
   // made here, not in the browser: the same text on the server and after hydration (South African dates)
   const delivery = deliveryWindow(new Date());
   return { product, tiers, reviews, reviewForm, delivery };

@@ -46,6 +46,7 @@ const MATRIX: MatrixEntry[] = [
   { path: "/checkout", route: () => import("~/routes/checkout"), kind: "loader", expect: SIGNED_IN_PAGE },
   { path: "/checkout", route: () => import("~/routes/checkout"), kind: "action", setup: async (db) => ({ form: { name: "T N", telephone: "0821234567", street: "1 Main Rd", suburb: "Sea Point", city: "Cape Town", postalCode: "8005", province: "Western Cape", lines: JSON.stringify([{ productId: (await insertProduct(db)).id, quantity: 1 }]) } }), expect: { visitor: { status: 401, error: "Please sign in to continue" }, customer: "ok", admin: "ok" }, note: "place an order" },
   { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), kind: "action", form: { code: "NOSUCHCODE", orderTotal: "10000" }, expect: { visitor: 200, customer: 200, admin: 200 } },
+  { path: "/api/me", route: () => import("~/routes/api.me"), kind: "loader", expect: { visitor: 401, customer: 200, admin: 200 } },
   { path: "/api/reviews?productId=p1", route: () => import("~/routes/api.reviews"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), kind: "action", setup: async (db) => ({ form: { productId: (await insertProduct(db)).id, rating: "5", comment: "Not bought" } }), expect: { visitor: 302, customer: { status: 403, error: "Only customers who have bought this product can review it" }, admin: { status: 403 } }, note: "non-buyers" },
 

@@ -1,5 +1,5 @@
 import { RouterContextProvider } from "react-router";
-import { requestInfoContext } from "~/context";
+import { type PageAudience, requestInfoContext } from "~/context";
 
 /**
  * Calls a route module's loader or action the way React Router would, so integration tests exercise the real
@@ -9,11 +9,13 @@ export interface CallOptions {
   params?: Record<string, string>;
   headers?: Record<string, string>;
   ip?: string;
+  /** Render as the shared page cache does: for a whole audience (server/page-cache.ts). */
+  audience?: PageAudience;
 }
 
-function context(ip = "127.0.0.1") {
+function context(ip = "127.0.0.1", audience?: PageAudience) {
   const c = new RouterContextProvider();
-  c.set(requestInfoContext, { requestId: "test", nonce: "test", ip });
+  c.set(requestInfoContext, { requestId: "test", nonce: "test", ip, audience });
   return c;
 }
 
@@ -36,7 +38,7 @@ export function callLoader<T>(
   options: CallOptions = {},
 ): Promise<T | Response> {
   const request = new Request(new URL(path, TEST_ORIGIN), { headers: options.headers });
-  return settle(() => loader({ request, params: options.params ?? {}, context: context(options.ip), url: new URL(request.url), pattern: "" }));
+  return settle(() => loader({ request, params: options.params ?? {}, context: context(options.ip, options.audience), url: new URL(request.url), pattern: "" }));
 }
 
 export function callAction<T>(
@@ -56,7 +58,7 @@ export function callAction<T>(
     body,
     headers: { origin: TEST_ORIGIN, ...options.headers },
   });
-  return settle(() => action({ request, params: options.params ?? {}, context: context(options.ip), url: new URL(request.url), pattern: "" }));
+  return settle(() => action({ request, params: options.params ?? {}, context: context(options.ip, options.audience), url: new URL(request.url), pattern: "" }));
 }
 
 /** Posts a raw body with the given content type (or none): for tests of what isn't a form. */
@@ -72,7 +74,7 @@ export function callActionRaw<T>(
   const request = new Request(new URL(path, TEST_ORIGIN), { method: "POST", body, headers });
   // A Request made from a string gets text/plain by default: take it away when the test wants no content type.
   if (!contentType) request.headers.delete("content-type");
-  return settle(() => action({ request, params: options.params ?? {}, context: context(options.ip), url: new URL(request.url), pattern: "" }));
+  return settle(() => action({ request, params: options.params ?? {}, context: context(options.ip, options.audience), url: new URL(request.url), pattern: "" }));
 }
 
 /** The data of a loader/action result, whether returned plainly or through data()/Response. */

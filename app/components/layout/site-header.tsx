@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink, useFetcher, useLocation } from "react-router";
 import { countItems, useCart } from "~/modules/cart/cart.browser";
-import type { RootUser } from "~/modules/settings/root-data";
+import type { Me, RootUser } from "~/modules/settings/root-data";
 import { BagIcon, ChevronDownIcon, CloseIcon, MenuIcon, UserIcon } from "./icons";
 import { NAV_ENTRIES, isHeaderSolid } from "./nav";
 
@@ -77,7 +77,7 @@ export function SiteHeader({ user, shopName }: { user: RootUser | null; shopName
                 </NavLink>
               ) : null}
               <CartLink />
-              <AccountMenu email={user.email} />
+              <AccountMenu />
             </>
           ) : (
             <Link to="/auth/login" className="nav-link hidden md:inline-flex">
@@ -115,9 +115,13 @@ function CartLink() {
  * Profile Settings and Sign Out. A native <details> disclosure: it opens without JavaScript; with it, it closes on
  * navigation, on Escape and on a click outside.
  */
-function AccountMenu({ email }: { email: string }) {
+function AccountMenu() {
   const ref = useRef<HTMLDetailsElement>(null);
   const { key } = useLocation();
+  // The e-mail is personal, and this header is part of pages shared by every customer (docs/decisions/023): asked
+  // for when the menu first opens.
+  const me = useFetcher<Me>();
+  const email = me.data?.email ?? null;
 
   useEffect(() => {
     if (ref.current) ref.current.open = false;
@@ -136,6 +140,9 @@ function AccountMenu({ email }: { email: string }) {
     <details
       ref={ref}
       className="group/account relative hidden md:block"
+      onToggle={(e) => {
+        if (e.currentTarget.open && me.state === "idle" && !me.data) me.load("/api/me");
+      }}
       onKeyDown={(e) => {
         if (e.key === "Escape" && ref.current?.open) {
           ref.current.open = false;
@@ -149,8 +156,14 @@ function AccountMenu({ email }: { email: string }) {
         <ChevronDownIcon className="h-3 w-3 transition-transform group-open/account:rotate-180 motion-reduce:transition-none" />
       </summary>
       <div className="absolute right-0 mt-2 w-64 border border-line bg-ivory p-2 shadow-[0_18px_40px_-20px_rgba(28,23,20,0.45)]">
-        <p className="truncate px-3 pt-2 pb-3 text-xs text-muted" title={email}>
-          Signed in as <span className="text-ink-soft">{email}</span>
+        <p className="truncate px-3 pt-2 pb-3 text-xs text-muted" title={email ?? undefined} aria-live="polite">
+          {email ? (
+            <>
+              Signed in as <span className="text-ink-soft">{email}</span>
+            </>
+          ) : (
+            "Signed in"
+          )}
         </p>
         <div className="border-t border-line pt-1">
           <Link to="/profile" className="menu-item">

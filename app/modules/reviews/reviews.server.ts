@@ -9,6 +9,7 @@
 import type { Queryable } from "~/db/db.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { REVIEW_MESSAGES, type ReviewFormState, type ReviewInput } from "./reviews.schema";
 import { reviewAuthor, type ReviewSummary } from "./reviews.logic";
 
@@ -56,6 +57,8 @@ export async function saveReview(db: Queryable, user: { id: string }, input: Rev
     .values({ id, product_id: input.productId, user_id: user.id, rating: input.rating, comment: input.comment, created_at: new Date().toISOString() })
     .onConflict((oc) => oc.columns(["product_id", "user_id"]).doUpdateSet((eb) => ({ rating: eb.ref("excluded.rating"), comment: eb.ref("excluded.comment") })))
     .execute();
+  // The product page shows reviews, their count and average: shoppers see the new one on their next page.
+  storefrontChanged("review saved");
   return { id: existing?.id ?? id, updated: !!existing };
 }
 

@@ -1,10 +1,18 @@
 import { useRouteLoaderData } from "react-router";
 import type { ShopInfo } from "./shop";
 
-/** What the root loader gives every page: who is signed in, the shop's public facts, the public base URL. */
+/**
+ * What the root loader gives every page: whether someone is signed in and as what, the shop's public facts, the public
+ * base URL. Only the role: storefront pages are shared by everyone of a role (docs/decisions/023), so nothing personal
+ * (not even the e-mail) may be in here; the account menu asks /api/me for the e-mail when it is opened.
+ */
 export interface RootUser {
-  email: string;
   isAdmin: boolean;
+}
+
+/** /api/me's answer: the signed-in user's own e-mail (null for a visitor). */
+export interface Me {
+  email: string | null;
 }
 
 export interface RootData {
