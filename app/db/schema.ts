@@ -98,6 +98,8 @@ export interface ProductsTable {
   /** The designer fragrance it is inspired by: house ("Dior") and fragrance ("Sauvage"); null = none (migration 0010). */
   inspired_house: Defaulted<string | null>;
   inspired_fragrance: Defaulted<string | null>;
+  /** Bottle size in millilitres; null = not stated (migration 0017). */
+  size_ml: Defaulted<number | null>;
 }
 
 export interface ProductTiersTable {

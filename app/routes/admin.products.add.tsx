@@ -18,7 +18,7 @@ export function meta() {
   return [{ title: "Add Product | Admin | Scentara" }];
 }
 
-const EMPTY = { name: "", slug: "", description: "", price: "", categoryId: "", metaTitle: "", metaDesc: "", images: [], stock: "", inspiredHouse: "", inspiredFragrance: "" };
+const EMPTY = { name: "", slug: "", description: "", price: "", categoryId: "", metaTitle: "", metaDesc: "", images: [], stock: "", inspiredHouse: "", inspiredFragrance: "", sizeMl: "" };
 
 export default function AddProduct({ loaderData }: Route.ComponentProps) {
   return (

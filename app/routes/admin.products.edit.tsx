@@ -39,7 +39,7 @@ export default function EditProduct({ loaderData }: Route.ComponentProps) {
     >
       <ProductForm
         key={product.id}
-        product={{ ...product, price: formatAmount(product.priceCents), categoryId: product.categoryId ?? "", stock: product.stock === null ? "" : String(product.stock) }}
+        product={{ ...product, price: formatAmount(product.priceCents), categoryId: product.categoryId ?? "", stock: product.stock === null ? "" : String(product.stock), sizeMl: product.sizeMl === null ? "" : String(product.sizeMl) }}
         categories={loaderData.categories}
         shopName={loaderData.shopName}
         action={`/admin/products/edit/${product.id}`}

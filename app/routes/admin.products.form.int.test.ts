@@ -159,6 +159,25 @@ describe("product form: stock and inspired by (issue 13)", () => {
     expect((await dataOf(result)).fieldErrors.stock).toMatch(/whole number/);
   });
 
+  it("saves the bottle size ('100 ml' or '100'; empty = not stated), the product page shows it, and the edit form gets it", async () => {
+    expect(await dataOf(await save({ name: "Sized Test", price: "399", slug: "", categoryId: forHim, sizeMl: " 100 ml " }))).toMatchObject({ ok: true });
+    const row = await productBySlug("sized-test");
+    expect(row).toMatchObject({ size_ml: 100 });
+    const page = await dataOf(await callLoader(product.loader, "/products/sized-test", { params: { slug: "sized-test" } }));
+    expect(page.product).toMatchObject({ sizeMl: 100 });
+    const loaded = await dataOf(await callLoader(edit.loader, `/admin/products/edit/${row!.id}`, { headers: { cookie }, params: { id: row!.id } }));
+    expect(loaded.product).toMatchObject({ sizeMl: 100 });
+    await save({ name: "Unsized Test", price: "399", slug: "", categoryId: forHim, sizeMl: "" });
+    expect(await productBySlug("unsized-test")).toMatchObject({ size_ml: null });
+  });
+
+  it.each([["0"], ["-5"], ["7.5"], ["big"], ["1001"]])("refuses size %j with a message and saves nothing", async (sizeMl) => {
+    const result = await save({ name: `Bad Size ${sizeMl}`, price: "399", slug: "", categoryId: forHim, sizeMl });
+    expect(statusOf(result)).toBe(400);
+    expect((await dataOf(result)).fieldErrors.sizeMl).toMatch(/millilitres/);
+    expect(await productBySlug(`bad-size-${sizeMl}`.replace(/[^a-z0-9]+/g, "-").replace(/-$/, ""))).toBeUndefined();
+  });
+
   it("refuses an overlong house", async () => {
     const result = await save({ name: "Long House", price: "399", slug: "", categoryId: forHim, inspiredHouse: "x".repeat(61) });
     expect(statusOf(result)).toBe(400);

@@ -108,6 +108,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </Suspense>
             <div className="mt-4 flex flex-wrap items-baseline gap-x-4 gap-y-1 sm:mt-5">
               <p className="font-display text-3xl text-ink lining-nums tabular-nums">{formatRand(product.priceCents)}</p>
+              {product.sizeMl ? <p className="text-sm text-ink-soft lining-nums">{product.sizeMl} ml</p> : null}
               <StockStatus {...stockStatusOf(product.stock)} />
             </div>
             <p className="mt-1 text-xs uppercase tracking-[0.16em] text-muted">VAT included</p>

@@ -145,10 +145,11 @@ test.describe("spec gaps (SPEC §4)", () => {
 test.describe("product page on a phone (390 × 844, touch)", () => {
   test.use(phone);
 
-  test("price, stock, rating and Add to Cart in the first screen; the delivery window; no chat button over the controls", async ({ page }) => {
+  test("price, size, stock, rating and Add to Cart in the first screen; the delivery window; no chat button over the controls", async ({ page }) => {
     await page.goto("/products/amber-lantern");
     await expect(page.getByRole("heading", { level: 1, name: "Amber Lantern" })).toBeInViewport();
     await expect(page.getByText("R599.00").first()).toBeInViewport();
+    await expect(page.getByText("100 ml", { exact: true })).toBeInViewport();
     await expect(page.getByTestId("stock-status")).toHaveText("In stock");
     await expect(page.getByTestId("stock-status")).toBeInViewport();
     await expect(page.getByTestId("rating-summary")).toContainText(/\d\.\d · \d+ reviews?/);

@@ -55,6 +55,7 @@ export interface ProductRow {
   stock?: number | null;
   inspired_house?: string | null;
   inspired_fragrance?: string | null;
+  size_ml?: number | null;
 }
 
 export async function insertProduct(db: Queryable, overrides: Partial<ProductRow> = {}): Promise<ProductRow> {

@@ -22,6 +22,8 @@ export interface ProductFormValues {
   stock: string;
   inspiredHouse: string;
   inspiredFragrance: string;
+  /** bottle size in ml as typed; '' = not stated */
+  sizeMl: string;
 }
 
 interface Upload {
@@ -193,6 +195,9 @@ export function ProductForm({ product, categories, shopName, action }: { product
                 No categories yet: <Link to="/admin/categories" className="text-gold underline">add one first</Link>.
               </p>
             ) : null}
+            <Field label="Bottle size (ml)" error={errors.sizeMl} hint="Shown beside the price, e.g. 100 ml. Leave empty if you'd rather not say.">
+              {(p) => <input {...p} name="sizeMl" defaultValue={product.sizeMl} inputMode="numeric" placeholder="100" autoComplete="off" />}
+            </Field>
             <input type="hidden" name="stockWas" value={product.stock} />
             <Field label="Stock (bottles)" error={errors.stock} hint="Leave empty if you don't count this product's stock. At 0 the shop shows it as out of stock; paid orders take from it.">
               {(p) => <input {...p} name="stock" defaultValue={product.stock} inputMode="numeric" placeholder="Not tracked" autoComplete="off" />}

@@ -95,6 +95,9 @@ async function ensureCategories(db: Queryable, now: number): Promise<{ ids: Map<
  * shipping zones with rules, and coupons. Idempotent: every row is keyed by its natural key (slug, e-mail, code,
  * zone name) and written only when missing, so running it again changes nothing.
  */
+/** Every demo fragrance is an eau de parfum in a 100 ml bottle (as its description says). */
+const DEMO_SIZE_ML = 100;
+
 export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedSummary> {
   const now = (options.now ?? new Date()).getTime();
   const renderImages = options.images ?? true;
@@ -128,6 +131,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
             meta_title: `${p.name} | ${SHOP}`,
             meta_desc: demoMetaDescription(p),
             ...demoInspiredBy(p),
+            size_ml: DEMO_SIZE_ML,
             created_at: daysAgo(p.daysAgo, now, 8 + (i % 10)),
           })),
         )
@@ -150,6 +154,9 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
         .where("inspired_fragrance", "is", null)
         .execute();
     }
+
+    // The bottle size, for demo products seeded before it existed (an owner's entry stays).
+    await trx.updateTable("products").set({ size_ml: DEMO_SIZE_ML }).where("slug", "in", slugs).where("size_ml", "is", null).execute();
 
     // Bulk tiers, only for demo products that have none (an admin's changes are left alone).
     const tiered = DEMO_PRODUCTS.filter((p) => p.tiers && productId.has(productSlug(p)));

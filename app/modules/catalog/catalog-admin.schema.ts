@@ -45,6 +45,23 @@ const optionalText = (max: number) =>
     .transform((v) => v?.trim() ?? "")
     .pipe(z.string().max(max, `At most ${max} characters`));
 
+export const SIZE_ML_MAX = 1000;
+export const SIZE_MESSAGE = `Size must be a whole number of millilitres from 1 to ${SIZE_ML_MAX}, or empty`;
+
+/** '' (or absent) = not stated (null); otherwise whole millilitres 1–1 000. */
+const sizeField = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const value = (v ?? "").trim().replace(/\s*ml$/i, "");
+    if (value === "") return null;
+    if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > SIZE_ML_MAX) {
+      ctx.addIssue({ code: "custom", message: SIZE_MESSAGE });
+      return z.NEVER;
+    }
+    return Number(value);
+  });
+
 export const STOCK_MAX = 1_000_000;
 export const STOCK_MESSAGE = "Stock must be a whole number from 0, or empty when you don't count this product's stock";
 
@@ -109,6 +126,8 @@ export const productFormIntent = z.discriminatedUnion("intent", [
     stockWas: stockField,
     inspiredHouse: optionalText(INSPIRED_HOUSE_MAX),
     inspiredFragrance: optionalText(INSPIRED_FRAGRANCE_MAX),
+    /** bottle size in ml: empty = not stated */
+    sizeMl: sizeField,
   }),
 ]);
 

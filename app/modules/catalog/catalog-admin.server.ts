@@ -151,12 +151,13 @@ export interface AdminProductForm {
   stock: number | null;
   inspiredHouse: string;
   inspiredFragrance: string;
+  sizeMl: number | null;
 }
 
 export async function getAdminProduct(db: Queryable, id: string): Promise<AdminProductForm | null> {
   const row = await db
     .selectFrom("products")
-    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance"])
+    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml"])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -173,6 +174,7 @@ export async function getAdminProduct(db: Queryable, id: string): Promise<AdminP
     stock: row.stock === null ? null : Number(row.stock),
     inspiredHouse: row.inspired_house ?? "",
     inspiredFragrance: row.inspired_fragrance ?? "",
+    sizeMl: row.size_ml === null ? null : Number(row.size_ml),
   };
 }
 
@@ -238,6 +240,7 @@ export async function saveProduct(
     images: JSON.stringify(images),
     inspired_house: input.inspiredHouse.replace(/\s+/g, " ") || null,
     inspired_fragrance: input.inspiredFragrance.replace(/\s+/g, " ") || null,
+    size_ml: input.sizeMl,
     // A new product gets the stock typed; an edit writes it only when the owner changed it (decision 020).
     ...(!previous || input.stock !== input.stockWas ? { stock: input.stock } : {}),
   };

@@ -251,7 +251,7 @@ export const productParams = z.object({ slug: z.string().max(200).refine(isSlug)
 export async function getProductBySlug(db: Queryable, slug: string): Promise<ProductDetail | null> {
   // The card's columns (summarySelect) and what only the detail page shows.
   const row = await summarySelect(db)
-    .select(["p.description", "p.meta_title", "p.meta_desc", "p.created_at"])
+    .select(["p.description", "p.meta_title", "p.meta_desc", "p.created_at", "p.size_ml"])
     .where("p.slug", "=", slug)
     .executeTakeFirst();
   if (!row) return null;
@@ -270,6 +270,7 @@ export async function getProductBySlug(db: Queryable, slug: string): Promise<Pro
     stock: row.stock === null ? null : Number(row.stock),
     inspiredHouse: row.inspired_house,
     inspiredFragrance: row.inspired_fragrance,
+    sizeMl: row.size_ml === null ? null : Number(row.size_ml),
   };
 }
 

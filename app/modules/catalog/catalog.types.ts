@@ -54,4 +54,6 @@ export interface ProductDetail {
   stock: number | null;
   inspiredHouse: string | null;
   inspiredFragrance: string | null;
+  /** bottle size in ml; null = not stated */
+  sizeMl: number | null;
 }

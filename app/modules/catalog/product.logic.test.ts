@@ -28,6 +28,7 @@ const product: ProductDetail = {
   stock: null,
   inspiredHouse: "Maison Francis Kurkdjian",
   inspiredFragrance: "Oud Satin Mood",
+  sizeMl: 100,
 };
 
 describe("quantities", () => {
