@@ -1,3 +1,6 @@
+import { createHash } from "node:crypto";
+import { get as httpGet } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import express from "express";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -45,6 +48,7 @@ describe("page cache", () => {
     const app = express();
     app.use((_req, res, next) => {
       res.locals.nonce = `fresh${++n}`;
+      res.setHeader("Content-Security-Policy", `default-src 'self'; script-src 'self' 'nonce-${res.locals.nonce}'; style-src 'self' 'nonce-${res.locals.nonce}'`);
       next();
     });
     app.use(
@@ -69,17 +73,52 @@ describe("page cache", () => {
   const page = (nonce: string) =>
     new Response(`<script nonce="${nonce}">boot()</script><p>${nonce.length}</p>`, { headers: { "content-type": "text/html" } });
 
-  it("renders once, then serves the copy with each response's own nonce", async () => {
-    const { base, renders } = await start(page);
+  it("renders once, then serves the sealed copy: its own scripts and styles allowed by hash, nothing else", async () => {
+    const { base, renders } = await start(
+      (nonce) =>
+        new Response(`<style nonce="${nonce}">p{color:red}</style><script nonce="${nonce}">boot()</script><script>injected()</script><p>page</p>`, {
+          headers: { "content-type": "text/html" },
+        }),
+    );
     const first = await fetch(`${base}/shop?q=rose`);
     const second = await fetch(`${base}/shop?q=rose`);
     expect(first.headers.get("x-page-cache")).toBe("MISS");
     expect(second.headers.get("x-page-cache")).toBe("HIT");
-    expect(await first.text()).toContain('nonce="fresh1"');
-    const body = await second.text();
-    expect(body).toContain('nonce="fresh2"');
-    expect(body).not.toContain("fresh1");
     expect(renders()).toBe(1);
+    const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+    for (const response of [first, second]) {
+      const csp = response.headers.get("content-security-policy")!;
+      // the placeholder-nonce'd script and style by hash; the script without it (as an injected one would be) not
+      expect(csp).toBe(`default-src 'self'; script-src 'self' ${sha("boot()")}; style-src 'self' ${sha("p{color:red}")}`);
+      expect(csp).not.toContain(sha("injected()"));
+      expect(csp).not.toContain("nonce-");
+    }
+    const body = await second.text();
+    expect(body).toBe(`<style>p{color:red}</style><script>boot()</script><script>injected()</script><p>page</p>`);
+    expect(await first.text()).toBe(body);
+  });
+
+  it("compresses a copy once and serves the encoding each browser accepts", async () => {
+    const html = `<p>${"Amber, oud and vetiver. ".repeat(400)}</p>`;
+    const { base } = await start(() => new Response(html, { headers: { "content-type": "text/html" } }));
+    const raw = (encoding: string) =>
+      new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+        httpGet(`${base}/terms`, { headers: { "accept-encoding": encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ encoding: res.headers["content-encoding"], bytes: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const br = await raw("gzip, deflate, br");
+    expect(br.encoding).toBe("br");
+    expect(brotliDecompressSync(br.bytes).toString()).toBe(html);
+    expect(br.bytes.length).toBeLessThan(html.length / 10);
+    const gz = await raw("gzip");
+    expect(gz.encoding).toBe("gzip");
+    expect(gunzipSync(gz.bytes).toString()).toBe(html);
+    const plain = await raw("identity");
+    expect(plain.encoding).toBeUndefined();
+    expect(plain.bytes.toString()).toBe(html);
   });
 
   it("keeps different URLs apart and shares one render between concurrent misses", async () => {
