@@ -240,13 +240,13 @@ function ShippingAddressFields({
             <span className="block break-words">{addressLine(lastAddress)}</span>
             <span className="block">{lastAddress.telephone}</span>
           </address>
-          <div className="mt-5 grid grid-cols-2 gap-3 sm:flex">
-            <Button variant="secondary" size="md" onClick={() => choose("change")} aria-label="Change this address">
+          <div className="mt-5 flex flex-wrap items-center gap-x-6 gap-y-3">
+            <Button variant="secondary" size="md" className="min-w-32" onClick={() => choose("change")} aria-label="Change this address">
               Change
             </Button>
-            <Button variant="ghost" size="md" className="border border-line" onClick={() => choose("new")} aria-label="Use a new address">
-              New address
-            </Button>
+            <button type="button" onClick={() => choose("new")} className="min-h-11 text-sm font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+              Use a new address
+            </button>
           </div>
         </div>
         {ADDRESS_FIELDS.map((f) => (
