@@ -4,6 +4,8 @@ import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import type { CartLine } from "~/modules/cart/cart.browser";
 import type { CartQuote } from "~/modules/orders/cart-quote";
+import type { ShippingAddress } from "~/db/schema";
+import { addressLine } from "~/modules/orders/last-address.logic";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import type { PaymentMethodChoice } from "~/modules/payments/payment-methods";
 import type { PaymentMethod } from "~/modules/payments/provider";
@@ -28,6 +30,7 @@ export function CheckoutForm({
   notices,
   submitting,
   methods,
+  lastAddress,
 }: {
   lines: CartLine[];
   quote: CartQuote | null;
@@ -45,6 +48,8 @@ export function CheckoutForm({
   submitting: boolean;
   /** the ways to pay the shop offers, in its order (the first is chosen to start with) */
   methods: PaymentMethodChoice[];
+  /** where the customer's last order went (from the server), offered first; null for a first order */
+  lastAddress: ShippingAddress | null;
 }) {
   const [method, setMethod] = useState<PaymentMethod>(methods[0]?.method ?? "card");
   const posted = JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity })));
@@ -67,45 +72,7 @@ export function CheckoutForm({
             {n}
           </Notice>
         ))}
-        <fieldset className="space-y-5">
-          <legend className="font-display text-2xl text-ink">Shipping address</legend>
-          <Field label="Full name" error={fieldErrors.name}>
-            {(p) => <input {...p} name="name" autoComplete="name" required maxLength={100} />}
-          </Field>
-          <Field label="Telephone" error={fieldErrors.telephone} hint="South African number, e.g. 082 123 4567">
-            {(p) => <input {...p} name="telephone" type="tel" inputMode="tel" autoComplete="tel" required maxLength={20} />}
-          </Field>
-          <Field label="Street address" error={fieldErrors.street}>
-            {(p) => <input {...p} name="street" autoComplete="address-line1" required maxLength={200} />}
-          </Field>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Suburb" error={fieldErrors.suburb}>
-              {(p) => <input {...p} name="suburb" autoComplete="address-line2" required maxLength={120} />}
-            </Field>
-            <Field label="City" error={fieldErrors.city}>
-              {(p) => <input {...p} name="city" autoComplete="address-level2" required maxLength={120} />}
-            </Field>
-          </div>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field label="Postal code" error={fieldErrors.postalCode}>
-              {(p) => <input {...p} name="postalCode" inputMode="numeric" pattern="[0-9]{4}" maxLength={4} autoComplete="postal-code" required />}
-            </Field>
-            <Field label="Province" error={fieldErrors.province}>
-              {(p) => (
-                <select {...p} name="province" required defaultValue="" onChange={(e) => onProvince(e.currentTarget.value)}>
-                  <option value="" disabled>
-                    Choose a province
-                  </option>
-                  {SA_PROVINCES.map((province) => (
-                    <option key={province} value={province}>
-                      {province}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-          </div>
-        </fieldset>
+        <ShippingAddressFields lastAddress={lastAddress} fieldErrors={fieldErrors} province={province} onProvince={onProvince} />
 
         {zones.length > 0 ? <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} /> : null}
         <PaymentMethods methods={methods} method={method} onMethod={setMethod} error={fieldErrors.paymentMethod} />
@@ -227,6 +194,116 @@ function PaymentMethods({ methods, method, onMethod, error }: { methods: Payment
           );
         })}
       </ul>
+    </fieldset>
+  );
+}
+
+const ADDRESS_FIELDS = ["name", "telephone", "street", "suburb", "city", "postalCode", "province"] as const;
+
+/**
+ * The shipping address. A customer who ordered before sees where that order went, ready to use as it is (no typing on
+ * a phone), with "Change" (the fields, filled in with it) and "New address" (the fields, empty). The server refusing
+ * an address field opens the fields, so the error is next to what needs fixing.
+ */
+function ShippingAddressFields({
+  lastAddress,
+  fieldErrors,
+  province,
+  onProvince,
+}: {
+  lastAddress: ShippingAddress | null;
+  fieldErrors: Record<string, string>;
+  province: string;
+  onProvince: (province: string) => void;
+}) {
+  const [mode, setMode] = useState<"last" | "change" | "new">(lastAddress ? "last" : "new");
+  const addressRefused = ADDRESS_FIELDS.some((f) => fieldErrors[f]);
+  useEffect(() => {
+    if (addressRefused) setMode((m) => (m === "last" ? "change" : m));
+  }, [addressRefused]);
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  const choose = (next: "last" | "change" | "new") => {
+    setMode(next);
+    onProvince(next === "new" ? "" : (lastAddress?.province ?? ""));
+    // Move focus to what replaced the pressed button (the first field, or the card's first button).
+    requestAnimationFrame(() => fieldset.current?.querySelector<HTMLElement>(next === "last" ? "button" : "input")?.focus());
+  };
+
+  if (lastAddress && mode === "last") {
+    return (
+      <fieldset ref={fieldset} className="space-y-4">
+        <legend className="font-display text-2xl text-ink">Shipping address</legend>
+        <div className="border border-ink/80 bg-white p-5 sm:p-6">
+          <p className="text-[0.68rem] font-medium uppercase tracking-[0.18em] text-gold">Deliver to your last address</p>
+          <address className="mt-2 not-italic text-sm leading-relaxed text-ink-soft" aria-label="Your last address">
+            <span className="block font-medium text-ink">{lastAddress.name}</span>
+            <span className="block break-words">{addressLine(lastAddress)}</span>
+            <span className="block">{lastAddress.telephone}</span>
+          </address>
+          <div className="mt-5 flex flex-wrap items-center gap-x-6 gap-y-3">
+            <Button variant="secondary" size="md" className="min-w-32" onClick={() => choose("change")} aria-label="Change this address">
+              Change
+            </Button>
+            <button type="button" onClick={() => choose("new")} className="min-h-11 text-sm font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+              Use a new address
+            </button>
+          </div>
+        </div>
+        {ADDRESS_FIELDS.map((f) => (
+          <input key={f} type="hidden" name={f} value={lastAddress[f]} />
+        ))}
+      </fieldset>
+    );
+  }
+
+  const start = mode === "change" && lastAddress ? lastAddress : null;
+  return (
+    <fieldset ref={fieldset} className="space-y-5" key={mode}>
+      <legend className="font-display text-2xl text-ink">Shipping address</legend>
+      {lastAddress ? (
+        <p className="text-sm text-ink-soft">
+          {mode === "change" ? "Your last address, ready to change. " : "A new address for this order. "}
+          <button type="button" onClick={() => choose("last")} className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            Use my last address as it was
+          </button>
+        </p>
+      ) : null}
+      <Field label="Full name" error={fieldErrors.name}>
+        {(p) => <input {...p} name="name" autoComplete="name" required maxLength={100} defaultValue={start?.name} />}
+      </Field>
+      <Field label="Telephone" error={fieldErrors.telephone} hint="South African number, e.g. 082 123 4567">
+        {(p) => <input {...p} name="telephone" type="tel" inputMode="tel" autoComplete="tel" required maxLength={20} defaultValue={start?.telephone} />}
+      </Field>
+      <Field label="Street address" error={fieldErrors.street}>
+        {(p) => <input {...p} name="street" autoComplete="address-line1" required maxLength={200} defaultValue={start?.street} />}
+      </Field>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Suburb" error={fieldErrors.suburb}>
+          {(p) => <input {...p} name="suburb" autoComplete="address-line2" required maxLength={120} defaultValue={start?.suburb} />}
+        </Field>
+        <Field label="City" error={fieldErrors.city}>
+          {(p) => <input {...p} name="city" autoComplete="address-level2" required maxLength={120} defaultValue={start?.city} />}
+        </Field>
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field label="Postal code" error={fieldErrors.postalCode}>
+          {(p) => <input {...p} name="postalCode" inputMode="numeric" pattern="[0-9]{4}" maxLength={4} autoComplete="postal-code" required defaultValue={start?.postalCode} />}
+        </Field>
+        <Field label="Province" error={fieldErrors.province}>
+          {(p) => (
+            <select {...p} name="province" required value={province} onChange={(e) => onProvince(e.currentTarget.value)}>
+              <option value="" disabled>
+                Choose a province
+              </option>
+              {SA_PROVINCES.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
     </fieldset>
   );
 }

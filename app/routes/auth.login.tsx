@@ -7,6 +7,7 @@ import { loginSchema, MESSAGES } from "~/modules/accounts/accounts.schema";
 import { signInWithPassword } from "~/modules/accounts/accounts.server";
 import { AuthShell, EmailField, PasswordField, useAuthForm } from "~/components/accounts/auth-form";
 import { safeRedirect } from "~/modules/accounts/redirect";
+import { forgetRegisteredEmail, readRegisteredEmail } from "~/modules/accounts/registered-email.server";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
@@ -16,11 +17,18 @@ export function meta() {
   return [{ title: "Sign In | Scentara" }, { name: "robots", content: "noindex" }];
 }
 
+/** The page may carry the e-mail just registered in this browser: never kept by a shared cache. */
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const query = readQuery(request);
   const redirectTo = safeRedirect(query.get("redirect"), "");
   const notice = query.has("registered") ? MESSAGES.registered : query.has("reset") ? MESSAGES.passwordReset : null;
-  return { redirectTo, notice };
+  // The e-mail this browser just registered with (a short-lived cookie of its own: docs/decisions/025).
+  const email = readRegisteredEmail(request) ?? "";
+  return { redirectTo, notice, email };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,7 +38,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { email, password } = parsed.data;
   return handleDomainErrors(async () => {
     const { setCookies } = await signInWithPassword(getDb(), { email, password }, requestMeta(request, context));
-    return redirect(safeRedirect(parsed.data.redirect), { headers: cookieHeaders(setCookies) });
+    const headers = cookieHeaders(setCookies);
+    if (readRegisteredEmail(request)) headers.append("Set-Cookie", forgetRegisteredEmail());
+    return redirect(safeRedirect(parsed.data.redirect), { headers });
   });
 }
 
@@ -54,8 +64,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         {loaderData.notice && !actionData ? <Notice tone="success">{loaderData.notice}</Notice> : null}
         {actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
         <input type="hidden" name="redirect" value={loaderData.redirectTo} />
-        <EmailField error={errors.email} autoFocus />
-        <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} />
+        {/* With the e-mail filled in, the password is what's left to type. */}
+        <EmailField error={errors.email} defaultValue={loaderData.email} autoFocus={!loaderData.email} />
+        <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} autoFocus={!!loaderData.email} />
         <div className="flex justify-end">
           <Link to="/auth/forgot-password" className="text-sm text-ink-soft underline decoration-line underline-offset-4 hover:text-gold">
             Forgot password?

@@ -7,6 +7,7 @@ import { MESSAGES, MIN_PASSWORD_LENGTH, registerSchema } from "~/modules/account
 import { registerAccount } from "~/modules/accounts/accounts.server";
 import { AuthShell, EmailField, PasswordField, useAuthForm } from "~/components/accounts/auth-form";
 import { safeRedirect } from "~/modules/accounts/redirect";
+import { rememberRegisteredEmail } from "~/modules/accounts/registered-email.server";
 import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
@@ -27,9 +28,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return formError(MESSAGES.registerFailed, 400, fieldErrorsOf(parsed.error.issues));
   return handleDomainErrors(async () => {
     await registerAccount(getDb(), parsed.data, requestMeta(request, context));
-    // Same answer whether the e-mail was new or not: on to sign in.
+    // Same answer whether the e-mail was new or not: on to sign in, with the e-mail filled in for this browser only
+    // (a short-lived cookie, not the URL: docs/decisions/025) and the way back to where the shopper was going.
     const back = safeRedirect(fields.redirect, "");
-    return redirect(`/auth/login?registered=1${back ? `&redirect=${encodeURIComponent(back)}` : ""}`);
+    const headers = new Headers({ "Cache-Control": "no-store" });
+    const remembered = rememberRegisteredEmail(parsed.data.email);
+    if (remembered) headers.append("Set-Cookie", remembered);
+    return redirect(`/auth/login?registered=1${back ? `&redirect=${encodeURIComponent(back)}` : ""}`, { headers });
   });
 }
 

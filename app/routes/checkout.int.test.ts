@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { insertProduct, insertTier } from "../../tests/factories/catalog";
-import { insertCoupon, insertZone, TEST_ADDRESS } from "../../tests/factories/orders";
+import { insertCoupon, insertOrder, insertZone, TEST_ADDRESS } from "../../tests/factories/orders";
 import { createUser, sessionCookieFor } from "../../tests/factories/users";
 import { action, loader } from "./checkout";
 
@@ -46,6 +46,52 @@ describe("/checkout loader", () => {
     const data = await dataOf(await callLoader(loader, "/checkout", { headers: { cookie } }));
     expect(data.zones.map((z: { name: string }) => z.name)).toEqual(["Aa Gauteng", "Zz Western Cape"]);
     await db().deleteFrom("shipping_zones").execute();
+  });
+});
+
+describe("/checkout loader: the last shipping address (issue 13)", () => {
+  const elsewhere = { name: "Pieter van Wyk", telephone: "+27215550199", street: "4 Kloof Nek Road", suburb: "Tamboerskloof", city: "Cape Town", postalCode: "8001", province: "Western Cape" };
+
+  it("offers a customer where their own most recent order went, the number written the local way", async () => {
+    const { user, cookie } = await customer();
+    await insertOrder(db(), { userId: user.id, shippingAddress: TEST_ADDRESS, createdAt: "2026-01-05T10:00:00.000Z" });
+    await insertOrder(db(), { userId: user.id, shippingAddress: elsewhere, createdAt: "2026-03-01T10:00:00.000Z", status: "cancelled" });
+    await insertOrder(db(), { userId: user.id, shippingAddress: { ...TEST_ADDRESS, street: "1 Old Road" }, createdAt: "2025-12-01T10:00:00.000Z" });
+    const data = await dataOf(await callLoader(loader, "/checkout", { headers: { cookie } }));
+    expect(data.lastAddress).toEqual({ ...elsewhere, telephone: "021 555 0199" });
+  });
+
+  it("never offers another customer's address: a first order starts empty even when others ordered just now", async () => {
+    const other = await customer();
+    await insertOrder(db(), { userId: other.user.id, shippingAddress: elsewhere });
+    const { cookie } = await customer();
+    const data = await dataOf(await callLoader(loader, "/checkout", { headers: { cookie } }));
+    expect(data.lastAddress).toBeNull();
+    // and the other customer gets theirs
+    expect((await dataOf(await callLoader(loader, "/checkout", { headers: { cookie: other.cookie } }))).lastAddress).toMatchObject({ street: "4 Kloof Nek Road" });
+  });
+
+  it("an admin who shops gets their own last address, not one of the orders they manage", async () => {
+    const admin = await createUser(db(), { isAdmin: true });
+    const shopper = await customer();
+    await insertOrder(db(), { userId: shopper.user.id, shippingAddress: elsewhere });
+    const data = await dataOf(await callLoader(loader, "/checkout", { headers: { cookie: await sessionCookieFor(db(), admin.id) } }));
+    expect(data.lastAddress).toBeNull();
+  });
+
+  it("a visitor gets no address at all, only the way to sign in", async () => {
+    const result = await callLoader(loader, "/checkout");
+    expect(statusOf(result)).toBe(302);
+    expect((result as Response).headers.get("Location")).toBe("/auth/login?redirect=%2Fcheckout");
+    expect(await (result as Response).text()).not.toContain("Jacaranda");
+  });
+
+  it("an order placed through checkout is the address offered next time", async () => {
+    const { cookie } = await customer();
+    const p = await insertProduct(db());
+    expect(statusOf(await callAction(action, "/checkout", form([{ productId: p.id, quantity: 1 }]), { headers: { cookie } }))).toBe(302);
+    const data = await dataOf(await callLoader(loader, "/checkout", { headers: { cookie } }));
+    expect(data.lastAddress).toEqual({ ...TEST_ADDRESS, telephone: "082 123 4567" });
   });
 });
 

@@ -13,6 +13,7 @@ import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
 import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
 import { checkout, CheckoutAttemptClosedError } from "~/modules/orders/checkout.server";
+import { lastShippingAddress } from "~/modules/orders/last-address.server";
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { preselectZone } from "~/modules/shipping/shipping.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
@@ -31,13 +32,20 @@ export function meta() {
   return [{ title: "Checkout | Scentara" }, { name: "robots", content: "noindex" }];
 }
 
+/** The page carries the customer's e-mail and last address: never kept by a shared cache. */
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const zones = await loadShippingZonesOrFallback(getDb());
+  const [zones, lastAddress] = await Promise.all([loadShippingZonesOrFallback(getDb()), lastShippingAddress(getDb(), user.id)]);
   // One token per page view; after a refusal the action's answer names the token to use next (see action).
   const config = env();
   return {
     email: user.email,
+    // Offered first on the form (the customer's own most recent order only).
+    lastAddress,
     zones: zones.map((z) => ({ id: z.id, name: z.name, provinces: [...(z.provinces ?? [])] })),
     methods: config.PAYMENT_METHODS.map((m) => paymentMethodChoice(m, config.PAYMENT_PROVIDER, config.EFT_HOLD_DAYS)),
     checkoutToken: crypto.randomUUID(),
@@ -81,8 +89,9 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
   const navigate = useNavigate();
   // The first zone until the shopper picks a province; then the zone that serves it (still the first when none does).
   // Choosing a zone by hand afterwards is respected (docs/decisions/018); changing the province preselects again.
-  const [zoneId, setZoneId] = useState<string | null>(loaderData.zones[0]?.id ?? null);
-  const [province, setProvince] = useState("");
+  // A customer who ordered before starts from that order's address, so from its province's zone.
+  const [province, setProvince] = useState(loaderData.lastAddress?.province ?? "");
+  const [zoneId, setZoneId] = useState<string | null>(preselectZone(loaderData.zones, province)?.id ?? null);
   const onProvince = (next: string) => {
     setProvince(next);
     setZoneId(preselectZone(loaderData.zones, next)?.id ?? null);
@@ -152,6 +161,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             notices={[notice, couponNotice].filter((n): n is string => !!n)}
             submitting={submitting}
             methods={loaderData.methods}
+            lastAddress={loaderData.lastAddress}
           />
         </Form>
       ) : (

@@ -38,6 +38,7 @@ export function PasswordField({
   hint,
   minLength,
   maxLength = 128,
+  autoFocus,
 }: {
   label: string;
   name: string;
@@ -46,6 +47,7 @@ export function PasswordField({
   hint?: string;
   minLength?: number;
   maxLength?: number;
+  autoFocus?: boolean;
 }) {
   const [visible, setVisible] = useState(false);
   const [hydrated, setHydrated] = useState(false);
@@ -65,6 +67,7 @@ export function PasswordField({
             maxLength={maxLength}
             spellCheck={false}
             autoCapitalize="none"
+            autoFocus={autoFocus}
           />
           {hydrated ? (
             <button
