@@ -112,7 +112,7 @@ describe("shop filters", () => {
     expect(names(d)).toEqual(["Velvet Oud"]);
     expect(d.matching).toBe(1);
     expect(d.total).toBe(5);
-    expect(d.filters).toEqual({ q: "oud", category: "for-him", house: "", maxPrice: 500, page: 1 });
+    expect(d.filters).toEqual({ q: "oud", category: "for-him", house: "", maxPrice: 500, sort: "newest", page: 1 });
   });
 
   it("filters that exclude everything: 'No products found matching your criteria.' (matching 0, total > 0)", async () => {
