@@ -69,11 +69,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     <main className="pb-24">
       <section className="relative overflow-hidden">
         <div aria-hidden="true" className="hero-wash pointer-events-none absolute inset-0 opacity-80" />
-        <div className="container-page relative pt-24 pb-8 sm:pt-32 sm:pb-14">
+        {/* On a phone the hero keeps to its title (the line below shows from 640 px), so a whole card — picture, name
+            and price — is in the first screen at 360 × 740. */}
+        <div className="container-page relative pt-22 pb-6 sm:pt-32 sm:pb-14">
           <Breadcrumbs items={crumbs} />
-          <p className="eyebrow mt-6 sm:mt-8">{category ? "The Collection" : "Scentara Parfums"}</p>
+          <p className="eyebrow mt-5 sm:mt-8">{category ? "The Collection" : "Scentara Parfums"}</p>
           <h1 className="mt-2 text-[2.75rem] leading-[1.05] sm:mt-3 sm:text-6xl">{category ? category.name : "The Shop"}</h1>
-          <p className="mt-3 max-w-xl text-sm text-ink-soft sm:mt-4 sm:text-base">
+          <p className="mt-3 hidden max-w-xl text-sm text-ink-soft sm:mt-4 sm:block sm:text-base">
             Designer-inspired fragrances, composed to last from morning to evening. Every bottle priced in rand, delivered across South Africa.
           </p>
         </div>

@@ -23,9 +23,9 @@ export function WhatsAppButton({ number, shopName }: { number: string; shopName:
           href={whatsappUrl(number)}
           target="_blank"
           rel="noopener noreferrer"
-          className="group inline-flex h-12 shrink-0 items-center justify-center gap-2.5 rounded-full bg-whatsapp px-6 text-xs font-medium uppercase tracking-[0.16em] text-white transition-colors hover:bg-whatsapp/90 focus-visible:outline-offset-4 motion-reduce:transition-none xl:fixed xl:right-6 xl:bottom-6 xl:z-30 xl:h-14 xl:w-14 xl:gap-0 xl:px-0 xl:shadow-[0_10px_30px_-8px_rgba(31,143,78,0.65)] xl:transition-transform xl:hover:scale-105 xl:hover:bg-whatsapp"
+          className="group inline-flex h-12 shrink-0 items-center justify-center gap-2.5 bg-ink px-6 text-xs font-medium uppercase tracking-[0.16em] text-ivory transition-colors hover:bg-ink/90 focus-visible:outline-offset-4 motion-reduce:transition-none xl:fixed xl:rounded-full xl:bg-whatsapp xl:text-white xl:right-6 xl:bottom-6 xl:z-30 xl:h-14 xl:w-14 xl:gap-0 xl:px-0 xl:shadow-[0_10px_30px_-8px_rgba(31,143,78,0.65)] xl:transition-transform xl:hover:scale-105 xl:hover:bg-whatsapp"
         >
-          <WhatsAppIcon className="h-5 w-5 xl:h-7 xl:w-7" />
+          <WhatsAppIcon className="h-5 w-5 text-[#25d366] xl:h-7 xl:w-7 xl:text-white" />
           {/* the visible words are the name (voice control), kept for screen readers when only the icon shows */}
           <span className="xl:sr-only">Chat with us on WhatsApp</span>
           <span className="sr-only"> (opens in a new tab)</span>
