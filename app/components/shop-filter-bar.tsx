@@ -11,6 +11,7 @@ import {
   clearFilters,
   isFilterActive,
   normalizeSearch,
+  parseSort,
   priceLabel,
   serializeShopFilters,
   sortLabel,
@@ -49,6 +50,22 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
   const ids = { q: useId(), category: useId(), house: useId(), price: useId(), priceValue: useId(), sort: useId() };
   const fold = useRef<HTMLDetailsElement>(null);
   const active = activeFilterCount(filters);
+
+  // On a slow phone the shopper may pick a category or an order before the script has loaded: apply what the selects
+  // show once it has. (Not the house: a URL's house in another case shows as All Houses. The text and the slider wait
+  // for the shopper's next change or Apply.)
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const el = form.current?.elements;
+    if (!el) return;
+    const shown = (name: string) => (el.namedItem(name) as HTMLSelectElement | null)?.value;
+    const chosen = withFilter(filters, {
+      category: shown("category") ?? filters.category,
+      sort: parseSort(shown("sort")),
+    });
+    if (shopHref(chosen) !== shopHref(filters)) go("sort", chosen);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // Browsers without ::details-content keep the fold shut on a wide screen: open it there.
   useEffect(() => {
@@ -130,6 +147,7 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
         </span>
       </summary>
       <form
+        ref={form}
         method="get"
         action="/shop"
         role="search"

@@ -20,6 +20,11 @@ async function prices(page: Page): Promise<number[]> {
 const ascending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1] <= x);
 const descending = (xs: number[]) => xs.every((x, i) => i === 0 || xs[i - 1] >= x);
 
+/** The page's script has run: the Apply button, there for shoppers without JavaScript, has gone. */
+async function hydrated(page: Page) {
+  await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
+}
+
 /** The fold's toggle (a native <summary>: no ARIA role of its own in Playwright). */
 const foldToggle = (page: Page) => page.locator("summary").filter({ hasText: "Filter and sort" });
 
@@ -53,6 +58,7 @@ test.describe("on a phone (390 × 844, touch)", () => {
     await expect(page.getByText("Page 1 of 2 · products 1–24 on this page")).toBeVisible();
 
     const newest = await prices(page);
+    await hydrated(page);
     const sort = await openFold(page);
     await expect(sort).toHaveValue("newest");
     await sort.selectOption({ label: "Price: low to high" });
@@ -101,9 +107,26 @@ test.describe("on a phone (390 × 844, touch)", () => {
   });
 });
 
+test("an order picked before the page's script has loaded is the order shown once it has", async ({ page }) => {
+  // Hold the JavaScript back, as a slow phone on prepaid data would, while the shopper picks an order.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/assets/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/shop", { waitUntil: "commit" });
+  await page.getByLabel("Sort by").selectOption({ label: "Price: low to high" });
+  release();
+  await expect(page).toHaveURL(/\/shop\?sort=price-asc$/);
+  await expect.poll(async () => ascending(await prices(page))).toBe(true);
+  await expect(page.getByLabel("Sort by")).toHaveValue("price-asc");
+});
+
 test.describe("on a desktop (1280 px)", () => {
   test("the filters stand open with Sort by; a sort applies on change and a search lists name matches first by default", async ({ page }) => {
     await page.goto("/shop?q=rose");
+    await hydrated(page);
     await expect(foldToggle(page)).toBeHidden();
     const sort = page.getByLabel("Sort by");
     await expect(sort).toBeVisible();
