@@ -2,6 +2,8 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react"
 import { Link, useLocation, useSearchParams } from "react-router";
 import type { CategoryOption, HouseOption } from "~/modules/catalog/catalog.types";
 import {
+  SHOP_SORTS,
+  activeFilterCount,
   PRICE_MAX,
   PRICE_MIN,
   PRICE_STEP,
@@ -9,11 +11,14 @@ import {
   clearFilters,
   isFilterActive,
   normalizeSearch,
+  parseSort,
   priceLabel,
   serializeShopFilters,
+  sortLabel,
   shopHref,
   withFilter,
   type ShopFilters,
+  type ShopSort,
 } from "~/modules/catalog/shop-filters.logic";
 
 const SEARCH_DEBOUNCE_MS = 350;
@@ -25,18 +30,55 @@ function useHydrated() {
   return useSyncExternalStore(noop, () => true, () => false);
 }
 
-type Kind = "search" | "category" | "house" | "price";
+type Kind = "search" | "category" | "house" | "price" | "sort";
+
+/** The width from which the filters stand open as a bar (Tailwind's md); below it they fold into 'Filter and sort'. */
+const BAR_QUERY = "(min-width: 768px)";
 
 /**
- * The shop's filters as one GET form: it works without JavaScript (Apply submits /shop?q=…&category=…&maxPrice=…).
- * With JavaScript every change updates the URL at once — search debounced, the slider replacing its own history
- * entries while it is dragged — so a shared link or the back button always shows the same filtered list.
+ * The shop's filters and sort as one GET form: it works without JavaScript (Apply submits
+ * /shop?q=…&category=…&maxPrice=…&sort=…). With JavaScript every change updates the URL at once — search debounced,
+ * the slider replacing its own history entries while it is dragged — so a shared link or the back button always shows
+ * the same list. On a phone the form folds into one native disclosure, 'Filter and sort' with the number of active
+ * filters, so the products start in the first screen; from 768 px it stands open as a bar (CSS ::details-content;
+ * where a browser lacks it, the script opens it).
  */
 export function ShopFilterBar({ filters, categories, houses = [] }: { filters: ShopFilters; categories: CategoryOption[]; houses?: HouseOption[] }) {
   const [, setSearchParams] = useSearchParams();
   const location = useLocation();
   const hydrated = useHydrated();
-  const ids = { q: useId(), category: useId(), house: useId(), price: useId(), priceValue: useId() };
+  const ids = { q: useId(), category: useId(), house: useId(), price: useId(), priceValue: useId(), sort: useId() };
+  const fold = useRef<HTMLDetailsElement>(null);
+  const active = activeFilterCount(filters);
+
+  // On a slow phone the shopper may pick a category or an order before the script has loaded: apply what the selects
+  // show once it has. (Not the house: a URL's house in another case shows as All Houses. The text and the slider wait
+  // for the shopper's next change or Apply.)
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const el = form.current?.elements;
+    if (!el) return;
+    const shown = (name: string) => (el.namedItem(name) as HTMLSelectElement | null)?.value;
+    const chosen = withFilter(filters, {
+      category: shown("category") ?? filters.category,
+      sort: parseSort(shown("sort")),
+    });
+    if (shopHref(chosen) !== shopHref(filters)) go("sort", chosen);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Browsers without ::details-content keep the fold shut on a wide screen: open it there.
+  useEffect(() => {
+    const details = fold.current;
+    if (!details || CSS.supports("selector(::details-content)")) return;
+    const wide = window.matchMedia(BAR_QUERY);
+    const sync = () => {
+      if (wide.matches) details.open = true;
+    };
+    sync();
+    wide.addEventListener("change", sync);
+    return () => wide.removeEventListener("change", sync);
+  }, []);
 
   const [q, setQ] = useState(filters.q);
   const [price, setPrice] = useState<number | null>(filters.maxPrice);
@@ -81,139 +123,190 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
   const sliderPosition = price ?? PRICE_MAX;
 
   return (
-    <form
-      method="get"
-      action="/shop"
-      role="search"
-      aria-label="Filter products"
-      onSubmit={(e) => {
-        e.preventDefault();
-        go("search", withFilter(filters, { q, maxPrice: price }));
-      }}
-      className={`grid grid-cols-2 gap-x-5 gap-y-5 border-y border-line py-5 sm:py-6 md:items-start md:gap-8 ${
-        hydrated ? "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.2fr)]" : "md:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.2fr)_auto]"
-      }`}
-    >
-      <div className="col-span-2 md:col-span-1">
-        <label htmlFor={ids.q} className="filter-label">
-          Search
-        </label>
-        <div className="relative mt-2">
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 left-0 h-4 w-4 -translate-y-1/2 text-muted" fill="none" stroke="currentColor" strokeWidth="1.5">
-            <circle cx="11" cy="11" r="6.5" />
-            <path d="m16 16 4.5 4.5" strokeLinecap="round" />
+    <details ref={fold} className="shop-fold group border-y border-line">
+      <summary className="flex min-h-12 cursor-pointer list-none items-center justify-between gap-4 py-3 [&::-webkit-details-marker]:hidden">
+        <span className="flex items-center gap-3">
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4 text-ink" fill="none" stroke="currentColor" strokeWidth="1.5">
+            <path d="M4 7h10M18 7h2M4 17h4M12 17h8" strokeLinecap="round" />
+            <circle cx="16" cy="7" r="2" />
+            <circle cx="10" cy="17" r="2" />
           </svg>
-          <input
-            id={ids.q}
-            type="search"
-            name="q"
-            value={q}
-            maxLength={SEARCH_MAX_LENGTH}
-            onChange={(e) => setQ(e.target.value)}
-            placeholder="Name, note or designer scent"
-            autoComplete="off"
-            enterKeyHint="search"
-            className="filter-control pl-7"
-          />
-        </div>
-      </div>
-
-      <div>
-        <label htmlFor={ids.category} className="filter-label">
-          Category
-        </label>
-        <div className="relative mt-2">
-          <select
-            id={ids.category}
-            name="category"
-            value={filters.category}
-            onChange={(e) => go("category", withFilter(filters, { category: e.target.value, q, maxPrice: price }))}
-            className="filter-control appearance-none pr-8"
-          >
-            <option value="">All Categories</option>
-            {categories.map((c) => (
-              <option key={c.id} value={c.slug}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+          <span className="text-xs font-medium uppercase tracking-[0.18em] text-ink">Filter and sort</span>
+          {active > 0 ? (
+            <span className="inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-ink px-1.5 text-[0.65rem] font-medium text-ivory tabular-nums">
+              <span aria-hidden="true">{active}</span>
+              <span className="sr-only">, {active === 1 ? "1 filter" : `${active} filters`} active</span>
+            </span>
+          ) : null}
+        </span>
+        <span className="flex min-w-0 items-center gap-2 text-xs text-ink-soft">
+          <span className="truncate">{sortLabel(filters.sort, filters.q)}</span>
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-180" fill="none" stroke="currentColor" strokeWidth="1.6">
             <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
           </svg>
-        </div>
-      </div>
-
-      <div>
-        <label htmlFor={ids.house} className="filter-label">
-          Inspired by
-        </label>
-        <div className="relative mt-2">
-          <select
-            id={ids.house}
-            name="house"
-            value={filters.house}
-            onChange={(e) => go("house", withFilter(filters, { house: e.target.value, q, maxPrice: price }))}
-            className="filter-control appearance-none pr-8"
-          >
-            <option value="">All Houses</option>
-            {houses.map((h) => (
-              <option key={h.name} value={h.name}>
-                {h.name} ({h.count})
-              </option>
-            ))}
-          </select>
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
-            <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-          </svg>
-        </div>
-      </div>
-
-      <div className="col-span-2 md:col-span-1">
-        <div className="flex items-end justify-between gap-3">
-          <label htmlFor={ids.price} className="filter-label">
-            Price
+        </span>
+      </summary>
+      <form
+        ref={form}
+        method="get"
+        action="/shop"
+        role="search"
+        aria-label="Filter products"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go("search", withFilter(filters, { q, maxPrice: price }));
+        }}
+        className={`grid grid-cols-2 gap-x-5 gap-y-5 border-t border-line pt-4 pb-5 md:grid-cols-4 md:items-start md:gap-x-8 md:gap-y-6 md:border-t-0 md:py-6 ${
+          hydrated
+            ? "lg:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.2fr)_minmax(0,1fr)]"
+            : "lg:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.2fr)_minmax(0,1fr)_auto]"
+        }`}
+      >
+        <div className="col-span-2 lg:col-span-1">
+          <label htmlFor={ids.q} className="filter-label">
+            Search
           </label>
-          <output id={ids.priceValue} htmlFor={ids.price} className="-mb-0.5 font-display text-base leading-none text-ink lining-nums tabular-nums sm:text-lg">
-            {priceLabel(price)}
-          </output>
+          <div className="relative mt-2">
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 left-0 h-4 w-4 -translate-y-1/2 text-muted" fill="none" stroke="currentColor" strokeWidth="1.5">
+              <circle cx="11" cy="11" r="6.5" />
+              <path d="m16 16 4.5 4.5" strokeLinecap="round" />
+            </svg>
+            <input
+              id={ids.q}
+              type="search"
+              name="q"
+              value={q}
+              maxLength={SEARCH_MAX_LENGTH}
+              onChange={(e) => setQ(e.target.value)}
+              placeholder="Name, note or designer scent"
+              autoComplete="off"
+              enterKeyHint="search"
+              className="filter-control pl-7"
+            />
+          </div>
         </div>
-        <input
-          id={ids.price}
-          type="range"
-          name="maxPrice"
-          min={PRICE_MIN}
-          max={PRICE_MAX}
-          step={PRICE_STEP}
-          value={sliderPosition}
-          aria-valuetext={priceLabel(price)}
-          aria-describedby={ids.priceValue}
-          onChange={(e) => setPrice(Number(e.target.value))}
-          className="price-range mt-3 w-full"
-          style={{ "--fill": `${(sliderPosition / PRICE_MAX) * 100}%` } as React.CSSProperties}
-        />
-        <div aria-hidden="true" className="mt-1 flex justify-between text-[0.65rem] tracking-[0.12em] text-muted">
-          <span>R{PRICE_MIN}</span>
-          <span>R{PRICE_MAX}</span>
-        </div>
-      </div>
 
-      {hydrated ? null : (
-        <div className="col-span-2 md:col-span-1 md:pb-1">
-          <button type="submit" className="h-10 w-full border border-ink px-5 text-xs font-medium uppercase tracking-[0.14em] text-ink transition-colors hover:bg-ink hover:text-ivory md:w-auto">
-            Apply
-          </button>
+        <div>
+          <label htmlFor={ids.category} className="filter-label">
+            Category
+          </label>
+          <div className="relative mt-2">
+            <select
+              id={ids.category}
+              name="category"
+              value={filters.category}
+              onChange={(e) => go("category", withFilter(filters, { category: e.target.value, q, maxPrice: price }))}
+              className="filter-control appearance-none pr-8"
+            >
+              <option value="">All Categories</option>
+              {categories.map((c) => (
+                <option key={c.id} value={c.slug}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </div>
         </div>
-      )}
-    </form>
+
+        <div>
+          <label htmlFor={ids.house} className="filter-label">
+            Inspired by
+          </label>
+          <div className="relative mt-2">
+            <select
+              id={ids.house}
+              name="house"
+              value={filters.house}
+              onChange={(e) => go("house", withFilter(filters, { house: e.target.value, q, maxPrice: price }))}
+              className="filter-control appearance-none pr-8"
+            >
+              <option value="">All Houses</option>
+              {houses.map((h) => (
+                <option key={h.name} value={h.name}>
+                  {h.name} ({h.count})
+                </option>
+              ))}
+            </select>
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </div>
+        </div>
+
+        <div className="col-span-2 lg:col-span-1">
+          <div className="flex items-end justify-between gap-3">
+            <label htmlFor={ids.price} className="filter-label">
+              Price
+            </label>
+            <output id={ids.priceValue} htmlFor={ids.price} className="-mb-0.5 font-display text-base leading-none text-ink lining-nums tabular-nums sm:text-lg">
+              {priceLabel(price)}
+            </output>
+          </div>
+          <input
+            id={ids.price}
+            type="range"
+            name="maxPrice"
+            min={PRICE_MIN}
+            max={PRICE_MAX}
+            step={PRICE_STEP}
+            value={sliderPosition}
+            aria-valuetext={priceLabel(price)}
+            aria-describedby={ids.priceValue}
+            onChange={(e) => setPrice(Number(e.target.value))}
+            className="price-range mt-3 w-full"
+            style={{ "--fill": `${(sliderPosition / PRICE_MAX) * 100}%` } as React.CSSProperties}
+          />
+          <div aria-hidden="true" className="mt-1 flex justify-between text-[0.65rem] tracking-[0.12em] text-muted">
+            <span>R{PRICE_MIN}</span>
+            <span>R{PRICE_MAX}</span>
+          </div>
+        </div>
+
+        <div className={hydrated ? "col-span-2 md:col-span-1" : "col-span-1"}>
+          <label htmlFor={ids.sort} className="filter-label">
+            Sort by
+          </label>
+          <div className="relative mt-2">
+            <select
+              id={ids.sort}
+              name="sort"
+              value={filters.sort}
+              onChange={(e) => go("sort", withFilter(filters, { sort: e.target.value as ShopSort, q, maxPrice: price }))}
+              className="filter-control appearance-none pr-8"
+            >
+              {SHOP_SORTS.map((sort) => (
+                <option key={sort} value={sort}>
+                  {sortLabel(sort, filters.q)}
+                </option>
+              ))}
+            </select>
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </div>
+        </div>
+
+        {hydrated ? null : (
+          <div className="col-span-1 self-end">
+            <button type="submit" className="h-11 w-full border border-ink px-5 text-xs font-medium uppercase tracking-[0.14em] text-ink transition-colors hover:bg-ink hover:text-ivory">
+              Apply
+            </button>
+          </div>
+        )}
+      </form>
+    </details>
   );
 }
 
-/** 'Clear All Filters', shown whenever a filter is active (SPEC §2). */
+/** 'Clear All Filters', shown whenever a filter is active (SPEC §2); the shopper's sort stays. */
 export function ClearAllFilters({ filters }: { filters: ShopFilters }) {
   if (!isFilterActive(filters)) return null;
   return (
     <Link
-      to={shopHref(clearFilters())}
+      to={shopHref(clearFilters(filters.sort))}
       preventScrollReset
       className="whitespace-nowrap text-xs font-medium uppercase tracking-[0.16em] text-gold underline decoration-gold/40 underline-offset-[6px] transition-colors hover:text-ink hover:decoration-ink"
     >

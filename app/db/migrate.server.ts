@@ -11,6 +11,7 @@ import * as invoiceNumbers from "./migrations/0008_invoice_numbers";
 import * as productStock from "./migrations/0009_product_stock";
 import * as productInspiredBy from "./migrations/0010_product_inspired_by";
 import * as productsHouseFacetIndex from "./migrations/0011_products_house_facet_index";
+import * as productsNameSortIndex from "./migrations/0013_products_name_sort_index";
 import * as productSize from "./migrations/0017_product_size";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
@@ -26,6 +27,8 @@ const migrations: Record<string, Migration> = {
   "0009_product_stock": productStock,
   "0010_product_inspired_by": productInspiredBy,
   "0011_products_house_facet_index": productsHouseFacetIndex,
+  // 0012 is another branch's
+  "0013_products_name_sort_index": productsNameSortIndex,
   "0017_product_size": productSize,
 };
 

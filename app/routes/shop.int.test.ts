@@ -112,7 +112,7 @@ describe("shop filters", () => {
     expect(names(d)).toEqual(["Velvet Oud"]);
     expect(d.matching).toBe(1);
     expect(d.total).toBe(5);
-    expect(d.filters).toEqual({ q: "oud", category: "for-him", house: "", maxPrice: 500, page: 1 });
+    expect(d.filters).toEqual({ q: "oud", category: "for-him", house: "", maxPrice: 500, sort: "newest", page: 1 });
   });
 
   it("filters that exclude everything: 'No products found matching your criteria.' (matching 0, total > 0)", async () => {
@@ -209,5 +209,86 @@ describe("search beyond names and the inspired-by house filter (issue 13)", () =
     const none = await load("?q=aldehydes&house=Dior");
     expect(none.matching).toBe(0);
     expect(none.houses).toContainEqual({ name: "Dior", count: 0 });
+  });
+});
+
+describe("sort (issue 13): in the URL, with the filters and pages, one fixed order for equal prices and names", () => {
+  let floral: { id: string; slug: string; name: string };
+  const at = "2030-06-01T00:00:00.000Z";
+  beforeAll(async () => {
+    const db = getDb();
+    await db.deleteFrom("products").execute();
+    floral = await insertCategory(db, { name: "Florals", slug: "florals" });
+    // created oldest → newest
+    await insertProduct(db, { name: "banana Leaf", slug: "banana-leaf", price_cents: 30000, description: "Green and rose-tinted." });
+    await insertProduct(db, { name: "Cherry Rose", slug: "cherry-rose", price_cents: 55000, category_id: floral.id });
+    await insertProduct(db, { name: "Apple Blossom", slug: "apple-blossom", price_cents: 12000, category_id: floral.id });
+    await insertProduct(db, { name: "Rose Absolute", slug: "rose-absolute", price_cents: 90000, category_id: floral.id });
+    await insertProduct(db, { name: "damask Musk", slug: "damask-musk", price_cents: 20000, description: "A rose heart.", category_id: floral.id });
+    // 30 products with one price and one timestamp: only the id tells them apart
+    await insertManyProducts(db, 30, (i) => ({ name: `Twin ${i % 3}`, price_cents: 45000, created_at: at }));
+  });
+
+  const prices = (d: ShopData) => d.products.map((p) => p.priceCents);
+  const ids = (d: ShopData) => d.products.map((p) => p.id);
+
+  it("price low to high and high to low follow the price a shopper sees, over every page", async () => {
+    const [p1, p2] = [await load("?sort=price-asc"), await load("?sort=price-asc&page=2")];
+    const up = [...prices(p1), ...prices(p2)];
+    expect(up).toHaveLength(35);
+    expect(up).toEqual([...up].sort((a, b) => a - b));
+    expect(names(p1).slice(0, 3)).toEqual(["Apple Blossom", "damask Musk", "banana Leaf"]);
+    expect(p1.filters.sort).toBe("price-asc");
+    const down = [...prices(await load("?sort=price-desc")), ...prices(await load("?sort=price-desc&page=2"))];
+    expect(down).toEqual([...up].reverse());
+    expect(names(await load("?sort=price-desc"))[0]).toBe("Rose Absolute");
+  });
+
+  it("name A to Z ignores case", async () => {
+    const d = await load("?sort=name&category=florals");
+    expect(names(d)).toEqual(["Apple Blossom", "Cherry Rose", "damask Musk", "Rose Absolute"]);
+    expect(names(await load("?sort=name")).slice(0, 3)).toEqual(["Apple Blossom", "banana Leaf", "Cherry Rose"]);
+  });
+
+  it("an unknown sort is the default order (newest first), not an error", async () => {
+    const newest = await load();
+    for (const bad of ["cheapest", "PRICE-ASC", "price-asc'--", ""]) {
+      const d = await load(`?sort=${encodeURIComponent(bad)}`);
+      expect(ids(d)).toEqual(ids(newest));
+      expect(d.filters.sort).toBe("newest");
+    }
+  });
+
+  it.each(["newest", "price-asc", "price-desc", "name"])("%s: products that tie are in one fixed order, never repeated or skipped across pages", async (sort) => {
+    // the 30 twins tie on price and date (and on name in threes); pages of 24 split them
+    const p1 = await load(`?sort=${sort}`);
+    const p2 = await load(`?sort=${sort}&page=2`);
+    const seen = [...ids(p1), ...ids(p2)];
+    expect(seen).toHaveLength(35);
+    expect(new Set(seen).size).toBe(35);
+    expect(ids(await load(`?sort=${sort}&page=2`))).toEqual(ids(p2));
+    // the same with a search that finds only the twins, in one statement on the search path
+    const s1 = await load(`?q=twin&sort=${sort}`);
+    const s2 = await load(`?q=twin&sort=${sort}&page=2`);
+    expect(s1.matching).toBe(30);
+    const twins = [...ids(s1), ...ids(s2)];
+    expect(new Set(twins).size).toBe(30);
+    expect(ids(await load(`?q=twin&sort=${sort}`))).toEqual(ids(s1));
+  });
+
+  it("combines with search, category, price and pages; a page past the end is the last page in that order", async () => {
+    // 'rose' is in three names and two descriptions; a chosen sort is followed strictly (no name-first)
+    const byPrice = await load("?q=rose&sort=price-asc");
+    expect(names(byPrice)).toEqual(["damask Musk", "banana Leaf", "Cherry Rose", "Rose Absolute"]);
+    // the default order of a search lists name matches first, then newest
+    expect(names(await load("?q=rose"))).toEqual(["Rose Absolute", "Cherry Rose", "damask Musk", "banana Leaf"]);
+    expect(names(await load("?q=rose&category=florals&maxPrice=600&sort=price-desc"))).toEqual(["Cherry Rose", "damask Musk"]);
+    const last = await load("?sort=price-desc&page=9");
+    expect(last.page).toBe(2);
+    expect(last.filters).toMatchObject({ sort: "price-desc", page: 2 });
+    expect(prices(last).at(-1)).toBe(12000);
+    const lastSearch = await load("?q=twin&sort=name&page=9");
+    expect(lastSearch.page).toBe(2);
+    expect(lastSearch.products).toHaveLength(6);
   });
 });

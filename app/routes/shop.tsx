@@ -69,11 +69,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     <main className="pb-24">
       <section className="relative overflow-hidden">
         <div aria-hidden="true" className="hero-wash pointer-events-none absolute inset-0 opacity-80" />
-        <div className="container-page relative pt-24 pb-8 sm:pt-32 sm:pb-14">
+        {/* On a phone the hero keeps to its title (the line below shows from 640 px), so a whole card — picture, name
+            and price — is in the first screen at 360 × 740. */}
+        <div className="container-page relative pt-22 pb-6 sm:pt-32 sm:pb-14">
           <Breadcrumbs items={crumbs} />
-          <p className="eyebrow mt-6 sm:mt-8">{category ? "The Collection" : "Scentara Parfums"}</p>
+          <p className="eyebrow mt-5 sm:mt-8">{category ? "The Collection" : "Scentara Parfums"}</p>
           <h1 className="mt-2 text-[2.75rem] leading-[1.05] sm:mt-3 sm:text-6xl">{category ? category.name : "The Shop"}</h1>
-          <p className="mt-3 max-w-xl text-sm text-ink-soft sm:mt-4 sm:text-base">
+          <p className="mt-3 hidden max-w-xl text-sm text-ink-soft sm:mt-4 sm:block sm:text-base">
             Designer-inspired fragrances, composed to last from morning to evening. Every bottle priced in rand, delivered across South Africa.
           </p>
         </div>
@@ -90,25 +92,28 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
               <ShopFilterBar filters={filters} categories={categories} houses={houses} />
             </div>
 
-            {/* 'Showing X of Y products': X = products matching the filters (all pages), Y = products in the shop.
-                With more than one page, the page and the range on it follow separately ('Page 2 of 3 (25–48)'). */}
-            <div className="mt-5 flex flex-wrap items-center justify-between gap-x-6 gap-y-2 text-sm text-ink-soft">
-              <p aria-live="polite">
-                Showing <span className="font-medium text-ink tabular-nums">{matching}</span> of{" "}
-                <span className="font-medium text-ink tabular-nums">{total}</span> products
+            {/* SPEC §2's 'Showing X of Y products': X = products matching the filters (all pages), Y = products in the
+                shop. With more than one page, a line of its own says which page this is and which of the X it holds,
+                so the two numbers never read as one claim ('Showing 41 … Page 1 of 2 (1–24)' did). */}
+            <div className="mt-4 flex flex-wrap items-end justify-between gap-x-6 gap-y-2 text-sm text-ink-soft sm:mt-5">
+              <div aria-live="polite">
+                <p>
+                  Showing <span className="font-medium text-ink tabular-nums">{matching}</span> of{" "}
+                  <span className="font-medium text-ink tabular-nums">{total}</span> products
+                </p>
                 {pageCount > 1 ? (
-                  <span className="mt-1 block text-xs uppercase tracking-[0.16em] text-muted tabular-nums sm:mt-0 sm:ml-3 sm:inline">
-                    <span aria-hidden="true" className="hidden sm:inline">· </span>Page {page} of {pageCount} ({from}–{to})
-                  </span>
+                  <p className="mt-0.5 text-xs text-muted tabular-nums">
+                    Page {page} of {pageCount} · products {from}–{to} on this page
+                  </p>
                 ) : null}
-              </p>
+              </div>
               <ClearAllFilters filters={filters} />
             </div>
 
-            <div className={`mt-8 sm:mt-10 transition-opacity duration-200 ${loading ? "opacity-50" : "opacity-100"}`} aria-busy={loading || undefined}>
+            <div className={`mt-6 sm:mt-10 transition-opacity duration-200 ${loading ? "opacity-50" : "opacity-100"}`} aria-busy={loading || undefined}>
               {products.length === 0 ? (
                 <EmptyState text="No products found matching your criteria.">
-                  <ButtonLink to={shopHref(clearFilters())} variant="secondary" preventScrollReset>
+                  <ButtonLink to={shopHref(clearFilters(filters.sort))} variant="secondary" preventScrollReset>
                     Clear Filters
                   </ButtonLink>
                 </EmptyState>

@@ -5,7 +5,7 @@ import { SiteHeader } from "./site-header";
 import { WhatsAppButton } from "./whatsapp-button";
 
 /**
- * The frame around every page — skip link, fixed header, the page, footer, floating WhatsApp button — drawn from
+ * The frame around every page — skip link, fixed header, the page, WhatsApp chat, footer — drawn from
  * the root loader's data. Pages render their own <main> (one per page) inside #main-content.
  */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
@@ -20,8 +20,11 @@ export function SiteFrame({ children }: { children: React.ReactNode }) {
       <div id="main-content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
         {children}
       </div>
-      <SiteFooter shop={shop} year={new Date().getFullYear()} />
-      {chat ? <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} /> : null}
+      {/* Before the footer: below 1280 px the chat is a line at the end of the page (it floats only beside the column). */}
+      <div className="mt-auto">
+        {chat ? <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} /> : null}
+        <SiteFooter shop={shop} year={new Date().getFullYear()} />
+      </div>
     </div>
   );
 }

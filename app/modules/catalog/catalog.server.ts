@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isSlug } from "~/utils/slug";
 import { isPostgres, type Queryable } from "~/db/db.server";
 import type { CategoryOption, HouseOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
-import { PAGE_SIZE, searchWords, type ShopFilters } from "./shop-filters.logic";
+import { DEFAULT_SORT, PAGE_LIMIT, PAGE_SIZE, pageInfo, searchWords, sortKeys, type ShopFilters, type ShopSort } from "./shop-filters.logic";
 
 export type { CategoryOption, HouseOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
 
@@ -99,6 +99,8 @@ export interface ShopQuery {
   categoryId: string | null;
   /** inclusive upper bound in cents; null = any price */
   maxPriceCents: number | null;
+  /** the order; absent = newest first (with a search: name matches first, then newest) */
+  sort?: ShopSort;
   page: number;
   pageSize: number;
 }
@@ -155,17 +157,34 @@ async function countAll(db: Queryable, q: ReturnType<typeof filtered>): Promise<
 }
 
 /**
- * One page of the shop with the house filter's options. Without a search: products matching the filters newest first
- * through the indexes (products_created_at_idx for the order, products_category_created_idx, products_price_idx, the
- * lower(inspired_house) index), and one grouped count for the houses. With a search: ONE pass over the products that
- * match the words and the other filters returns (id, name match, created_at, house) for each, and the count, the houses,
- * the house filter, the order (name matches first, then newest) and the page are taken from it here, so the text is
- * scanned once rather than three times (see the report: < 20 ms at 10 000 products); then 24 cards are read by id.
- * A page past the end shows the last page.
+ * The ORDER BY of a sort over the columns of `table` (the products, or the search's matches), as SQL. 'name' compares
+ * lower-cased names byte by byte on both databases (PostgreSQL's collation would otherwise order differently from
+ * SQLite's), then the id.
+ */
+function orderBySql(pg: boolean, table: "p" | "f" | "r", sort: ShopSort, searching: boolean) {
+  return sql.join(
+    sortKeys(sort, searching).map(([key, dir]) => {
+      const column = sql.ref(`${table}.${key}`);
+      const expr = key === "name" ? (pg ? sql`lower(${column}) collate "C"` : sql`lower(${column})`) : column;
+      return dir === "desc" ? sql`${expr} desc` : sql`${expr} asc`;
+    }),
+    sql`, `,
+  );
+}
+
+type SearchRow = { kind: "h" | "c" | "t" | "p"; house: string | null; n: number | string | null; id: string | null; pos: number | string | null };
+
+/**
+ * One page of the shop with the house filter's options. Without a search: products matching the filters in the chosen
+ * order through the indexes (products_created_at_idx for newest first, products_category_created_idx,
+ * products_price_idx, the lower(inspired_house) index), and one grouped count for the houses. With a search: ONE
+ * statement scans the text once into a materialized set of matches (id, the order's columns, name match, house) and
+ * returns from it, in SQL, the houses with their counts, the number of matches, the shop's total and the ids of the
+ * page's products with their places (a page past the end is the last page), so only the page's rows reach the
+ * server; then its 24 cards are read by id. Orders: shop-filters.logic sortKeys (docs/decisions/024).
  */
 export async function queryShop(db: Queryable, query: ShopQuery): Promise<{ page: ShopPage; houses: HouseOption[] }> {
   const words = searchWords(query.q);
-  const total = await countAll(db, filtered(db, { ...query, q: "", house: "", categoryId: null, maxPriceCents: null }));
   if (words.length === 0) {
     const [page, houseRows] = await Promise.all([
       listShopProducts(db, query),
@@ -175,27 +194,46 @@ export async function queryShop(db: Queryable, query: ShopQuery): Promise<{ page
         .groupBy("p.inspired_house")
         .execute(),
     ]);
-    return { page: { ...page, total }, houses: houseFacet(houseRows.map((r) => ({ house: r.inspired_house, n: Number(r.n) }))) };
+    return { page, houses: houseFacet(houseRows.map((r) => ({ house: r.inspired_house, n: Number(r.n) }))) };
   }
-  const rows = await filtered(db, { ...query, house: "" })
-    .select(["p.id", "p.created_at", "p.inspired_house", nameRank(isPostgres(db), words).as("rank")])
-    .execute();
-  const houses = houseFacet(rows.map((r) => ({ house: r.inspired_house, n: 1 })));
+
+  const pg = isPostgres(db);
+  const sort = query.sort ?? DEFAULT_SORT;
+  const size = Math.max(1, Math.trunc(query.pageSize));
+  const requested = Math.min(Math.max(1, Math.trunc(query.page)), PAGE_LIMIT);
+  const matches = filtered(db, { ...query, house: "" })
+    .select(["p.id", "p.created_at", "p.price_cents", "p.name", "p.inspired_house", nameRank(pg, words).as("rank")]);
   const house = query.house?.toLowerCase() ?? "";
-  const wanted = house ? rows.filter((r) => r.inspired_house?.toLowerCase() === house) : rows;
-  wanted.sort((a, b) => Number(a.rank) - Number(b.rank) || compareDesc(a.created_at, b.created_at) || compareDesc(a.id, b.id));
-  const matching = wanted.length;
-  const pageCount = Math.max(1, Math.ceil(matching / query.pageSize));
-  const page = Math.min(Math.max(1, query.page), pageCount);
-  const ids = wanted.slice((page - 1) * query.pageSize, page * query.pageSize).map((r) => r.id);
+  const least = pg ? sql`least` : sql`min`;
+  const greatest = pg ? sql`greatest` : sql`max`;
+  // The page: the requested one, or the last when it is past the end. Integer literals (both are integers made here),
+  // so the division is an integer one on both databases (SQLite binds numbers as reals).
+  const [pageLit, sizeLit] = [sql.lit(requested), sql.lit(size)];
+  const offset = sql`(select (${least}(${pageLit}, ${greatest}(1, (k.n + ${sizeLit} - 1) / ${sizeLit})) - 1) * ${sizeLit} from k)`;
+  // (a query builder inside sql`` is written in parentheses)
+  const { rows } = await sql<SearchRow>`
+    with m as materialized ${matches},
+    f as (select * from m${house ? sql` where lower(m.inspired_house) = ${house}` : sql``}),
+    k as (select count(*) as n from f)
+    select 'h' as kind, m.inspired_house as house, count(*) as n, cast(null as text) as id, cast(null as bigint) as pos
+      from m where m.inspired_house is not null group by m.inspired_house
+    union all select 'c', null, k.n, null, null from k
+    union all select 't', null, (select count(*) from products), null, null
+    union all select 'p', null, null, r.id, row_number() over (order by ${orderBySql(pg, "r", sort, true)})
+      from (select * from f order by ${orderBySql(pg, "f", sort, true)} limit ${sizeLit} offset ${offset}) as r
+  `.execute(db);
+  const houses = houseFacet(rows.filter((r) => r.kind === "h").map((r) => ({ house: r.house, n: Number(r.n) })));
+  const matching = Number(rows.find((r) => r.kind === "c")?.n ?? 0);
+  const total = Number(rows.find((r) => r.kind === "t")?.n ?? 0);
+  const { page, pageCount } = pageInfo(requested, matching, size);
+  const ids = rows
+    .filter((r) => r.kind === "p" && r.id !== null)
+    .sort((a, b) => Number(a.pos) - Number(b.pos))
+    .map((r) => r.id as string);
   const cards = ids.length ? await summarySelect(db).where("p.id", "in", ids).execute() : [];
   const byId = new Map(cards.map((c) => [c.id, c]));
   const products = ids.flatMap((id) => byId.get(id) ?? []).map(toSummary);
   return { page: { products, matching, total, page, pageCount }, houses };
-}
-
-function compareDesc(a: string, b: string): number {
-  return a < b ? 1 : a > b ? -1 : 0;
 }
 
 /** Houses with their product counts, case variants merged ('Chanel' and 'chanel' are one house), by name. */
@@ -215,8 +253,9 @@ export function houseFacet(rows: Array<{ house: string | null; n: number }>): Ho
 }
 
 /**
- * One page of the shop: products matching the filters, how many match, how many the shop has. With a search, name
- * matches first, then newest first; otherwise newest first. (The shop page uses queryShop, which also gives the houses.)
+ * One page of the shop: products matching the filters, how many match, how many the shop has, in the chosen order
+ * (newest first by default; with a search, name matches first). (The shop page uses queryShop, which also gives the
+ * houses.)
  */
 export async function listShopProducts(db: Queryable, query: ShopQuery): Promise<ShopPage> {
   const words = searchWords(query.q);
@@ -227,14 +266,15 @@ export async function listShopProducts(db: Queryable, query: ShopQuery): Promise
   const pageCount = Math.max(1, Math.ceil(matching / query.pageSize));
   const page = Math.min(Math.max(1, query.page), pageCount);
   if (matching === 0) return { products: [], matching, total, page, pageCount };
-  // Deferred join: the offset walks only the (created_at, id) index, then 24 rows are read in full.
+  // Deferred join: the offset walks only the order's index where there is one (created_at, id for newest first), then
+  // 24 rows are read in full.
+  const order = orderBySql(isPostgres(db), "p", query.sort ?? DEFAULT_SORT, false);
   const pageIds = filtered(db, query)
     .select("p.id")
-    .orderBy("p.created_at", "desc")
-    .orderBy("p.id", "desc")
+    .orderBy(sql`${order}`)
     .limit(query.pageSize)
     .offset((page - 1) * query.pageSize);
-  const products = await summarySelect(db).where("p.id", "in", pageIds).orderBy("p.created_at", "desc").orderBy("p.id", "desc").execute();
+  const products = await summarySelect(db).where("p.id", "in", pageIds).orderBy(sql`${order}`).execute();
   return { products: products.map(toSummary), matching, total, page, pageCount };
 }
 
@@ -331,6 +371,7 @@ export async function loadShopPage(db: Queryable, requested: ShopFilters, pageSi
       house: requested.house,
       categoryId: category?.id ?? null,
       maxPriceCents: requested.maxPrice === null ? null : requested.maxPrice * 100,
+      sort: requested.sort,
       page: requested.page,
       pageSize,
     };

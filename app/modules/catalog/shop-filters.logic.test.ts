@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  activeFilterCount,
   clearFilters,
   EMPTY_FILTERS,
   isFilterActive,
@@ -10,7 +11,11 @@ import {
   pageWindow,
   parseMaxPrice,
   parseShopFilters,
+  parseSort,
   priceLabel,
+  SHOP_SORTS,
+  sortKeys,
+  sortLabel,
   serializeShopFilters,
   shopHref,
   searchWords,
@@ -23,15 +28,16 @@ const f = (over: Partial<ShopFilters> = {}): ShopFilters => ({ ...EMPTY_FILTERS,
 
 describe("parseShopFilters", () => {
   it("gives the empty filters for an empty query", () => {
-    expect(parseShopFilters("")).toEqual({ q: "", category: "", house: "", maxPrice: null, page: 1 });
+    expect(parseShopFilters("")).toEqual({ q: "", category: "", house: "", maxPrice: null, sort: "newest", page: 1 });
   });
 
   it("reads every filter", () => {
-    expect(parseShopFilters("q=oud&category=for-her&house=Dior&maxPrice=450&page=3")).toEqual({
+    expect(parseShopFilters("q=oud&category=for-her&house=Dior&maxPrice=450&sort=price-desc&page=3")).toEqual({
       q: "oud",
       category: "for-her",
       house: "Dior",
       maxPrice: 450,
+      sort: "price-desc",
       page: 3,
     });
   });
@@ -121,8 +127,8 @@ describe("serializeShopFilters / shopHref", () => {
     expect(shopHref(EMPTY_FILTERS)).toBe("/shop");
   });
   it("writes filters in a stable order", () => {
-    expect(shopHref(f({ page: 2, maxPrice: 500, category: "for-her", q: "oud", house: "Yves Saint Laurent" }))).toBe(
-      "/shop?q=oud&category=for-her&house=Yves+Saint+Laurent&maxPrice=500&page=2",
+    expect(shopHref(f({ page: 2, sort: "price-asc", maxPrice: 500, category: "for-her", q: "oud", house: "Yves Saint Laurent" }))).toBe(
+      "/shop?q=oud&category=for-her&house=Yves+Saint+Laurent&maxPrice=500&sort=price-asc&page=2",
     );
   });
   it("keeps a price bound of 0; the slider's top (1000) is no bound at all", () => {
@@ -141,6 +147,7 @@ describe("serializeShopFilters / shopHref", () => {
       category: fc.constantFrom("", "for-her", "for-him", "unisex", "gift-sets"),
       house: fc.constantFrom("", "Dior", "Maison Francis Kurkdjian", "Yves Saint Laurent"),
       maxPrice: fc.option(fc.integer({ min: 0, max: 990 }), { nil: null }),
+      sort: fc.constantFrom(...SHOP_SORTS),
       page: fc.integer({ min: 1, max: 500 }),
     });
     fc.assert(
@@ -152,14 +159,16 @@ describe("serializeShopFilters / shopHref", () => {
         expect(once.house).toBe(input.house);
         expect(once.maxPrice).toBe(input.maxPrice);
         expect(once.page).toBe(input.page);
+        expect(once.sort).toBe(input.sort);
         expect(once.q.length).toBeLessThanOrEqual(100);
       }),
     );
   });
   it("parsing anything never throws and always gives valid filters", () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom("q", "category", "maxPrice", "page", "x"), fc.string()), (raw) => {
+      fc.property(fc.dictionary(fc.constantFrom("q", "category", "maxPrice", "sort", "page", "x"), fc.string()), (raw) => {
         const out = parseShopFilters(raw);
+        expect(SHOP_SORTS).toContain(out.sort);
         expect(out.page).toBeGreaterThanOrEqual(1);
         expect(out.maxPrice === null || (out.maxPrice >= 0 && out.maxPrice < 1000)).toBe(true);
         expect(out.q).toBe(out.q.trim());
@@ -186,7 +195,7 @@ describe("isFilterActive / clearFilters / withFilter", () => {
     expect(isFilterActive(f(over))).toBe(true);
   });
   it("clearFilters removes every filter and goes to page 1", () => {
-    expect(clearFilters()).toEqual({ q: "", category: "", house: "", maxPrice: null, page: 1 });
+    expect(clearFilters()).toEqual({ q: "", category: "", house: "", maxPrice: null, sort: "newest", page: 1 });
     expect(isFilterActive(clearFilters())).toBe(false);
     expect(shopHref(clearFilters())).toBe("/shop");
   });
@@ -277,5 +286,64 @@ describe("searchWords", () => {
   });
   it("counts at most 6 words", () => {
     expect(searchWords("a b c d e f g h")).toHaveLength(6);
+  });
+});
+
+describe("sort (issue 13)", () => {
+  it.each([
+    ["price-asc", "price-asc"],
+    ["price-desc", "price-desc"],
+    ["name", "name"],
+    ["newest", "newest"],
+    [" price-asc ", "price-asc"],
+    // anything else is the default, never an error
+    ["PRICE-ASC", "newest"],
+    ["price", "newest"],
+    ["price-asc;drop table products", "newest"],
+    ["", "newest"],
+  ])("sort=%j reads as %s", (raw, sort) => {
+    expect(parseShopFilters({ sort: raw }).sort).toBe(sort);
+  });
+  it("an absent or repeated sort: absent is the default, the first of several counts", () => {
+    expect(parseSort(null)).toBe("newest");
+    expect(parseShopFilters("sort=name&sort=price-desc").sort).toBe("name");
+  });
+  it("the default is left out of the URL; the others are written", () => {
+    expect(shopHref(f({ sort: "newest" }))).toBe("/shop");
+    expect(shopHref(f({ sort: "price-desc", category: "for-him" }))).toBe("/shop?category=for-him&sort=price-desc");
+    expect(shopHref(f({ sort: "name", page: 3 }))).toBe("/shop?sort=name&page=3");
+  });
+  it("pagination keeps the sort; changing the sort goes back to page 1", () => {
+    const sorted = f({ sort: "price-asc", q: "oud", page: 1 });
+    expect(shopHref(withFilter(sorted, { page: 2 }))).toBe("/shop?q=oud&sort=price-asc&page=2");
+    expect(withFilter(f({ sort: "price-asc", page: 4 }), { sort: "name" })).toEqual(f({ sort: "name", page: 1 }));
+  });
+  it("the sort is not a filter: no Clear All Filters for it, and clearing the filters keeps it", () => {
+    expect(isFilterActive(f({ sort: "price-desc" }))).toBe(false);
+    expect(activeFilterCount(f({ sort: "price-desc" }))).toBe(0);
+    expect(clearFilters("price-desc")).toEqual(f({ sort: "price-desc" }));
+    expect(shopHref(clearFilters("name"))).toBe("/shop?sort=name");
+  });
+  it("counts the active filters for the phone's 'Filter and sort' control", () => {
+    expect(activeFilterCount(EMPTY_FILTERS)).toBe(0);
+    expect(activeFilterCount(f({ q: "oud", maxPrice: 0 }))).toBe(2);
+    expect(activeFilterCount(f({ q: "oud", category: "for-her", house: "Dior", maxPrice: 500, page: 3 }))).toBe(4);
+  });
+  it("labels: the default reads 'Newest', or 'Best match' while searching", () => {
+    expect(sortLabel("newest", "")).toBe("Newest");
+    expect(sortLabel("newest", "  oud ")).toBe("Best match");
+    expect(sortLabel("newest", "   ")).toBe("Newest");
+    expect(sortLabel("price-asc", "oud")).toBe("Price: low to high");
+    expect(sortLabel("name", "")).toBe("Name: A to Z");
+  });
+  it("every order ends on the id, so equal prices, names or dates keep one order across pages", () => {
+    for (const sort of SHOP_SORTS) for (const searching of [false, true]) expect(sortKeys(sort, searching).at(-1)![0]).toBe("id");
+  });
+  it("name matches lead only the default order of a search; a chosen sort is followed strictly", () => {
+    expect(sortKeys("newest", true)).toEqual([["rank", "asc"], ["created_at", "desc"], ["id", "desc"]]);
+    expect(sortKeys("newest", false)).toEqual([["created_at", "desc"], ["id", "desc"]]);
+    expect(sortKeys("price-asc", true)).toEqual([["price_cents", "asc"], ["created_at", "desc"], ["id", "desc"]]);
+    expect(sortKeys("price-desc", true)).toEqual([["price_cents", "desc"], ["created_at", "desc"], ["id", "desc"]]);
+    expect(sortKeys("name", true)).toEqual([["name", "asc"], ["id", "asc"]]);
   });
 });

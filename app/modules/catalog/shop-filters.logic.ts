@@ -9,6 +9,10 @@
  *   maxPrice  whole rand 0–990, the price slider's upper bound (inclusive); the slider's top (1000), absent or
  *             invalid = no price filter — a shopper who leaves the slider at its end hasn't filtered (and a form
  *             submitted without JavaScript always sends the slider's value)
+ *   sort      the order: newest (default, left out of the URL), price-asc, price-desc or name; anything else = the
+ *             default. With a search the default order lists name matches first, then newest ("Best match"); a sort
+ *             the shopper picks is followed strictly. Every order ends on the product id, so pages never repeat or
+ *             skip a product (docs/decisions/024)
  *   page      1-based page number of the results (24 a page); invalid = 1
  */
 
@@ -24,6 +28,24 @@ export const PAGE_SIZE = 24;
 /** A sane upper bound for a page number in a URL (10 000 products / 24 ≈ 417 pages). */
 export const PAGE_LIMIT = 100_000;
 
+/** The shop's orders, as written in the URL (`sort=price-asc`). The first is the default. */
+export const SHOP_SORTS = ["newest", "price-asc", "price-desc", "name"] as const;
+export type ShopSort = (typeof SHOP_SORTS)[number];
+export const DEFAULT_SORT: ShopSort = "newest";
+
+/** The sort select's option labels. */
+export const SORT_LABELS: Readonly<Record<ShopSort, string>> = Object.freeze({
+  newest: "Newest",
+  "price-asc": "Price: low to high",
+  "price-desc": "Price: high to low",
+  name: "Name: A to Z",
+});
+
+/** The default order's label: with a search it is 'Best match' (name matches first, then newest). */
+export function sortLabel(sort: ShopSort, q: string): string {
+  return sort === DEFAULT_SORT && normalizeSearch(q) !== "" ? "Best match" : SORT_LABELS[sort];
+}
+
 export interface ShopFilters {
   q: string;
   category: string;
@@ -31,10 +53,11 @@ export interface ShopFilters {
   house: string;
   /** whole rand, or null for no price filter */
   maxPrice: number | null;
+  sort: ShopSort;
   page: number;
 }
 
-export const EMPTY_FILTERS: Readonly<ShopFilters> = Object.freeze({ q: "", category: "", house: "", maxPrice: null, page: 1 });
+export const EMPTY_FILTERS: Readonly<ShopFilters> = Object.freeze({ q: "", category: "", house: "", maxPrice: null, sort: DEFAULT_SORT, page: 1 });
 
 type ParamsLike = URLSearchParams | string | Record<string, string | undefined>;
 
@@ -76,6 +99,31 @@ export function parseMaxPrice(raw: string | null | undefined): number | null {
   return n >= PRICE_MIN && n < PRICE_MAX ? n : null;
 }
 
+/** One of the shop's orders, or the default for anything else (absent, unknown, odd case or spacing). */
+export function parseSort(raw: string | null | undefined): ShopSort {
+  const value = (raw ?? "").trim();
+  return (SHOP_SORTS as readonly string[]).includes(value) ? (value as ShopSort) : DEFAULT_SORT;
+}
+
+/**
+ * The ORDER BY of a sort, as (key, direction) pairs for the query, most significant first; each ends on the id so
+ * equal keys keep one fixed order across pages. 'rank' (0 = every search word is in the name) leads only the
+ * default order of a search. 'name' compares lower-cased names.
+ */
+export type SortKey = "rank" | "created_at" | "price_cents" | "name" | "id";
+export function sortKeys(sort: ShopSort, searching: boolean): Array<[SortKey, "asc" | "desc"]> {
+  switch (sort) {
+    case "price-asc":
+      return [["price_cents", "asc"], ["created_at", "desc"], ["id", "desc"]];
+    case "price-desc":
+      return [["price_cents", "desc"], ["created_at", "desc"], ["id", "desc"]];
+    case "name":
+      return [["name", "asc"], ["id", "asc"]];
+    case "newest":
+      return [...(searching ? ([["rank", "asc"]] as Array<[SortKey, "asc" | "desc"]>) : []), ["created_at", "desc"], ["id", "desc"]];
+  }
+}
+
 export function parsePage(raw: string | null | undefined): number {
   const value = (raw ?? "").trim();
   if (!/^\d{1,9}$/.test(value)) return 1;
@@ -91,6 +139,7 @@ export function parseShopFilters(input: ParamsLike): ShopFilters {
     category: normalizeCategory(params.get("category")),
     house: normalizeHouse(params.get("house")),
     maxPrice: parseMaxPrice(params.get("maxPrice")),
+    sort: parseSort(params.get("sort")),
     page: parsePage(params.get("page")),
   };
 }
@@ -102,11 +151,13 @@ export function serializeShopFilters(filters: Partial<ShopFilters>): URLSearchPa
   const category = normalizeCategory(filters.category);
   const house = normalizeHouse(filters.house);
   const maxPrice = filters.maxPrice == null ? null : parseMaxPrice(String(filters.maxPrice));
+  const sort = parseSort(filters.sort);
   const page = filters.page == null ? 1 : parsePage(String(filters.page));
   if (q) params.set("q", q);
   if (category) params.set("category", category);
   if (house) params.set("house", house);
   if (maxPrice !== null) params.set("maxPrice", String(maxPrice));
+  if (sort !== DEFAULT_SORT) params.set("sort", sort);
   if (page > 1) params.set("page", String(page));
   return params;
 }
@@ -117,21 +168,26 @@ export function shopHref(filters: Partial<ShopFilters>): string {
   return query ? `/shop?${query}` : "/shop";
 }
 
-/** The filters with one change; changing a filter goes back to page 1, changing the page keeps the filters. */
+/** The filters with one change; changing a filter or the sort goes back to page 1, changing the page keeps the rest. */
 export function withFilter(filters: ShopFilters, change: Partial<ShopFilters>): ShopFilters {
   const next = { ...filters, ...change };
   if (!("page" in change)) next.page = 1;
   return next;
 }
 
-/** Whether any filter narrows the list (the page number is not a filter). Shows 'Clear All Filters'. */
+/** Whether any filter narrows the list (the page number and the sort are not filters). Shows 'Clear All Filters'. */
 export function isFilterActive(filters: ShopFilters): boolean {
-  return filters.q !== "" || filters.category !== "" || filters.house !== "" || filters.maxPrice !== null;
+  return activeFilterCount(filters) > 0;
 }
 
-/** No search, all categories, any price, first page. */
-export function clearFilters(): ShopFilters {
-  return { ...EMPTY_FILTERS };
+/** How many filters narrow the list (search, category, house, price): the phone's 'Filter and sort' control shows it. */
+export function activeFilterCount(filters: ShopFilters): number {
+  return [filters.q !== "", filters.category !== "", filters.house !== "", filters.maxPrice !== null].filter(Boolean).length;
+}
+
+/** No search, all categories, any price, first page; the shopper's sort stays (it is not a filter). */
+export function clearFilters(sort: ShopSort = DEFAULT_SORT): ShopFilters {
+  return { ...EMPTY_FILTERS, sort };
 }
 
 /** The price bound in cents for the query (inclusive), or null. */
