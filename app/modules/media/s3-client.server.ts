@@ -1,4 +1,4 @@
-import { EMPTY_PAYLOAD_HASH, sha256Hex, signV4, type SigV4Credentials } from "./sigv4";
+import { EMPTY_PAYLOAD_HASH, sha256Hex, signV4, uriEncode, type SigV4Credentials } from "./sigv4";
 
 /**
  * The four object calls the shop makes to an S3-compatible store (AWS S3, Cloudflare R2, MinIO, Backblaze B2, …):
@@ -43,6 +43,11 @@ export class S3Client {
       this.origin = `${endpoint.protocol}//${config.bucket}.${endpoint.host}`;
       this.basePath = prefix;
     }
+  }
+
+  /** Where an object lives (what is requested, and signed). */
+  objectUrl(key: string): string {
+    return `${this.origin}${uriEncode(`${this.basePath}/${key}`, true)}`;
   }
 
   /** Sends one signed request. Every header is signed; the body's hash is signed too (no unsigned payloads). */
