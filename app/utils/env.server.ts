@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The shop's configuration: environment variables, checked once at start.
- * With nothing set the shop runs: SQLite, simulated payments, outbox mail, local images.
+ * With nothing set the shop runs: SQLite, simulated payments, outbox mail, images on local disk (MEDIA_STORAGE).
  * Every variable is documented in .env.example.
  */
 const emailList = z
