@@ -14,7 +14,8 @@ import { env } from "~/utils/env.server";
 import { logger, requestScope } from "~/utils/logger.server";
 import { paymentFormActionOrigins } from "~/modules/payments/form-action.server";
 import { ensureDemoCatalogue } from "~/db/seed/seed.server";
-import { mediaRoot } from "~/modules/media/media-paths.server";
+import { mediaImageOrigins } from "~/modules/media/media-store.server";
+import { mediaRoute } from "~/modules/media/media-route.server";
 import { pageCache } from "./page-cache";
 import { bodyLimit, refuseNulInUrl } from "./input-guards";
 import { securityHeaders } from "./security-headers";
@@ -54,6 +55,7 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     securityHeaders({
       https: config.PUBLIC_BASE_URL.startsWith("https://"),
       formActionOrigins: paymentFormActionOrigins(),
+      imageOrigins: mediaImageOrigins(config),
     }),
   );
   app.use(compression());
@@ -70,8 +72,8 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     }
   });
 
-  // Uploaded and generated images: content-addressed file names, so they can be cached for a year.
-  app.use("/media", express.static(mediaRoot(), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
+  // Uploaded and generated images, from local disk or the S3 bucket: content-addressed names, cached for a year.
+  app.use("/media", mediaRoute(config));
 
   if (options.viteMiddleware) {
     app.use(options.viteMiddleware);

@@ -6,6 +6,8 @@ export interface SecurityOptions {
   https: boolean;
   /** Origins a form may post to or be redirected to (the payment provider's checkout page). */
   formActionOrigins?: string[];
+  /** Origins images load from besides this one (a public S3 bucket or CDN: S3_PUBLIC_URL). */
+  imageOrigins?: string[];
 }
 
 export function contentSecurityPolicy(nonce: string, options: SecurityOptions) {
@@ -17,7 +19,7 @@ export function contentSecurityPolicy(nonce: string, options: SecurityOptions) {
     // Inline style attributes (used by a few accessible primitives) are allowed; style elements need the nonce.
     `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...(options.imageOrigins ?? [])].join(" "),
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The shop's configuration: environment variables, checked once at start.
- * With nothing set the shop runs: SQLite, simulated payments, outbox mail, local images.
+ * With nothing set the shop runs: SQLite, simulated payments, outbox mail, images on local disk (MEDIA_STORAGE).
  * Every variable is documented in .env.example.
  */
 const emailList = z
@@ -133,6 +133,24 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]{0,12}$/, "up to 12 letters, digits or '-'")
     .default("INV-"),
+  /**
+   * Where product images are kept: `local` (MEDIA_DIR on this server's disk, the default) or `s3` (an S3-compatible
+   * bucket, so that every app server serves every image: docs/decisions/028). With `s3`, S3_BUCKET, S3_REGION,
+   * S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required; S3_ENDPOINT defaults to AWS's endpoint for the region.
+   */
+  MEDIA_STORAGE: z.enum(["local", "s3"], { error: "local or s3" }).default("local"),
+  S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/, error: "an http:// or https:// URL, e.g. https://s3.af-south-1.amazonaws.com" }).optional()),
+  S3_REGION: optionalString,
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Set when the bucket (or a CDN in front of it) is public: image URLs then point there instead of /media. */
+  S3_PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: "an http:// or https:// URL, e.g. https://images.example.co.za" }).optional()),
+  /** `true`: https://endpoint/bucket/key (MinIO and most self-hosted stores); `false`: https://bucket.endpoint/key. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seed the demo catalogue on first start when the database has no products. */
   SEED_DEMO: z
@@ -150,11 +168,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = result.data;
-  const missing = missingPaymentSettings(env);
+  const missing = [...missingPaymentSettings(env), ...missingMediaSettings(env)];
   if (missing.length) throw new Error(`Invalid configuration:\n${missing.map((m) => `  ${m}`).join("\n")}`);
   if (env.SHOP_VAT_NUMBER && env.SHOP_ADDRESS.length === 0) {
     // A tax invoice must show the supplier's address (VAT Act s20(4)); refuse rather than issue defective ones.
     throw new Error("Invalid configuration:\n  SHOP_VAT_NUMBER is set, so invoices are tax invoices, which must show the supplier's address: set SHOP_ADDRESS");
+  }
+  if (isRealDeployment(env) && env.MEDIA_STORAGE === "s3" && env.S3_PUBLIC_URL?.startsWith("http://")) {
+    // Browsers block (or silently upgrade) http:// images on an https:// page.
+    throw new Error("Invalid configuration:\n  S3_PUBLIC_URL must be an https:// address on an https:// shop (browsers block http:// images on it)");
   }
   if (isRealDeployment(env)) {
     // A real deployment (docs/decisions/004): its own secret, and no test payments unless the owner says so.
@@ -201,6 +223,13 @@ function missingPaymentSettings(env: Env): string[] {
     ...(env.PAYMENT_METHODS.includes("instant_eft") ? needs("PAYMENT_METHODS=instant_eft (Ozow)", ["OZOW_SITE_CODE", "OZOW_PRIVATE_KEY", "OZOW_API_KEY"]) : []),
     ...(env.PAYMENT_METHODS.includes("eft") ? needs("PAYMENT_METHODS=eft (bank transfer)", ["EFT_BANK_NAME", "EFT_ACCOUNT_NAME", "EFT_ACCOUNT_NUMBER", "EFT_BRANCH_CODE"]) : []),
   ];
+}
+
+/** What MEDIA_STORAGE=s3 still needs (an empty list: all set). */
+function missingMediaSettings(env: Env): string[] {
+  if (env.MEDIA_STORAGE !== "s3") return [];
+  const absent = (["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const).filter((k) => !env[k]);
+  return absent.length ? [`MEDIA_STORAGE=s3 needs ${absent.join(", ")}`] : [];
 }
 
 /** PayFast's sandbox (the default, PAYFAST_SANDBOX=true), unless PAYFAST_BASE_URL names another host. */

@@ -1,9 +1,10 @@
-import { access, copyFile, mkdir } from "node:fs/promises";
+import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import sharp from "sharp";
 import { IMAGE_WIDTHS } from "~/modules/media/images";
-import { PRODUCT_MEDIA_URL, productMediaDir, safeBase, shortHash, writeRenditions } from "~/modules/media/product-images.server";
+import { mediaStore } from "~/modules/media/media-store.server";
+import { productImageUrlBase, renditionKey, safeBase, shortHash, writeRenditions } from "~/modules/media/product-images.server";
 
 /**
  * Product images made on this machine, nothing downloaded: an SVG still life of a perfume bottle per product
@@ -395,7 +396,11 @@ ${cap.svg}
 /** The stored URL (largest rendition) of a demo product's image; known before anything is rendered. */
 export function demoImageUrl(slug: string, name: string, look: BottleLook): string {
   const svg = bottleSvg(name, look);
-  return `${PRODUCT_MEDIA_URL}/${safeBase(slug)}-${shortHash(DRAWING_VERSION + svg)}-1200.webp`;
+  return `${productImageUrlBase()}/${demoImageStem(slug, svg)}-1200.webp`;
+}
+
+function demoImageStem(slug: string, svg: string): string {
+  return `${safeBase(slug)}-${shortHash(DRAWING_VERSION + svg)}`;
 }
 
 async function exists(path: string) {
@@ -408,42 +413,44 @@ async function exists(path: string) {
 }
 
 /**
- * Renders a demo product's bottle to the three WebP renditions (skipped when they are already on disk) and
- * returns the stored URL of the largest one.
+ * Renders a demo product's bottle to the three WebP renditions in the media store (skipped when they are already
+ * there) and returns the stored URL of the largest one.
  */
 export async function renderDemoImage(slug: string, name: string, look: BottleLook): Promise<string> {
+  const svg = bottleSvg(name, look);
   const url = demoImageUrl(slug, name, look);
-  const stem = url.slice(PRODUCT_MEDIA_URL.length + 1).replace(/-1200\.webp$/, "");
-  const dir = productMediaDir();
-  const files = IMAGE_WIDTHS.map((w) => `${stem}-${w}.webp`);
-  if (await allExist(dir, files)) return url;
+  const stem = demoImageStem(slug, svg);
+  const store = mediaStore();
+  const keys = IMAGE_WIDTHS.map((w) => renditionKey(stem, w));
+  const present = await Promise.all(keys.map((k) => store.exists(k)));
+  if (present.every(Boolean)) return url;
   const cache = demoImageCacheDir();
-  if (await allExist(cache, files)) {
-    await mkdir(dir, { recursive: true });
-    for (const f of files) await copyFile(join(cache, f), join(dir, f));
+  const cached = (k: string) => join(cache, k.slice(k.lastIndexOf("/") + 1));
+  if (await allExist(keys.map(cached))) {
+    for (const k of keys) await store.put(k, await readFile(cached(k)), "image/webp");
     return url;
   }
   // Rasterise once (raw pixels: no intermediate encoding), then resize and encode each width.
-  const { data, info } = await sharp(Buffer.from(bottleSvg(name, look))).raw().toBuffer({ resolveWithObject: true });
-  await writeRenditions(sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }), stem, true);
+  const { data, info } = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
+  const written = await writeRenditions(sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }), stem, true);
   try {
     await mkdir(cache, { recursive: true });
-    for (const f of files) await copyFile(join(dir, f), join(cache, f));
+    for (const file of written) await writeFile(cached(file.key), file.data);
   } catch {
-    // The cache only saves time on the next fresh media directory (tests, new installs); never fail for it.
+    // The cache only saves time on the next fresh media store (tests, new installs); never fail for it.
   }
   return url;
 }
 
 /**
  * Rendered demo images are also kept in a per-machine cache (their names are content hashes, so a cached file is
- * always the right one): a fresh media directory (end-to-end runs, a new install) then gets them by copying.
+ * always the right one): a fresh media store (end-to-end runs, a new install, a new bucket) then gets them by copying.
  */
 export function demoImageCacheDir(): string {
   return process.env.DEMO_IMAGE_CACHE ? resolve(process.env.DEMO_IMAGE_CACHE) : join(tmpdir(), "scentara-demo-images");
 }
 
-async function allExist(dir: string, files: string[]) {
-  const present = await Promise.all(files.map((f) => exists(join(dir, f))));
+async function allExist(paths: string[]) {
+  const present = await Promise.all(paths.map((p) => exists(p)));
   return present.every(Boolean);
 }

@@ -103,14 +103,15 @@ export const productFormIntent = z.discriminatedUnion("intent", [
     description: optionalText(5000),
     metaTitle: optionalText(200),
     metaDesc: optionalText(500),
-    /** the images kept, in order (first is the main one), as JSON; new uploads come as files */
+    /** the images kept, in order (first is the main one), as JSON (paths, or a public bucket's https URLs: saveProduct keeps only
+     * the shop's own images); new uploads come as files */
     images: z
       .string()
       .optional()
       .transform((v, ctx) => {
         try {
           const list = JSON.parse(v || "[]") as unknown;
-          if (Array.isArray(list) && list.every((u) => typeof u === "string" && u.startsWith("/") && u.length <= 300)) return list as string[];
+          if (Array.isArray(list) && list.every((u) => typeof u === "string" && /^(\/|https?:\/\/)/.test(u) && u.length <= 300)) return list as string[];
         } catch {
           // fall through
         }

@@ -1,26 +1,33 @@
 import { createHash } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import sharp, { type Sharp } from "sharp";
 import { slugify } from "~/utils/slug";
 import { IMAGE_WIDTHS, type ImageWidth } from "./images";
 import { logger } from "~/utils/logger.server";
-import { mediaRoot } from "./media-paths.server";
+import { mediaStore, mediaUrlBase } from "./media-store.server";
 
 /**
- * Product images on disk: every image is stored as WebP at each IMAGE_WIDTHS width under mediaRoot()/products, named
- * `{name}-{content hash}-{width}.webp`, so a name always means the same bytes and can be cached forever.
- * Uploads (the admin's product form) and the demo catalogue's drawings (app/db/seed/demo-images.server.ts) both
- * come through here.
+ * Product images: every image is stored as WebP at each IMAGE_WIDTHS width in the media store (media-store.server.ts:
+ * this server's disk by default, or an S3-compatible bucket) under `products/`, named `{name}-{content hash}-{width}.webp`,
+ * so a name always means the same bytes and can be cached forever. Uploads (the admin's product form) and the demo
+ * catalogue's drawings (app/db/seed/demo-images.server.ts) both come through here.
  */
 
 /** WebP quality per width: tuned so the 800 px rendition stays well under the 80 KB image budget. */
 const QUALITY: Record<ImageWidth, number> = { 400: 82, 800: 80, 1200: 78 };
 
+/** The shop's own route for product images (served from whichever store is configured). */
 export const PRODUCT_MEDIA_URL = "/media/products";
+/** The store's folder for product images. */
+export const PRODUCT_MEDIA_PREFIX = "products";
 
-export function productMediaDir(): string {
-  return join(mediaRoot(), "products");
+/** Where product image URLs point now: /media/products, or {S3_PUBLIC_URL}/products for a public bucket. */
+export function productImageUrlBase(): string {
+  return `${mediaUrlBase()}/${PRODUCT_MEDIA_PREFIX}`;
+}
+
+/** The store key of one rendition file, e.g. `products/velvet-oud-3f9a2c1b-400.webp`. */
+export function renditionKey(stem: string, width: ImageWidth): string {
+  return `${PRODUCT_MEDIA_PREFIX}/${stem}-${width}.webp`;
 }
 
 export function shortHash(content: string | Buffer): string {
@@ -32,24 +39,23 @@ export function safeBase(name: string): string {
   return slugify(name).slice(0, 60) || "image";
 }
 
-/** Writes atomically (temp file, then rename) so a half-written image is never served. */
-async function writeAtomic(path: string, data: Buffer) {
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(temp, data);
-  await rename(temp, path);
-}
-
-/** Writes the source at every width (square: cropped to a square; otherwise never enlarged). */
-export async function writeRenditions(source: Sharp, stem: string, square: boolean): Promise<void> {
-  const dir = productMediaDir();
-  await mkdir(dir, { recursive: true });
+/**
+ * Encodes the source at every width (square: cropped to a square; otherwise never enlarged) and writes each to the
+ * media store. Returns what was written (the demo images keep a local copy of it).
+ */
+export async function writeRenditions(source: Sharp, stem: string, square: boolean): Promise<Array<{ key: string; data: Buffer }>> {
+  const store = mediaStore();
+  const written: Array<{ key: string; data: Buffer }> = [];
   for (const width of IMAGE_WIDTHS) {
     const resized = source
       .clone()
       .resize(square ? { width, height: width, fit: "cover" } : { width, withoutEnlargement: true })
       .webp({ quality: QUALITY[width], effort: 4 });
-    await writeAtomic(join(dir, `${stem}-${width}.webp`), await resized.toBuffer());
+    const data = await resized.toBuffer();
+    await store.put(renditionKey(stem, width), data, "image/webp");
+    written.push({ key: renditionKey(stem, width), data });
   }
+  return written;
 }
 
 export class NotAnImageError extends Error {
@@ -61,7 +67,7 @@ export class NotAnImageError extends Error {
 
 /**
  * Re-encodes an uploaded image (checked by its content, not its name) to WebP at every IMAGE_WIDTHS width, strips
- * its metadata, turns it upright, and stores it under mediaRoot()/products. Returns the URL of the largest rendition,
+ * its metadata, turns it upright, and writes it to the media store. Returns the URL of the largest rendition,
  * the value to keep in products.images. Images narrower than a width are not enlarged. Throws NotAnImageError when
  * the bytes are not an image sharp can read.
  */
@@ -77,24 +83,37 @@ export async function storeImageRenditions(buffer: Buffer, baseName: string): Pr
   const stem = `${safeBase(baseName)}-${shortHash(buffer)}`;
   // Flatten transparency onto ivory so PNG cut-outs look right on the shop's background.
   await writeRenditions(source.flatten({ background: "#faf7f2" }), stem, false);
-  return `${PRODUCT_MEDIA_URL}/${stem}-1200.webp`;
+  return `${productImageUrlBase()}/${stem}-1200.webp`;
+}
+
+const STORED_NAME = new RegExp(`^([a-z0-9-]+)-(?:${IMAGE_WIDTHS.join("|")})\\.webp$`);
+
+/**
+ * The stem (`velvet-oud-3f9a2c1b`) of a product image stored here, or undefined for anything else (a default image
+ * shipped with the shop, a foreign URL). Stored URLs start with /media/products (always served, whichever store is
+ * configured) or, with a public bucket, with {S3_PUBLIC_URL}/products.
+ */
+export function storedImageStem(url: string): string | undefined {
+  for (const base of new Set([PRODUCT_MEDIA_URL, productImageUrlBase()])) {
+    if (url.startsWith(`${base}/`)) return STORED_NAME.exec(url.slice(base.length + 1))?.[1];
+  }
+  return undefined;
 }
 
 /** Is this a URL of an image stored here (as opposed to a default image shipped with the shop)? */
 export function isStoredProductImage(url: string): boolean {
-  return new RegExp(`^${PRODUCT_MEDIA_URL}/[a-z0-9-]+-(?:${IMAGE_WIDTHS.join("|")})\\.webp$`).test(url);
+  return storedImageStem(url) !== undefined;
 }
 
 /**
- * Removes an image's renditions from disk (SPEC §7: a failure is only logged: the product is already saved without
- * it, and an orphan file harms nobody). Shipped default images and foreign URLs are never touched.
+ * Removes an image's renditions from the media store (SPEC §7: a failure is only logged: the product is already saved
+ * without it, and an orphan file harms nobody). Shipped default images and foreign URLs are never touched.
  */
 export async function removeImageRenditions(url: string): Promise<void> {
-  if (!isStoredProductImage(url)) return;
-  const stem = url.slice(PRODUCT_MEDIA_URL.length + 1).replace(/-\d+\.webp$/, "");
+  const stem = storedImageStem(url);
+  if (stem === undefined) return;
+  const store = mediaStore();
   for (const width of IMAGE_WIDTHS) {
-    await rm(join(productMediaDir(), `${stem}-${width}.webp`), { force: true }).catch((error: unknown) =>
-      logger.warn({ err: error, url }, "could not remove an image file"),
-    );
+    await store.delete(renditionKey(stem, width)).catch((error: unknown) => logger.warn({ err: error, url }, "could not remove an image file"));
   }
 }
