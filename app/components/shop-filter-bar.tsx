@@ -178,7 +178,7 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
               value={q}
               maxLength={SEARCH_MAX_LENGTH}
               onChange={(e) => setQ(e.target.value)}
-              placeholder="Name, note or designer scent"
+              placeholder="Name, note or designer"
               autoComplete="off"
               enterKeyHint="search"
               className="filter-control pl-7"
