@@ -10,6 +10,7 @@ export default defineConfig({
   environments: {
     // The server build's entry is our HTTP server (server/app.ts), which imports React Router's build as a
     // virtual module; one bundle then holds the server and the app modules it shares.
-    ssr: { build: { target: "node24", rolldownOptions: { input: "./server/app.ts" } } },
+    // cssMinify: the stylesheet is inlined from the server build (app/entry.server.tsx), so minify it there too.
+    ssr: { build: { target: "node24", cssMinify: true, rolldownOptions: { input: "./server/app.ts" } } },
   },
 });
