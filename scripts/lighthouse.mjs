@@ -104,17 +104,19 @@ for (const path of paths) {
   const url = `${base}${path}`;
   const reports = [];
   for (let i = 0; i < runs; i++) {
-    process.stderr.write(`${url}: run ${i + 1}/${runs}\r`);
+    if (process.stderr.isTTY) process.stderr.write(`${url}: run ${i + 1}/${runs}\r`);
     const lhr = await runLighthouse(url);
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     reports.push(lhr);
     if (args.out) writeFileSync(join(args.out, `${path.replace(/[^a-z0-9]+/gi, "_") || "home"}-${i + 1}.json`), JSON.stringify(lhr));
   }
-  process.stderr.write(" ".repeat(80) + "\r");
+  if (process.stderr.isTTY) process.stderr.write(" ".repeat(80) + "\r");
   const row = { path };
   for (const c of categories) row[c] = Math.round(median(reports.map((r) => r.categories[c].score ?? 0)) * 100);
   for (const [name, [id]] of Object.entries(metrics)) row[name] = median(reports.map((r) => r.audits[id].numericValue ?? 0));
   row.perfRuns = reports.map((r) => Math.round((r.categories.performance.score ?? 0) * 100));
+  // Lighthouse's own CPU benchmark of this machine during the run: CPU-bound metrics (TBT) swing with it.
+  row.bench = Math.round(median(reports.map((r) => r.environment.benchmarkIndex)));
   // What Lighthouse still suggests (from the median-performance run), and any failing non-performance audit.
   const mid = reports.toSorted((a, b) => a.categories.performance.score - b.categories.performance.score)[Math.floor(runs / 2)];
   row.advice = mid.categories.performance.auditRefs
@@ -131,7 +133,7 @@ for (const path of paths) {
 
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`Lighthouse mobile, median of ${runs} run${runs > 1 ? "s" : ""}, ${base}`);
-console.log(pad("page", 34) + pad("perf", 6) + pad("a11y", 6) + pad("bp", 6) + pad("seo", 6) + Object.keys(metrics).map((m) => pad(m, 10)).join("") + "perf runs");
+console.log(pad("page", 34) + pad("perf", 6) + pad("a11y", 6) + pad("bp", 6) + pad("seo", 6) + Object.keys(metrics).map((m) => pad(m, 10)).join("") + pad("cpu", 6) + "perf runs");
 for (const r of rows) {
   console.log(
     pad(r.path, 34) +
@@ -142,8 +144,10 @@ for (const r of rows) {
       Object.entries(metrics)
         .map(([name, [, fmt]]) => pad(fmt(r[name]), 10))
         .join("") +
+      pad(r.bench, 6) +
       r.perfRuns.join(" "),
   );
 }
+console.log("(cpu: Lighthouse's benchmarkIndex of this machine, median; below ~1000 the machine is busy and TBT is inflated)");
 for (const r of rows) if (r.advice.length) console.log(`\n${r.path}: ${r.advice.join("; ")}`);
 if (args.verbose) console.log(JSON.stringify(rows, null, 2));
