@@ -105,7 +105,9 @@ for (const path of paths) {
   const reports = [];
   for (let i = 0; i < runs; i++) {
     if (process.stderr.isTTY) process.stderr.write(`${url}: run ${i + 1}/${runs}\r`);
-    const lhr = await runLighthouse(url);
+    // Lighthouse now and then loses a trace on a busy machine (NO_NAVSTART, NO_FCP): such a run is tried once more.
+    let lhr = await runLighthouse(url).catch(() => runLighthouse(url));
+    if (lhr.runtimeError) lhr = await runLighthouse(url);
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     reports.push(lhr);
     if (args.out) writeFileSync(join(args.out, `${path.replace(/[^a-z0-9]+/gi, "_") || "home"}-${i + 1}.json`), JSON.stringify(lhr));
