@@ -3,13 +3,76 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
 
+const appDir = fileURLToPath(new URL("./app", import.meta.url));
+
+/** Rolldown's view of a module while it chunks the client build (the part we read). */
+interface ChunkingContext {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+}
+
+/**
+ * Every page loads root.tsx and everything it imports statically (the site frame, cart badge, money, SEO helpers…)
+ * plus React, React DOM and React Router. Left to itself the bundler cuts these, and the helpers the storefront
+ * pages share, into ~20 small files, because route chunks share some of them; on a phone over HTTP/1.1 each one is
+ * another request queued on six connections before the page can hydrate. Here they become three: `framework` (the
+ * libraries, which change rarely), `frame` (our code on every page) and `storefront` (what home, shop and product
+ * pages share: product cards, images, stock and review helpers). Modules only other pages use (admin, checkout,
+ * accounts) are left to the bundler's own splitting, so the storefront never downloads them.
+ */
+function chunkByPage() {
+  let owner: Map<string, string> | undefined;
+  const closure = (ctx: ChunkingContext, entry: string) => {
+    const seen = new Set<string>();
+    const queue = [`${appDir}/${entry}`];
+    while (queue.length) {
+      const id = queue.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      queue.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
+    }
+    // The route module itself stays its own chunk (React Router loads each by name); libraries are not ours to group.
+    seen.delete(`${appDir}/${entry}`);
+    return [...seen].filter((id) => !id.includes("/node_modules/"));
+  };
+  const own = (ctx: ChunkingContext) => {
+    const map = new Map<string, string>();
+    for (const id of closure(ctx, "root.tsx")) map.set(id, "frame");
+    // Shared by two or more of the storefront pages (and not on every page already); a module only one of them
+    // uses stays in that page's chunk.
+    const uses = new Map<string, number>();
+    for (const route of ["routes/home.tsx", "routes/shop.tsx", "routes/product.tsx"])
+      for (const id of closure(ctx, route)) uses.set(id, (uses.get(id) ?? 0) + 1);
+    for (const [id, count] of uses) if (count >= 2 && !map.has(id)) map.set(id, "storefront");
+    return map;
+  };
+  return (id: string, ctx: ChunkingContext) => (owner ??= own(ctx)).get(id) ?? null;
+}
+
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
-  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  resolve: { alias: { "~": appDir } },
   build: { target: "es2022" },
   environments: {
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                { name: "framework", test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 2 },
+                {
+                  name: chunkByPage(),
+                  priority: 1,
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
     // The server build's entry is our HTTP server (server/app.ts), which imports React Router's build as a
     // virtual module; one bundle then holds the server and the app modules it shares.
-    ssr: { build: { target: "node24", rolldownOptions: { input: "./server/app.ts" } } },
+    // cssMinify: the stylesheet is inlined from the server build (app/entry.server.tsx), so minify it there too.
+    ssr: { build: { target: "node24", cssMinify: true, rolldownOptions: { input: "./server/app.ts" } } },
   },
 });

@@ -4,6 +4,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { requestInfoContext } from "./context";
+// The compiled stylesheet as text, inlined into every page's head (see inline-stylesheet.tsx).
+import appCss from "./app.css?inline";
+import { InlineStylesheetContext } from "./inline-stylesheet";
 
 export const streamTimeout = 5_000;
 
@@ -23,24 +26,30 @@ export default function handleRequest(
     // Crawlers and no-JS clients get the whole document at once; browsers get the shell as soon as it is ready.
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
-      nonce,
-      [readyOption]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        const stream = createReadableStreamFromReadable(body);
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+    const { pipe, abort } = renderToPipeableStream(
+      <InlineStylesheetContext value={{ css: appCss, nonce }}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </InlineStylesheetContext>,
+      {
+        // One nonce for React's inline scripts and for the inlined stylesheet (the CSP's script-src and style-src).
+        nonce: { script: nonce, style: nonce },
+        [readyOption]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          const stream = createReadableStreamFromReadable(body);
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
       },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
-    });
+    );
     setTimeout(abort, streamTimeout + 1000);
   });
 }

@@ -1,9 +1,8 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/root";
-// Linked by hand with a React `precedence` (see Layout): React then sends it before the ~17 module preloads, instead
-// of after them as for a plain <link> or <Links>; on HTTP/1.1 the one render-blocking file would otherwise queue
-// behind the scripts and delay the first paint.
-import appCss from "./app.css?url";
+// The display face's one file, preloaded: the headings above the fold use it (see Layout).
+import displayFont from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-500-normal.woff2?url";
+import { InlineStylesheet } from "./inline-stylesheet";
 import { JsonLd } from "~/components/json-ld";
 import { SiteFrame } from "~/components/layout/site-frame";
 import { ButtonLink } from "~/components/ui/button";
@@ -59,7 +58,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#faf7f2" />
-        <link rel="stylesheet" href={appCss} precedence="default" />
+        {/* The stylesheet is inlined (no render-blocking request); the server fills it in, see inline-stylesheet.tsx. */}
+        <InlineStylesheet />
+        <link rel="preload" href={displayFont} as="font" type="font/woff2" crossOrigin="anonymous" />
         <Meta />
         <Links />
       </head>

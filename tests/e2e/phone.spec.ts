@@ -9,9 +9,9 @@ import { addFromProductPage } from "./helpers/shop";
 
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 
-/** Waits for the stylesheet (a page whose scripts are held has not fired "load"). */
+/** Waits for the shop's stylesheet (inlined in the head; a page whose scripts are held has not fired "load"). */
 async function stylesLoaded(page: Page) {
-  await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.href && sheet.cssRules.length > 0));
+  await page.waitForFunction(() => [...document.styleSheets].some((sheet) => sheet.cssRules.length > 0));
 }
 
 async function horizontalOverflow(page: Page): Promise<number> {
