@@ -11,6 +11,7 @@ import * as invoiceNumbers from "./migrations/0008_invoice_numbers";
 import * as productStock from "./migrations/0009_product_stock";
 import * as productInspiredBy from "./migrations/0010_product_inspired_by";
 import * as productsHouseFacetIndex from "./migrations/0011_products_house_facet_index";
+import * as changeFeedAndJobLeases from "./migrations/0012_change_feed_and_job_leases";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   "0009_product_stock": productStock,
   "0010_product_inspired_by": productInspiredBy,
   "0011_products_house_facet_index": productsHouseFacetIndex,
+  "0012_change_feed_and_job_leases": changeFeedAndJobLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
