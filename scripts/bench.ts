@@ -14,7 +14,7 @@
  *  6. PASS/FAIL per budget. It reports; it does not gate (exit 0 unless the bench itself breaks).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism, loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -172,11 +172,25 @@ async function serialLatency(url: string, n = 15, cookie = ""): Promise<number> 
   return times[Math.floor(n / 2)]!;
 }
 
-/** CPU time (user + system, ms) the server process has used so far; null where /proc is not available. */
+/**
+ * CPU time (user + system, ms) the server has used so far: its process and its children (the cluster's workers,
+ * WEB_CONCURRENCY); null where /proc is not available.
+ */
 function serverCpuMs(pid: number | undefined): number | null {
+  const stat = (p: string) => readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    let ticks = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let fields: string[];
+      try {
+        fields = stat(entry);
+      } catch {
+        continue; // gone meanwhile
+      }
+      if (entry === String(pid) || fields[1] === String(pid)) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks > 0 ? (ticks * 1000) / 100 : null;
   } catch {
     return null;
   }
@@ -373,6 +387,7 @@ async function main() {
     ];
     const machine = () => `${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`;
     log(`\nMachine: ${machine()} (other processes compete with the server: compare ratios, not absolutes)`);
+    log(`Server: WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY || `unset (one worker per core, ${availableParallelism()})`}`);
     log(`Load: ${CONNECTIONS} connections, ${DURATION} s per URL, ${BASE} (serial = median of single requests, no queueing; cpu = server CPU time per request)`);
     const rows: LoadRow[] = [];
     for (const [name, path] of targets) rows.push(await load(server, name, path));
