@@ -80,7 +80,8 @@ export function runPrimary(options: PrimaryOptions) {
   cluster.on("exit", (worker: Worker, code: number | null, signal: string | null) => {
     listening.delete(worker.id);
     if (stopping) {
-      if (code !== 0) forced = true;
+      // A worker still starting (no handler yet) ends by the signal itself: stopped as asked, not forced.
+      if (code !== 0 && signal !== "SIGTERM") forced = true;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         logger.info({ forced }, "stopped");
         process.exit(forced ? 1 : 0);
