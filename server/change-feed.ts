@@ -12,7 +12,7 @@
  */
 import { sql } from "kysely";
 import type { DB } from "~/db/db.server";
-import { revocationFeedHeard, onSessionsRevoked, sessionsRevokedElsewhere } from "~/modules/accounts/session-cache.server";
+import { FEED_MAX_SILENCE_MS, onSessionsRevoked, revocationFeedHeard, sessionsRevokedElsewhere } from "~/modules/accounts/session-cache.server";
 import { onStorefrontChange, storefrontChangedElsewhere } from "~/utils/storefront-changes.server";
 import type { Logger } from "~/utils/logger.server";
 
@@ -121,6 +121,9 @@ export async function startChangeFeed(db: () => DB, options: ChangeFeedOptions) 
     onSessionsRevoked((userId) => write({ kind: "sessions", userId })),
   ];
 
+  let previousRead: number | undefined;
+  let lateReads = 0;
+  let lastLateReport = 0;
   const reader = feedReader(db(), {
     onEvent(event) {
       if (event.kind === "storefront") storefrontChangedElsewhere(event.reason);
@@ -131,7 +134,19 @@ export async function startChangeFeed(db: () => DB, options: ChangeFeedOptions) 
       storefrontChangedElsewhere("change feed: events missed");
       sessionsRevokedElsewhere(null);
     },
-    onHeard: revocationFeedHeard,
+    onHeard(at) {
+      // Reads further apart than the session memory tolerates (an overloaded event loop, a slow database): said once
+      // in a while, since remembered sessions go unused meanwhile (every request asks better-auth).
+      if (previousRead !== undefined && at - previousRead > FEED_MAX_SILENCE_MS) {
+        lateReads++;
+        if (Date.now() - lastLateReport > 30_000) {
+          lastLateReport = Date.now();
+          logger.warn({ gapMs: at - previousRead, lateReads }, "change feed: read late; remembered sessions were not used meanwhile");
+        }
+      }
+      previousRead = at;
+      revocationFeedHeard(at);
+    },
   });
   await reader.poll();
 
