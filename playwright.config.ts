@@ -37,6 +37,9 @@ export default defineConfig({
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
       ADMIN_EMAILS: "admin@scentara.test",
       LOG_LEVEL: "warn",
+      // One process: the journeys read what they just changed, and some check that a second look is a page-cache hit,
+      // which is per process. The cluster (one worker per core, the default) has its own tests (scale-out.spec.ts).
+      WEB_CONCURRENCY: "1",
       // Card (the simulated provider) and a manual bank transfer, with a demo bank account.
       PAYMENT_METHODS: "card,eft",
       EFT_BANK_NAME: "First National Bank",

@@ -1,5 +1,6 @@
-// Starts the shop. Production (npm start): the Vite build in build/ (or $BUILD_DIR). Development (npm run dev):
-// Vite in middleware mode with hot reload. Everything else lives in server/app.ts.
+// Starts the shop. Production (npm start): the Vite build in build/ (or $BUILD_DIR), one worker process per core
+// (WEB_CONCURRENCY; node:cluster runs this same file in each worker, see server/cluster.ts). Development (npm run dev):
+// one process, Vite in middleware mode with hot reload. Everything else lives in server/app.ts.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 

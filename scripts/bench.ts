@@ -415,6 +415,7 @@ async function main() {
     await (await fetch(`${BASE}/shop?bench-first=1`)).arrayBuffer();
     const firstMs = performance.now() - firstStarted;
     log(`\nMachine: ${machine()} (other processes compete with the server: compare ratios, not absolutes)`);
+    log(`Server: WEB_CONCURRENCY=${process.env.WEB_CONCURRENCY || `unset (one worker per core, ${availableParallelism()})`}`);
     log(`Load: ${CONNECTIONS} connections, ${DURATION} s per URL, ${BASE} (serial = median of single requests, no queueing; cpu = server CPU time per request)`);
     log(`First page after the start (/shop): ${firstMs.toFixed(0)} ms (< 100 ms: ${pass(firstMs < 100)})`);
     const rows: LoadRow[] = [];

@@ -73,5 +73,12 @@ mode=$(stat -c %a data/.auth-secret)
 said=$(grep -c 'AUTH_SECRET is not set' "$log" || true)
 [ "$said" = 1 ] || fail "expected one log line about the local secret, found $said"
 
+# One worker per core by default (WEB_CONCURRENCY unset): the start-up line says how many serve.
+workers=$(grep -o '"workers":[0-9]*,[^}]*"msg":"Scentara is listening' "$log" | grep -o '^"workers":[0-9]*' | cut -d: -f2 || true)
+expected=$(node -p 'require("os").availableParallelism()')
+if [ "$expected" -gt 1 ]; then
+  [ "$workers" = "$expected" ] || fail "expected $expected worker processes (one per core) in the start-up line, found '${workers}'"
+fi
 echo "check-first-start: npm start with an empty environment serves /, /shop and $product (200, the shop's HTML);"
+echo "check-first-start: ${workers:-1} worker process(es), one per core ($expected cores)"
 echo "check-first-start: $(grep -o '"msg":"AUTH_SECRET is not set[^"]*"' "$log" | sed 's/^"msg":"//; s/"$//')"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # npm test: every test. Unit and integration (SQLite, and PostgreSQL when its binaries are on this machine), then a
-# production build and end-to-end tests in Debian's Chromium.
+# production build and end-to-end tests in Debian's Chromium. The end-to-end run includes the scale-out tests
+# (tests/e2e/scale-out.spec.ts): two servers from the build on one database — a shared SQLite file, and the throwaway
+# PostgreSQL below when there is one (TEST_PG_URL stays set for them) — and the cluster's worker replacement and drain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +24,7 @@ if [ -z "${TEST_PG_URL:-}" ] && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2
   pg_started=1
   echo "PostgreSQL for integration tests: $TEST_PG_URL"
 elif [ -z "${TEST_PG_URL:-}" ]; then
-  echo "No PostgreSQL binaries found: integration tests run on SQLite only."
+  echo "No PostgreSQL binaries found: integration tests and the two-server scale-out tests run on SQLite only."
 fi
 cleanup() { [ -n "$pg_started" ] && scripts/pg-throwaway.sh stop; return 0; }
 trap cleanup EXIT

@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -20,6 +21,8 @@ import { pageCache } from "./page-cache";
 import { bodyLimit, refuseNulInUrl } from "./input-guards";
 import { securityHeaders } from "./security-headers";
 import { startJobs } from "./jobs";
+import { startChangeFeed } from "./change-feed";
+import { runPrimary, webConcurrency } from "./cluster";
 
 /**
  * The HTTP server: request ids and JSON logs, security headers, compression, static files with the right cache
@@ -131,28 +134,59 @@ async function pageAudienceOf(req: express.Request): Promise<PageAudience | null
   }
 }
 
-/** Migrates, loads the demo catalogue on first start, listens, and shuts down gracefully on SIGTERM/SIGINT. */
+/**
+ * Starts the shop. The first process checks the configuration, makes or reads the session secret, migrates and loads
+ * the demo catalogue on first start, once. Then, in production with WEB_CONCURRENCY above 1 (default: one per core),
+ * it becomes the cluster's primary and forks the workers (server/cluster.ts); otherwise (development, or
+ * WEB_CONCURRENCY=1) it serves itself. A worker only serves.
+ */
 export async function start(options: Parameters<typeof createApp>[0]) {
+  if (cluster.isWorker) return serve(options); // the primary prepared everything
   const config = env();
-  authSecret(); // made or read now (and said so in the log), not on the first visitor's request
+  const workers = options.viteMiddleware ? 1 : webConcurrency();
+  const secret = authSecret(); // made or read now (and said so in the log), not on the first visitor's request
   const db = getDb();
   await migrateToLatest(db);
   if (config.SEED_DEMO) await ensureDemoCatalogue(db);
+  if (workers === 1) return serve(options);
+  await closeDatabase(); // the primary serves nothing: the workers open their own
+  runPrimary({
+    workers,
+    logger,
+    // A secret the primary made (or read) locally is handed on, so the workers don't each read and announce it.
+    workerEnv: config.AUTH_SECRET ? {} : { AUTH_SECRET: secret },
+    listening: listeningLine,
+  });
+}
+
+/** "Scentara is listening on …": the address it really listens on; the public one only when it differs. */
+function listeningLine(port: number) {
+  const local = `http://localhost:${port}`;
+  const publicUrl = env().PUBLIC_BASE_URL.replace(/\/+$/, "");
+  return { message: `Scentara is listening on ${local}`, fields: { port, url: local, ...(publicUrl !== local ? { publicUrl } : {}) } };
+}
+
+/** One serving process (the only one, or a worker): listens, runs the jobs and the change feed, stops gracefully. */
+async function serve(options: Parameters<typeof createApp>[0]) {
+  const config = env();
+  authSecret();
   // Production: load the build once. Handed a function, React Router calls it and rebuilds its route tables on every
   // request (a dynamic import, route flattening and path compiling: ~8 % of a signed-in page's CPU); development keeps
   // the function so edits are picked up.
   const build = options.viteMiddleware || typeof options.build !== "function" ? options.build : await options.build();
   const app = createApp({ ...options, build });
   if (!options.viteMiddleware) await warmUp(build as ServerBuild);
+  // What other app processes change (storefront, revoked sessions) reaches this one's caches, and the reverse.
+  const feed = await startChangeFeed(getDb, { logger });
   const server = app.listen(config.PORT, () => {
     const { port } = server.address() as AddressInfo;
-    const local = `http://localhost:${port}`;
-    const publicUrl = config.PUBLIC_BASE_URL.replace(/\/+$/, "");
-    // The address it really listens on; the public one (links in e-mails, payment returns) only when it differs.
-    logger.info({ port, url: local, ...(publicUrl !== local ? { publicUrl } : {}) }, `Scentara is listening on ${local}`);
+    const line = listeningLine(port);
+    if (cluster.isWorker) logger.debug({ ...line.fields, pid: process.pid }, "worker listening");
+    else logger.info(line.fields, line.message);
   });
   server.keepAliveTimeout = 65_000;
-  // Scheduled work (unpaid orders expire): timers unref'd, stopped before the database closes.
+  // Scheduled work (unpaid orders expire): timers unref'd, one runner across processes (a lease), stopped before the
+  // database closes.
   const jobs = startJobs(config, getDb);
   let stopping = false;
   const stop = (signal: string) => {
@@ -162,6 +196,7 @@ export async function start(options: Parameters<typeof createApp>[0]) {
     const jobsStopped = jobs.stopAll();
     server.close(async () => {
       await jobsStopped;
+      await feed.stop();
       await closeDatabase();
       logger.info("stopped");
       process.exit(0);

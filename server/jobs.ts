@@ -4,12 +4,59 @@
  * Each job runs soon after start and then every interval, measured from the end of the previous run, so a run never
  * overlaps itself; its timer is unref'd (it never keeps the process alive); a failure is logged and the next run
  * comes as usual. stop() (on shutdown, before the database closes) cancels the next run and waits for the running one.
- * Several servers may run the same job at once: the jobs themselves are safe for that (see order-expiry.server.ts).
+ *
+ * Every app process (each worker of each server) schedules the jobs, but a run happens only in the process that holds
+ * the job's lease (a `job_leases` row, docs/decisions/027): one runner at a time across processes and machines. The
+ * holder renews it at every run; when it stops it hands the lease back, when it dies the lease lapses after
+ * JOB_LEASE_MS and another process takes over at its next tick. The jobs themselves stay safe to run concurrently
+ * (see order-expiry.server.ts): the lease saves the duplicate work, it is not what keeps the data right.
  */
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
 import type { DB } from "~/db/db.server";
 import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
+
+/** The right to run one job, for a while, in one process. */
+export interface JobLease {
+  /** Takes the lease (free, lapsed, or already this holder's) until now + ttl; false while another holder has it. */
+  take(now?: number): Promise<boolean>;
+  /** Hands it back, if this holder has it, so another process can take it at once. */
+  release(): Promise<void>;
+}
+
+/**
+ * A lease in the job_leases table: one conditional upsert takes it (inserted, or updated only where the row lapsed or
+ * is already ours), so of any number of processes asking at once exactly one gets it. Times are epoch ms from each
+ * process's clock: servers must keep their clocks within seconds of each other (NTP), far below the lease length.
+ */
+export function databaseLease(db: () => DB, name: string, holder: string, ttlMs: number): JobLease {
+  return {
+    async take(now = Date.now()) {
+      const row = await db()
+        .insertInto("job_leases")
+        .values({ name, holder, expires_at: now + ttlMs })
+        .onConflict((oc) =>
+          oc
+            .column("name")
+            .doUpdateSet((eb) => ({ holder: eb.ref("excluded.holder"), expires_at: eb.ref("excluded.expires_at") }))
+            .where((eb) => eb.or([eb("job_leases.expires_at", "<=", now), eb("job_leases.holder", "=", holder)])),
+        )
+        .returning("holder")
+        .executeTakeFirst();
+      return row?.holder === holder;
+    },
+    async release() {
+      await db().updateTable("job_leases").set({ expires_at: 0 }).where("name", "=", name).where("holder", "=", holder).execute();
+    },
+  };
+}
+
+/** This process's name as a lease holder: host, pid and a random part (a pid is reused after a restart). */
+export function leaseHolder(): string {
+  return `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+}
 
 export interface RepeatingJob {
   readonly name: string;
@@ -24,6 +71,8 @@ export interface RepeatingJobOptions {
   /** delay before the first run */
   firstAfterMs: number;
   run: () => Promise<void>;
+  /** When given, a run happens only while this process holds the lease (taken or renewed before each run). */
+  lease?: JobLease;
   logger?: Pick<Logger, "error">;
 }
 
@@ -32,6 +81,7 @@ export function scheduleRepeating(options: RepeatingJobOptions): RepeatingJob {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
+  let held = false;
 
   const arm = (ms: number) => {
     if (stopped) return;
@@ -42,6 +92,11 @@ export function scheduleRepeating(options: RepeatingJobOptions): RepeatingJob {
     timer = undefined;
     running = (async () => {
       try {
+        if (options.lease) {
+          held = false;
+          held = await options.lease.take();
+          if (!held) return; // another process runs it
+        }
         await options.run();
       } catch (error) {
         log.error({ err: error, job: options.name }, "job failed; it runs again at its next time");
@@ -60,15 +115,26 @@ export function scheduleRepeating(options: RepeatingJobOptions): RepeatingJob {
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running;
+      if (held && options.lease) {
+        held = false;
+        await options.lease.release().catch((error: unknown) => log.error({ err: error, job: options.name }, "job lease not handed back; it lapses by itself"));
+      }
     },
   };
 }
 
 export const UNPAID_EXPIRY_EVERY_MS = 60_000;
 export const FIRST_RUN_AFTER_MS = 5_000;
+/** A holder renews its lease every run (every minute): it lapses only when the holder has missed three runs. */
+export const JOB_LEASE_MS = 3 * UNPAID_EXPIRY_EVERY_MS;
 
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
-export function startJobs(config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS">, db: () => DB, logger: Logger = rootLogger) {
+export function startJobs(
+  config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS">,
+  db: () => DB,
+  logger: Logger = rootLogger,
+  holder: string = leaseHolder(),
+) {
   const jobs: RepeatingJob[] = [];
   if (config.UNPAID_ORDER_TTL_MINUTES > 0) {
     const policy = configuredHoldPolicy(config.UNPAID_ORDER_TTL_MINUTES, config.EFT_HOLD_DAYS);
@@ -77,6 +143,7 @@ export function startJobs(config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HO
         name: "expire-unpaid-orders",
         everyMs: UNPAID_EXPIRY_EVERY_MS,
         firstAfterMs: FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "expire-unpaid-orders", holder, JOB_LEASE_MS),
         logger,
         run: async () => {
           const { expired, more } = await expireUnpaidOrders(db(), { policy });

@@ -182,6 +182,32 @@ describe("page cache", () => {
     expect(long.renders()).toBe(2);
   });
 
+  it("doesn't keep a page whose render started before a storefront change", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let renderStarted!: () => void;
+    const firstRenderStarted = new Promise<void>((r) => (renderStarted = r));
+    let version = "old price";
+    const { base, renders } = await start(async () => {
+      const seen = version; // what the loaders read when the render started
+      if (renders() === 1) {
+        renderStarted();
+        await gate;
+      }
+      return new Response(`<p>${seen}</p>`, { headers: { "content-type": "text/html" } });
+    });
+    const during = fetch(`${base}/products/amber-lantern`);
+    await firstRenderStarted;
+    version = "new price";
+    storefrontChanged("price changed");
+    release();
+    expect(await (await during).text()).toBe("<p>old price</p>");
+    const after = await fetch(`${base}/products/amber-lantern`);
+    expect(after.headers.get("x-page-cache")).toBe("MISS");
+    expect(await after.text()).toBe("<p>new price</p>");
+    expect(renders()).toBe(2);
+  });
+
   it("is emptied when an admin change tells the storefront (storefrontChanged)", async () => {
     const { base, renders } = await start(page);
     await fetch(`${base}/products/amber-lantern`);

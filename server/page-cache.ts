@@ -88,11 +88,23 @@ export interface PageCacheOptions {
   now?: () => number;
 }
 
-const caches = new Set<Map<string, Entry>>();
+/** A render under way, and the cache generation it started in. */
+interface Pending {
+  entry: Promise<Entry | null>;
+  generation: number;
+}
+
+const caches = new Set<{ pages: Map<string, Entry>; inflight: Map<string, Pending> }>();
+/** Bumped by every invalidation: a render that started before one must not be stored after it (it may be stale). */
+let generation = 0;
 
 /** Drops every cached page. Admin use cases don't call it: they raise storefrontChanged(), which lands here. */
 export function invalidatePageCache() {
-  for (const cache of caches) cache.clear();
+  generation++;
+  for (const { pages, inflight } of caches) {
+    pages.clear();
+    inflight.clear(); // later requests render afresh instead of joining a render of the old data
+  }
 }
 onStorefrontChange(invalidatePageCache);
 
@@ -104,8 +116,8 @@ export function pageCache(options: PageCacheOptions) {
   const maxEntries = options.maxEntries ?? 500;
   const now = options.now ?? Date.now;
   const cache = new Map<string, Entry>();
-  const inflight = new Map<string, Promise<Entry | null>>();
-  caches.add(cache);
+  const inflight = new Map<string, Pending>();
+  caches.add({ pages: cache, inflight });
 
   async function renderEntry(request: Request, audience: PageAudience, req: ExpressRequest, res: ExpressResponse): Promise<Entry | null> {
     const placeholder = `pc${randomBytes(18).toString("base64url")}`;
@@ -158,13 +170,22 @@ export function pageCache(options: PageCacheOptions) {
           method: "GET",
           headers: { accept: req.get("accept") ?? "*/*", "user-agent": req.get("user-agent") ?? "" },
         });
-        pending = renderEntry(request, audience, req, res).finally(() => inflight.delete(key));
+        const started: Pending = {
+          generation,
+          entry: renderEntry(request, audience, req, res).finally(() => {
+            if (inflight.get(key) === started) inflight.delete(key);
+          }),
+        };
+        pending = started;
         inflight.set(key, pending);
       }
-      const entry = await pending;
+      const entry = await pending.entry;
       if (!entry) return next(); // not cacheable after all (404, redirect, cookie): render it the normal way
-      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!); // oldest first
-      cache.set(key, entry);
+      // Served to those who asked before the change, but not kept if the storefront changed while it rendered.
+      if (pending.generation === generation) {
+        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!); // oldest first
+        cache.set(key, entry);
+      }
       await send(req, res, entry, "MISS");
     } catch (error) {
       next(error);

@@ -11,6 +11,7 @@ import * as invoiceNumbers from "./migrations/0008_invoice_numbers";
 import * as productStock from "./migrations/0009_product_stock";
 import * as productInspiredBy from "./migrations/0010_product_inspired_by";
 import * as productsHouseFacetIndex from "./migrations/0011_products_house_facet_index";
+import * as changeFeedAndJobLeases from "./migrations/0012_change_feed_and_job_leases";
 import * as productsNameSortIndex from "./migrations/0013_products_name_sort_index";
 import * as productSize from "./migrations/0017_product_size";
 
@@ -27,8 +28,9 @@ const migrations: Record<string, Migration> = {
   "0009_product_stock": productStock,
   "0010_product_inspired_by": productInspiredBy,
   "0011_products_house_facet_index": productsHouseFacetIndex,
-  // 0012 is another branch's
+  "0012_change_feed_and_job_leases": changeFeedAndJobLeases,
   "0013_products_name_sort_index": productsNameSortIndex,
+  // 0014–0016 were reserved by branches that needed none
   "0017_product_size": productSize,
 };
 

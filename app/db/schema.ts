@@ -172,6 +172,27 @@ export interface OrdersTable {
 }
 
 /** One row (id 1): the next invoice number (migration 0008). */
+/** One row (id 1): the number of the last change event (migration 0012). */
+export interface ChangeFeedHeadTable {
+  id: number;
+  last_event_id: number;
+}
+
+/** What one app process tells the others: kind "storefront" (subject: the reason) or "sessions" (subject: a user id, null: all). */
+export interface ChangeEventsTable {
+  id: number;
+  kind: string;
+  subject: string | null;
+  created_at: Generated<string>;
+}
+
+/** Who runs a scheduled job, until when (epoch ms). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface InvoiceCounterTable {
   id: number;
   next_number: number;
@@ -318,6 +339,9 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   settings: SettingsTable;
   invoice_counter: InvoiceCounterTable;
+  change_feed_head: ChangeFeedHeadTable;
+  change_events: ChangeEventsTable;
+  job_leases: JobLeasesTable;
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */

@@ -22,10 +22,23 @@ function toSqlite(value: unknown): SQLInputValue {
 
 export function openSqlite(path: string) {
   const database = new DatabaseSync(path, { enableForeignKeyConstraints: true });
+  // Wait for a writer instead of failing at once when another process (a second worker, the seed, tests) holds the
+  // lock; set first, so even switching to WAL waits for a process that is opening the same file.
+  database.exec("PRAGMA busy_timeout = 5000");
+  // WAL: readers never wait for the writer, so several worker processes can share one file (docs/decisions/026).
   if (path !== ":memory:") database.exec("PRAGMA journal_mode = WAL");
-  // Wait for a writer instead of failing at once when another process (seed, tests) holds the lock.
-  database.exec("PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;");
+  database.exec("PRAGMA synchronous = NORMAL");
   return database;
+}
+
+/**
+ * Kysely opens every transaction with a plain (deferred) BEGIN: it takes the write lock only at its first write. With
+ * several processes on one file, a transaction that read first and then writes while another process has committed
+ * in between fails at once with SQLITE_BUSY (its snapshot is stale, so waiting can't help). BEGIN IMMEDIATE takes the
+ * write lock at the start instead, where busy_timeout makes it wait its turn: writers queue, none fails.
+ */
+export function immediateTransactions(sql: string): string {
+  return sql === "begin" ? "begin immediate" : sql;
 }
 
 /** Prepared statements kept per SQL text: the app runs a small set of queries over and over. */
@@ -50,7 +63,7 @@ export function nodeSqliteDialect(database: DatabaseSync) {
         database.close();
       },
       prepare(sql: string) {
-        const { statement, reader } = prepared(sql);
+        const { statement, reader } = prepared(immediateTransactions(sql));
         return {
           reader,
           all: (parameters: ReadonlyArray<unknown>) => statement.all(...parameters.map(toSqlite)),

@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ContactActionData>({ ...errorBody(CONTACT_MESSAGES.fixFields, fieldErrorsOf(parsed.error.issues)), values }, { status: 400 });
   }
 
-  if (!contactRateLimiter.allow(context.get(requestInfoContext).ip)) {
+  if (!(await contactRateLimiter.allow(context.get(requestInfoContext).ip))) {
     logger.warn("contact form: too many messages from one address");
     return data<ContactActionData>(errorBody(CONTACT_MESSAGES.failureTitle), { status: 429 });
   }

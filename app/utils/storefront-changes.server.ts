@@ -3,8 +3,13 @@
  * reviews, shipping or settings, once its transaction has committed. The HTTP server subscribes its visitor page
  * cache (server/app.ts), so a visitor sees the change on the very next request (docs/decisions/008).
  * App modules can't import the server, and needn't: they raise the event, whoever listens acts on it.
+ *
+ * Several app processes (workers, servers) share one database: the server's change feed (server/change-feed.ts,
+ * docs/decisions/026) writes every change raised here to the database, and raises the changes other processes wrote
+ * with storefrontChangedElsewhere(), so every process's listeners hear every change, this process's at once.
  */
-type Listener = (reason: string) => void;
+export type StorefrontChangeOrigin = "here" | "elsewhere";
+type Listener = (reason: string, origin: StorefrontChangeOrigin) => void;
 
 const listeners = new Set<Listener>();
 
@@ -13,6 +18,12 @@ export function onStorefrontChange(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** A change made by this process (after its commit). */
 export function storefrontChanged(reason: string): void {
-  for (const listener of listeners) listener(reason);
+  for (const listener of listeners) listener(reason, "here");
+}
+
+/** A change another process made, heard through the change feed: listeners act on it, nobody passes it on again. */
+export function storefrontChangedElsewhere(reason: string): void {
+  for (const listener of listeners) listener(reason, "elsewhere");
 }

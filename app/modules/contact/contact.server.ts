@@ -1,4 +1,5 @@
-import type { Queryable } from "~/db/db.server";
+import { getDb, type Queryable } from "~/db/db.server";
+import { addressKey, consume, type RateRule } from "~/modules/accounts/rate-limit.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { newId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
@@ -35,35 +36,18 @@ export async function submitContactMessage(db: Queryable, input: ContactInput, o
 }
 
 /**
- * A small sliding-window limit on contact messages per client address (in this process): a person never notices it,
- * a script flooding the shop's inbox does. Beyond the limit the form shows its usual failure message.
+ * A small limit on contact messages per client address: a person never notices it, a script flooding the shop's inbox
+ * does. Counted in the database (the rate_limits table's fixed-window counters, rate-limit.server.ts), so it holds
+ * across every worker and server and over restarts. Beyond the limit the form shows its usual failure message.
  */
-export class ContactRateLimiter {
-  private hits = new Map<string, number[]>();
+export const CONTACT_RATE_RULE: RateRule = { max: 8, windowMs: 10 * 60 * 1000 };
 
-  constructor(
-    readonly limit = 8,
-    readonly windowMs = 10 * 60 * 1000,
-    private now: () => number = Date.now,
-  ) {}
-
-  /** Records an attempt from `key`; false when it is over the limit. */
-  allow(key: string): boolean {
-    const t = this.now();
-    const recent = (this.hits.get(key) ?? []).filter((at) => t - at < this.windowMs);
-    if (recent.length >= this.limit) {
-      this.hits.set(key, recent);
-      return false;
-    }
-    recent.push(t);
-    this.hits.set(key, recent);
-    if (this.hits.size > 10_000) this.prune(t);
-    return true;
-  }
-
-  private prune(t: number) {
-    for (const [key, times] of this.hits) if (times.every((at) => t - at >= this.windowMs)) this.hits.delete(key);
-  }
-}
-
-export const contactRateLimiter = new ContactRateLimiter();
+export const contactRateLimiter = {
+  limit: CONTACT_RATE_RULE.max,
+  windowMs: CONTACT_RATE_RULE.windowMs,
+  /** Counts a message from this client address; false when it is over the limit. */
+  async allow(ip: string, db: Queryable = getDb(), now = Date.now()): Promise<boolean> {
+    const result = await consume(db, `contact:ip:${addressKey(ip)}`, CONTACT_RATE_RULE, now);
+    return result.allowed;
+  },
+};
