@@ -186,55 +186,23 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
           </div>
         </div>
 
-        <div>
-          <label htmlFor={ids.category} className="filter-label">
-            Category
-          </label>
-          <div className="relative mt-2">
-            <select
-              id={ids.category}
-              name="category"
-              value={filters.category}
-              onChange={(e) => go("category", withFilter(filters, { category: e.target.value, q, maxPrice: price }))}
-              className="filter-control appearance-none pr-8"
-            >
-              <option value="">All Categories</option>
-              {categories.map((c) => (
-                <option key={c.id} value={c.slug}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
-              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-          </div>
-        </div>
+        <FilterSelect id={ids.category} label="Category" name="category" value={filters.category} onChange={(v) => go("category", withFilter(filters, { category: v, q, maxPrice: price }))}>
+          <option value="">All Categories</option>
+          {categories.map((c) => (
+            <option key={c.id} value={c.slug}>
+              {c.name}
+            </option>
+          ))}
+        </FilterSelect>
 
-        <div>
-          <label htmlFor={ids.house} className="filter-label">
-            Inspired by
-          </label>
-          <div className="relative mt-2">
-            <select
-              id={ids.house}
-              name="house"
-              value={filters.house}
-              onChange={(e) => go("house", withFilter(filters, { house: e.target.value, q, maxPrice: price }))}
-              className="filter-control appearance-none pr-8"
-            >
-              <option value="">All Houses</option>
-              {houses.map((h) => (
-                <option key={h.name} value={h.name}>
-                  {h.name} ({h.count})
-                </option>
-              ))}
-            </select>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
-              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-          </div>
-        </div>
+        <FilterSelect id={ids.house} label="Inspired by" name="house" value={filters.house} onChange={(v) => go("house", withFilter(filters, { house: v, q, maxPrice: price }))}>
+          <option value="">All Houses</option>
+          {houses.map((h) => (
+            <option key={h.name} value={h.name}>
+              {h.name} ({h.count})
+            </option>
+          ))}
+        </FilterSelect>
 
         <div className="col-span-2 lg:col-span-1">
           <div className="flex items-end justify-between gap-3">
@@ -265,29 +233,20 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
           </div>
         </div>
 
-        <div className={hydrated ? "col-span-2 md:col-span-1" : "col-span-1"}>
-          <label htmlFor={ids.sort} className="filter-label">
-            Sort by
-          </label>
-          <div className="relative mt-2">
-            <select
-              id={ids.sort}
-              name="sort"
-              value={filters.sort}
-              onChange={(e) => go("sort", withFilter(filters, { sort: e.target.value as ShopSort, q, maxPrice: price }))}
-              className="filter-control appearance-none pr-8"
-            >
-              {SHOP_SORTS.map((sort) => (
-                <option key={sort} value={sort}>
-                  {sortLabel(sort, filters.q)}
-                </option>
-              ))}
-            </select>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
-              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-          </div>
-        </div>
+        <FilterSelect
+          id={ids.sort}
+          label="Sort by"
+          name="sort"
+          value={filters.sort}
+          onChange={(v) => go("sort", withFilter(filters, { sort: v as ShopSort, q, maxPrice: price }))}
+          className={hydrated ? "col-span-2 md:col-span-1" : "col-span-1"}
+        >
+          {SHOP_SORTS.map((sort) => (
+            <option key={sort} value={sort}>
+              {sortLabel(sort, filters.q)}
+            </option>
+          ))}
+        </FilterSelect>
 
         {hydrated ? null : (
           <div className="col-span-1 self-end">
@@ -312,5 +271,24 @@ export function ClearAllFilters({ filters }: { filters: ShopFilters }) {
     >
       Clear All Filters
     </Link>
+  );
+}
+
+/** One labelled select of the filter bar, with its chevron: category, house and sort look and behave alike. */
+function FilterSelect(props: { id: string; label: string; name: string; value: string; onChange: (value: string) => void; className?: string; children: React.ReactNode }) {
+  return (
+    <div className={props.className}>
+      <label htmlFor={props.id} className="filter-label">
+        {props.label}
+      </label>
+      <div className="relative mt-2">
+        <select id={props.id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)} className="filter-control appearance-none pr-8">
+          {props.children}
+        </select>
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
+          <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </div>
+    </div>
   );
 }

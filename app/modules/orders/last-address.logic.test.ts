@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { TEST_ADDRESS } from "../../../tests/factories/orders";
 import { addressLine, localSaPhone, offerableAddress } from "./last-address.logic";
 
-const stored = {
-  name: "Thandi Nkosi",
-  telephone: "+27821234567",
-  street: "12 Jacaranda Street",
-  suburb: "Menlo Park",
-  city: "Pretoria",
-  postalCode: "0081",
-  province: "Gauteng",
-};
+const stored = { ...TEST_ADDRESS };
 
 describe("the last address offered at checkout", () => {
   it("writes the stored number the way South Africans do", () => {
