@@ -122,8 +122,17 @@ function AccountMenu() {
   // for when the menu first opens.
   const me = useFetcher<Me>();
   const email = me.data?.email ?? null;
+  const loadEmail = () => {
+    if (ref.current?.open && me.state === "idle" && !me.data) me.load("/api/me");
+  };
+  // Opened before the page's script ran (a native <details> opens without it): ask once it has.
+  useEffect(loadEmail, []); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // Closed on navigation — not when the script first runs, or a menu opened before it would shut in the shopper's face.
+  const shownKey = useRef(key);
   useEffect(() => {
+    if (shownKey.current === key) return;
+    shownKey.current = key;
     if (ref.current) ref.current.open = false;
   }, [key]);
 
@@ -140,9 +149,7 @@ function AccountMenu() {
     <details
       ref={ref}
       className="group/account relative hidden md:block"
-      onToggle={(e) => {
-        if (e.currentTarget.open && me.state === "idle" && !me.data) me.load("/api/me");
-      }}
+      onToggle={loadEmail}
       onKeyDown={(e) => {
         if (e.key === "Escape" && ref.current?.open) {
           ref.current.open = false;
