@@ -7,6 +7,7 @@ import { isOutOfStock, OUT_OF_STOCK_REASON, quantitiesWithin } from "~/modules/c
 import { tierFor } from "~/modules/pricing/tiers.logic";
 import { formatRand } from "~/utils/money";
 import { buttonClass } from "./ui/button";
+import { ChevronDownIcon } from "./layout/icons";
 
 const noop = () => () => {};
 
@@ -55,9 +56,7 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
                 </option>
               ))}
             </select>
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-3 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
-              <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
+            <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-3 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" />
           </div>
         </div>
         <button

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useLocation, useSearchParams } from "react-router";
+import { ChevronDownIcon } from "~/components/layout/icons";
 import type { CategoryOption, HouseOption } from "~/modules/catalog/catalog.types";
 import {
   SHOP_SORTS,
@@ -141,9 +142,7 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
         </span>
         <span className="flex min-w-0 items-center gap-2 text-xs text-ink-soft">
           <span className="truncate">{sortLabel(filters.sort, filters.q)}</span>
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-180" fill="none" stroke="currentColor" strokeWidth="1.6">
-            <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-          </svg>
+          <ChevronDownIcon className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-180" />
         </span>
       </summary>
       <form
@@ -285,9 +284,7 @@ function FilterSelect(props: { id: string; label: string; name: string; value: s
         <select id={props.id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)} className="filter-control appearance-none pr-8">
           {props.children}
         </select>
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" fill="none" stroke="currentColor" strokeWidth="1.6">
-          <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
+        <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-1 h-3.5 w-3.5 -translate-y-1/2 text-ink-soft" />
       </div>
     </div>
   );
