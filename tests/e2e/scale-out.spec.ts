@@ -10,9 +10,9 @@ import { request as httpRequest, type ClientRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { E2E_PASSWORD } from "./helpers/auth";
+import { createThrowawayDatabase } from "../setup/pg-database";
 
 const ADMIN = "scale-admin@scentara.test";
 const SECRET = "scale-out-secret-scale-out-secret-0123456789";
@@ -79,24 +79,7 @@ function sharedDatabases(): Array<{ name: string; open: () => Promise<{ url: str
   }
   databases.push({
     name: "PostgreSQL",
-    open: async () => {
-      const name = `scale_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      return {
-        url: url.toString(),
-        drop: async () => {
-          const c = new pg.Client({ connectionString: base });
-          await c.connect();
-          await c.query(`drop database if exists ${name} with (force)`);
-          await c.end();
-        },
-      };
-    },
+    open: () => createThrowawayDatabase(base, "scale"),
   });
   return databases;
 }
