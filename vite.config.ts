@@ -1,7 +1,9 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { precompressDirectory } from "./server/precompressed-assets.ts";
 
 const appDir = fileURLToPath(new URL("./app", import.meta.url));
 
@@ -48,8 +50,25 @@ function chunkByPage() {
   return (id: string, ctx: ChunkingContext) => (owner ??= own(ctx)).get(id) ?? null;
 }
 
+/**
+ * After the client build is written: brotli (quality 11) and gzip copies beside each script and stylesheet, served by
+ * server/precompressed-assets.ts instead of compressing on every request.
+ */
+function precompressClientAssets(): Plugin {
+  return {
+    name: "scentara:precompress-client-assets",
+    apply: "build",
+    async writeBundle(options) {
+      if (this.environment.name !== "client" || !options.dir) return;
+      const { files, bytes, brotliBytes } = await precompressDirectory(join(options.dir, "assets"));
+      const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+      this.environment.logger.info(`precompressed ${files} client assets: ${kb(bytes)} → ${kb(brotliBytes)} with brotli`);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), precompressClientAssets()],
   resolve: { alias: { "~": appDir } },
   build: { target: "es2022" },
   environments: {

@@ -19,6 +19,7 @@ import { ensureDemoCatalogue } from "~/db/seed/seed.server";
 import { mediaImageOrigins } from "~/modules/media/media-store.server";
 import { mediaRoute } from "~/modules/media/media-route.server";
 import { invalidatePageCache, pageCache } from "./page-cache";
+import { precompressedAssets } from "./precompressed-assets";
 import { bodyLimit, refuseNulInUrl } from "./input-guards";
 import { securityHeaders } from "./security-headers";
 import { startJobs } from "./jobs";
@@ -82,8 +83,10 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
   if (options.viteMiddleware) {
     app.use(options.viteMiddleware);
   } else if (options.clientDir) {
-    // Vite's hashed assets never change under the same name.
-    app.use("/assets", express.static(`${options.clientDir}/assets`, { immutable: true, maxAge: "1y", index: false }));
+    // Vite's hashed assets never change under the same name; scripts and styles go out precompressed (brotli 11).
+    const assets = { immutable: true, maxAge: "1y" };
+    app.use("/assets", precompressedAssets(`${options.clientDir}/assets`, assets));
+    app.use("/assets", express.static(`${options.clientDir}/assets`, { ...assets, index: false }));
     // The other public files (favicon, og-image, images/) are served under their own names only: a catch-all static
     // handler would stat the disk for every page request (~3 % of a signed-in page's CPU) before giving up.
     const publicFiles = express.static(options.clientDir, { maxAge: "1h", index: false });

@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import type { PageAudience } from "~/context";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
+import { compress, preferredEncoding, type Encoding } from "./content-encoding";
 
 /**
  * A short-lived cache of storefront pages, one copy per audience: visitors, customers, admins (the in-process
@@ -41,13 +40,6 @@ interface Entry {
   encoded: Partial<Record<Encoding, Promise<Buffer>>>;
   expires: number;
 }
-
-type Encoding = "br" | "gzip";
-const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  // Once per copy, so better than the per-response defaults; on the thread pool, so nobody waits on the main thread.
-  br: (body) => promisify(brotliCompress)(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  gzip: (body) => promisify(gzip)(body, { level: 9 }),
-};
 
 /**
  * A rendered page made the same for everyone: the inline scripts and styles carrying the render's placeholder nonce
@@ -138,10 +130,9 @@ export function pageCache(options: PageCacheOptions) {
   }
 
   async function send(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: "HIT" | "MISS") {
-    // Brotli when accepted at all (smaller; every current browser sends it), else gzip, else the plain bytes.
-    const accepted = req.acceptsEncodings();
-    const encoding = accepted.includes("br") ? "br" : accepted.includes("gzip") ? "gzip" : null;
-    const body = encoding ? await (entry.encoded[encoding] ??= compressors[encoding](entry.body)) : entry.body;
+    // Compressed once per copy (brotli 9 / gzip 9), on first demand for that encoding.
+    const encoding = preferredEncoding(req);
+    const body = encoding ? await (entry.encoded[encoding] ??= compress(encoding, entry.body)) : entry.body;
     res.status(entry.status);
     for (const [k, v] of entry.headers) res.append(k, v);
     const csp = res.getHeader("content-security-policy");
