@@ -52,9 +52,8 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
   const fold = useRef<HTMLDetailsElement>(null);
   const active = activeFilterCount(filters);
 
-  // On a slow phone the shopper may pick a category or an order before the script has loaded: apply what the selects
-  // show once it has. (Not the house: a URL's house in another case shows as All Houses. The text and the slider wait
-  // for the shopper's next change or Apply.)
+  // On a slow phone the shopper may pick a category, a house or an order before the script has loaded: apply what
+  // the selects show once it has. (The text and the slider wait for the shopper's next change or Apply.)
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     const el = form.current?.elements;
@@ -62,6 +61,7 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
     const shown = (name: string) => (el.namedItem(name) as HTMLSelectElement | null)?.value;
     const chosen = withFilter(filters, {
       category: shown("category") ?? filters.category,
+      house: shown("house") ?? filters.house,
       sort: parseSort(shown("sort")),
     });
     if (shopHref(chosen) !== shopHref(filters)) go("sort", chosen);

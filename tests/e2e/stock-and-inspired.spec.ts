@@ -72,4 +72,10 @@ test("searching 'chanel' finds the Chanel-inspired fragrances, and the house fil
   const filtered = noJs.getByRole("main").getByRole("listitem").filter({ hasText: /R\d/ });
   expect(await filtered.count()).toBe(count);
   await context.close();
+
+  // a link with the house in another case shows the same list, with the house chosen in the select
+  await page.goto("/shop?house=CHANEL");
+  await expect(page.getByLabel("Inspired by")).toHaveValue("Chanel");
+  await expect(cards.first()).toBeVisible();
+  expect(await cards.count()).toBe(count);
 });

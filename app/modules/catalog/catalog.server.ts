@@ -379,9 +379,10 @@ export async function loadShopPage(db: Queryable, requested: ShopFilters, pageSi
   } catch (error) {
     throw new ShopLoadError(`Failed to load products: ${SHOP_UNAVAILABLE}`, { cause: error });
   }
-  // A house chosen in the URL that has no match keeps its place in the select (the list then says none match).
-  if (requested.house && !houses.some((h) => h.name.toLowerCase() === requested.house.toLowerCase())) {
-    houses = [...houses, { name: requested.house, count: 0 }];
-  }
-  return { ...page, categories, houses, category, filters: { ...requested, category: category?.slug ?? "", page: page.page } };
+  // The URL's house in any case ("?house=CHANEL") becomes the list's own spelling, so the select shows it chosen. A
+  // house with no match keeps its place in the select (the list then says none match).
+  const listed = houses.find((h) => h.name.toLowerCase() === requested.house.toLowerCase());
+  if (requested.house && !listed) houses = [...houses, { name: requested.house, count: 0 }];
+  const house = requested.house && listed ? listed.name : requested.house;
+  return { ...page, categories, houses, category, filters: { ...requested, house, category: category?.slug ?? "", page: page.page } };
 }
