@@ -24,7 +24,7 @@ import { bodyLimit, refuseNulInUrl } from "./input-guards";
 import { securityHeaders } from "./security-headers";
 import { startJobs } from "./jobs";
 import { startChangeFeed } from "./change-feed";
-import { runPrimary, webConcurrency } from "./cluster";
+import { EXIT_CANNOT_LISTEN, runPrimary, webConcurrency } from "./cluster";
 
 /**
  * The HTTP server: request ids and JSON logs, security headers, compression, static files with the right cache
@@ -186,7 +186,8 @@ async function serve(options: Parameters<typeof createApp>[0]) {
     // Express calls back with the error when listening fails (the port is taken): say so plainly and stop.
     if (error) {
       logger.fatal({ err: error, port: config.PORT }, `cannot listen on port ${config.PORT}: ${error.message}`);
-      process.exit(1);
+      // A worker tells the primary this is not a crash to retry (server/cluster.ts).
+      process.exit(cluster.isWorker ? EXIT_CANNOT_LISTEN : 1);
     }
     const { port } = server.address() as AddressInfo;
     const line = listeningLine(port);

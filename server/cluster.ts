@@ -7,6 +7,8 @@
  *
  * - A worker that dies unexpectedly is replaced: at once the first time, then after a pause that doubles with each
  *   further crash within a minute (1 s, 2 s, 4 s … at most 30 s), so a worker that can't start doesn't spin the CPU.
+ * - A worker that cannot listen (the port is taken) says why and exits with EXIT_CANNOT_LISTEN: a replacement would
+ *   fail the same way, so the primary stops the other workers and exits 1 instead of retrying for ever.
  * - SIGTERM or SIGINT to the primary is passed to every worker: each finishes its open requests, stops its jobs and
  *   its change feed and closes the database; the primary exits 0 once all of them have (1 if one had to be forced).
  * - WEB_CONCURRENCY=1 runs no primary at all: one process, as before (what a process manager that runs one process
@@ -26,6 +28,9 @@ export function webConcurrency(value: string | undefined = process.env.WEB_CONCU
   }
   return n;
 }
+
+/** A worker's exit code when it cannot listen on PORT (EX_CONFIG): not a crash to retry, a start that failed. */
+export const EXIT_CANNOT_LISTEN = 78;
 
 export const CRASH_WINDOW_MS = 60_000;
 export const MAX_RESTART_DELAY_MS = 30_000;
@@ -61,6 +66,7 @@ export function runPrimary(options: PrimaryOptions) {
   let announced = false;
   let stopping = false;
   let forced = false;
+  let failed = false;
 
   const fork = () => {
     const worker = cluster.fork(options.workerEnv ?? {});
@@ -84,8 +90,15 @@ export function runPrimary(options: PrimaryOptions) {
       if (code !== 0 && signal !== "SIGTERM") forced = true;
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         logger.info({ forced }, "stopped");
-        process.exit(forced ? 1 : 0);
+        process.exit(forced || failed ? 1 : 0);
       }
+      return;
+    }
+    if (code === EXIT_CANNOT_LISTEN) {
+      // The worker has said why (the port is taken); every replacement would fail the same way.
+      logger.error({ worker: worker.id, pid: worker.process.pid }, "a worker cannot listen: stopping the shop");
+      failed = true;
+      stop("cannot listen");
       return;
     }
     const now = Date.now();
@@ -107,7 +120,7 @@ export function runPrimary(options: PrimaryOptions) {
     pendingRestarts.clear();
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
     logger.info({ signal, workers: workers.length }, "shutting down: every worker finishes its open requests");
-    if (workers.length === 0) process.exit(0);
+    if (workers.length === 0) process.exit(failed ? 1 : 0);
     for (const worker of workers) worker.process.kill("SIGTERM");
     setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { once } from "node:events";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -97,6 +99,41 @@ test.describe("HTTP server", () => {
     const res = await request.get("/healthz");
     expect(res.status()).toBe(200);
     expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  test("a taken port stops the shop with a plain message instead of replacing workers for ever", async () => {
+    // another server already holds the port (a second `npm start`, say)
+    const other = createServer().listen(0);
+    await once(other, "listening");
+    const port = (other.address() as AddressInfo).port;
+    const dir = mkdtempSync(join(tmpdir(), "scentara-taken-"));
+    const child = spawn(process.execPath, ["server.js"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        WEB_CONCURRENCY: "2",
+        DATABASE_URL: join(dir, "shop.db"),
+        MEDIA_DIR: join(dir, "media"),
+        SEED_DEMO: "false",
+        AUTH_SECRET: "taken-port-secret-taken-port-secret-0123",
+        LOG_LEVEL: "info",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    try {
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      expect(code).toBe(1);
+      expect(output).toContain(`cannot listen on port ${port}`);
+      expect(output).toContain("a worker cannot listen: stopping the shop");
+      expect(output).not.toContain("replacing it");
+    } finally {
+      child.kill("SIGKILL");
+      other.close();
+    }
   });
 
   test("SIGTERM closes the server and the database, then exits cleanly", async () => {
