@@ -601,6 +601,9 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
   }
   // Paid orders written directly still get their invoice numbers, oldest payment first (docs/decisions/019).
   await numberUninvoicedPaidOrders(db);
+  // After a bulk load the planner's statistics are stale until autovacuum comes round; without them PostgreSQL
+  // scans the table for a search instead of using its trigram index (migration 0018). SQLite plans without them.
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) await sql`analyze`.execute(db);
   return { products: options.products, orders: options.orders, orderLines: lineCount, users: users.length };
 }
 

@@ -128,9 +128,17 @@ function likeCI(pg: boolean, column: "p.name" | "p.description" | "p.inspired_ho
   return pg ? sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'` : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
 }
 
+/**
+ * PostgreSQL: the name, the inspired-by house and fragrance and the description joined by spaces, lower-cased; the
+ * very expression of the trigram index products_search_trgm_idx (migration 0018), so `like '%word%'` is answered from
+ * the index. A search word never holds a space, so it cannot match across the joins.
+ */
+const searchText = sql`lower(p.name || ' ' || coalesce(p.inspired_house, '') || ' ' || coalesce(p.inspired_fragrance, '') || ' ' || p.description)`;
+
 /** One search word found in the name, the description (scent notes) or the inspired-by house or fragrance. */
-function wordMatches(pg: boolean, word: string) {
+export function wordMatches(pg: boolean, word: string) {
   const pattern = likeAnywhere(word);
+  if (pg) return sql<boolean>`${searchText} like ${pattern} escape '\\'`;
   const columns = ["p.name", "p.inspired_house", "p.inspired_fragrance", "p.description"] as const;
   return sql<boolean>`(${sql.join(columns.map((c) => likeCI(pg, c, pattern)), sql` or `)})`;
 }

@@ -7,7 +7,8 @@ import { performance } from "node:perf_hooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres } from "~/db/db.server";
 import { seedLargeCatalogue } from "~/db/seed/seed.server";
-import { queryShop, type ShopQuery } from "./catalog.server";
+import { sql } from "kysely";
+import { queryShop, wordMatches, type ShopQuery } from "./catalog.server";
 import { PAGE_SIZE, searchWords, sortKeys } from "./shop-filters.logic";
 
 const PRODUCTS = 10_000;
@@ -114,5 +115,18 @@ describe(`queryShop at ${PRODUCTS} products`, () => {
       expect(ms, label).toBeLessThan(250);
     }
     console.log(`queryShop, ${isPostgres(db) ? "PostgreSQL" : "SQLite"}, ${PRODUCTS} products:\n${report.join("\n")}`);
+  });
+});
+
+describe("search words", () => {
+  it(`are found through the trigram index on PostgreSQL (migration 0018); SQLite reads the table (${isPostgres(getDb()) ? "PostgreSQL" : "SQLite"} here)`, async () => {
+    const db = getDb();
+    const pg = isPostgres(db);
+    const plan = pg
+      ? (await sql<{ "QUERY PLAN": string }>`explain select p.id from products as p where ${wordMatches(true, "sauvage")}`.execute(db)).rows.map((r) => r["QUERY PLAN"])
+      : (await sql<{ detail: string }>`explain query plan select p.id from products as p where ${wordMatches(false, "sauvage")}`.execute(db)).rows.map((r) => r.detail);
+    // PostgreSQL: the query's text is the index's very expression, and the statistics let the planner choose it
+    if (pg) expect(plan.join("\n")).toContain("products_search_trgm_idx");
+    else expect(plan.join("\n")).toMatch(/SCAN p\b/);
   });
 });
