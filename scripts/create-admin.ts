@@ -10,6 +10,7 @@ import { closeDatabase, getDb } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createOrResetAdmin } from "~/modules/accounts/accounts.server";
 import { env } from "~/utils/env.server";
+import { publishRevocationsOf } from "../server/change-feed";
 
 async function main() {
   const arg = process.argv.slice(2).find((a) => !a.startsWith("-"));
@@ -21,7 +22,8 @@ async function main() {
   }
   const db = getDb();
   await migrateToLatest(db);
-  const { password, created } = await createOrResetAdmin(db, parsed.data);
+  // The running servers hear of the ended sessions (and the new role) through the change feed, as from each other.
+  const { password, created } = await publishRevocationsOf(db, () => createOrResetAdmin(db, parsed.data));
   const email = parsed.data.toLowerCase();
   console.log(
     [

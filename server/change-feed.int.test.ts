@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { cachedSession, detachRevocationFeed, forgetUserSessions, rememberSession } from "~/modules/accounts/session-cache.server";
 import { onStorefrontChange, storefrontChanged, type StorefrontChangeOrigin } from "~/utils/storefront-changes.server";
-import { feedReader, KEEP_EVENTS, publishChange, startChangeFeed, type ChangeEvent } from "./change-feed";
+import { createOrResetAdmin } from "~/modules/accounts/accounts.server";
+import { createUser } from "../tests/factories/users";
+import { feedReader, KEEP_EVENTS, publishChange, publishRevocationsOf, startChangeFeed, type ChangeEvent } from "./change-feed";
 
 /**
  * The change feed on this database (SQLite, PostgreSQL): what one app process writes, every other one reads, in order,
@@ -71,6 +73,18 @@ describe("the change feed", () => {
     expect(await publishChange(getDb(), { kind: "storefront", reason: "new" })).toBe(base);
     const subjects = (await getDb().selectFrom("change_events").select("subject").where("id", ">=", base - KEEP_EVENTS - 1).execute()).map((r) => r.subject);
     expect(subjects).toEqual(["recent", "new"]);
+  });
+});
+
+describe("a command beside the servers (npm run create-admin)", () => {
+  it("writes the sessions it ended to the feed, so every server forgets them", async () => {
+    const server = listeningProcess();
+    await server.reader.poll();
+    const customer = await createUser(getDb());
+    const result = await publishRevocationsOf(getDb(), () => createOrResetAdmin(getDb(), customer.email));
+    expect(result).toMatchObject({ created: false, userId: customer.id });
+    await server.reader.poll();
+    expect(server.heard).toEqual([{ kind: "sessions", userId: customer.id }]);
   });
 });
 

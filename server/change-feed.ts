@@ -48,6 +48,22 @@ export async function publishChange(db: DB, event: ChangeEvent): Promise<number>
   });
 }
 
+/**
+ * For a command run beside the servers (npm run create-admin), which reads no feed of its own: runs `work` and writes
+ * every session revocation it made to the feed, so the running servers forget those sessions within a poll instead
+ * of trusting their copies for up to SESSION_CACHE_TTL_MS.
+ */
+export async function publishRevocationsOf<T>(db: DB, work: () => Promise<T>): Promise<T> {
+  const revoked: Array<string | null> = [];
+  const stop = onSessionsRevoked((userId) => revoked.push(userId));
+  try {
+    return await work();
+  } finally {
+    stop();
+    for (const userId of revoked) await publishChange(db, { kind: "sessions", userId });
+  }
+}
+
 function toEvent(row: { kind: string; subject: string | null }): ChangeEvent | null {
   if (row.kind === "storefront") return { kind: "storefront", reason: row.subject ?? "" };
   if (row.kind === "sessions") return { kind: "sessions", userId: row.subject };

@@ -229,8 +229,8 @@ export async function createOrResetAdmin(db: Queryable, email: string): Promise<
     await ctx.internalAdapter.deleteUserSessions(userId);
   }
   await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", userId).execute();
-  // Run as a command (its own process) this forgets nothing the server remembers: the server's copy lapses within
-  // SESSION_CACHE_TTL_MS. In the server's own process (tests), the ended sessions are forgotten at once.
+  // In the server's own process the ended sessions are forgotten at once; run as a command, scripts/create-admin.ts
+  // writes this revocation to the change feed for the running servers (server/change-feed.ts publishRevocationsOf).
   forgetUserSessions(userId);
   return { password, created, userId };
 }
