@@ -61,7 +61,10 @@ async function main() {
     .filter(([, n]) => n > 0)
     .map(([what, n]) => `${n} ${what}`);
   console.log(`Demo catalogue: ${added.length ? `added ${added.join(", ")}` : "already present, nothing added"} (${Date.now() - started} ms)`);
-  if (images) console.log(`Images: ${mediaRoot()}/products`);
+  if (images) {
+    const config = env();
+    console.log(config.MEDIA_STORAGE === "s3" ? `Images: bucket ${config.S3_BUCKET}, under products/` : `Images: ${mediaRoot()}/products`);
+  }
 
   if (products > 0 || orders > 0) {
     started = Date.now();
