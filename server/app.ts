@@ -11,6 +11,7 @@ import { type PageAudience, requestInfoContext } from "~/context";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { closeDatabase, getDb, pingDatabase } from "~/db/db.server";
+import { connectionBudget, maxConnections } from "~/db/connection-budget.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { env } from "~/utils/env.server";
 import { logger, requestScope } from "~/utils/logger.server";
@@ -152,6 +153,11 @@ export async function start(options: Parameters<typeof createApp>[0]) {
   const db = getDb();
   await migrateToLatest(db);
   if (config.SEED_DEMO) await ensureDemoCatalogue(db);
+  const max = await maxConnections(db);
+  if (max !== null) {
+    const budget = connectionBudget(workers, config.DATABASE_POOL_SIZE, max);
+    logger[budget.level]({ workers, poolSize: config.DATABASE_POOL_SIZE, maxConnections: max }, budget.message);
+  }
   if (workers === 1) return serve(options);
   await closeDatabase(); // the primary serves nothing: the workers open their own
   runPrimary({

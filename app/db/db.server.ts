@@ -37,10 +37,20 @@ function appTypes(): pg.CustomTypesConfig {
   } as pg.CustomTypesConfig;
 }
 
-export function openDatabase(url: string): DatabaseHandle {
+/**
+ * A process's PostgreSQL connections (DATABASE_POOL_SIZE) split between the shop's queries and sign-in's
+ * (better-auth's own pool): about 70 / 30, at least one each. 14 → 10 + 4.
+ */
+export function poolSizes(total: number): { shop: number; auth: number } {
+  const auth = Math.min(total - 1, Math.max(1, Math.round(total * 0.3)));
+  return { shop: total - auth, auth };
+}
+
+export function openDatabase(url: string, poolSize = 14): DatabaseHandle {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10, types: appTypes() });
-    const authPool = new pg.Pool({ connectionString: url, max: 4 });
+    const sizes = poolSizes(poolSize);
+    const pool = new pg.Pool({ connectionString: url, max: sizes.shop, types: appTypes() });
+    const authPool = new pg.Pool({ connectionString: url, max: sizes.auth });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const authDb = new Kysely<any>({ dialect: new PostgresDialect({ pool: authPool }) });
     return {
@@ -62,7 +72,7 @@ let handle: DatabaseHandle | undefined;
 
 /** The process's database, opened on first use from DATABASE_URL. */
 export function database(): DatabaseHandle {
-  handle ??= openDatabase(env().DATABASE_URL);
+  handle ??= openDatabase(env().DATABASE_URL, env().DATABASE_POOL_SIZE);
   return handle;
 }
 

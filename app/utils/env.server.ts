@@ -26,6 +26,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** `postgres://…` selects PostgreSQL; anything else (or nothing) is the SQLite file path. */
   DATABASE_URL: z.string().default("data/shop.db"),
+  /**
+   * PostgreSQL connections each app process (each worker) may open: the shop's queries and sign-in's, together.
+   * Every process and every server counts against the database's max_connections (checked at start).
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "at least 2 (one for the shop's queries, one for sign-in)").max(200).default(14),
   PUBLIC_BASE_URL: z.url().default("http://localhost:3000"),
   SHOP_NAME: z.string().min(1).default("Scentara"),
   /** International format without '+', as wa.me expects: 27… */
