@@ -8,6 +8,33 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 
+/**
+ * `node server.js` in production on its own empty data directory and port, its log lines collected. `env` adds to or
+ * overrides the defaults (no demo catalogue, a fixed session secret; WEB_CONCURRENCY as the runner has it).
+ */
+function startShop(port: number, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "scentara-server-"));
+  const child = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATABASE_URL: join(dir, "shop.db"),
+      MEDIA_DIR: join(dir, "media"),
+      SEED_DEMO: "false",
+      AUTH_SECRET: "server-test-secret-server-test-secret-0123",
+      LOG_LEVEL: "info",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { child, output: () => output, exited };
+}
+
 test.describe("HTTP server", () => {
   test("every HTML response carries strict security headers; a page of its own has a fresh script nonce", async ({ request }) => {
     const first = await request.get("/auth/login");
@@ -106,80 +133,41 @@ test.describe("HTTP server", () => {
     const other = createServer().listen(0);
     await once(other, "listening");
     const port = (other.address() as AddressInfo).port;
-    const dir = mkdtempSync(join(tmpdir(), "scentara-taken-"));
-    const child = spawn(process.execPath, ["server.js"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        WEB_CONCURRENCY: "2",
-        DATABASE_URL: join(dir, "shop.db"),
-        MEDIA_DIR: join(dir, "media"),
-        SEED_DEMO: "false",
-        AUTH_SECRET: "taken-port-secret-taken-port-secret-0123",
-        LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
+    const shop = startShop(port, { WEB_CONCURRENCY: "2" });
     try {
-      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-      expect(code).toBe(1);
-      expect(output).toContain(`cannot listen on port ${port}`);
-      expect(output).toContain("a worker cannot listen: stopping the shop");
-      expect(output).not.toContain("replacing it");
+      expect(await shop.exited).toBe(1);
+      expect(shop.output()).toContain(`cannot listen on port ${port}`);
+      expect(shop.output()).toContain("a worker cannot listen: stopping the shop");
+      expect(shop.output()).not.toContain("replacing it");
     } finally {
-      child.kill("SIGKILL");
+      shop.child.kill("SIGKILL");
       other.close();
     }
   });
 
   test("SIGTERM closes the server and the database, then exits cleanly", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "scentara-shutdown-"));
     const port = 3300 + Math.floor(Math.random() * 500);
-    const child = spawn(process.execPath, ["server.js"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        PORT: String(port),
-        DATABASE_URL: join(dir, "shop.db"),
-        MEDIA_DIR: join(dir, "media"),
-        SEED_DEMO: "false",
-        AUTH_SECRET: "shutdown-test-secret-shutdown-test-secret",
-        LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    await expect.poll(() => output, { timeout: 20_000 }).toContain("listening");
+    const shop = startShop(port);
+    await expect.poll(shop.output, { timeout: 20_000 }).toContain("listening");
     // the start-up line names the address it really listens on
-    expect(output).toContain(`Scentara is listening on http://localhost:${port}`);
+    expect(shop.output()).toContain(`Scentara is listening on http://localhost:${port}`);
 
     const served = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(served.status).toBe(200);
-    child.kill("SIGTERM");
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(code).toBe(0);
-    expect(output).toContain("stopped");
-    expect(output).toContain("shutting down");
+    shop.child.kill("SIGTERM");
+    expect(await shop.exited).toBe(0);
+    expect(shop.output()).toContain("stopped");
+    expect(shop.output()).toContain("shutting down");
     // every log line is JSON
-    for (const line of output.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of shop.output().trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
   });
 
   test("X-Forwarded-For decides the client address only behind TRUST_PROXY proxies", async () => {
     test.setTimeout(60_000);
     // Password-reset requests are limited to 10 an hour per client address: a forged header must not dodge that.
     async function resetsUntilRefused(trustProxy: string): Promise<number> {
-      const dir = mkdtempSync(join(tmpdir(), "scentara-proxy-"));
       const port = 4300 + Math.floor(Math.random() * 500);
-      const child = spawn(process.execPath, ["server.js"], {
-        env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATABASE_URL: join(dir, "shop.db"), MEDIA_DIR: join(dir, "media"), SEED_DEMO: "false", TRUST_PROXY: trustProxy, LOG_LEVEL: "warn" },
-        stdio: "ignore",
-      });
+      const { child } = startShop(port, { TRUST_PROXY: trustProxy, LOG_LEVEL: "warn" });
       try {
         await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.status, { timeout: 20_000 }).toBe(200);
         for (let i = 1; i <= 12; i++) {
