@@ -12,6 +12,7 @@ import { getSessionUser } from "~/modules/accounts/session.server";
 import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { closeDatabase, getDb, pingDatabase } from "~/db/db.server";
 import { connectionBudget, maxConnections } from "~/db/connection-budget.server";
+import { searchIndexMissing } from "~/modules/catalog/catalog.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { env } from "~/utils/env.server";
 import { logger, requestScope } from "~/utils/logger.server";
@@ -157,6 +158,9 @@ export async function start(options: Parameters<typeof createApp>[0]) {
   if (max !== null) {
     const budget = connectionBudget(workers, config.DATABASE_POOL_SIZE, max);
     logger[budget.level]({ workers, poolSize: config.DATABASE_POOL_SIZE, maxConnections: max }, budget.message);
+  }
+  if (await searchIndexMissing(db)) {
+    logger.warn("PostgreSQL: the shop's search index is missing (the pg_trgm extension could not be created): search works but reads every product. As the database owner run `create extension pg_trgm` and the index statement in app/db/migrations/0018_products_search_trigram_index.ts");
   }
   if (workers === 1) return serve(options);
   await closeDatabase(); // the primary serves nothing: the workers open their own

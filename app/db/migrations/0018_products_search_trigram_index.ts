@@ -12,7 +12,8 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * reading the whole table (25–40 ms) after a few thousand inserts. Products change rarely; the insert costs little.
  *
  * pg_trgm ships with PostgreSQL and is a trusted extension (13+): the database's owner may create it. Where the role
- * may not, or the extension is missing, nothing fails: search works as before, unindexed. SQLite needs nothing (its
+ * may not, or the extension is missing, nothing fails: search works as before, unindexed, and every start says so
+ * (server/app.ts, searchIndexMissing). The owner can then run `create extension pg_trgm` and the statement below. SQLite needs nothing (its
  * search over 10 000 products takes 2–5 ms).
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -120,9 +120,9 @@ function likeAnywhere(word: string): string {
 }
 
 /**
- * Case-insensitive LIKE of a lower-cased pattern. SQLite's LIKE already ignores ASCII case (and its lower() only folds
- * ASCII, so the two mean the same), so it skips lower() on every row; PostgreSQL lower-cases the column (measured
- * faster than ILIKE). A search word never holds a space, so the house and the fragrance are matched separately.
+ * Case-insensitive LIKE of a lower-cased pattern on one column. SQLite's LIKE already ignores ASCII case (and its
+ * lower() only folds ASCII, so the two mean the same), so it skips lower() on every row; PostgreSQL lower-cases the
+ * column (measured faster than ILIKE).
  */
 function likeCI(pg: boolean, column: "p.name" | "p.description" | "p.inspired_house" | "p.inspired_fragrance", pattern: string) {
   return pg ? sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'` : sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`;
@@ -139,8 +139,19 @@ const searchText = sql`lower(p.name || ' ' || coalesce(p.inspired_house, '') || 
 export function wordMatches(pg: boolean, word: string) {
   const pattern = likeAnywhere(word);
   if (pg) return sql<boolean>`${searchText} like ${pattern} escape '\\'`;
+  // SQLite: each column on its own (no index could serve '%word%' anyway)
   const columns = ["p.name", "p.inspired_house", "p.inspired_fragrance", "p.description"] as const;
-  return sql<boolean>`(${sql.join(columns.map((c) => likeCI(pg, c, pattern)), sql` or `)})`;
+  return sql<boolean>`(${sql.join(columns.map((c) => likeCI(false, c, pattern)), sql` or `)})`;
+}
+
+/**
+ * PostgreSQL without the search index (migration 0018 skips it where the role may not create pg_trgm): search still
+ * works but reads the whole table. Checked at start, so the owner hears of it. Always false on SQLite.
+ */
+export async function searchIndexMissing(db: Queryable): Promise<boolean> {
+  if (!isPostgres(db)) return false;
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_indexes where indexname = 'products_search_trgm_idx'`.execute(db);
+  return rows[0]!.n === 0;
 }
 
 /** 0 when every word is in the name (those come first), else 1. */

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres } from "~/db/db.server";
 import { seedLargeCatalogue } from "~/db/seed/seed.server";
 import { sql } from "kysely";
-import { queryShop, wordMatches, type ShopQuery } from "./catalog.server";
+import { queryShop, searchIndexMissing, wordMatches, type ShopQuery } from "./catalog.server";
 import { PAGE_SIZE, searchWords, sortKeys } from "./shop-filters.logic";
 
 const PRODUCTS = 10_000;
@@ -128,5 +128,21 @@ describe("search words", () => {
     // PostgreSQL: the query's text is the index's very expression, and the statistics let the planner choose it
     if (pg) expect(plan.join("\n")).toContain("products_search_trgm_idx");
     else expect(plan.join("\n")).toMatch(/SCAN p\b/);
+  });
+
+  it("a missing index is noticed at start (PostgreSQL); SQLite needs none", async () => {
+    const db = getDb();
+    expect(await searchIndexMissing(db)).toBe(false);
+    if (!isPostgres(db)) return;
+    // as on a database where pg_trgm could not be created: the index dropped, then put back by the rollback
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`drop index products_search_trgm_idx`.execute(trx);
+        expect(await searchIndexMissing(trx)).toBe(true);
+        throw new Error("roll back");
+      })
+      .catch((error: Error) => expect(error.message).toBe("roll back"));
+    expect(await searchIndexMissing(db)).toBe(false);
   });
 });
