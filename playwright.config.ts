@@ -46,6 +46,9 @@ export default defineConfig({
       EFT_ACCOUNT_NAME: "Scentara (Pty) Ltd",
       EFT_ACCOUNT_NUMBER: "62812345678",
       EFT_BRANCH_CODE: "250655",
+      // The zone-table checkout these journeys were written for; couriers have their own journey with its own shop
+      // and fake couriers (tests/e2e/couriers.spec.ts).
+      DELIVERY_KINDS: "",
     },
   },
 });

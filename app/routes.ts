@@ -23,6 +23,7 @@ export default [
   // money path
   route("cart", "routes/cart.tsx"),
   route("checkout", "routes/checkout.tsx"),
+  route("checkout/delivery", "routes/checkout.delivery.ts"),
   route("payment-status", "routes/payment-status.tsx"),
   route("order-confirmation", "routes/order-confirmation.tsx"),
   // the order's invoice as a PDF download (a resource route)
@@ -31,6 +32,7 @@ export default [
   route("pay/form/:orderId", "routes/pay.form.tsx"),
   route("payment/eft/:orderId", "routes/payment.eft.tsx"),
   route("webhooks/payments/:provider", "routes/webhooks.payments.ts"),
+  route("webhooks/couriers/:courier", "routes/webhooks.couriers.ts"),
   route("api/coupons/validate", "routes/api.coupons.validate.ts"),
   route("api/reviews", "routes/api.reviews.ts"),
   route("api/me", "routes/api.me.ts"),
@@ -39,6 +41,8 @@ export default [
   ...prefix("admin", [
     // the product form's image upload (a resource route: JSON, no page)
     route("products/images", "routes/admin.products.images.ts"),
+    // a booking's courier label (a PDF)
+    route("orders/:id/label.pdf", "routes/admin.orders.label[.]pdf.ts"),
     layout("routes/admin.tsx", [
       index("routes/admin._index.tsx"),
       route("orders", "routes/admin.orders.tsx"),

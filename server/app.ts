@@ -205,8 +205,8 @@ async function serve(options: Parameters<typeof createApp>[0]) {
     else logger.info(line.fields, line.message);
   });
   server.keepAliveTimeout = 65_000;
-  // Scheduled work (unpaid orders expire): timers unref'd, one runner across processes (a lease), stopped before the
-  // database closes.
+  // Scheduled work (unpaid orders expire, review requests go out): timers unref'd, one runner across processes (a
+  // lease), stopped before the database closes.
   const jobs = startJobs(config, getDb);
   let stopping = false;
   const stop = (signal: string) => {

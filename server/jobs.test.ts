@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FIRST_RUN_AFTER_MS, UNPAID_EXPIRY_EVERY_MS, scheduleRepeating, startJobs } from "./jobs";
+import { FIRST_RUN_AFTER_MS, REVIEW_REQUESTS_EVERY_MS, REVIEW_REQUESTS_FIRST_AFTER_MS, UNPAID_EXPIRY_EVERY_MS, scheduleRepeating, startJobs } from "./jobs";
 
 const quietLogger = () => ({ error: vi.fn(), info: vi.fn(), warn: vi.fn() });
 
@@ -92,7 +92,7 @@ describe("startJobs", () => {
     const db = vi.fn(() => {
       throw new Error("no database in this test");
     });
-    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 60, EFT_HOLD_DAYS: 3 }, db as never, logger as never);
+    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 60, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0 }, db as never, logger as never);
     expect(started.jobs.map((j) => j.name)).toEqual(["expire-unpaid-orders"]);
     expect(logger.info).toHaveBeenCalledWith(expect.objectContaining({ holdMinutes: 60 }), expect.any(String));
     await vi.advanceTimersByTimeAsync(FIRST_RUN_AFTER_MS);
@@ -108,9 +108,28 @@ describe("startJobs", () => {
 
   it("starts nothing when the expiry is off (UNPAID_ORDER_TTL_MINUTES=0), and says so", async () => {
     const logger = quietLogger();
-    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3 }, (() => null) as never, logger as never);
+    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0 }, (() => null) as never, logger as never);
     expect(started.jobs).toEqual([]);
     expect(logger.warn).toHaveBeenCalled();
     await started.stopAll();
+  });
+
+  it("sends review requests every 10 minutes when REVIEW_REQUEST_AFTER_DAYS is above 0, and not at all at 0", async () => {
+    const logger = quietLogger();
+    const db = vi.fn(() => {
+      throw new Error("no database in this test");
+    });
+    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 5 }, db as never, logger as never);
+    expect(started.jobs.map((j) => j.name)).toEqual(["send-review-requests"]);
+    await vi.advanceTimersByTimeAsync(REVIEW_REQUESTS_FIRST_AFTER_MS);
+    expect(db).toHaveBeenCalledTimes(1); // the lease asked the database (and failed: logged, tried again later)
+    expect(logger.error).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(REVIEW_REQUESTS_EVERY_MS);
+    expect(db).toHaveBeenCalledTimes(2);
+    await started.stopAll();
+
+    const off = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0 }, db as never, quietLogger() as never);
+    expect(off.jobs).toEqual([]);
+    await off.stopAll();
   });
 });

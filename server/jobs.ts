@@ -1,5 +1,7 @@
 /**
- * Work the app server does on a schedule, in-process: today the expiry of unpaid orders (docs/decisions/014).
+ * Work the app server does on a schedule, in-process: the expiry of unpaid orders (docs/decisions/014), the review
+ * request e-mails some days after delivery, tracking shipments and refreshing the couriers' lockers and points
+ * (docs/decisions/031).
  *
  * Each job runs soon after start and then every interval, measured from the end of the previous run, so a run never
  * overlaps itself; its timer is unref'd (it never keeps the process alive); a failure is logged and the next run
@@ -15,6 +17,9 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { DB } from "~/db/db.server";
 import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
+import { sendDueReviewRequests } from "~/modules/reviews/review-requests.server";
+import { pollTracking } from "~/modules/couriers/shipments.server";
+import { refreshPoints } from "~/modules/couriers/delivery.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
 
@@ -128,21 +133,37 @@ export const FIRST_RUN_AFTER_MS = 5_000;
 /** A holder renews its lease every run (every minute): it lapses only when the holder has missed three runs. */
 export const JOB_LEASE_MS = 3 * UNPAID_EXPIRY_EVERY_MS;
 
+/**
+ * Review requests are due by the day, not the minute: every 10 minutes is prompt enough, and cheap. The first run
+ * waits a minute so it stays out of the way of a starting server.
+ */
+export const REVIEW_REQUESTS_EVERY_MS = 10 * 60_000;
+export const REVIEW_REQUESTS_FIRST_AFTER_MS = 60_000;
+/** As for the expiry: the holder renews at every run, and the lease lapses only after three missed runs. */
+export const REVIEW_REQUESTS_LEASE_MS = 3 * REVIEW_REQUESTS_EVERY_MS;
+
+/** Shipments are asked about every 5 minutes, each at most every 10 (the courier's API is not ours to hammer). */
+export const TRACKING_POLL_EVERY_MS = 5 * 60_000;
+export const TRACKING_STALE_MS = 10 * 60_000;
+export const POINTS_REFRESH_EVERY_MS = 24 * 60 * 60_000;
+
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
 export function startJobs(
-  config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS">,
+  config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> & Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS">>,
   db: () => DB,
   logger: Logger = rootLogger,
   holder: string = leaseHolder(),
 ) {
   const jobs: RepeatingJob[] = [];
+  // JOBS_EVERY_SECONDS (tests and demos only): every job looks for work that often, and starts after a second.
+  const fast = config.JOBS_EVERY_SECONDS ? config.JOBS_EVERY_SECONDS * 1000 : null;
   if (config.UNPAID_ORDER_TTL_MINUTES > 0) {
     const policy = configuredHoldPolicy(config.UNPAID_ORDER_TTL_MINUTES, config.EFT_HOLD_DAYS);
     jobs.push(
       scheduleRepeating({
         name: "expire-unpaid-orders",
-        everyMs: UNPAID_EXPIRY_EVERY_MS,
-        firstAfterMs: FIRST_RUN_AFTER_MS,
+        everyMs: fast ?? UNPAID_EXPIRY_EVERY_MS,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
         lease: databaseLease(db, "expire-unpaid-orders", holder, JOB_LEASE_MS),
         logger,
         run: async () => {
@@ -154,6 +175,56 @@ export function startJobs(
     logger.info({ holdMinutes: policy.defaultMinutes, byProvider: policy.byProvider }, "orders: unpaid orders expire after their hold");
   } else {
     logger.warn("UNPAID_ORDER_TTL_MINUTES=0: unpaid orders never expire and keep their coupon reservations until cancelled");
+  }
+  if (config.REVIEW_REQUEST_AFTER_DAYS > 0) {
+    const afterDays = config.REVIEW_REQUEST_AFTER_DAYS;
+    jobs.push(
+      scheduleRepeating({
+        name: "send-review-requests",
+        everyMs: fast ?? REVIEW_REQUESTS_EVERY_MS,
+        firstAfterMs: fast ? 1000 : REVIEW_REQUESTS_FIRST_AFTER_MS,
+        lease: databaseLease(db, "send-review-requests", holder, REVIEW_REQUESTS_LEASE_MS),
+        logger,
+        // One bounded batch per run; a backlog drains over the next runs.
+        run: async () => {
+          const { sent, skipped, more } = await sendDueReviewRequests(db(), { afterDays });
+          if (sent.length || more) logger.info({ sent: sent.length, skipped, more }, "reviews: review request run");
+        },
+      }),
+    );
+  }
+  const kinds = config.DELIVERY_KINDS ?? [];
+  if (kinds.length) {
+    // Parcels on their way: ask the couriers about those not heard of for a while (webhooks usually come first).
+    jobs.push(
+      scheduleRepeating({
+        name: "track-shipments",
+        everyMs: fast ?? TRACKING_POLL_EVERY_MS,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "track-shipments", holder, 3 * TRACKING_POLL_EVERY_MS),
+        logger,
+        run: async () => {
+          const { polled, applied } = await pollTracking(db(), { staleMs: fast ? 0 : TRACKING_STALE_MS });
+          if (applied) logger.info({ polled, applied }, "couriers: tracking poll run");
+        },
+      }),
+    );
+    const pointKinds = kinds.filter((k): k is "locker" | "point" => k !== "door");
+    if (pointKinds.length) {
+      // The lockers and pick-up points, fresh each day (a checkout also refreshes a kind that has none).
+      jobs.push(
+        scheduleRepeating({
+          name: "refresh-courier-points",
+          everyMs: POINTS_REFRESH_EVERY_MS,
+          firstAfterMs: fast ? 1000 : 30_000,
+          lease: databaseLease(db, "refresh-courier-points", holder, POINTS_REFRESH_EVERY_MS),
+          logger,
+          run: async () => {
+            for (const kind of pointKinds) await refreshPoints(db(), kind);
+          },
+        }),
+      );
+    }
   }
   return {
     jobs,

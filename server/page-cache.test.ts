@@ -26,6 +26,21 @@ describe("which requests may be served from the page cache", () => {
   ])("%s %s → %s", (method, path, expected) => {
     expect(isCacheableRequest(method, path)).toBe(expected);
   });
+
+  // A review request link names one customer: never a shared copy, however the parameter is spelled.
+  it.each([
+    ["/products/velvet-oud", "", true],
+    ["/products/velvet-oud", "?", true],
+    ["/shop", "q=review&sort=new", true],
+    ["/shop", "reviews=1", true],
+    ["/products/velvet-oud", "review=abc.def", false],
+    ["/products/velvet-oud", "?review=abc.def", false],
+    ["/products/velvet-oud.data", "review=abc.def&_routes=routes%2Fproduct", false],
+    ["/products/velvet-oud", "utm_source=mail&review=", false],
+    ["/products/velvet-oud", "%72eview=abc.def", false],
+  ])("GET %s?%s → %s", (path, query, expected) => {
+    expect(isCacheableRequest("GET", path, query)).toBe(expected);
+  });
 });
 
 describe("page cache", () => {
@@ -119,6 +134,18 @@ describe("page cache", () => {
     const plain = await raw("identity");
     expect(plain.encoding).toBeUndefined();
     expect(plain.bytes.toString()).toBe(html);
+  });
+
+  it("renders a review request link for its own request, for every audience, and keeps no copy of it", async () => {
+    const { base, renders } = await start((nonce) => page(nonce));
+    for (const cookie of [undefined, "customer", "admin"]) {
+      const response = await fetch(`${base}/products/velvet-oud?review=abc.def`, { headers: cookie ? { cookie } : {} });
+      expect(response.status).toBe(299); // the app's own render (the test's fallback), not a shared copy
+      expect(response.headers.get("x-page-cache")).toBeNull();
+    }
+    expect(renders()).toBe(0);
+    // the plain product page is still shared
+    expect((await fetch(`${base}/products/velvet-oud`)).headers.get("x-page-cache")).toBe("MISS");
   });
 
   it("keeps different URLs apart and shares one render between concurrent misses", async () => {

@@ -12,6 +12,9 @@ import { compress, preferredEncoding, type Encoding } from "./content-encoding";
  *
  * Rules that keep it safe:
  * - only GET, only the storefront paths below, only 200 responses without Set-Cookie;
+ * - never a personal link: a product page opened from a review request e-mail (`?review=<signed token>`) is for the
+ *   one customer the token names (the loader checks it against the session), so it is always rendered for its own
+ *   request, never taken from or stored in a copy shared by an audience (see PERSONAL_QUERY_PARAMS);
  * - the audience is decided by the server from the session (audienceOf), and the shared copy is rendered from a
  *   request that carries no cookie at all, with the audience in the router context: loaders decide by role alone and
  *   have no session to read, so nothing personal can reach a copy that others are served;
@@ -100,8 +103,23 @@ export function invalidatePageCache() {
 }
 onStorefrontChange(invalidatePageCache);
 
-export function isCacheableRequest(method: string, path: string): boolean {
-  return method === "GET" && CACHEABLE_PATH.test(path);
+/**
+ * Query parameters that make a storefront URL personal. A shared copy is rendered without the session, so it could
+ * only ignore them (breaking the link) — and the URL, token included, would be a key of the shared cache.
+ */
+const PERSONAL_QUERY_PARAMS = ["review"];
+
+/** `query`: the URL's query string (with or without its '?'), read as the router reads it (percent-decoded names). */
+export function isCacheableRequest(method: string, path: string, query = ""): boolean {
+  if (method !== "GET" || !CACHEABLE_PATH.test(path)) return false;
+  if (!query || query === "?") return true;
+  const params = new URLSearchParams(query);
+  return !PERSONAL_QUERY_PARAMS.some((name) => params.has(name));
+}
+
+function queryOf(originalUrl: string): string {
+  const at = originalUrl.indexOf("?");
+  return at < 0 ? "" : originalUrl.slice(at + 1);
 }
 
 export function pageCache(options: PageCacheOptions) {
@@ -145,7 +163,7 @@ export function pageCache(options: PageCacheOptions) {
   }
 
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (options.ttlMs <= 0 || !isCacheableRequest(req.method, req.path)) return next();
+    if (options.ttlMs <= 0 || !isCacheableRequest(req.method, req.path, queryOf(req.originalUrl))) return next();
     try {
       const audience = await options.audienceOf(req);
       if (!audience) return next();

@@ -10,6 +10,8 @@ import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import type { PaymentMethodChoice } from "~/modules/payments/payment-methods";
 import type { PaymentMethod } from "~/modules/payments/provider";
 import { formatRand } from "~/utils/money";
+import type { DeliveryKind } from "~/modules/couriers/courier";
+import { DeliveryChoice, type DeliverySelection } from "~/components/delivery-choice";
 
 /**
  * The checkout form body: shipping address, delivery zone, order summary and the pay button. The hidden fields carry
@@ -31,6 +33,7 @@ export function CheckoutForm({
   submitting,
   methods,
   lastAddress,
+  deliveryKinds = [],
 }: {
   lines: CartLine[];
   quote: CartQuote | null;
@@ -50,7 +53,13 @@ export function CheckoutForm({
   methods: PaymentMethodChoice[];
   /** where the customer's last order went (from the server), offered first; null for a first order */
   lastAddress: ShippingAddress | null;
+  /** the courier kinds the shop offers (none: the zone table, as before couriers) */
+  deliveryKinds?: DeliveryKind[];
 }) {
+  const [selection, setSelection] = useState<DeliverySelection | null>(null);
+  const couriers = deliveryKinds.length > 0;
+  // With a courier option chosen, the summary shows the server's totals for it (the zone quote's delivery doesn't apply).
+  const shown: CartQuote | null = quote && couriers ? (selection ? { ...quote, ...selection.totals } : null) : quote;
   const [method, setMethod] = useState<PaymentMethod>(methods[0]?.method ?? "card");
   const posted = JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity })));
   const root = useRef<HTMLDivElement>(null);
@@ -74,7 +83,11 @@ export function CheckoutForm({
         ))}
         <ShippingAddressFields lastAddress={lastAddress} fieldErrors={fieldErrors} province={province} onProvince={onProvince} />
 
-        {zones.length > 0 ? <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} /> : null}
+        {couriers ? (
+          <DeliveryChoice kinds={deliveryKinds} lines={lines} couponCode={couponCode} zoneId={zoneId} onSelect={setSelection} error={fieldErrors.delivery} />
+        ) : zones.length > 0 ? (
+          <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} />
+        ) : null}
         <PaymentMethods methods={methods} method={method} onMethod={setMethod} error={fieldErrors.paymentMethod} />
       </div>
 
@@ -92,12 +105,12 @@ export function CheckoutForm({
           ))}
         </ul>
         <div className="mt-5" aria-busy={loading}>
-          {quote ? <CartTotals quote={quote} /> : <p className="text-sm text-muted">Calculating your total…</p>}
+          {shown ? <CartTotals quote={shown} shippingLabel="Delivery" /> : <p className="text-sm text-muted">{couriers && quote ? "Choose your delivery to see your total." : "Calculating your total…"}</p>}
         </div>
         <input type="hidden" name="lines" value={posted} />
         <input type="hidden" name="couponCode" value={couponCode} />
-        <Button type="submit" size="lg" className="mt-6 w-full" disabled={submitting || !quote} aria-disabled={submitting || !quote}>
-          {submitting ? "Processing…" : method === "eft" ? `Place order${quote ? ` · ${formatRand(quote.totalCents)}` : ""}` : quote ? `Pay ${formatRand(quote.totalCents)}` : "Pay now"}
+        <Button type="submit" size="lg" className="mt-6 w-full" disabled={submitting || !shown} aria-disabled={submitting || !shown}>
+          {submitting ? "Processing…" : method === "eft" ? `Place order${shown ? ` · ${formatRand(shown.totalCents)}` : ""}` : shown ? `Pay ${formatRand(shown.totalCents)}` : "Pay now"}
         </Button>
         <p className="mt-3 text-center text-xs leading-relaxed text-muted">
           {method === "eft" ? "Next you see our bank details and your payment reference." : "You will be taken to a secure payment page."} Prices include VAT.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTransient } from "./ui/use-transient";
 import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -41,11 +41,31 @@ export function ReviewForm({ productId, productSlug, state }: { productId: strin
   if (!current.canReview) {
     return <p className="mt-8 border-t border-line pt-6 text-sm text-muted">Reviews are written by customers who have bought this fragrance.</p>;
   }
-  return <ReviewFormBody productId={productId} productSlug={productSlug} ownReview={current.ownReview} />;
+  return <ReviewFormBody productId={productId} productSlug={productSlug} ownReview={current.ownReview} requested={current.requested === true} />;
 }
 
-function ReviewFormBody({ productId, productSlug, ownReview }: { productId: string; productSlug: string; ownReview: ReviewFormState["ownReview"] }) {
+function ReviewFormBody({
+  productId,
+  productSlug,
+  ownReview,
+  requested,
+}: {
+  productId: string;
+  productSlug: string;
+  ownReview: ReviewFormState["ownReview"];
+  /** opened from the customer's review request link: bring the form into view with the rating focused */
+  requested: boolean;
+}) {
   const fetcher = useFetcher<SaveResult>();
+  const ratingGroup = useRef<HTMLFieldSetElement>(null);
+  // Without JavaScript the link's #write-review brings the form into view; with it the chosen star takes the focus,
+  // so the arrow keys change the rating straight away.
+  useEffect(() => {
+    if (!requested) return;
+    const checked = ratingGroup.current?.querySelector<HTMLInputElement>('input[name="rating"]:checked');
+    checked?.closest("form")?.scrollIntoView({ block: "center" });
+    checked?.focus({ preventScroll: true });
+  }, [requested]);
   const [rating, setRating] = useState(ownReview?.rating ?? 5);
   const [hasReview, setHasReview] = useState(!!ownReview);
   const saving = fetcher.state !== "idle";
@@ -56,13 +76,14 @@ function ReviewFormBody({ productId, productSlug, ownReview }: { productId: stri
   const savedShown = useTransient(result?.ok ? result : null);
 
   return (
-    <fetcher.Form method="post" action="/api/reviews" className="mt-8 space-y-5 border-t border-line pt-6" aria-labelledby="review-form-heading">
+    <fetcher.Form id="write-review" method="post" action="/api/reviews" className="mt-8 scroll-mt-28 space-y-5 border-t border-line pt-6" aria-labelledby="review-form-heading">
       <h3 id="review-form-heading" className="font-display text-2xl text-ink">
         {hasReview ? "Update your review" : "Write a review"}
       </h3>
+      {requested && !hasReview ? <p className="text-sm text-ink-soft">Thank you for your order. Choose a rating, and add a few words if you like.</p> : null}
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="productSlug" value={productSlug} />
-      <fieldset>
+      <fieldset ref={ratingGroup}>
         <legend className="text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">Your rating</legend>
         <div className="mt-2 flex gap-1">
           {[1, 2, 3, 4, 5].map((value) => (

@@ -15,6 +15,7 @@ import * as changeFeedAndJobLeases from "./migrations/0012_change_feed_and_job_l
 import * as productsNameSortIndex from "./migrations/0013_products_name_sort_index";
 import * as productSize from "./migrations/0017_product_size";
 import * as productsSearchTrigramIndex from "./migrations/0018_products_search_trigram_index";
+import * as couriers from "./migrations/0019_couriers";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   // 0014–0016 were reserved by branches that needed none
   "0017_product_size": productSize,
   "0018_products_search_trigram_index": productsSearchTrigramIndex,
+  "0019_couriers": couriers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

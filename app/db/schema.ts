@@ -100,6 +100,8 @@ export interface ProductsTable {
   inspired_fragrance: Defaulted<string | null>;
   /** Bottle size in millilitres; null = not stated (migration 0017). */
   size_ml: Defaulted<number | null>;
+  /** What one bottle weighs packed, for courier quotes; null = the shop's default (migration 0019). */
+  weight_grams: Defaulted<number | null>;
 }
 
 export interface ProductTiersTable {
@@ -169,6 +171,95 @@ export interface OrdersTable {
   invoice_number: Defaulted<number | null>;
   /** The invoice's date of issue: when that number was allocated. */
   invoice_issued_at: NullableTimestamp;
+  /** How the shopper chose delivery (migration 0019); null on orders placed before couriers (zone table). */
+  delivery_kind: Defaulted<"door" | "locker" | "point" | null>;
+  delivery_courier: Defaulted<string | null>;
+  delivery_service_code: Defaulted<string | null>;
+  delivery_service_name: Defaulted<string | null>;
+  /** the locker's / pick-up point's code, and a copy of what the shopper was shown of it */
+  delivery_point_code: Defaulted<string | null>;
+  delivery_point: ColumnType<DeliveryPointCopy | null, string | null | undefined, string | null>;
+  delivery_window_from: Defaulted<string | null>;
+  delivery_window_to: Defaulted<string | null>;
+  /** where the delivery price came from: courier (live quote), table (zone rate fallback), flat (the owner's price) */
+  delivery_price_source: Defaulted<"courier" | "table" | "flat" | null>;
+}
+
+/** A locker or pick-up point as the shopper chose it (kept on the order: the courier's list may change later). */
+export interface DeliveryPointCopy {
+  name: string;
+  streetAddress: string;
+  suburb: string;
+  city: string;
+  province: string;
+  postalCode: string;
+  hours: string[];
+}
+
+/** A booking with a courier (migration 0019); at most one not cancelled per order. */
+export interface ShipmentsTable {
+  id: string;
+  order_id: string;
+  courier: string;
+  service_code: string;
+  /** booking (the courier is being asked), then the latest TrackingStatus (booked … delivered, cancelled, failed) */
+  status: string;
+  courier_shipment_id: string | null;
+  tracking_reference: string | null;
+  tracking_url: string | null;
+  price_cents: number | null;
+  collection_date: string | null;
+  collection_pin: string | null;
+  /** booked with a local fake courier (demo, tests): nothing is collected */
+  is_test: Bool;
+  booked_at: NullableTimestamp;
+  cancelled_at: NullableTimestamp;
+  last_polled_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ShipmentEventsTable {
+  id: string;
+  shipment_id: string;
+  /** the courier's event id (or a hash of status and time): unique per shipment */
+  event_key: string;
+  status: string;
+  occurred_at: Timestamp;
+  message: string;
+  location: string | null;
+  /** webhook or poll */
+  source: string;
+  received_at: Timestamp;
+}
+
+export interface CourierPointsTable {
+  courier: string;
+  code: string;
+  kind: "locker" | "point";
+  name: string;
+  street_address: string;
+  suburb: string;
+  city: string;
+  province: string;
+  postal_code: string;
+  lat: number;
+  lng: number;
+  hours: Json<string[]>;
+  refreshed_at: Timestamp;
+}
+
+export interface CourierQuoteCacheTable {
+  key: string;
+  rates: Json<unknown>;
+  /** epoch ms */
+  expires_at: number;
+}
+
+export interface ReviewRequestsTable {
+  order_id: string;
+  user_id: string;
+  sent_at: Timestamp;
 }
 
 /** One row (id 1): the next invoice number (migration 0008). */
@@ -342,9 +433,14 @@ export interface Database {
   change_feed_head: ChangeFeedHeadTable;
   change_events: ChangeEventsTable;
   job_leases: JobLeasesTable;
+  shipments: ShipmentsTable;
+  shipment_events: ShipmentEventsTable;
+  courier_points: CourierPointsTable;
+  courier_quote_cache: CourierQuoteCacheTable;
+  review_requests: ReviewRequestsTable;
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
-export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active"];
+export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
-export const JSON_COLUMNS = ["images", "shipping_address"];
+export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates"];

@@ -5,14 +5,15 @@ import { StatCards } from "~/components/admin/stat-cards";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
-import { dashboardFigures } from "~/modules/admin/dashboard.server";
+import { dashboardFigures, reviewRequestFigures } from "~/modules/admin/dashboard.server";
 import { orderTabCounts } from "~/modules/orders/order-admin.server";
+import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const db = getDb();
-  const [figures, orders] = await Promise.all([dashboardFigures(db), orderTabCounts(db, "")]);
-  return { ...figures, orders };
+  const [figures, orders, reviewRequests] = await Promise.all([dashboardFigures(db), orderTabCounts(db, ""), reviewRequestFigures(db)]);
+  return { ...figures, orders, reviewRequests: { ...reviewRequests, afterDays: env().REVIEW_REQUEST_AFTER_DAYS } };
 }
 
 export function meta() {
@@ -79,6 +80,23 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
             { label: "Coupons", value: d.counts.coupons, to: "/admin/coupons" },
             { label: "Shipping zones", value: d.counts.zones, to: "/admin/shipping" },
             { label: "Reviews", value: d.counts.reviews, to: "/admin/reviews" },
+          ]}
+        />
+      </section>
+      <section aria-labelledby="review-requests-heading">
+        <h2 id="review-requests-heading" className="font-display text-2xl text-ink">
+          Review requests
+        </h2>
+        <StatCards
+          className="mt-3"
+          cards={[
+            {
+              label: "Sent",
+              value: d.reviewRequests.sent,
+              hint: d.reviewRequests.afterDays > 0 ? `${d.reviewRequests.afterDays} ${d.reviewRequests.afterDays === 1 ? "day" : "days"} after delivery` : "switched off (REVIEW_REQUEST_AFTER_DAYS=0)",
+            },
+            { label: "Became reviews", value: d.reviewRequests.reviewed, to: "/admin/reviews" },
+            { label: "Conversion", value: d.reviewRequests.percent === null ? "–" : `${d.reviewRequests.percent}%`, hint: "of requests sent" },
           ]}
         />
       </section>

@@ -11,6 +11,8 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
 import { OrderDetail } from "~/components/admin/order-detail";
 import { OrderEditor } from "~/components/admin/order-editor";
+import { BookAllPaid, ShipmentPanel } from "~/components/admin/shipment-panel";
+import { bookAllPaid, bookShipment, cancelShipment, deliveryForOrders, paidAwaitingCourier } from "~/modules/couriers/shipments.server";
 import { EditLink, useRowEditor } from "~/components/admin/row-editor";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
@@ -36,8 +38,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = parseListQuery(readQuery(request), filters);
   const tab = (query.filters.status || "pending") as OrderStatus;
   const db = getDb();
-  const [list, counts, metrics] = await Promise.all([listAdminOrders(db, { status: tab, q: query.filters.q, page: query.page }), orderTabCounts(db, query.filters.q), orderMetrics(db)]);
+  const [list, counts, metrics, waiting] = await Promise.all([listAdminOrders(db, { status: tab, q: query.filters.q, page: query.page }), orderTabCounts(db, query.filters.q), orderMetrics(db), paidAwaitingCourier(db)]);
+  const deliveries = await deliveryForOrders(db, list.rows.map((o) => o.id));
   return {
+    waiting,
     query,
     tab,
     counts,
@@ -46,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       ...list,
       rows: list.rows.map((o) => ({
         ...o,
+        delivery: deliveries.get(o.id),
         shortId: shortOrderId(o.id),
         created: formatDateTimeZA(o.createdAt),
         // A paid order's invoice (its number stays with the order if the payment is later set back; the PDF doesn't).
@@ -75,6 +80,16 @@ export const action = adminAction(
     update: async (db, input) => (await updateOrder(db, input), ORDER_ADMIN_MESSAGES.updated),
     email: async (db, { id }) => (await sendStatusEmailNow(db, id), ORDER_ADMIN_MESSAGES.emailSent),
     delete: async (db, { id }) => (await deleteOrder(db, id), ORDER_ADMIN_MESSAGES.deleted),
+    book: async (db, { id, kind }) => {
+      const { shipment, created } = await bookShipment(db, id, { kind });
+      return `${created ? "Courier booked" : "Already booked"}: waybill ${shipment.trackingReference}${shipment.test ? " (test delivery)" : ""}`;
+    },
+    cancelBooking: async (db, { id }) => (await cancelShipment(db, id), "Courier booking cancelled"),
+    bookAll: async (db) => {
+      const r = await bookAllPaid(db);
+      const failed = r.failed.map((f) => `#${shortOrderId(f.orderId)}: ${f.reason}`).join(" ");
+      return `${r.booked.length} ${r.booked.length === 1 ? "order" : "orders"} booked for collection on ${r.collectionDate}.${failed ? ` Not booked — ${failed}` : ""}`;
+    },
   },
   {
     failure: {
@@ -83,6 +98,9 @@ export const action = adminAction(
       update: ORDER_ADMIN_MESSAGES.failedUpdate,
       email: ORDER_ADMIN_MESSAGES.emailFailed("the mail could not be prepared"),
       delete: ORDER_ADMIN_MESSAGES.failedDelete,
+      book: "Failed to book the courier",
+      cancelBooking: "Failed to cancel the booking",
+      bookAll: "Failed to book the couriers",
     },
     prepare: gatherLines,
   },
@@ -97,7 +115,7 @@ export type AdminOrderRow = Route.ComponentProps["loaderData"]["list"]["rows"][n
 const figure = (value: number | null, unit: string) => (value === null ? "–" : `${value}${unit}`);
 
 export default function Orders({ loaderData: d }: Route.ComponentProps) {
-  const { query, list, tab, counts, metrics } = d;
+  const { query, list, tab, counts, metrics, waiting } = d;
   const here = listHref(PATH, query);
   const editor = useRowEditor(query.edit);
   const columns: Column<AdminOrderRow>[] = [
@@ -157,6 +175,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
       status={<AdminStatus />}
     >
       <StatusTabs query={query} tab={tab} counts={counts} />
+      {tab === "processing" ? <BookAllPaid action={here} waiting={waiting} /> : null}
       <FilterBar path={PATH} query={query} keep={["status"]} fields={[{ name: "q", label: "Search", kind: "search", placeholder: "Order number (first characters) or customer e-mail" }]} />
       <DataTable<AdminOrderRow>
         rows={list.rows}
@@ -169,7 +188,10 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
           editor.editing === o.id ? (
             <OrderEditor order={o} action={here} cancelHref={here} onCancel={editor.stop} />
           ) : (
-            <OrderDetail order={o} hint={o.lines.some((l) => l.stockShort > 0) ? ORDER_ADMIN_MESSAGES.shortHint : o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} invoice={o.invoice} />
+            <>
+              <OrderDetail order={o} hint={o.lines.some((l) => l.stockShort > 0) ? ORDER_ADMIN_MESSAGES.shortHint : o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} invoice={o.invoice} />
+              <ShipmentPanel orderId={o.id} shortId={o.shortId} paid={o.paymentStatus === "completed"} status={o.status} delivery={o.delivery} action={here} />
+            </>
           )
         }
       />

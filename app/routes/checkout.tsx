@@ -19,6 +19,7 @@ import { preselectZone } from "~/modules/shipping/shipping.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { paymentMethodChoice } from "~/modules/payments/payment-methods";
 import { env } from "~/utils/env.server";
+import { offeredKinds } from "~/modules/couriers/checkout-delivery.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browser";
@@ -49,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     zones: zones.map((z) => ({ id: z.id, name: z.name, provinces: [...(z.provinces ?? [])] })),
     methods: config.PAYMENT_METHODS.map((m) => paymentMethodChoice(m, config.PAYMENT_PROVIDER, config.EFT_HOLD_DAYS)),
     checkoutToken: crypto.randomUUID(),
+    deliveryKinds: offeredKinds(),
   };
 }
 
@@ -131,7 +133,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
         <h1 className="mt-2 font-display text-4xl text-ink sm:text-5xl">Checkout</h1>
         <p className="mt-2 text-sm text-muted">Signed in as {loaderData.email}</p>
         {/* On a phone the order summary sits below the form: the total is said here first. */}
-        {hydrated && quote ? (
+        {/* With couriers the total waits for the delivery choice: the summary says it once chosen. */}
+        {hydrated && quote && loaderData.deliveryKinds.length === 0 ? (
           <p className="mt-4 flex items-baseline justify-between gap-4 border-y border-line py-3 lg:hidden" data-testid="checkout-top-total">
             <span className="text-xs font-medium uppercase tracking-[0.18em] text-ink">Total</span>
             <span className="font-display text-2xl text-ink">
@@ -162,6 +165,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             submitting={submitting}
             methods={loaderData.methods}
             lastAddress={loaderData.lastAddress}
+            deliveryKinds={loaderData.deliveryKinds}
           />
         </Form>
       ) : (

@@ -12,12 +12,14 @@ import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { TEST_ORDER_ID } from "~/modules/payments/payment-return.server";
 import { readQuery } from "~/utils/request.server";
+import { TrackingTimeline, type TrackingView } from "~/components/tracking-timeline";
+import { courierTitle, shipmentForOrder } from "~/modules/couriers/shipments.server";
 
 /** A paid order's invoice: its number and its PDF (docs/decisions/019). */
 type Invoice = { number: string; href: string };
 
 type ConfirmationData =
-  | { state: "found"; order: OrderView; invoice: Invoice | null }
+  | { state: "found"; order: OrderView; invoice: Invoice | null; tracking: TrackingView | null }
   | { state: "test" }
   | { state: "not_found" }
   | { state: "error"; message: string };
@@ -35,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const order = await getOrderForViewer(getDb(), id, user);
     if (!order) return data<ConfirmationData>({ state: "not_found" }, { status: 404, headers });
     const invoice = order.paymentStatus === "completed" && order.invoiceNumber !== null ? { number: formatInvoiceNumber(order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(order.id) } : null;
-    return data<ConfirmationData>({ state: "found", order, invoice }, { headers });
+    return data<ConfirmationData>({ state: "found", order, invoice, tracking: await trackingOf(order.id) }, { headers });
   } catch (error) {
     logger.error({ err: error, orderId: id }, "order-confirmation: could not read the order");
     return data<ConfirmationData>({ state: "error", message: "Failed to fetch order details" }, { status: 500, headers });
@@ -51,7 +53,7 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
   const navigation = useNavigation();
   // Moving between orders on the client: show the loading state rather than the previous order.
   if (navigation.state === "loading" && navigation.location?.pathname === "/order-confirmation") return <LoadingView />;
-  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} />;
+  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} tracking={loaderData.tracking} />;
   if (loaderData.state === "test") return <TestOrderView />;
   if (loaderData.state === "not_found") {
     return (
@@ -110,7 +112,25 @@ const PAYMENT_LABEL: Record<OrderView["paymentStatus"], string> = {
   cancelled: "Cancelled",
 };
 
-function FoundView({ order, invoice }: { order: OrderView; invoice: Invoice | null }) {
+/** The order's courier booking as its shopper follows it (null before it is booked). */
+async function trackingOf(orderId: string): Promise<TrackingView | null> {
+  const db = getDb();
+  const s = await shipmentForOrder(db, orderId);
+  if (!s || s.status === "booking") return null;
+  const o = await db.selectFrom("orders").select(["delivery_point"]).where("id", "=", orderId).executeTakeFirst();
+  return {
+    courier: courierTitle(s.courier),
+    trackingReference: s.trackingReference,
+    trackingUrl: s.trackingUrl,
+    status: s.status,
+    collectionPin: s.status === "ready_for_collection" ? s.collectionPin : null,
+    test: s.test,
+    point: o?.delivery_point ?? null,
+    events: s.events,
+  };
+}
+
+function FoundView({ order, invoice, tracking }: { order: OrderView; invoice: Invoice | null; tracking: TrackingView | null }) {
   const address = order.shippingAddress;
   return (
     <main className="relative">
@@ -164,6 +184,7 @@ function FoundView({ order, invoice }: { order: OrderView; invoice: Invoice | nu
           </section>
 
           <div className="space-y-8">
+            {tracking ? <TrackingTimeline tracking={tracking} /> : null}
             <section aria-labelledby="next-heading" className="bg-ink p-6 text-ivory sm:p-8">
               <h2 id="next-heading" className="text-3xl text-ivory">
                 What's Next?

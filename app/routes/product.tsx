@@ -1,4 +1,4 @@
-import { Await, data, isRouteErrorResponse, Link } from "react-router";
+import { Await, data, isRouteErrorResponse, Link, redirect } from "react-router";
 import { Suspense } from "react";
 import type { Route } from "./+types/product";
 import { AddToCart } from "~/components/add-to-cart";
@@ -25,6 +25,8 @@ import { logger } from "~/utils/logger.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { requestInfoContext } from "~/context";
 import { getProductReviews, getReviewFormState } from "~/modules/reviews/reviews.server";
+import { reviewLinkOutcome } from "~/modules/reviews/review-link.server";
+import { loginPath } from "~/modules/accounts/redirect";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -43,16 +45,32 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   // the review form: may the signed-in user write (bought it, paid) and their own review (visitors: no query). A page
   // shared by all customers or admins (server/page-cache.ts) can't know: null, and the form asks /api/reviews itself.
   const { audience } = context.get(requestInfoContext);
-  const reviewForm =
+  const user = audience ? null : await getSessionUser(request);
+  // A review request e-mail's link (?review=<signed token>). The page cache never shares such a request, so it is
+  // rendered here with the session; a shared render (audience set) ignores the token.
+  const reviewToken = audience ? null : new URL(request.url).searchParams.get("review");
+  const reviewLink = reviewToken === null ? null : reviewLinkOutcome(reviewToken, { productId: product.id, userId: user?.id ?? null });
+  // not signed in: sign in, then back to this very link (only for a valid link: a forged one is just the product page)
+  if (reviewLink?.kind === "sign-in") throw redirect(loginPath(`/products/${product.slug}?review=${encodeURIComponent(reviewToken!)}#write-review`));
+  const formState =
     audience === "customer" || audience === "admin"
       ? null
-      : await getReviewFormState(db, audience === "visitor" ? null : await getSessionUser(request), product.id).catch((error: unknown) => {
+      : await getReviewFormState(db, user, product.id).catch((error: unknown) => {
           logger.error({ err: error, productId: product.id }, "product: loading the review form state failed");
           return null;
         });
+  // the link's own customer: the form opens ready to rate; anyone else (another account) sees the plain page
+  const reviewForm = formState && reviewLink?.kind === "ready" ? { ...formState, requested: true } : formState;
   // made here, not in the browser: the same text on the server and after hydration (South African dates)
   const delivery = deliveryWindow(new Date());
-  return { product, tiers, reviews, reviewForm, delivery };
+  // A page opened through a personal link is this browser's only: no shared cache in front may keep it.
+  return data({ product, tiers, reviews, reviewForm, delivery }, reviewToken === null ? undefined : { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** The loader's Cache-Control (a personal review link's page); otherwise nothing is added. */
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  const cacheControl = loaderHeaders.get("Cache-Control");
+  return cacheControl ? { "Cache-Control": cacheControl } : {};
 }
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {

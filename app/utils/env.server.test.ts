@@ -12,6 +12,8 @@ const REAL_OZOW = {
   OZOW_SITE_CODE: "SITE-001",
   OZOW_PRIVATE_KEY: "private",
   OZOW_API_KEY: "api",
+  // delivery by the zone table only: the courier settings have tests of their own below
+  DELIVERY_KINDS: "",
 };
 
 describe("configuration", () => {
@@ -81,9 +83,9 @@ describe("configuration", () => {
 
   it("accepts a real deployment with its own secret and a real provider, or test payments by explicit opt-in", () => {
     const secret = "s".repeat(43);
-    expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: secret, PAYMENT_PROVIDER: "yoco", YOCO_SECRET_KEY: "sk_x", YOCO_WEBHOOK_SECRET: "whsec_x" }).PAYMENT_PROVIDER).toBe("yoco");
-    expect(parseEnv({ PUBLIC_BASE_URL: "https://staging.example.co.za", AUTH_SECRET: secret, ALLOW_TEST_PAYMENTS: "true" }).ALLOW_TEST_PAYMENTS).toBe(true);
-    expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(32), ALLOW_TEST_PAYMENTS: "true" }).AUTH_SECRET).toHaveLength(32);
+    expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: secret, PAYMENT_PROVIDER: "yoco", YOCO_SECRET_KEY: "sk_x", YOCO_WEBHOOK_SECRET: "whsec_x", DELIVERY_KINDS: "" }).PAYMENT_PROVIDER).toBe("yoco");
+    expect(parseEnv({ PUBLIC_BASE_URL: "https://staging.example.co.za", AUTH_SECRET: secret, ALLOW_TEST_PAYMENTS: "true", ALLOW_TEST_DELIVERIES: "true" }).ALLOW_TEST_PAYMENTS).toBe(true);
+    expect(parseEnv({ PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(32), ALLOW_TEST_PAYMENTS: "true", DELIVERY_KINDS: "" }).AUTH_SECRET).toHaveLength(32);
     expect(parseEnv({ ...REAL_OZOW, OZOW_IS_TEST: "false" }).OZOW_IS_TEST).toBe(false);
     expect(parseEnv({ ...REAL_OZOW, ALLOW_TEST_PAYMENTS: "true" }).OZOW_IS_TEST).toBe(true);
     expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
@@ -102,13 +104,27 @@ describe("configuration", () => {
   });
 
   it("an https:// shop takes PayFast's sandbox (the default) only as a staging shop; live PayFast is fine", () => {
-    const real = { PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "s".repeat(43), PAYMENT_PROVIDER: "payfast", PAYFAST_MERCHANT_ID: "10000100", PAYFAST_MERCHANT_KEY: "46f0cd694581a" };
+    const real = { PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "s".repeat(43), PAYMENT_PROVIDER: "payfast", PAYFAST_MERCHANT_ID: "10000100", PAYFAST_MERCHANT_KEY: "46f0cd694581a", DELIVERY_KINDS: "" };
     expect(() => parseEnv(real)).toThrow(/PayFast's sandbox takes no real money.*PAYFAST_SANDBOX=false.*ALLOW_TEST_PAYMENTS=true/s);
     expect(() => parseEnv({ ...real, PAYFAST_SANDBOX: "false", PAYFAST_BASE_URL: "https://sandbox.payfast.co.za" })).toThrow(/PayFast's sandbox/);
     expect(parseEnv({ ...real, PAYFAST_SANDBOX: "false" }).PAYFAST_SANDBOX).toBe(false);
     expect(parseEnv({ ...real, ALLOW_TEST_PAYMENTS: "true" }).PAYFAST_SANDBOX).toBe(true);
     // Locally (http://), the sandbox is the point.
     expect(parseEnv({ PAYMENT_PROVIDER: "payfast", PAYFAST_MERCHANT_ID: "10000100", PAYFAST_MERCHANT_KEY: "46f0cd694581a" }).PAYFAST_SANDBOX).toBe(true);
+  });
+
+  it("couriers: locally the test courier serves every kind; an https:// shop needs each offered kind's credentials or the opt-in", () => {
+    expect(parseEnv({}).DELIVERY_KINDS).toEqual(["door", "locker", "point"]);
+    expect(parseEnv({ DELIVERY_KINDS: " point, door ,point" }).DELIVERY_KINDS).toEqual(["point", "door"]);
+    expect(parseEnv({ DELIVERY_KINDS: "" }).DELIVERY_KINDS).toEqual([]);
+    expect(() => parseEnv({ DELIVERY_KINDS: "door,drone" })).toThrow(/DELIVERY_KINDS/);
+    expect(() => parseEnv({ COURIER_QUOTE_TIMEOUT_MS: "50" })).toThrow(/COURIER_QUOTE_TIMEOUT_MS/);
+    const real = { PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "s".repeat(43), ALLOW_TEST_PAYMENTS: "true" };
+    expect(() => parseEnv(real)).toThrow(/door, locker, point delivery has no courier credentials.*SHIPLOGIC_API_KEY.*ALLOW_TEST_DELIVERIES=true/s);
+    expect(() => parseEnv({ ...real, SHIPLOGIC_API_KEY: "k", PUDO_API_KEY: "p", PARGO_USERNAME: "u" })).toThrow(/^Invalid configuration:\n  point delivery has no courier credentials/);
+    expect(parseEnv({ ...real, SHIPLOGIC_API_KEY: "k", PUDO_API_KEY: "p", PARGO_USERNAME: "u", PARGO_PASSWORD: "pw" }).DELIVERY_KINDS).toHaveLength(3);
+    expect(parseEnv({ ...real, SHIPLOGIC_API_KEY: "k", DELIVERY_KINDS: "door" }).DELIVERY_KINDS).toEqual(["door"]);
+    expect(parseEnv({ ...real, ALLOW_TEST_DELIVERIES: "true" }).ALLOW_TEST_DELIVERIES).toBe(true);
   });
 
   it("tells PostgreSQL URLs from SQLite paths", () => {

@@ -156,6 +156,39 @@ const envSchema = z.object({
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
+  /**
+   * Couriers (docs/decisions/031). Each service is real once its credentials are set; without them the shop uses its
+   * local fake of that service (test deliveries: nothing is collected), which an https:// shop refuses unless
+   * ALLOW_TEST_DELIVERIES=true. DELIVERY_KINDS: what the checkout offers, in order (door, locker, point).
+   */
+  DELIVERY_KINDS: z
+    .string()
+    .default("door,locker,point")
+    .transform((s) => [...new Set(s.split(",").map((m) => m.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(["door", "locker", "point"], { error: "each kind is door, locker or point" }))),
+  SHIPLOGIC_API_KEY: optionalString,
+  SHIPLOGIC_API_BASE: z.url().default("https://api.shiplogic.com"),
+  /**
+   * The secret of the shop's Shiplogic tracking webhook: register https://<shop>/webhooks/couriers/shiplogic?token=<it>
+   * (Shiplogic signs nothing; a relay may instead sign the body, see shiplogic.server.ts). Every push is confirmed with
+   * Shiplogic's tracking API before it changes anything.
+   */
+  SHIPLOGIC_WEBHOOK_SECRET: optionalString,
+  PUDO_API_KEY: optionalString,
+  PUDO_API_BASE: z.url().default("https://api-pudo.co.za"),
+  PARGO_USERNAME: optionalString,
+  PARGO_PASSWORD: optionalString,
+  PARGO_API_BASE: z.url().default("https://api.live.pargo.co.za"),
+  ALLOW_TEST_DELIVERIES: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  /** How long the checkout waits for a live courier quote before it offers the zone's table rate instead. */
+  COURIER_QUOTE_TIMEOUT_MS: z.coerce.number().int().min(200).max(10_000).default(2000),
+  /** Tests and demos: every background job looks for work this often (seconds) instead of its own interval. */
+  JOBS_EVERY_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
+  /** Days after delivery that the shopper is asked to review what they bought (0: never). */
+  REVIEW_REQUEST_AFTER_DAYS: z.coerce.number().int().min(0).max(60).default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seed the demo catalogue on first start when the database has no products. */
   SEED_DEMO: z
@@ -211,6 +244,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           "or ALLOW_TEST_PAYMENTS=true for a staging shop.",
       );
     }
+    const fakeCouriers = fakeCourierKinds(env);
+    if (fakeCouriers.length && !env.ALLOW_TEST_DELIVERIES) {
+      // A fake courier books nothing: the shopper would wait for a parcel nobody collects.
+      throw new Error(
+        `Invalid configuration:\n  ${fakeCouriers.join(", ")} delivery has no courier credentials, so it would use the shop's test courier (nothing is collected): ` +
+          "on an https:// shop set SHIPLOGIC_API_KEY (door), PUDO_API_KEY (locker), PARGO_USERNAME and PARGO_PASSWORD (point), " +
+          "remove the kind from DELIVERY_KINDS, or set ALLOW_TEST_DELIVERIES=true for a staging shop.",
+      );
+    }
   }
   return env;
 }
@@ -228,6 +270,11 @@ function missingPaymentSettings(env: Env): string[] {
     ...(env.PAYMENT_METHODS.includes("instant_eft") ? needs("PAYMENT_METHODS=instant_eft (Ozow)", ["OZOW_SITE_CODE", "OZOW_PRIVATE_KEY", "OZOW_API_KEY"]) : []),
     ...(env.PAYMENT_METHODS.includes("eft") ? needs("PAYMENT_METHODS=eft (bank transfer)", ["EFT_BANK_NAME", "EFT_ACCOUNT_NAME", "EFT_ACCOUNT_NUMBER", "EFT_BRANCH_CODE"]) : []),
   ];
+}
+
+/** The delivery kinds offered without their courier's credentials (they would use the local fake courier). */
+export function fakeCourierKinds(env: Pick<Env, "DELIVERY_KINDS" | "SHIPLOGIC_API_KEY" | "PUDO_API_KEY" | "PARGO_USERNAME" | "PARGO_PASSWORD">): string[] {
+  return env.DELIVERY_KINDS.filter((k) => (k === "door" ? !env.SHIPLOGIC_API_KEY : k === "locker" ? !env.PUDO_API_KEY : !(env.PARGO_USERNAME && env.PARGO_PASSWORD)));
 }
 
 /** What MEDIA_STORAGE=s3 still needs (an empty list: all set). */

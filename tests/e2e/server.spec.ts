@@ -7,33 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-
-/**
- * `node server.js` in production on its own empty data directory and port, its log lines collected. `env` adds to or
- * overrides the defaults (no demo catalogue, a fixed session secret; WEB_CONCURRENCY as the runner has it).
- */
-function startShop(port: number, env: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "scentara-server-"));
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATABASE_URL: join(dir, "shop.db"),
-      MEDIA_DIR: join(dir, "media"),
-      SEED_DEMO: "false",
-      AUTH_SECRET: "server-test-secret-server-test-secret-0123",
-      LOG_LEVEL: "info",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return { child, output: () => output, exited };
-}
+import { startShop } from "./helpers/shop-server";
 
 test.describe("HTTP server", () => {
   test("every HTML response carries strict security headers; a page of its own has a fresh script nonce", async ({ request }) => {

@@ -20,6 +20,8 @@ if (process.env.TEST_DB === "postgres") {
   process.env.DATABASE_URL = ":memory:";
 }
 process.env.SEED_DEMO = "false";
+// Checkout as before couriers (the zone table) unless a test offers courier kinds itself (app/modules/couriers/*).
+process.env.DELIVERY_KINDS ??= "";
 resetEnvForTests();
 await migrateToLatest(getDb());
 

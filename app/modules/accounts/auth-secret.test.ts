@@ -78,7 +78,7 @@ describe("authSecret(): one secret for sessions and the simulated provider", () 
 
   it("an https deployment uses its AUTH_SECRET and writes no file", async () => {
     const given = "d".repeat(43);
-    const started = await startWith({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: given, ALLOW_TEST_PAYMENTS: "true", DATABASE_URL: join(dir, "shop.db") });
+    const started = await startWith({ NODE_ENV: "production", PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: given, ALLOW_TEST_PAYMENTS: "true", ALLOW_TEST_DELIVERIES: "true", DATABASE_URL: join(dir, "shop.db") });
     expect(started.secret).toBe(given);
     expect(await readdir(dir)).toEqual([]);
   });

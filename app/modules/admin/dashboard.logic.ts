@@ -1,2 +1,8 @@
 /** SPEC §9: recent signups are those of the last 7 days. */
 export const RECENT_SIGNUP_DAYS = 7;
+
+/** part / whole as a whole percent (rounded); null when there is no whole to speak of. */
+export function percentOf(part: number, whole: number): number | null {
+  if (!(whole > 0)) return null;
+  return Math.round((part / whole) * 100);
+}

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Queryable } from "~/db/db.server";
 import { env } from "~/utils/env.server";
-import { RECENT_SIGNUP_DAYS } from "./dashboard.logic";
+import { percentOf, RECENT_SIGNUP_DAYS } from "./dashboard.logic";
 
 
 export interface DashboardFigures {
@@ -50,4 +50,50 @@ export async function dashboardFigures(db: Queryable, now = new Date()): Promise
 function isAdmin(eb: ExpressionBuilder<Database, "users">, listed: string[]) {
   const flag = eb("is_admin", "=", true);
   return listed.length === 0 ? flag : eb.or([flag, eb(sql<string>`lower(email)`, "in", listed)]);
+}
+
+export interface ReviewRequestFigures {
+  /** requests sent (claimed) */
+  sent: number;
+  /** requests after which the customer reviewed a product of that order (a review created after the request) */
+  reviewed: number;
+  /** reviewed / sent as a whole percent; null before any request was sent */
+  percent: number | null;
+}
+
+/**
+ * The review requests (issue 19): how many went out, and how many became reviews: a request counts once its customer
+ * has written a review of any product of that order after it was sent (a review edited later keeps its created_at,
+ * so an older review never counts). Its own query, so the users page, which shares dashboardFigures, doesn't pay it.
+ */
+export async function reviewRequestFigures(db: Queryable): Promise<ReviewRequestFigures> {
+  const row = await db
+    .selectFrom("review_requests as rr")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("sent"),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(
+              eb.exists(
+                eb
+                  .selectFrom("order_lines as l")
+                  .innerJoin("reviews as r", "r.product_id", "l.product_id")
+                  .select(sql<number>`1`.as("one"))
+                  .whereRef("l.order_id", "=", "rr.order_id")
+                  .whereRef("r.user_id", "=", "rr.user_id")
+                  .whereRef("r.created_at", ">", "rr.sent_at"),
+              ),
+            )
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as("reviewed"),
+    ])
+    .executeTakeFirstOrThrow();
+  const sent = Number(row.sent);
+  const reviewed = Number(row.reviewed ?? 0);
+  return { sent, reviewed, percent: percentOf(reviewed, sent) };
 }

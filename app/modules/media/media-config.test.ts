@@ -29,7 +29,7 @@ describe("media storage configuration", () => {
   });
 
   it("an https:// shop refuses an http:// public image address (browsers would block the images)", () => {
-    const real = { PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40), ALLOW_TEST_PAYMENTS: "true" };
+    const real = { PUBLIC_BASE_URL: "https://shop.example.co.za", AUTH_SECRET: "x".repeat(40), ALLOW_TEST_PAYMENTS: "true", ALLOW_TEST_DELIVERIES: "true" };
     expect(() => parseEnv({ ...real, ...S3, S3_PUBLIC_URL: "http://cdn.example.co.za" })).toThrow("S3_PUBLIC_URL must be an https:// address");
     expect(parseEnv({ ...real, ...S3, S3_PUBLIC_URL: "https://cdn.example.co.za" }).S3_PUBLIC_URL).toBe("https://cdn.example.co.za");
   });

@@ -7,6 +7,7 @@ import { logger } from "~/utils/logger.server";
 import { CHECKOUT_MESSAGES } from "./orders.logic";
 import type { CheckoutInput } from "./orders.schema";
 import { placeOrder } from "./place-order.server";
+import { resolveDeliveryChoice } from "~/modules/couriers/checkout-delivery.server";
 
 /**
  * Checkout as one use case, in steps with undo (the shape of Medusa's workflows):
@@ -46,15 +47,28 @@ const RESUME_WAIT_MS = 20_000;
 const RESUME_POLL_MS = 100;
 
 export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutInput): Promise<{ redirectTo: string }> {
-  const { lines, couponCode, zoneId, checkoutToken, paymentMethod, ...shippingAddress } = input;
+  const { lines, couponCode, zoneId, checkoutToken, paymentMethod, deliveryKind, deliveryService, deliveryPoint, ...shippingAddress } = input;
   if (checkoutToken && (await findByToken(db, user.id, checkoutToken))) return resume(db, user.id, checkoutToken);
   const offered = env().PAYMENT_METHODS;
   const method = paymentMethod ?? offered[0]!;
   if (!offered.includes(method)) throw new DomainError(CHECKOUT_MESSAGES.methodUnavailable, 400, "paymentMethod");
+  // The courier option, priced now from the quote the shopper was shown (outside the order's transaction: it may ask
+  // the courier, within its timeout, when the cached quote has lapsed). Refused: nothing is stored.
+  const delivery = await resolveDeliveryChoice(db, {
+    lines,
+    couponCode,
+    zoneId,
+    province: shippingAddress.province,
+    userId: user.id,
+    address: shippingAddress,
+    kind: deliveryKind,
+    serviceCode: deliveryService,
+    pointCode: deliveryPoint,
+  });
   let order;
   try {
     // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
-    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method });
+    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method, delivery });
   } catch (error) {
     if (checkoutToken && isUniqueViolation(error)) return resume(db, user.id, checkoutToken);
     throw error;

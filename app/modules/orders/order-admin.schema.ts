@@ -75,6 +75,10 @@ export const orderAdminIntent = z.discriminatedUnion("intent", [
     trackingNumber: optionalText(TRACKING_NUMBER_MAX, "Tracking number"),
   }),
   z.object({ intent: z.literal("email"), id }),
+  // couriers: book the shopper's choice (or another kind), cancel a booking, book every paid order for one collection
+  z.object({ intent: z.literal("book"), id, kind: z.enum(["door", "locker", "point"]).optional() }),
+  z.object({ intent: z.literal("cancelBooking"), id }),
+  z.object({ intent: z.literal("bookAll") }),
   z.object({ intent: z.literal("delete"), id }),
 ]);
 export type OrderAdminInput = z.infer<typeof orderAdminIntent>;

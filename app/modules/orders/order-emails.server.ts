@@ -132,7 +132,11 @@ export async function sendOrderStatusEmail(db: Queryable, orderId: string, optio
   const config = env();
   const short = shortOrderId(order.id);
   const words = STATUS_WORDS[order.status];
-  const tracking = order.status === "shipped" && order.tracking_number ? [``, `Tracking number: ${order.tracking_number}`] : [];
+  const shipment = order.status === "shipped" ? await db.selectFrom("shipments").select(["tracking_url", "is_test"]).where("order_id", "=", order.id).where("status", "<>", "cancelled").executeTakeFirst() : undefined;
+  const tracking =
+    order.status === "shipped" && order.tracking_number
+      ? [``, `Tracking number: ${order.tracking_number}`, ...(shipment?.tracking_url && !shipment.is_test ? [`Track it with the courier: ${shipment.tracking_url}`] : [])]
+      : [];
   const result = await sendMail(
     {
       to: order.email,
@@ -144,7 +148,8 @@ export async function sendOrderStatusEmail(db: Queryable, orderId: string, optio
         ...tracking,
         "",
         `Order ${short}, total ${formatRand(Number(order.total_amount_cents))}.`,
-        `Order details: ${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/order-confirmation?id=${order.id}`,
+        `Order details and tracking: ${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/order-confirmation?id=${order.id}`,
+        `E-mail preferences: ${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/profile`,
         "",
         config.SHOP_NAME,
       ].join("\n"),

@@ -82,6 +82,18 @@ export const checkoutSchema = shippingAddressSchema.extend({
   paymentMethod: z
     .enum(["card", "instant_eft", "eft"], { error: "Please choose how to pay" })
     .optional(),
+  /** the delivery chosen (couriers): its kind, the courier's service code and, for lockers and points, the code */
+  deliveryKind: z.enum(["door", "locker", "point"], { error: "Please choose how your order is delivered" }).optional(),
+  deliveryService: z
+    .string()
+    .max(60)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  deliveryPoint: z
+    .string()
+    .max(60)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** one order per checkout click (see checkout.server.ts) */
   checkoutToken: z
     .string()

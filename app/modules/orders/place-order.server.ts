@@ -5,7 +5,7 @@
  */
 import type { CartQuoteLine } from "./cart-quote";
 import { isPostgres, type DB, type Queryable, type Trx } from "~/db/db.server";
-import type { ShippingAddress } from "~/db/schema";
+import type { DeliveryPointCopy, ShippingAddress } from "~/db/schema";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
@@ -33,6 +33,8 @@ export interface QuoteInput {
   /** the shopper's province: without a (known) zone chosen, the zone that serves it ships the order */
   province?: string | null;
   userId?: string | null;
+  /** a courier option's price replaces the zone's rate (see computeTotals) */
+  courier?: { priceCents: number; cheapestCents: number } | null;
 }
 
 /** A repriced line: the same shape the cart page shows (see cart-quote.ts). */
@@ -43,7 +45,7 @@ export interface Quote {
   /** ids the browser sent that are not (any longer) products */
   missingProductIds: string[];
   totals: Totals;
-  coupon: (AppliedCoupon & { id: string; maxRedemptions: number | null }) | null;
+  coupon: (AppliedCoupon & { id: string; maxRedemptions: number | null; discountValue: number }) | null;
   /** why the posted coupon code does not apply (null when none was posted or it applies) */
   couponError: string | null;
   /** every zone with what delivery to it costs this cart (0: free), so the shopper never picks blind */
@@ -131,7 +133,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
 
   const zone = zoneForOrder(zones, input.zoneId, input.province);
   const freeThresholdCents = freeDeliveryThresholdCents();
-  const totals = computeTotals({ lines, coupon, zone, freeThresholdCents });
+  const totals = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier });
   const zoneOptions = zones.map((z): QuoteZone => {
     const t = z.id === zone?.id ? totals : computeTotals({ lines, coupon, zone: z, freeThresholdCents });
     return { id: z.id, name: z.name, provinces: [...(z.provinces ?? [])], deliveryCents: t.deliveryFree ? 0 : t.shippingCents };
@@ -144,6 +146,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
       ? {
           id: coupon.id,
           maxRedemptions: coupon.maxRedemptions,
+          discountValue: coupon.discountValue,
           code: coupon.code,
           discountType: coupon.discountType,
           discountAmount: totals.discountCents,
@@ -196,6 +199,24 @@ export interface PlaceOrderInput {
   shippingAddress: ShippingAddress;
   /** how the shopper pays (default card) */
   paymentMethod?: PaymentMethod;
+  /** the courier option the shopper chose, priced on the server (null: the zone's table rate, as before couriers) */
+  delivery?: ChosenDelivery | null;
+}
+
+/** A delivery option as placed on the order (resolved and priced by couriers/checkout-delivery.server.ts). */
+export interface ChosenDelivery {
+  kind: "door" | "locker" | "point";
+  courier: string;
+  serviceCode: string;
+  serviceName: string;
+  priceCents: number;
+  /** the cheapest option of the kind: what the free-delivery threshold takes off */
+  cheapestCents: number;
+  pointCode: string | null;
+  point: DeliveryPointCopy | null;
+  deliveryFrom: string | null;
+  deliveryTo: string | null;
+  source: "courier" | "table" | "flat";
 }
 
 /** A just-placed order: the one order shape, pending / pending, with the chosen shipping zone. */
@@ -261,7 +282,12 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
   return db.transaction().execute(async (trx) => {
     // The zone the shopper chose, even if it doesn't list their province (docs/decisions/018); none chosen: their
     // province's zone, else the first.
-    const quote = await quoteCart(trx, { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, province: input.shippingAddress.province, userId: user.id }, now);
+    const d = input.delivery ?? null;
+    const quote = await quoteCart(
+      trx,
+      { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, province: input.shippingAddress.province, userId: user.id, courier: d ? { priceCents: d.priceCents, cheapestCents: d.cheapestCents } : null },
+      now,
+    );
     if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);
     if (quote.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
     if (quote.couponError) throw new CouponRejectedError(quote.couponError);
@@ -312,6 +338,15 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
         shipping_address: JSON.stringify(order.shippingAddress),
         checkout_token: input.checkoutToken ?? null,
         payment_method: input.paymentMethod ?? "card",
+        delivery_kind: d?.kind ?? null,
+        delivery_courier: d?.courier ?? null,
+        delivery_service_code: d?.serviceCode ?? null,
+        delivery_service_name: d?.serviceName ?? null,
+        delivery_point_code: d?.pointCode ?? null,
+        delivery_point: d?.point ? JSON.stringify(d.point) : null,
+        delivery_window_from: d?.deliveryFrom ?? null,
+        delivery_window_to: d?.deliveryTo ?? null,
+        delivery_price_source: d?.source ?? null,
         created_at: createdAt,
         updated_at: createdAt,
       })

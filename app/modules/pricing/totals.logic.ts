@@ -44,11 +44,23 @@ export function computeTotals(args: {
   coupon: Pick<CouponTerms, "discountType" | "discountValue"> | null;
   zone: ShippingZone | null;
   freeThresholdCents: number;
+  /**
+   * A courier option chosen at checkout (docs/decisions/031): its price replaces the zone's rate; at the threshold the
+   * cheapest option of its kind is free and a faster one costs the difference.
+   */
+  courier?: { priceCents: number; cheapestCents: number } | null;
 }): Totals {
   const subtotalCents = subtotalOf(args.lines);
   const itemDiscount = args.coupon ? itemDiscountCents(args.coupon, subtotalCents) : 0;
   const afterDiscount = subtotalCents - itemDiscount;
-  const shippingCents = subtotalCents === 0 ? 0 : shippingCostFor({ zone: args.zone, totalAfterDiscountCents: afterDiscount, freeThresholdCents: args.freeThresholdCents });
+  const shippingCents =
+    subtotalCents === 0
+      ? 0
+      : args.courier
+        ? afterDiscount >= args.freeThresholdCents
+          ? Math.max(0, args.courier.priceCents - args.courier.cheapestCents)
+          : args.courier.priceCents
+        : shippingCostFor({ zone: args.zone, totalAfterDiscountCents: afterDiscount, freeThresholdCents: args.freeThresholdCents });
   const freeDeliveryCoupon = args.coupon?.discountType === "free_delivery";
   const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0);
   const totalCents = Math.max(0, subtotalCents - discountCents + shippingCents);
@@ -60,7 +72,7 @@ export function computeTotals(args: {
     totalCents,
     originalTotalCents: args.coupon ? subtotalCents + shippingCents : null,
     vatIncludedCents: vatIncluded(totalCents),
-    freeDeliveryRemainingCents: deliveryFree ? 0 : freeDeliveryRemaining(afterDiscount, args.freeThresholdCents),
+    freeDeliveryRemainingCents: deliveryFree || afterDiscount >= args.freeThresholdCents ? 0 : freeDeliveryRemaining(afterDiscount, args.freeThresholdCents),
     deliveryFree,
   };
 }

@@ -7,6 +7,8 @@ export interface ReviewFormState {
   /** a buyer: has a paid order containing the product */
   canReview: boolean;
   ownReview: { rating: number; comment: string } | null;
+  /** opened from the customer's own review request link (e-mail): the form comes into view with the rating focused */
+  requested?: boolean;
 }
 
 export const REVIEW_MESSAGES = {

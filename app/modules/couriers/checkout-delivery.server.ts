@@ -1,0 +1,120 @@
+/**
+ * Delivery choices for a cart at checkout, and the chosen one priced on the server when the order is placed. The
+ * browser's part is a request (a kind, a service code, a locker code); the price is the server's, from the same
+ * cached quote the shopper was shown.
+ */
+import type { Queryable } from "~/db/db.server";
+import type { DeliveryPointCopy } from "~/db/schema";
+import { env } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
+import { computeTotals } from "~/modules/pricing/totals.logic";
+import { quoteCart, toCartQuote, type ChosenDelivery, type Quote, type QuoteInput } from "~/modules/orders/place-order.server";
+import { itemDiscountCents } from "~/modules/coupons/coupons.logic";
+import type { CartQuote } from "~/modules/orders/cart-quote";
+import type { DeliveryKind } from "./courier";
+import { applyFreeDelivery } from "./delivery.logic";
+import { findPoint, loadDeliverySettings, optionsForKind, searchPoints, type DeliveryDestination, type DeliveryOption } from "./delivery.server";
+import type { NearPoint } from "./points.logic";
+
+export const DELIVERY_MESSAGES = {
+  chooseKind: "Please choose how your order is delivered",
+  choosePoint: "Please choose a locker or pick-up point",
+  pointGone: "That locker or pick-up point is no longer available: please choose another",
+  changed: "Delivery prices have changed: please check your delivery choice and total",
+  unavailable: "That delivery option is not available for this order: please choose another",
+} as const;
+
+export function offeredKinds(): DeliveryKind[] {
+  return env().DELIVERY_KINDS;
+}
+
+/** An option as the checkout shows it: what the shopper pays for it with this cart, and the totals if chosen. */
+export interface PricedOption extends DeliveryOption {
+  payCents: number;
+  freed: boolean;
+  totals: Pick<CartQuote, "shippingCents" | "discountCents" | "totalCents" | "vatIncludedCents" | "deliveryFree" | "freeDeliveryRemainingCents">;
+}
+
+export interface DeliveryChoices {
+  kinds: Array<{ kind: DeliveryKind; options: PricedOption[]; note: string | null; points: NearPoint[]; pointCode: string | null }>;
+  quote: CartQuote;
+}
+
+/**
+ * Every offered kind's options for this cart, address and (for lockers and points) the chosen or nearest point,
+ * the points near `pointQuery` (else the address), each option with the cart's totals if chosen.
+ */
+export async function deliveryChoices(
+  db: Queryable,
+  input: QuoteInput & { address: DeliveryDestination; pointCodes?: Partial<Record<"locker" | "point", string | null>>; pointQuery?: string | null },
+): Promise<DeliveryChoices> {
+  const base = await quoteCart(db, input);
+  const settings = await loadDeliverySettings(db);
+  const afterDiscount = afterItemDiscount(base);
+  const kinds = await Promise.all(
+    offeredKinds().map(async (kind) => {
+      let points: NearPoint[] = [];
+      let pointCode: string | null = null;
+      if (kind !== "door") {
+        const query = input.pointQuery?.trim() || `${input.address.suburb} ${input.address.postalCode} ${input.address.city}`;
+        points = await searchPoints(db, kind, query);
+        const wanted = input.pointCodes?.[kind] ?? null;
+        pointCode = wanted && (points.some((p) => p.code === wanted) || (await findPoint(db, kind, wanted))) ? wanted : (points[0]?.code ?? null);
+      }
+      const found = await optionsForKind(db, kind, { address: input.address, pointCode, lines: base.lines, subtotalAfterDiscountCents: afterDiscount, zoneId: input.zoneId, settings });
+      const free = afterDiscount >= base.freeThresholdCents;
+      const cheapest = found.options.length ? Math.min(...found.options.map((o) => o.priceCents)) : 0;
+      const options = applyFreeDelivery(found.options, free).map((o): PricedOption => {
+        const t = computeTotals({ lines: base.lines, coupon: base.coupon, zone: null, freeThresholdCents: base.freeThresholdCents, courier: { priceCents: o.priceCents, cheapestCents: cheapest } });
+        return { ...o, totals: { shippingCents: t.shippingCents, discountCents: t.discountCents, totalCents: t.totalCents, vatIncludedCents: t.vatIncludedCents, deliveryFree: t.deliveryFree, freeDeliveryRemainingCents: t.freeDeliveryRemainingCents } };
+      });
+      return { kind, options, note: found.note, points, pointCode };
+    }),
+  );
+  return { kinds, quote: toCartQuote(base) };
+}
+
+/** The items' total after the coupon's item discount: what the free-delivery threshold is measured on. */
+function afterItemDiscount(q: Quote): number {
+  return q.totals.subtotalCents - (q.coupon ? itemDiscountCents(q.coupon, q.totals.subtotalCents) : 0);
+}
+
+/**
+ * The delivery the posted form asks for, priced now from the (cached) quotes: null when the shop offers no courier
+ * kinds (the zone table applies, as before couriers). Refuses — changing nothing — a missing or unknown choice, a
+ * locker that no longer exists, and a service whose price is no longer on offer (the page then shows the new ones).
+ */
+export async function resolveDeliveryChoice(
+  db: Queryable,
+  input: QuoteInput & { address: DeliveryDestination; kind?: DeliveryKind; serviceCode?: string; pointCode?: string },
+): Promise<ChosenDelivery | null> {
+  const kinds = offeredKinds();
+  if (!kinds.length) return null;
+  if (!input.kind || !kinds.includes(input.kind)) throw new DomainError(DELIVERY_MESSAGES.chooseKind, 400, "delivery");
+  let point: DeliveryPointCopy | null = null;
+  if (input.kind !== "door") {
+    if (!input.pointCode) throw new DomainError(DELIVERY_MESSAGES.choosePoint, 400, "delivery");
+    const found = await findPoint(db, input.kind, input.pointCode);
+    if (!found) throw new DomainError(DELIVERY_MESSAGES.pointGone, 409, "delivery");
+    point = { name: found.name, streetAddress: found.streetAddress, suburb: found.suburb, city: found.city, province: found.province, postalCode: found.postalCode, hours: found.hours };
+  }
+  const base = await quoteCart(db, input);
+  const afterDiscount = afterItemDiscount(base);
+  const found = await optionsForKind(db, input.kind, { address: input.address, pointCode: input.pointCode ?? null, lines: base.lines, subtotalAfterDiscountCents: afterDiscount, zoneId: input.zoneId });
+  if (!found.options.length) throw new DomainError(found.note ?? DELIVERY_MESSAGES.unavailable, 409, "delivery");
+  const option = found.options.find((o) => o.serviceCode === input.serviceCode);
+  if (!option) throw new DomainError(DELIVERY_MESSAGES.changed, 409, "delivery");
+  return {
+    kind: input.kind,
+    courier: option.courier,
+    serviceCode: option.serviceCode,
+    serviceName: option.serviceName,
+    priceCents: option.priceCents,
+    cheapestCents: Math.min(...found.options.map((o) => o.priceCents)),
+    pointCode: input.kind === "door" ? null : input.pointCode!,
+    point,
+    deliveryFrom: option.deliveryFrom,
+    deliveryTo: option.deliveryTo,
+    source: option.source,
+  };
+}

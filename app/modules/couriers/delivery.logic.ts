@@ -1,0 +1,114 @@
+/**
+ * Delivery rules that need no I/O (browser-safe): the parcel an order makes, what the shopper pays for a courier's
+ * rate under the owner's pricing, the free-delivery threshold, and how a window reads. Unit-tested in
+ * delivery.logic.test.ts.
+ */
+import type { DeliveryKind, Parcel, ServiceRate } from "./courier";
+import { MAX_PARCEL_WEIGHT_KG } from "./courier";
+import { formatRand } from "~/utils/money";
+
+/** How the owner prices a delivery kind: the courier's live rate plus a margin, or one flat price. */
+export interface KindPricing {
+  mode: "quote" | "flat";
+  /** added to the courier's rate (may be negative to absorb part of it; the price never goes below 0) */
+  marginCents: number;
+  /** the price when mode is flat */
+  flatCents: number;
+}
+
+export interface DeliverySettings {
+  /** where the courier collects: the shop's dispatch address */
+  collection: { company: string; streetAddress: string; localArea: string; city: string; zone: string; code: string };
+  collectionContact: { name: string; mobileNumber: string; email: string };
+  /** the box the shop ships in (every order one box; heavier orders more boxes of it) */
+  parcel: { lengthCm: number; widthCm: number; heightCm: number };
+  /** a bottle's packed weight when the product doesn't say (grams) */
+  bottleWeightGrams: number;
+  /** the box, filling and paper (grams) */
+  packagingGrams: number;
+  pricing: Record<DeliveryKind, KindPricing>;
+}
+
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
+  collection: { company: "Scentara", streetAddress: "12 Main Road", localArea: "Rondebosch", city: "Cape Town", zone: "Western Cape", code: "7700" },
+  collectionContact: { name: "Scentara dispatch", mobileNumber: "0821234567", email: "hello@scentara.co.za" },
+  parcel: { lengthCm: 25, widthCm: 18, heightCm: 12 },
+  bottleWeightGrams: 350,
+  packagingGrams: 250,
+  pricing: {
+    door: { mode: "quote", marginCents: 0, flatCents: 9900 },
+    locker: { mode: "quote", marginCents: 0, flatCents: 6000 },
+    point: { mode: "quote", marginCents: 0, flatCents: 6000 },
+  },
+};
+
+/** A box holds at most this much (kg), what every courier here takes per parcel (Pargo 15 kg, PUDO XL 20 kg); more goes in another box. */
+export const BOX_LIMIT_KG = 15;
+
+/**
+ * The parcels for an order: its bottles (their own weight, else the default) packed into the shop's boxes, first fit
+ * by weight, each box holding at most BOX_LIMIT_KG with its packaging. A bottle is never split: one heavier than a
+ * box holds makes a box of its own, over the limit, which parcelProblem then names. Weights in kg (grams exact).
+ */
+export function parcelsFor(lines: ReadonlyArray<{ quantity: number; weightGrams: number | null }>, settings: Pick<DeliverySettings, "parcel" | "bottleWeightGrams" | "packagingGrams">): Parcel[] {
+  const room = BOX_LIMIT_KG * 1000 - settings.packagingGrams;
+  const items = lines.flatMap((l) => Array.from({ length: Math.max(0, l.quantity) }, () => Math.max(0, l.weightGrams ?? settings.bottleWeightGrams))).sort((a, b) => b - a);
+  const boxes: number[] = [];
+  for (const grams of items) {
+    const fits = boxes.findIndex((used) => used + grams <= room);
+    if (fits === -1) boxes.push(grams);
+    else boxes[fits]! += grams;
+  }
+  if (!boxes.length) boxes.push(0);
+  return boxes.map((grams) => ({ ...settings.parcel, weightKg: (grams + settings.packagingGrams) / 1000 }));
+}
+
+/** A parcel a courier won't carry: its weight over the limit, or a side of 0 or less. The message says which. */
+export function parcelProblem(parcel: Parcel): string | null {
+  if (!(parcel.weightKg > 0)) return "The parcel has no weight.";
+  if (parcel.weightKg > MAX_PARCEL_WEIGHT_KG) return `A parcel of ${parcel.weightKg} kg is over the couriers' limit of ${MAX_PARCEL_WEIGHT_KG} kg per parcel: split the order into more boxes.`;
+  if (!(parcel.lengthCm > 0 && parcel.widthCm > 0 && parcel.heightCm > 0)) return "The parcel's size is missing: set the box size in delivery settings.";
+  return null;
+}
+
+/** What the shopper is charged for a courier rate under the owner's pricing for its kind (never below 0). */
+export function shopperPrice(rateCents: number, pricing: KindPricing): number {
+  return pricing.mode === "flat" ? pricing.flatCents : Math.max(0, rateCents + pricing.marginCents);
+}
+
+/**
+ * The free-delivery threshold with several service levels (docs/decisions/031): reaching it makes the cheapest
+ * service of each kind free; a faster service (overnight) still costs its price less that cheapest one, so free
+ * delivery is never a reason to pay more for the same speed and never a free upgrade.
+ */
+export function applyFreeDelivery<R extends { priceCents: number }>(options: R[], free: boolean): Array<R & { payCents: number; freed: boolean }> {
+  const cheapest = options.length ? Math.min(...options.map((o) => o.priceCents)) : 0;
+  return options.map((o) => (free ? { ...o, payCents: o.priceCents - cheapest, freed: true } : { ...o, payCents: o.priceCents, freed: false }));
+}
+
+const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+function day(iso: string): string {
+  const d = new Date(iso.length === 10 ? `${iso}T12:00:00Z` : iso);
+  return `${DAY_NAMES[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
+/** "Thu 27 Nov", "Thu 27 – Mon 1 Dec" style window; null when the courier gave none. */
+export function windowLabel(rate: Pick<ServiceRate, "deliveryFrom" | "deliveryTo">): string | null {
+  if (!rate.deliveryFrom && !rate.deliveryTo) return null;
+  const from = rate.deliveryFrom ?? rate.deliveryTo!;
+  const to = rate.deliveryTo ?? rate.deliveryFrom!;
+  return from.slice(0, 10) === to.slice(0, 10) ? `Arrives ${day(from)}` : `Arrives ${day(from)} – ${day(to)}`;
+}
+
+/** "R99.00", or "Free" (with the saving said elsewhere). */
+export function priceLabel(cents: number): string {
+  return cents === 0 ? "Free" : formatRand(cents);
+}
+
+/** The kinds as the shopper reads them. */
+export const KIND_LABELS: Record<DeliveryKind, { title: string; hint: string }> = {
+  door: { title: "Delivery to your door", hint: "The Courier Guy brings it to your address." },
+  locker: { title: "Collect from a PUDO locker", hint: "Open the locker with a PIN, any time it is open — no waiting in for a courier." },
+  point: { title: "Collect from a Pargo pick-up point", hint: "Collect at the counter of a shop near you, with the code we send you." },
+};
