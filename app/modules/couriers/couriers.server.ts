@@ -25,7 +25,8 @@ type CourierConfig = Pick<
 
 /** In-process fakes, one of each per process, made on first use (their state is per process: see the fakes). */
 let fakes: { shiplogic?: ReturnType<typeof createFakeShiplogic>; pudo?: ReturnType<typeof createFakePudo>; pargo?: ReturnType<typeof createFakePargo> } = {};
-const FAKE_BASE = "http://test-courier.invalid";
+/** Never resolved (.invalid): the in-process fetch answers, so a fake can't reach a real host by mistake. */
+const fakeBase = (name: CourierName) => `http://${name}.test-courier.invalid`;
 const inProcess = (handler: (request: Request) => Promise<Response>): typeof fetch => (input, init) => handler(new Request(input, init));
 
 let overrides: Partial<Record<CourierName, CourierClient>> = {};
@@ -51,18 +52,18 @@ function makeClient(name: CourierName, config: CourierConfig): CourierClient {
     if (config.SHIPLOGIC_API_KEY) return createShiplogicClient({ baseUrl: config.SHIPLOGIC_API_BASE, apiKey: config.SHIPLOGIC_API_KEY, webhookSecret: config.SHIPLOGIC_WEBHOOK_SECRET });
     fakes.shiplogic ??= createFakeShiplogic();
     announceFake("door (The Courier Guy)");
-    return createShiplogicClient({ baseUrl: `${FAKE_BASE}/shiplogic`, apiKey: fakes.shiplogic.apiKey, fetch: inProcess(fakes.shiplogic.handler), test: true, webhookSecret: config.SHIPLOGIC_WEBHOOK_SECRET });
+    return createShiplogicClient({ baseUrl: fakeBase("shiplogic"), apiKey: fakes.shiplogic.apiKey, fetch: inProcess(fakes.shiplogic.handler), test: true, webhookSecret: config.SHIPLOGIC_WEBHOOK_SECRET });
   }
   if (name === "pudo") {
     if (config.PUDO_API_KEY) return createPudoClient({ baseUrl: config.PUDO_API_BASE, apiKey: config.PUDO_API_KEY });
     fakes.pudo ??= createFakePudo();
     announceFake("locker (PUDO)");
-    return createPudoClient({ baseUrl: `${FAKE_BASE}/pudo`, apiKey: fakes.pudo.apiKey, fetch: inProcess(fakes.pudo.handler), test: true });
+    return createPudoClient({ baseUrl: fakeBase("pudo"), apiKey: fakes.pudo.apiKey, fetch: inProcess(fakes.pudo.handler), test: true });
   }
   if (config.PARGO_USERNAME && config.PARGO_PASSWORD) return createPargoClient({ baseUrl: config.PARGO_API_BASE, username: config.PARGO_USERNAME, password: config.PARGO_PASSWORD });
   fakes.pargo ??= createFakePargo();
   announceFake("pick-up point (Pargo)");
-  return createPargoClient({ baseUrl: `${FAKE_BASE}/pargo`, username: fakes.pargo.username, password: fakes.pargo.password, fetch: inProcess(fakes.pargo.handler), test: true });
+  return createPargoClient({ baseUrl: fakeBase("pargo"), username: fakes.pargo.username, password: fakes.pargo.password, fetch: inProcess(fakes.pargo.handler), test: true });
 }
 
 function announceFake(what: string) {
