@@ -5,11 +5,14 @@ import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { listCategories } from "~/modules/catalog/catalog.server";
 import { productFormAction } from "~/modules/catalog/product-form.server";
+import { loadDeliverySettings } from "~/modules/couriers/delivery.server";
 import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  return { categories: await listCategories(getDb()), shopName: env().SHOP_NAME };
+  const db = getDb();
+  const [categories, delivery] = await Promise.all([listCategories(db), loadDeliverySettings(db)]);
+  return { categories, shopName: env().SHOP_NAME, defaultWeightGrams: delivery.bottleWeightGrams };
 }
 
 export const action = productFormAction;
@@ -18,12 +21,12 @@ export function meta() {
   return [{ title: "Add Product | Admin | Scentara" }];
 }
 
-const EMPTY = { name: "", slug: "", description: "", price: "", categoryId: "", metaTitle: "", metaDesc: "", images: [], stock: "", inspiredHouse: "", inspiredFragrance: "", sizeMl: "" };
+const EMPTY = { name: "", slug: "", description: "", price: "", categoryId: "", metaTitle: "", metaDesc: "", images: [], stock: "", inspiredHouse: "", inspiredFragrance: "", sizeMl: "", weightGrams: "" };
 
 export default function AddProduct({ loaderData }: Route.ComponentProps) {
   return (
     <AdminPage title="Add New Product" description="A new fragrance for the shop: it appears in the catalogue as soon as it is saved.">
-      <ProductForm product={EMPTY} categories={loaderData.categories} shopName={loaderData.shopName} action="/admin/products/add" />
+      <ProductForm product={EMPTY} categories={loaderData.categories} shopName={loaderData.shopName} defaultWeightGrams={loaderData.defaultWeightGrams} action="/admin/products/add" />
     </AdminPage>
   );
 }

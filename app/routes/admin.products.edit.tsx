@@ -7,6 +7,7 @@ import { requireAdmin } from "~/modules/accounts/session.server";
 import { getAdminProduct } from "~/modules/catalog/catalog-admin.server";
 import { listCategories } from "~/modules/catalog/catalog.server";
 import { productFormAction } from "~/modules/catalog/product-form.server";
+import { loadDeliverySettings } from "~/modules/couriers/delivery.server";
 import { env } from "~/utils/env.server";
 import { formatAmount } from "~/utils/money";
 import { routeId } from "~/utils/request.server";
@@ -16,7 +17,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const db = getDb();
   const product = await getAdminProduct(db, routeId(params.id));
   if (!product) throw new Response("Product not found", { status: 404 });
-  return { product, categories: await listCategories(db), shopName: env().SHOP_NAME };
+  const [categories, delivery] = await Promise.all([listCategories(db), loadDeliverySettings(db)]);
+  return { product, categories, shopName: env().SHOP_NAME, defaultWeightGrams: delivery.bottleWeightGrams };
 }
 
 export const action = productFormAction;
@@ -39,9 +41,10 @@ export default function EditProduct({ loaderData }: Route.ComponentProps) {
     >
       <ProductForm
         key={product.id}
-        product={{ ...product, price: formatAmount(product.priceCents), categoryId: product.categoryId ?? "", stock: product.stock === null ? "" : String(product.stock), sizeMl: product.sizeMl === null ? "" : String(product.sizeMl) }}
+        product={{ ...product, price: formatAmount(product.priceCents), categoryId: product.categoryId ?? "", stock: product.stock === null ? "" : String(product.stock), sizeMl: product.sizeMl === null ? "" : String(product.sizeMl), weightGrams: product.weightGrams === null ? "" : String(product.weightGrams) }}
         categories={loaderData.categories}
         shopName={loaderData.shopName}
+        defaultWeightGrams={loaderData.defaultWeightGrams}
         action={`/admin/products/edit/${product.id}`}
       />
     </AdminPage>

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
+import { WEIGHT_MESSAGE } from "~/modules/catalog/catalog-admin.schema";
 import { imagesOf } from "~/modules/catalog/catalog.server";
 import { PRODUCT_MESSAGES } from "~/modules/catalog/product-admin.text";
 import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
@@ -199,5 +200,44 @@ describe("product form: stock and inspired by (issue 13)", () => {
     // emptied: no longer tracked
     await editSave(p.id, { ...base, inspiredHouse: "", stock: "", stockWas: "25" });
     expect(await productBySlug(p.slug)).toMatchObject({ stock: null, inspired_house: null });
+  });
+});
+
+describe("product form: packed weight (couriers)", () => {
+  const editWeight = (id: string, slug: string, weightGrams: string) =>
+    callAction(edit.action, `/admin/products/edit/${id}`, form({ id, name: "Weighed Test", price: "399", slug, categoryId: forHim, images: "[]", weightGrams }), { headers: { cookie }, params: { id } });
+  const weightOf = async (id: string) => (await db().selectFrom("products").select("weight_grams").where("id", "=", id).executeTakeFirstOrThrow()).weight_grams;
+
+  it("saves the weight in grams ('420', '1 200 g'), the edit form gets it with the shop's default beside it, and empty clears it", async () => {
+    expect(await dataOf(await save({ name: "Weighed Test", price: "399", slug: "", categoryId: forHim, weightGrams: " 420 " }))).toMatchObject({ ok: true });
+    const row = (await productBySlug("weighed-test"))!;
+    expect(row.weight_grams).toBe(420);
+    const loaded = await dataOf(await callLoader(edit.loader, `/admin/products/edit/${row.id}`, { headers: { cookie }, params: { id: row.id } }));
+    expect(loaded.product).toMatchObject({ weightGrams: 420 });
+    expect(loaded.defaultWeightGrams).toBe(350);
+
+    expect(await dataOf(await editWeight(row.id, row.slug, "1 200 g"))).toMatchObject({ ok: true });
+    expect(await weightOf(row.id)).toBe(1200);
+    expect(await dataOf(await editWeight(row.id, row.slug, "25000"))).toMatchObject({ ok: true });
+    expect(await weightOf(row.id)).toBe(25_000);
+    // emptied: the shop's default bottle weight applies again
+    expect(await dataOf(await editWeight(row.id, row.slug, ""))).toMatchObject({ ok: true });
+    expect(await weightOf(row.id)).toBeNull();
+    // a new product without one: null too
+    await save({ name: "Unweighed Test", price: "399", slug: "", categoryId: forHim, weightGrams: "" });
+    expect((await productBySlug("unweighed-test"))!.weight_grams).toBeNull();
+  });
+
+  it.each([["0"], ["-5"], ["350.5"], ["heavy"], ["25001"], ["1e3"], ["g"], ["99999999"]])("refuses weight %j with its message, and changes nothing", async (weightGrams) => {
+    const p = await insertProduct(db(), { category_id: forHim });
+    await db().updateTable("products").set({ weight_grams: 500 }).where("id", "=", p.id).execute();
+    const result = await editWeight(p.id, p.slug, weightGrams);
+    expect(statusOf(result)).toBe(400);
+    expect(await dataOf(result)).toMatchObject({ error: WEIGHT_MESSAGE, fieldErrors: { weightGrams: WEIGHT_MESSAGE } });
+    expect(await db().selectFrom("products").select(["name", "weight_grams"]).where("id", "=", p.id).executeTakeFirstOrThrow()).toEqual({ name: p.name, weight_grams: 500 });
+
+    const created = await save({ name: `Bad Weight ${weightGrams}`, price: "399", slug: "bad-weight-test", categoryId: forHim, weightGrams });
+    expect(statusOf(created)).toBe(400);
+    expect(await productBySlug("bad-weight-test")).toBeUndefined();
   });
 });

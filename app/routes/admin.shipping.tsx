@@ -1,26 +1,41 @@
+import { z } from "zod";
 import type { Route } from "./+types/admin.shipping";
 import { AdminPage } from "~/components/admin/admin-page";
 import { AdminStatus } from "~/components/admin/admin-status";
+import { DeliverySettingsSection, type DeliveryKindView } from "~/components/admin/delivery-settings";
 import { ZoneCard, ZoneDialog, type ZoneView } from "~/components/admin/shipping-zones";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
+import type { DeliveryKind } from "~/modules/couriers/courier";
+import { COURIER_OF_KIND, courierClient } from "~/modules/couriers/couriers.server";
+import { DELIVERY_KIND_ORDER, DELIVERY_SETTINGS_MESSAGES as D, deliverySettingsFormValues, deliverySettingsOf, deliverySettingsSchema } from "~/modules/couriers/delivery-settings.schema";
+import { loadDeliverySettings, saveDeliverySettings } from "~/modules/couriers/delivery.server";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import { deleteRule, deleteZone, listAdminZones, saveRule, saveZone } from "~/modules/shipping/shipping-admin.server";
 import { SHIPPING_ADMIN_MESSAGES as M, shippingAdminIntent } from "~/modules/shipping/shipping-admin.schema";
 import { freeDeliveryText, ruleRangeLabel } from "~/modules/shipping/shipping.logic";
 import { freeDeliveryThresholdCents } from "~/modules/shipping/shipping.server";
+import { env } from "~/utils/env.server";
 import { formatAmount, formatRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
 
 const PATH = "/admin/shipping";
 
+/** The real services' names, as the owner knows them (a kind without credentials shows the test courier instead). */
+const SERVICE_NAMES: Record<DeliveryKind, string> = { door: "The Courier Guy (Shiplogic)", locker: "PUDO", point: "Pargo" };
+
+/** The zone and rule forms, and the delivery settings form below them. */
+const shippingPageIntent = z.discriminatedUnion("intent", [...shippingAdminIntent.options, deliverySettingsSchema]);
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const query = parseListQuery(readQuery(request), {});
-  const zones = await listAdminZones(getDb());
+  const db = getDb();
+  const [zones, deliverySettings] = await Promise.all([listAdminZones(db), loadDeliverySettings(db)]);
+  const offered = env().DELIVERY_KINDS;
   const servedBy: Record<string, string> = {};
   for (const z of zones) for (const p of z.provinces) servedBy[p] = z.name;
   const threshold = freeDeliveryThresholdCents();
@@ -46,20 +61,35 @@ export async function loader({ request }: Route.LoaderArgs) {
         })),
       }),
     ),
+    delivery: {
+      values: deliverySettingsFormValues(deliverySettings),
+      kinds: DELIVERY_KIND_ORDER.map((kind): DeliveryKindView => ({
+        kind,
+        courier: courierClient(COURIER_OF_KIND[kind]).test ? null : SERVICE_NAMES[kind],
+        offered: offered.includes(kind),
+      })),
+    },
   };
 }
 
 export const action = adminAction(
-  shippingAdminIntent,
+  shippingPageIntent,
   {
     saveZone: async (db, input) => ((await saveZone(db, input)).created ? M.zoneCreated : M.zoneUpdated),
     deleteZone: async (db, { id }) => (await deleteZone(db, id), M.zoneDeleted),
     saveRule: async (db, input) => ((await saveRule(db, input)).created ? M.ruleAdded : M.ruleUpdated),
     deleteRule: async (db, { id }) => (await deleteRule(db, id), M.ruleDeleted),
+    // Read and written together: an amount left empty keeps what is stored (see deliverySettingsOf).
+    saveDelivery: (db, input) =>
+      db.transaction().execute(async (trx) => {
+        await saveDeliverySettings(trx, deliverySettingsOf(input, await loadDeliverySettings(trx)));
+        return D.saved;
+      }),
   },
   {
-    failure: { saveZone: M.failedSaveZone, deleteZone: M.failedDeleteZone, saveRule: M.failedSaveRule, deleteRule: M.failedDeleteRule },
-    // The terms and the checkout read zones and rates: every change reaches visitors at once.
+    failure: { saveZone: M.failedSaveZone, deleteZone: M.failedDeleteZone, saveRule: M.failedSaveRule, deleteRule: M.failedDeleteRule, saveDelivery: D.failedSave },
+    // The terms and the checkout read zones and rates: every change reaches visitors at once. Delivery settings are
+    // read by checkout and booking only, which no cached page shows: nothing to tell.
     storefront: ["saveZone", "deleteZone", "saveRule", "deleteRule"],
     // Province checkboxes repeat the field: the schema reads them as one JSON list.
     prepare: (fields, form) => ({ ...fields, provinces: JSON.stringify(form.getAll("provinces").filter((v) => typeof v === "string")) }),
@@ -71,13 +101,13 @@ export function meta() {
 }
 
 export default function Shipping({ loaderData: d }: Route.ComponentProps) {
-  const { query, zones, servedBy, unserved, freeDelivery } = d;
+  const { query, zones, servedBy, unserved, freeDelivery, delivery } = d;
   const here = listHref(PATH, query);
   const ruleCount = zones.reduce((n, z) => n + z.rules.length, 0);
   return (
     <AdminPage
       title="Shipping"
-      description="Delivery zones, the provinces they serve and their rates by order total. At checkout the zone serving the shopper's province is preselected; the rule whose range holds the total sets the rate, otherwise the zone's base rate."
+      description="Delivery zones, the provinces they serve and their rates by order total. At checkout the zone serving the shopper's province is preselected; the rule whose range holds the total sets the rate, otherwise the zone's base rate. Below them, the couriers: where they collect, the parcel, and what each way of delivery costs."
       actions={<ZoneDialog zone={null} query={query} path={PATH} servedBy={servedBy} />}
       stats={[
         { label: "Zones", value: zones.length },
@@ -105,6 +135,7 @@ export default function Shipping({ loaderData: d }: Route.ComponentProps) {
         </ul>
       )}
       <p className="text-xs text-muted">{freeDelivery.text} after any discount, whatever the zone: the home page, the terms and the checkout say the same.</p>
+      <DeliverySettingsSection values={delivery.values} kinds={delivery.kinds} action={here} />
     </AdminPage>
   );
 }

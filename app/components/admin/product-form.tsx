@@ -24,6 +24,8 @@ export interface ProductFormValues {
   inspiredFragrance: string;
   /** bottle size in ml as typed; '' = not stated */
   sizeMl: string;
+  /** packed weight in grams as typed; '' = the shop's default bottle weight */
+  weightGrams: string;
 }
 
 interface Upload {
@@ -43,7 +45,20 @@ const BACK_TO_LIST_MS = 1500;
  * '{name} | {shop}' while it is empty, and images upload one by one with progress, to be reordered or removed.
  * Without JavaScript it is a plain multipart form: one new image per save, remove by ticking.
  */
-export function ProductForm({ product, categories, shopName, action }: { product: ProductFormValues; categories: Array<{ id: string; name: string }>; shopName: string; action: string }) {
+export function ProductForm({
+  product,
+  categories,
+  shopName,
+  defaultWeightGrams,
+  action,
+}: {
+  product: ProductFormValues;
+  categories: Array<{ id: string; name: string }>;
+  shopName: string;
+  /** the shop's default bottle weight (delivery settings), said in the weight field's hint */
+  defaultWeightGrams: number;
+  action: string;
+}) {
   const fetcher = useAdminFetcher();
   const result = useAdminResult();
   const shown = useTransientMessage(result);
@@ -197,6 +212,13 @@ export function ProductForm({ product, categories, shopName, action }: { product
             ) : null}
             <Field label="Bottle size (ml)" error={errors.sizeMl} hint="Shown beside the price, e.g. 100 ml. Leave empty if you'd rather not say.">
               {(p) => <input {...p} name="sizeMl" defaultValue={product.sizeMl} inputMode="numeric" placeholder="100" autoComplete="off" />}
+            </Field>
+            <Field
+              label="Weight (packed), grams"
+              error={errors.weightGrams}
+              hint="One bottle in its own box, for the couriers' prices. Leave empty for the shop's default bottle weight (Shipping → Couriers and parcels)."
+            >
+              {(p) => <input {...p} name="weightGrams" defaultValue={product.weightGrams} inputMode="numeric" placeholder={`Shop default (${defaultWeightGrams} g)`} maxLength={8} autoComplete="off" />}
             </Field>
             <input type="hidden" name="stockWas" value={product.stock} />
             <Field label="Stock (bottles)" error={errors.stock} hint="Leave empty if you don't count this product's stock. At 0 the shop shows it as out of stock; paid orders take from it.">

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_PARCEL_WEIGHT_KG } from "~/modules/couriers/courier";
 import { parseRandToCents } from "~/utils/money";
 import { categorySlug, isSlug, slugify } from "~/utils/slug";
 import { INSPIRED_FRAGRANCE_MAX, INSPIRED_HOUSE_MAX } from "./inspired-by.logic";
@@ -57,6 +58,25 @@ const sizeField = z
     if (value === "") return null;
     if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > SIZE_ML_MAX) {
       ctx.addIssue({ code: "custom", message: SIZE_MESSAGE });
+      return z.NEVER;
+    }
+    return Number(value);
+  });
+
+/** A bottle heavier than one parcel may weigh (25 kg) could never ship: the couriers refuse it. */
+export const WEIGHT_GRAMS_MAX = MAX_PARCEL_WEIGHT_KG * 1000;
+export const WEIGHT_MESSAGE = `Weight must be a whole number of grams from 1 to ${String(WEIGHT_GRAMS_MAX).replace(/\B(?=(\d{3})+(?!\d))/g, " ")}, or empty for the shop's default bottle weight`;
+
+/** '' (or absent) = the shop's default bottle weight (null, see delivery settings); otherwise whole grams 1–25 000. */
+const weightField = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    // "350", "350 g", "1 200" (grouped as the shop groups numbers)
+    const value = (v ?? "").trim().replace(/(\d)\s*g$/i, "$1").replace(/[\s\u00a0]/g, "");
+    if (value === "") return null;
+    if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > WEIGHT_GRAMS_MAX) {
+      ctx.addIssue({ code: "custom", message: WEIGHT_MESSAGE });
       return z.NEVER;
     }
     return Number(value);
@@ -129,6 +149,8 @@ export const productFormIntent = z.discriminatedUnion("intent", [
     inspiredFragrance: optionalText(INSPIRED_FRAGRANCE_MAX),
     /** bottle size in ml: empty = not stated */
     sizeMl: sizeField,
+    /** one bottle's packed weight for courier quotes (issue 19): empty = the shop's default */
+    weightGrams: weightField,
   }),
 ]);
 

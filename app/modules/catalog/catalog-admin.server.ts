@@ -152,12 +152,14 @@ export interface AdminProductForm {
   inspiredHouse: string;
   inspiredFragrance: string;
   sizeMl: number | null;
+  /** packed grams; null: the shop's default bottle weight */
+  weightGrams: number | null;
 }
 
 export async function getAdminProduct(db: Queryable, id: string): Promise<AdminProductForm | null> {
   const row = await db
     .selectFrom("products")
-    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml"])
+    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml", "weight_grams"])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -175,6 +177,7 @@ export async function getAdminProduct(db: Queryable, id: string): Promise<AdminP
     inspiredHouse: row.inspired_house ?? "",
     inspiredFragrance: row.inspired_fragrance ?? "",
     sizeMl: row.size_ml === null ? null : Number(row.size_ml),
+    weightGrams: row.weight_grams === null ? null : Number(row.weight_grams),
   };
 }
 
@@ -241,6 +244,7 @@ export async function saveProduct(
     inspired_house: input.inspiredHouse.replace(/\s+/g, " ") || null,
     inspired_fragrance: input.inspiredFragrance.replace(/\s+/g, " ") || null,
     size_ml: input.sizeMl,
+    weight_grams: input.weightGrams,
     // A new product gets the stock typed; an edit writes it only when the owner changed it (decision 020).
     ...(!previous || input.stock !== input.stockWas ? { stock: input.stock } : {}),
   };

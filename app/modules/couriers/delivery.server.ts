@@ -155,9 +155,10 @@ export function courierAddressOf(a: DeliveryDestination): CourierAddress {
   return { type: "residential", streetAddress: a.street, localArea: a.suburb, city: a.city, zone: a.province, code: a.postalCode, country: "ZA" };
 }
 
-function quoteKey(courier: string, destination: string, parcels: Parcel[]): string {
+/** The cache key: courier, where from (a changed dispatch address prices anew), where to, and the parcels. */
+function quoteKey(courier: string, from: string, destination: string, parcels: Parcel[]): string {
   const p = parcels.map((x) => `${x.lengthCm}x${x.widthCm}x${x.heightCm}@${x.weightKg}`).join("+");
-  return `${courier}|${destination.toLowerCase()}|${p}`;
+  return `${courier}|${from.toLowerCase()}|${destination.toLowerCase()}|${p}`;
 }
 
 /**
@@ -174,7 +175,7 @@ export async function courierRates(
   const client = courierForKind(kind);
   const now = options.now ?? Date.now();
   const destination = "pointCode" in to ? `point:${to.pointCode}` : `${to.address.postalCode}:${to.address.suburb.trim()}`;
-  const key = quoteKey(client.name, destination, parcels);
+  const key = quoteKey(client.name, `${options.settings.collection.code}:${options.settings.collection.localArea.trim()}`, destination, parcels);
   const cached = await db.selectFrom("courier_quote_cache").select(["rates"]).where("key", "=", key).where("expires_at", ">", now).executeTakeFirst();
   if (cached) return (typeof cached.rates === "string" ? JSON.parse(cached.rates) : cached.rates) as ServiceRate[];
   const timeoutMs = options.timeoutMs ?? env().COURIER_QUOTE_TIMEOUT_MS;
