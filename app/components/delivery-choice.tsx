@@ -179,9 +179,11 @@ export function DeliveryChoice({
                         {o.test ? <span className="mt-1 inline-block text-[0.65rem] font-medium uppercase tracking-[0.14em] text-gold">Test delivery — nothing is collected</span> : null}
                       </span>
                       <span className="shrink-0 text-sm tabular-nums text-ink" data-testid="delivery-price">
-                        {o.freed && o.payCents === 0 ? (
+                        {/* Over the threshold: the cheapest is free and a faster one costs the difference; say both. */}
+                        {o.freed ? (
                           <>
-                            <span className="mr-1.5 text-xs text-muted line-through">{priceLabel(o.priceCents)}</span>Free
+                            <span className="mr-1.5 text-xs text-muted line-through">{priceLabel(o.priceCents)}</span>
+                            {priceLabel(o.payCents)}
                           </>
                         ) : (
                           priceLabel(o.payCents)
@@ -295,8 +297,12 @@ function PointsMap({ points, chosen }: { points: NearPoint[]; chosen: string | n
   const x = (lng: number) => 20 + ((lng - minLng) / spanLng) * 280;
   const y = (lat: number) => 20 + ((maxLat - lat) / spanLat) * 120;
   return (
-    <svg viewBox="0 0 320 160" className="h-auto w-full border border-line bg-sand/50" aria-hidden="true" data-testid="points-map">
-      {points.map((p, i) => {
+    <svg viewBox="0 0 320 160" className="h-40 w-full border border-line bg-sand/50 sm:h-52" preserveAspectRatio="xMidYMid meet" aria-hidden="true" data-testid="points-map">
+      {/* The chosen point is drawn last, so no neighbour covers it. */}
+      {points
+        .map((p, i) => [p, i] as const)
+        .sort(([a], [b]) => Number(a.code === chosen) - Number(b.code === chosen))
+        .map(([p, i]) => {
         const on = p.code === chosen;
         return (
           <g key={p.code} transform={`translate(${x(p.lng).toFixed(1)} ${y(p.lat).toFixed(1)})`}>

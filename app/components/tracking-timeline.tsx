@@ -3,17 +3,10 @@
  * tracking page, and the collection PIN while it waits in a locker or at a pick-up point.
  */
 import { formatDateTimeZA } from "~/utils/dates";
+import type { TrackingView } from "~/modules/couriers/delivery.logic";
 
-export interface TrackingView {
-  courier: string;
-  trackingReference: string | null;
-  trackingUrl: string | null;
-  status: string;
-  collectionPin: string | null;
-  test: boolean;
-  point: { name: string; streetAddress: string; suburb: string; hours: string[] } | null;
-  events: Array<{ label: string; at: string; message: string; location: string | null }>;
-}
+export type { TrackingView };
+
 
 export function TrackingTimeline({ tracking }: { tracking: TrackingView }) {
   return (

@@ -13,13 +13,13 @@ import { logger } from "~/utils/logger.server";
 import { TEST_ORDER_ID } from "~/modules/payments/payment-return.server";
 import { readQuery } from "~/utils/request.server";
 import { TrackingTimeline, type TrackingView } from "~/components/tracking-timeline";
-import { courierTitle, shipmentForOrder } from "~/modules/couriers/shipments.server";
+import { deliveryViewForOrder, type ChosenDeliveryView } from "~/modules/couriers/shipments.server";
 
 /** A paid order's invoice: its number and its PDF (docs/decisions/019). */
 type Invoice = { number: string; href: string };
 
 type ConfirmationData =
-  | { state: "found"; order: OrderView; invoice: Invoice | null; tracking: TrackingView | null }
+  | { state: "found"; order: OrderView; invoice: Invoice | null; tracking: TrackingView | null; delivery: ChosenDeliveryView | null }
   | { state: "test" }
   | { state: "not_found" }
   | { state: "error"; message: string };
@@ -37,7 +37,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     const order = await getOrderForViewer(getDb(), id, user);
     if (!order) return data<ConfirmationData>({ state: "not_found" }, { status: 404, headers });
     const invoice = order.paymentStatus === "completed" && order.invoiceNumber !== null ? { number: formatInvoiceNumber(order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(order.id) } : null;
-    return data<ConfirmationData>({ state: "found", order, invoice, tracking: await trackingOf(order.id) }, { headers });
+    const { tracking, delivery } = await deliveryViewForOrder(getDb(), order.id);
+    return data<ConfirmationData>({ state: "found", order, invoice, tracking, delivery }, { headers });
   } catch (error) {
     logger.error({ err: error, orderId: id }, "order-confirmation: could not read the order");
     return data<ConfirmationData>({ state: "error", message: "Failed to fetch order details" }, { status: 500, headers });
@@ -53,7 +54,7 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
   const navigation = useNavigation();
   // Moving between orders on the client: show the loading state rather than the previous order.
   if (navigation.state === "loading" && navigation.location?.pathname === "/order-confirmation") return <LoadingView />;
-  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} tracking={loaderData.tracking} />;
+  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} tracking={loaderData.tracking} delivery={loaderData.delivery} />;
   if (loaderData.state === "test") return <TestOrderView />;
   if (loaderData.state === "not_found") {
     return (
@@ -112,25 +113,7 @@ const PAYMENT_LABEL: Record<OrderView["paymentStatus"], string> = {
   cancelled: "Cancelled",
 };
 
-/** The order's courier booking as its shopper follows it (null before it is booked). */
-async function trackingOf(orderId: string): Promise<TrackingView | null> {
-  const db = getDb();
-  const s = await shipmentForOrder(db, orderId);
-  if (!s || s.status === "booking") return null;
-  const o = await db.selectFrom("orders").select(["delivery_point"]).where("id", "=", orderId).executeTakeFirst();
-  return {
-    courier: courierTitle(s.courier),
-    trackingReference: s.trackingReference,
-    trackingUrl: s.trackingUrl,
-    status: s.status,
-    collectionPin: s.status === "ready_for_collection" ? s.collectionPin : null,
-    test: s.test,
-    point: o?.delivery_point ?? null,
-    events: s.events,
-  };
-}
-
-function FoundView({ order, invoice, tracking }: { order: OrderView; invoice: Invoice | null; tracking: TrackingView | null }) {
+function FoundView({ order, invoice, tracking, delivery }: { order: OrderView; invoice: Invoice | null; tracking: TrackingView | null; delivery: ChosenDeliveryView | null }) {
   const address = order.shippingAddress;
   return (
     <main className="relative">
@@ -211,9 +194,29 @@ function FoundView({ order, invoice, tracking }: { order: OrderView; invoice: In
               </ol>
             </section>
 
+            {delivery?.point ? (
+              <section aria-labelledby="collect-heading" className="border-t border-line pt-6">
+                <h2 id="collect-heading" className="eyebrow font-sans text-ink">
+                  Collect from
+                </h2>
+                <address className="mt-3 text-sm not-italic leading-relaxed text-ink-soft">
+                  <span className="text-ink">{delivery.point.name}</span>
+                  <br />
+                  {delivery.point.streetAddress}
+                  <br />
+                  {[delivery.point.suburb, delivery.point.city, delivery.point.postalCode].filter(Boolean).join(", ")}
+                </address>
+                {delivery.point.hours.length ? <p className="mt-2 text-xs text-muted">{delivery.point.hours.join(" · ")}</p> : null}
+              </section>
+            ) : delivery?.serviceName ? (
+              <p className="border-t border-line pt-6 text-sm text-ink-soft">
+                {delivery.serviceName}
+                {delivery.window ? ` · ${delivery.window}` : ""}
+              </p>
+            ) : null}
             <section aria-labelledby="address-heading" className="border-t border-line pt-6">
               <h2 id="address-heading" className="eyebrow font-sans text-ink">
-                Delivering to
+                {delivery?.point ? "Your details" : "Delivering to"}
               </h2>
               <address className="mt-3 text-sm not-italic leading-relaxed text-ink-soft">
                 <span className="text-ink">{address.name}</span>

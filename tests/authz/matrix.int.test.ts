@@ -3,13 +3,21 @@
  * Expectation presets (tests/authz/matrix.ts): ADMIN_PAGE, ADMIN_ACTION, SIGNED_IN_PAGE, SIGNED_IN_ACTION, or
  * { visitor, customer, admin } with a status, "login", "ok" or { status, error }.
  */
-import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
+import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, DENY_PAGE, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import type { DB } from "~/db/db.server";
 import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { bookShipment } from "~/modules/couriers/shipments.server";
 import { insertAwaitingOrder } from "../factories/payments";
 import { insertCoupon, insertZone, TEST_ADDRESS } from "../factories/orders";
 import { createUser } from "../factories/users";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
+
+/** A fresh paid order of this user's (its payment confirmed through the verified path): ready for a courier. */
+async function paidOrderOf(db: DB, userId: string): Promise<string> {
+  const order = await insertAwaitingOrder(db, { userId });
+  await db.transaction().execute((trx) => markOrderPaid(trx, order.id));
+  return order.id;
+}
 
 /** The invoice download of a fresh order of this user's: paid through the verified path (its number allocated), or not. */
 async function invoiceOf(db: DB, userId: string, paid: boolean) {
@@ -45,6 +53,7 @@ const MATRIX: MatrixEntry[] = [
   { path: "/cart", route: () => import("~/routes/cart"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
   { path: "/checkout", route: () => import("~/routes/checkout"), kind: "loader", expect: SIGNED_IN_PAGE },
   { path: "/checkout", route: () => import("~/routes/checkout"), kind: "action", setup: async (db) => ({ form: { name: "T N", telephone: "0821234567", street: "1 Main Rd", suburb: "Sea Point", city: "Cape Town", postalCode: "8005", province: "Western Cape", lines: JSON.stringify([{ productId: (await insertProduct(db)).id, quantity: 1 }]) } }), expect: { visitor: { status: 401, error: "Please sign in to continue" }, customer: "ok", admin: "ok" }, note: "place an order" },
+  { path: "/checkout/delivery?postalCode=7700&suburb=Rondebosch&lines=%5B%5D", route: () => import("~/routes/checkout.delivery"), kind: "loader", expect: { visitor: 401, customer: 200, admin: 200 }, note: "delivery choices" },
   { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), kind: "action", form: { code: "NOSUCHCODE", orderTotal: "10000" }, expect: { visitor: 200, customer: 200, admin: 200 } },
   { path: "/api/me", route: () => import("~/routes/api.me"), kind: "loader", expect: { visitor: 401, customer: 200, admin: 200 } },
   { path: "/api/reviews?productId=p1", route: () => import("~/routes/api.reviews"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
@@ -55,6 +64,10 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin", route: () => import("~/routes/admin._index"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/orders?status=shipped&q=abc", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE, note: "tab and search" },
+  { path: "/admin/orders/:id/label.pdf", route: () => import("~/routes/admin.orders.label[.]pdf"), kind: "loader", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { path: `/admin/orders/${o.id}/label.pdf`, params: { id: o.id } }; }, expect: { visitor: "login", customer: DENY_PAGE, admin: 404 }, note: "an order without a booking" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "book", id: await paidOrderOf(db, a.customerId) } }), expect: ADMIN_ACTION, note: "book a courier" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => { const id = await paidOrderOf(db, a.customerId); await bookShipment(db, id); return { form: { intent: "cancelBooking", id } }; }, expect: ADMIN_ACTION, note: "cancel a booking" },
+  { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", form: { intent: "bookAll" }, expect: ADMIN_ACTION, note: "book all paid orders" },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "status", id: (await insertAwaitingOrder(db, { userId: a.customerId })).id, status: "shipped" } }), expect: ADMIN_ACTION, note: "status" },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "payment", id: (await insertAwaitingOrder(db, { userId: a.customerId })).id, paymentStatus: "completed" } }), expect: ADMIN_ACTION, note: "payment" },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { form: { intent: "update", id: o.id, ...TEST_ADDRESS, "line.0.id": o.lines[0]!.id, "line.0.quantity": "2", "line.0.unitPrice": "100", notes: "matrix" } }; }, expect: ADMIN_ACTION, note: "edit" },
@@ -86,6 +99,7 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", setup: async (db) => ({ form: { intent: "deleteZone", id: (await insertZone(db)).id } }), expect: ADMIN_ACTION, note: "delete zone" },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", setup: async (db) => ({ form: { intent: "saveRule", zoneId: (await insertZone(db)).id, minTotal: "0", maxTotal: "", rate: "60.00" } }), expect: ADMIN_ACTION, note: "add rule" },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", setup: async (db) => ({ form: { intent: "deleteRule", id: (await insertZone(db, { rules: [{ minTotalCents: 0, rateCents: 100 }] })).rules[0]!.id } }), expect: ADMIN_ACTION, note: "delete rule" },
+  { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), kind: "action", form: { intent: "saveDelivery", collectionCompany: "Scentara", collectionStreet: "12 Main Road", collectionSuburb: "Rondebosch", collectionCity: "Cape Town", collectionProvince: "Western Cape", collectionCode: "7700", contactName: "Dispatch", contactMobile: "0821234567", contactEmail: "hello@scentara.co.za", boxLength: "25", boxWidth: "18", boxHeight: "12", bottleWeight: "350", packagingWeight: "250", doorMode: "quote", doorMargin: "0", doorFlat: "99", lockerMode: "flat", lockerMargin: "0", lockerFlat: "60", pointMode: "quote", pointMargin: "-10", pointFlat: "60" }, expect: ADMIN_ACTION, note: "delivery settings" },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "action", setup: async (db) => ({ form: { intent: "add", productId: (await insertProduct(db)).id, minQuantity: "2", maxQuantity: "", price: "100" } }), expect: ADMIN_ACTION, note: "add tier" },
   { path: "/admin/pricing", route: () => import("~/routes/admin.pricing"), kind: "action", setup: async (db) => ({ form: { intent: "delete", id: (await insertTier(db, (await insertProduct(db)).id, { min_quantity: 2, max_quantity: null, price_cents: 100 })).id } }), expect: ADMIN_ACTION, note: "delete tier" },

@@ -159,6 +159,9 @@ test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, t
     }, { timeout: 20_000 })
     .toContain("Delivered");
   await expect(page.getByTestId("tracking")).toContainText("Courier booked");
+  // The order page says where to collect it, not only the home address.
+  await expect(page.getByRole("heading", { name: "Collect from" })).toBeVisible();
+  await expect(page.locator("section", { has: page.getByRole("heading", { name: "Collect from" }) })).toContainText(lockerName);
   await page.screenshot({ path: `test-results/couriers-tracking-360.png`, fullPage: true });
 
   // The review request arrives through SMTP; its link opens the product's review form, ready.

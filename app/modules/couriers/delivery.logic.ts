@@ -112,3 +112,15 @@ export const KIND_LABELS: Record<DeliveryKind, { title: string; hint: string }> 
   locker: { title: "Collect from a PUDO locker", hint: "Open the locker with a PIN, any time it is open — no waiting in for a courier." },
   point: { title: "Collect from a Pargo pick-up point", hint: "Collect at the counter of a shop near you, with the code we send you." },
 };
+
+/** A parcel as its shopper follows it on the order page (shipments.server.ts deliveryViewForOrder makes it). */
+export interface TrackingView {
+  courier: string;
+  trackingReference: string | null;
+  trackingUrl: string | null;
+  status: string;
+  collectionPin: string | null;
+  test: boolean;
+  point: { name: string; streetAddress: string; suburb: string; hours: string[] } | null;
+  events: Array<{ label: string; at: string; message: string; location: string | null }>;
+}

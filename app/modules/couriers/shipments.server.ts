@@ -13,7 +13,8 @@ import { logger } from "~/utils/logger.server";
 import type { CourierAddress, CourierName, DeliveryKind, TrackingEvent, TrackingStatus } from "./courier";
 import { CourierError, COURIER_NAMES } from "./courier";
 import { COURIER_OF_KIND, courierClient } from "./couriers.server";
-import { parcelProblem, parcelsFor } from "./delivery.logic";
+import { parcelProblem, parcelsFor, windowLabel, type TrackingView } from "./delivery.logic";
+import type { DeliveryPointCopy } from "~/db/schema";
 import { courierAddressOf, loadDeliverySettings } from "./delivery.server";
 import { SHIPLOGIC_SIGNATURE_HEADER, signShiplogicWebhook } from "./shiplogic.server";
 import { timingSafeEqual } from "node:crypto";
@@ -499,4 +500,33 @@ export async function paidAwaitingCourier(db: Queryable): Promise<number> {
     .where((eb) => eb.not(eb.exists(eb.selectFrom("shipments").select("shipments.id").whereRef("shipments.order_id", "=", "orders.id").where("shipments.status", "<>", "cancelled"))))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** How the shopper chose delivery (null on orders from before couriers): the service and window, or the locker / point. */
+export type ChosenDeliveryView = { serviceName: string | null; window: string | null; point: DeliveryPointCopy | null };
+
+/**
+ * What the shopper's order page shows of its delivery: the choice made at checkout, and the parcel's tracking once a
+ * courier is booked (its events, the waybill, and the collection PIN while it waits in a locker).
+ */
+export async function deliveryViewForOrder(db: Queryable, orderId: string): Promise<{ delivery: ChosenDeliveryView | null; tracking: TrackingView | null }> {
+  const [o, s] = await Promise.all([
+    db.selectFrom("orders").select(["delivery_kind", "delivery_service_name", "delivery_point", "delivery_window_from", "delivery_window_to"]).where("id", "=", orderId).executeTakeFirst(),
+    shipmentForOrder(db, orderId),
+  ]);
+  const delivery = o?.delivery_kind ? { serviceName: o.delivery_service_name, window: windowLabel({ deliveryFrom: o.delivery_window_from, deliveryTo: o.delivery_window_to }), point: o.delivery_point } : null;
+  const tracking: TrackingView | null =
+    s && s.status !== "booking"
+      ? {
+          courier: courierTitle(s.courier),
+          trackingReference: s.trackingReference,
+          trackingUrl: s.trackingUrl,
+          status: s.status,
+          collectionPin: s.status === "ready_for_collection" ? s.collectionPin : null,
+          test: s.test,
+          point: o?.delivery_point ?? null,
+          events: s.events,
+        }
+      : null;
+  return { delivery, tracking };
 }
