@@ -506,14 +506,16 @@ async function main() {
     // 10 % of the zone quote's time, one request at a time, for a signed-in shopper.
     const lines = JSON.stringify([{ productId, quantity: 2 }]);
     const address = { street: "4 Belmont Road", suburb: "Rondebosch", city: "Cape Town", postalCode: "7700", province: "Western Cape" };
-    const zoneQuote = `${BASE}/cart?${new URLSearchParams({ quote: JSON.stringify([{ productId, quantity: 2 }]) })}`;
+    // what the page's fetcher asks for: React Router's data request for the cart route
+    const zoneQuote = `${BASE}/cart.data?${new URLSearchParams({ quote: JSON.stringify([{ productId, quantity: 2 }]), _routes: "routes/cart" })}`;
     const delivery = `${BASE}/checkout/delivery?${new URLSearchParams({ lines, ...address })}`;
     const warm = await fetch(delivery, { headers: { cookie: shopper } }); // fills the quote cache (the fake couriers answer)
     const deliveryStatus = warm.status;
-    await warm.arrayBuffer();
+    const offered = ((await warm.json()) as { choices?: { kinds: Array<{ kind: string; options: Array<{ source: string }>; points: unknown[] }> } }).choices?.kinds ?? [];
+    log(`\nDelivery choices measured: ${offered.map((k) => `${k.kind} ${k.options.length} option(s) (${[...new Set(k.options.map((o) => o.source))].join(", ")})${k.points.length ? `, ${k.points.length} points` : ""}`).join("; ")}`);
     const checkoutRows: [string, number, number][] = [
       ["/checkout (the page)", (await fetch(`${BASE}/checkout`, { headers: { cookie: shopper } })).status, await serialLatency(`${BASE}/checkout`, 15, shopper)],
-      ["/cart?quote= (the zone quote, as before couriers)", (await fetch(zoneQuote, { headers: { cookie: shopper } })).status, await serialLatency(zoneQuote, 15, shopper)],
+      ["/cart.data?quote= (the zone quote, as before couriers)", (await fetch(zoneQuote, { headers: { cookie: shopper } })).status, await serialLatency(zoneQuote, 15, shopper)],
       ["/checkout/delivery (every kind, quotes cached)", deliveryStatus, await serialLatency(delivery, 15, shopper)],
     ];
     const [page, zone, choices] = checkoutRows.map((r) => r[2]);

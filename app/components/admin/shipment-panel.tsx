@@ -45,7 +45,14 @@ export function ShipmentPanel({ orderId, shortId, paid, status, delivery, action
         <fetcher.Form method="post" action={action} className="flex flex-wrap items-center gap-2">
           <input type="hidden" name="intent" value="book" />
           <input type="hidden" name="id" value={orderId} />
-          {delivery?.kind ? null : (
+          {/* The shopper's choice is booked as it is; a locker or point order may go to the door instead (a full
+              locker, a shopper who asks). Orders from before couriers go to the door. */}
+          {delivery?.kind && delivery.kind !== "door" ? (
+            <select name="kind" aria-label={`How to send order ${shortId}`} defaultValue="" className="border border-line bg-white px-2 py-1.5 text-xs text-ink">
+              <option value="">As chosen: {KIND_WORDS[delivery.kind]}</option>
+              <option value="door">Door delivery instead</option>
+            </select>
+          ) : delivery?.kind ? null : (
             <input type="hidden" name="kind" value="door" />
           )}
           <button type="submit" disabled={busy} className="bg-ink px-3 py-1.5 font-medium uppercase tracking-[0.14em] text-white hover:bg-ink/90 disabled:opacity-60">

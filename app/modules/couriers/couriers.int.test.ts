@@ -210,6 +210,14 @@ describe("booking the courier", () => {
     expect((await bookShipment(db(), order.id)).created).toBe(true);
   });
 
+  it("a locker order may be sent to the door instead: The Courier Guy, to the shopper's address, its cheapest service", async () => {
+    const order = await paidOrder({}, { delivery_kind: "locker", delivery_service_code: "D2LM", delivery_point_code: "NO-LONGER-THERE" });
+    const { shipment } = await bookShipment(db(), order.id, { kind: "door" });
+    expect(shipment.courier).toBe("shiplogic");
+    const booked = [...couriers.shiplogic.shipments.values()].find((s) => s.customerReference === order.id)!;
+    expect(booked.deliveryAddress).toMatchObject({ local_area: "Rondebosch", code: "7700" });
+  });
+
   it("cancels a booking before collection, and then a new one may be made", async () => {
     const order = await paidOrder();
     await bookShipment(db(), order.id);

@@ -76,7 +76,12 @@ export const orderAdminIntent = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("email"), id }),
   // couriers: book the shopper's choice (or another kind), cancel a booking, book every paid order for one collection
-  z.object({ intent: z.literal("book"), id, kind: z.enum(["door", "locker", "point"]).optional() }),
+  z.object({
+    intent: z.literal("book"),
+    id,
+    // empty: as the shopper chose
+    kind: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["door", "locker", "point"], { error: "Choose door, locker or point" }).optional()),
+  }),
   z.object({ intent: z.literal("cancelBooking"), id }),
   z.object({ intent: z.literal("bookAll") }),
   z.object({ intent: z.literal("delete"), id }),
