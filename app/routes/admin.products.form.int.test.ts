@@ -130,6 +130,14 @@ describe("product images are checked by content", () => {
     expect((await dataOf(viaForm)).error).toBe(PRODUCT_MESSAGES.notAnImage);
     expect(await productBySlug("text-image")).toBeUndefined();
   });
+
+  it("a file whose header says PNG but whose data is broken is a 400 that says so, not a 500 (issue 20 review)", async () => {
+    const broken = Buffer.concat([(await png()).subarray(0, 100), Buffer.alloc(400, 7)]);
+    const result = await callAction(upload.action, "/admin/products/images", imageForm("broken.png", broken, "image/png"), { headers: { cookie } });
+    expect(statusOf(result)).toBe(400);
+    expect((await dataOf(result)).error).toBe(PRODUCT_MESSAGES.unreadableImage);
+    expect((await readdir(join(media, "products"))).filter((f) => f.startsWith("broken-"))).toHaveLength(0);
+  });
 });
 
 function imageForm(name: string, bytes: Buffer, type: string) {

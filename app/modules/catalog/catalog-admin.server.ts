@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { containsInsensitive, isUniqueViolation, type Queryable } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import { DEFAULT_PRODUCT_IMAGES, defaultProductImage } from "~/modules/media/images";
-import { isStoredProductImage, NotAnImageError, removeImageRenditions, storeImageRenditions } from "~/modules/media/product-images.server";
+import { isStoredProductImage, NotAnImageError, removeImageRenditions, storeImageRenditions, UnreadableImageError } from "~/modules/media/product-images.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED, type ProductFormInput } from "./catalog-admin.schema";
@@ -196,6 +196,8 @@ export async function storeUploadedImage(file: File): Promise<string> {
     return await storeImageRenditions(Buffer.from(await file.arrayBuffer()), file.name.replace(/\.[^.]*$/, ""));
   } catch (error) {
     if (error instanceof NotAnImageError) throw new DomainError(PRODUCT_MESSAGES.notAnImage, 400, "images");
+    // A header that says PNG over broken data: the owner's file, not the shop, is at fault (400, nothing logged).
+    if (error instanceof UnreadableImageError) throw new DomainError(PRODUCT_MESSAGES.unreadableImage, 400, "images");
     throw error;
   }
 }

@@ -11,6 +11,7 @@ export const PRODUCT_MESSAGES = {
   saveFailed: "Failed to save product",
   uploadFailed: "Failed to upload image",
   notAnImage: "Please select an image file",
+  unreadableImage: "The image could not be read: the file is damaged or incomplete. Save it again (as JPEG, PNG or WebP) and upload that",
   tooLarge: "Image size must be less than 5MB",
   deleted: "Product deleted successfully!",
   deleteFailed: "Failed to delete product",

@@ -40,22 +40,38 @@ export function safeBase(name: string): string {
 }
 
 /**
- * Encodes the source at every width (square: cropped to a square; otherwise never enlarged) and writes each to the
- * media store. Returns what was written (the demo images keep a local copy of it).
+ * Encodes the source at every width (square: cropped to a square; otherwise never enlarged), in memory. This is where
+ * the image's pixels are first decoded: a file whose header is fine but whose data is broken fails here.
  */
-export async function writeRenditions(source: Sharp, stem: string, square: boolean): Promise<Array<{ key: string; data: Buffer }>> {
-  const store = mediaStore();
-  const written: Array<{ key: string; data: Buffer }> = [];
+export async function encodeRenditions(source: Sharp, square: boolean): Promise<Array<{ width: ImageWidth; data: Buffer }>> {
+  const encoded: Array<{ width: ImageWidth; data: Buffer }> = [];
   for (const width of IMAGE_WIDTHS) {
     const resized = source
       .clone()
       .resize(square ? { width, height: width, fit: "cover" } : { width, withoutEnlargement: true })
       .webp({ quality: QUALITY[width], effort: 4 });
-    const data = await resized.toBuffer();
+    encoded.push({ width, data: await resized.toBuffer() });
+  }
+  return encoded;
+}
+
+/** Writes encoded renditions to the media store under the stem. Returns what was written. */
+async function putRenditions(stem: string, encoded: Array<{ width: ImageWidth; data: Buffer }>): Promise<Array<{ key: string; data: Buffer }>> {
+  const store = mediaStore();
+  const written: Array<{ key: string; data: Buffer }> = [];
+  for (const { width, data } of encoded) {
     await store.put(renditionKey(stem, width), data, "image/webp");
     written.push({ key: renditionKey(stem, width), data });
   }
   return written;
+}
+
+/**
+ * Encodes the source at every width and writes each to the media store. Returns what was written (the demo images
+ * keep a local copy of it).
+ */
+export async function writeRenditions(source: Sharp, stem: string, square: boolean): Promise<Array<{ key: string; data: Buffer }>> {
+  return putRenditions(stem, await encodeRenditions(source, square));
 }
 
 export class NotAnImageError extends Error {
@@ -65,11 +81,21 @@ export class NotAnImageError extends Error {
   }
 }
 
+/** The bytes start like an image (the header names a format and a size) but its pixels can't be decoded. */
+export class UnreadableImageError extends Error {
+  constructor() {
+    super("The image could not be read: the file is damaged or incomplete");
+    this.name = "UnreadableImageError";
+  }
+}
+
 /**
  * Re-encodes an uploaded image (checked by its content, not its name) to WebP at every IMAGE_WIDTHS width, strips
  * its metadata, turns it upright, and writes it to the media store. Returns the URL of the largest rendition,
  * the value to keep in products.images. Images narrower than a width are not enlarged. Throws NotAnImageError when
- * the bytes are not an image sharp can read.
+ * the bytes are not an image sharp recognises, and UnreadableImageError when the header is an image's but the data
+ * is broken (a truncated PNG): every rendition is encoded before any is stored, so neither leaves a file behind, and
+ * only a failing store is an unexpected error.
  */
 export async function storeImageRenditions(buffer: Buffer, baseName: string): Promise<string> {
   let source: Sharp;
@@ -81,8 +107,14 @@ export async function storeImageRenditions(buffer: Buffer, baseName: string): Pr
     throw new NotAnImageError();
   }
   const stem = `${safeBase(baseName)}-${shortHash(buffer)}`;
-  // Flatten transparency onto ivory so PNG cut-outs look right on the shop's background.
-  await writeRenditions(source.flatten({ background: "#faf7f2" }), stem, false);
+  let encoded: Array<{ width: ImageWidth; data: Buffer }>;
+  try {
+    // Flatten transparency onto ivory so PNG cut-outs look right on the shop's background.
+    encoded = await encodeRenditions(source.flatten({ background: "#faf7f2" }), false);
+  } catch {
+    throw new UnreadableImageError();
+  }
+  await putRenditions(stem, encoded);
   return `${productImageUrlBase()}/${stem}-1200.webp`;
 }
 

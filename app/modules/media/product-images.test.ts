@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sizedImage } from "./images";
-import { NotAnImageError, storeImageRenditions } from "./product-images.server";
+import { NotAnImageError, storeImageRenditions, UnreadableImageError } from "./product-images.server";
 
 let root: string;
 
@@ -43,5 +43,13 @@ describe("storeImageRenditions", () => {
   it("refuses bytes that are not an image", async () => {
     await expect(storeImageRenditions(Buffer.from("<?php echo 'hi'; ?>"), "evil.jpg")).rejects.toBeInstanceOf(NotAnImageError);
     await expect(storeImageRenditions(Buffer.alloc(0), "empty")).rejects.toThrow("Please select an image file");
+  });
+
+  it("refuses a file whose header says PNG but whose data is broken, and stores nothing", async () => {
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#c33" } }).png().toBuffer();
+    const broken = Buffer.concat([png.subarray(0, 100), Buffer.alloc(200, 7)]);
+    expect((await sharp(broken).metadata()).format).toBe("png"); // the header alone looks fine
+    await expect(storeImageRenditions(broken, "broken")).rejects.toBeInstanceOf(UnreadableImageError);
+    expect((await readdir(join(root, "media", "products"))).filter((f) => f.startsWith("broken-"))).toEqual([]);
   });
 });
