@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NextFunction, Request, Response } from "express";
+import { MAX_IMPORT_UPLOAD_BYTES } from "~/modules/catalog-csv/csv-limits";
 import { bodyLimit, bodyLimitFor, refuseNulInUrl } from "./input-guards";
 import { MAX_FORM_BYTES, MAX_UPLOAD_BYTES } from "~/utils/request.server";
 
@@ -38,6 +39,7 @@ describe("bodyLimit", () => {
     expect(bodyLimitFor("/admin/products/edit/abc.data")).toBe(MAX_UPLOAD_BYTES);
     expect(bodyLimitFor("/admin/products/images")).toBe(MAX_UPLOAD_BYTES);
     expect(bodyLimitFor("/admin/products")).toBe(MAX_FORM_BYTES);
+    expect(bodyLimitFor("/admin/products/import.data")).toBe(MAX_IMPORT_UPLOAD_BYTES);
     expect(bodyLimitFor("/checkout")).toBe(MAX_FORM_BYTES);
   });
 });

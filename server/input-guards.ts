@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { errorBody } from "~/utils/errors";
 import { hasNul, INPUT_MESSAGES, MAX_FORM_BYTES, MAX_UPLOAD_BYTES } from "~/utils/request.server";
+import { MAX_IMPORT_UPLOAD_BYTES } from "~/modules/catalog-csv/csv-limits";
 
 /**
  * Guards in front of every route, for what a route never gets to see. Routes themselves read their input through
@@ -14,8 +15,12 @@ import { hasNul, INPUT_MESSAGES, MAX_FORM_BYTES, MAX_UPLOAD_BYTES } from "~/util
 
 const UPLOAD_PATH = /^\/admin\/products\/(?:add|images|edit\/[^/]+)(?:\.data)?$/;
 
-/** The largest body a path accepts: the product form and its upload carry an image (5 MB), the rest small forms. */
+/** The product import's CSV file (docs/decisions/032). */
+const IMPORT_PATH = /^\/admin\/products\/import(?:\.data)?$/;
+
+/** The largest body a path accepts: the product form and its upload carry an image (5 MB), the import a CSV, the rest small forms. */
 export function bodyLimitFor(path: string): number {
+  if (IMPORT_PATH.test(path)) return MAX_IMPORT_UPLOAD_BYTES;
   return UPLOAD_PATH.test(path) ? MAX_UPLOAD_BYTES : MAX_FORM_BYTES;
 }
 

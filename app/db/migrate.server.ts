@@ -16,6 +16,8 @@ import * as productsNameSortIndex from "./migrations/0013_products_name_sort_ind
 import * as productSize from "./migrations/0017_product_size";
 import * as productsSearchTrigramIndex from "./migrations/0018_products_search_trigram_index";
 import * as couriers from "./migrations/0019_couriers";
+import * as productSku from "./migrations/0020_product_sku";
+import * as ordersCreatedIndex from "./migrations/0021_orders_created_index";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -36,13 +38,31 @@ const migrations: Record<string, Migration> = {
   "0017_product_size": productSize,
   "0018_products_search_trigram_index": productsSearchTrigramIndex,
   "0019_couriers": couriers,
+  "0020_product_sku": productSku,
+  "0021_orders_created_index": ordersCreatedIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+function migrator(db: DB) {
+  return new Migrator({ db, provider, migrationTableName: "schema_migrations", migrationLockTableName: "schema_migrations_lock" });
+}
+
+/** The migrations this version of the shop knows, in the order they run (a backup's schema is checked against them). */
+export function migrationNames(): string[] {
+  return Object.keys(migrations).sort((a, b) => a.localeCompare(b));
+}
+
 export async function migrateToLatest(db: DB) {
-  const migrator = new Migrator({ db, provider, migrationTableName: "schema_migrations", migrationLockTableName: "schema_migrations_lock" });
-  const { error, results } = await migrator.migrateToLatest();
+  return reportMigration(await migrator(db).migrateToLatest());
+}
+
+/** Migrates up to and including `name`: a restore brings an empty database to its backup's schema first (docs/decisions/033). */
+export async function migrateTo(db: DB, name: string) {
+  return reportMigration(await migrator(db).migrateTo(name));
+}
+
+function reportMigration({ error, results }: Awaited<ReturnType<Migrator["migrateToLatest"]>>) {
   if (error) {
     const failed = results?.find((r) => r.status === "Error");
     throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${(error as Error).message ?? error}`);

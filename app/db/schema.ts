@@ -102,6 +102,8 @@ export interface ProductsTable {
   size_ml: Defaulted<number | null>;
   /** What one bottle weighs packed, for courier quotes; null = the shop's default (migration 0019). */
   weight_grams: Defaulted<number | null>;
+  /** The owner's stock-keeping unit, unique where set; null = none (migration 0020, docs/decisions/032). */
+  sku: Defaulted<string | null>;
 }
 
 export interface ProductTiersTable {
@@ -407,6 +409,32 @@ export interface SettingsTable {
   updated_at: Timestamp;
 }
 
+/** An uploaded product CSV between its preview and its apply (migration 0020, docs/decisions/032). */
+export interface ProductImportsTable {
+  id: string;
+  status: "previewed" | "applying" | "applied" | "failed";
+  file_name: string;
+  format: string;
+  csv: string | null;
+  /** JSON text: the preview's report */
+  report: string;
+  phase: string | null;
+  progress_done: Defaulted<number>;
+  progress_total: Defaulted<number>;
+  message: string | null;
+  claim: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Which stored image an imported image URL became (migration 0020). */
+export interface ImportedImagesTable {
+  source_url: string;
+  url: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -416,6 +444,8 @@ export interface Database {
   categories: CategoriesTable;
   products: ProductsTable;
   product_tiers: ProductTiersTable;
+  product_imports: ProductImportsTable;
+  imported_images: ImportedImagesTable;
   reviews: ReviewsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;

@@ -5,7 +5,7 @@ import { AdminStatus } from "~/components/admin/admin-status";
 import { ConfirmDelete } from "~/components/admin/confirm-delete";
 import { DataTable, type Column } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
-import { ButtonLink } from "~/components/ui/button";
+import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
@@ -110,7 +110,17 @@ export default function Products({ loaderData }: Route.ComponentProps) {
     <AdminPage
       title="Products"
       description="The catalogue: add, edit and remove products."
-      actions={<ButtonLink to="/admin/products/add">Add New Product</ButtonLink>}
+      actions={
+        <>
+          <a href="/admin/products/export.csv" download className={buttonClass("secondary")}>
+            Export CSV
+          </a>
+          <ButtonLink to="/admin/products/import" variant="secondary">
+            Import CSV
+          </ButtonLink>
+          <ButtonLink to="/admin/products/add">Add New Product</ButtonLink>
+        </>
+      }
       stats={[
         { label: "All products", value: list.total },
         { label: hasActiveFilters(query) ? "Matching" : "Shown", value: list.matching },

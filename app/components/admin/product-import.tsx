@@ -1,0 +1,214 @@
+import { useEffect } from "react";
+import { Form, Link, useNavigation, useRevalidator } from "react-router";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Notice } from "~/components/ui/field";
+import { FORMAT_LABELS, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, OUR_HEADER, type ImportRowReport, type RowAction } from "~/modules/catalog-csv/csv-columns";
+import { DataTable, type Column } from "./data-table";
+
+/** The product import page's parts (app/routes/admin.products.import.tsx): upload, progress, the rows of a preview. */
+
+const ACTION_LABELS: Record<RowAction, string> = { create: "New", update: "Update", unchanged: "Unchanged", skip: "Skipped", error: "Error" };
+const ACTION_STYLES: Record<RowAction, string> = {
+  create: "border-success/40 text-success",
+  update: "border-gold/60 text-ink",
+  unchanged: "border-line text-muted",
+  skip: "border-line text-muted",
+  error: "border-danger/40 text-danger",
+};
+
+export function ActionBadge({ action }: { action: RowAction }) {
+  return <span className={`inline-block border px-2 py-0.5 text-[0.68rem] font-medium uppercase tracking-[0.14em] ${ACTION_STYLES[action]}`}>{ACTION_LABELS[action]}</span>;
+}
+
+/** Step 1: choose a file. A plain multipart form: it works without JavaScript. */
+export function UploadForm({ error, again = false }: { error?: string; again?: boolean }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "preview";
+  return (
+    <Form method="post" encType="multipart/form-data" className="border border-line bg-white p-4 sm:p-5">
+      <h2 className="font-display text-xl text-ink">{again ? "Upload a corrected file" : "1. Choose a CSV file"}</h2>
+      <p className="mt-1 text-sm text-ink-soft">
+        Our own export, or a WooCommerce product export (Products → Export in WordPress) as it is. Nothing changes until you apply the preview.
+      </p>
+      <input type="hidden" name="intent" value="preview" />
+      <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="min-w-0 flex-1 space-y-1.5">
+          <label htmlFor="import-file" className="block text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">
+            CSV file
+          </label>
+          <input
+            id="import-file"
+            name="file"
+            type="file"
+            required
+            accept=".csv,text/csv"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "import-file-error" : "import-file-hint"}
+            className="block w-full border border-line bg-white text-sm text-ink file:mr-3 file:h-11 file:border-0 file:bg-sand file:px-4 file:text-xs file:font-medium file:uppercase file:tracking-[0.14em] file:text-ink"
+          />
+          <p id="import-file-hint" className="text-xs text-muted">
+            UTF-8 CSV, up to {MAX_IMPORT_ROWS.toLocaleString("en-US").replace(/,/g, " ")} rows and {MAX_IMPORT_BYTES / 1024 / 1024} MB.
+          </p>
+        </div>
+        <Button type="submit" disabled={busy} className="sm:mb-6">
+          {busy ? "Reading…" : "Preview import"}
+        </Button>
+      </div>
+      {error ? (
+        <div id="import-file-error" className="mt-4">
+          <Notice tone="error">{error}</Notice>
+        </div>
+      ) : null}
+    </Form>
+  );
+}
+
+/** What the two formats carry (folded away: the owner reads it once). */
+export function FormatHelp() {
+  return (
+    <details className="border border-line bg-white/60 px-4 py-3 text-sm text-ink-soft sm:px-5">
+      <summary className="cursor-pointer text-xs font-medium uppercase tracking-[0.14em] text-ink">What the file may hold</summary>
+      <div className="mt-3 space-y-3">
+        <p>
+          <strong className="text-ink">Our columns</strong> (the export writes them all): {OUR_HEADER.join(", ")}. Only Name and Price (ZAR) are needed;
+          a column left out leaves that value as it is. Products are matched by SKU, then by slug; an empty Stock means not counted.
+        </p>
+        <p>
+          <strong className="text-ink">WooCommerce</strong>: SKU, Name, Regular price, Description and Short description (HTML becomes text), Categories (the
+          first one), Images (fetched by the shop), Stock and In stock?, Weight and a Size attribute are read; the preview names the columns it ignores.
+          Variable products, variations, drafts and private products are skipped.
+        </p>
+        <p>Prices may be written 1299.00 or R 1 299,00. Categories that don't exist yet are made.</p>
+      </div>
+    </details>
+  );
+}
+
+/** Step 3: the apply runs on the server; the page asks for its progress every second. */
+export function ImportProgress({ phase, done, total }: { phase: string | null; done: number; total: number }) {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, 1000);
+    return () => window.clearInterval(timer);
+  }, [revalidator]);
+  const percent = phase === "images" && total > 0 ? Math.round((done / total) * 90) : phase === "writing" ? 95 : 3;
+  const label = phase === "images" ? `Fetching images: ${done} of ${total}` : phase === "writing" ? `Writing ${total} products (one transaction)…` : "Checking the file against the catalogue…";
+  return (
+    <section aria-labelledby="import-progress" className="border border-line bg-white p-4 sm:p-5">
+      <h2 id="import-progress" className="font-display text-xl text-ink">
+        Importing…
+      </h2>
+      <p className="mt-1 text-sm text-ink-soft" aria-live="polite">
+        {label}
+      </p>
+      <div role="progressbar" aria-labelledby="import-progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="mt-4 h-2 w-full overflow-hidden bg-sand">
+        <div className="h-full bg-gold transition-[width] duration-500" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="mt-3 text-xs text-muted">
+        You may leave this page: the import carries on. <Link to="." className="underline underline-offset-4">Refresh</Link>
+      </p>
+    </section>
+  );
+}
+
+/** Step 2's button: apply what the preview lists. */
+export function ApplyForm({ id, count, label }: { id: string; count: number; label: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "apply";
+  return (
+    <Form method="post" className="flex flex-col gap-3 border border-gold/40 bg-sand/60 p-4 sm:flex-row sm:items-center sm:justify-between sm:p-5">
+      <p className="text-sm text-ink">
+        {count} {count === 1 ? "product" : "products"} will be created or updated in one go: if anything fails, nothing is written.
+      </p>
+      <input type="hidden" name="intent" value="apply" />
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" disabled={busy} className="shrink-0">
+        {busy ? "Starting…" : label}
+      </Button>
+    </Form>
+  );
+}
+
+function Details({ r }: { r: ImportRowReport }) {
+  return (
+    <div className="space-y-1 text-left text-xs">
+      {r.errors?.map((e, i) => (
+        <p key={i} className="text-danger">
+          {e.column ? <strong className="font-semibold">{e.column}: </strong> : null}
+          {e.message}
+        </p>
+      ))}
+      {r.changes?.length ? <p className="text-ink-soft">Changes: {r.changes.join(", ")}</p> : null}
+      {r.notes?.map((n, i) => (
+        <p key={i} className="text-muted">
+          {n}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** The preview's rows, a page at a time, with a tab per kind. */
+export function ImportRows({
+  rows,
+  show,
+  hrefFor,
+  page,
+  pageCount,
+  counts,
+}: {
+  rows: ImportRowReport[];
+  show: string;
+  hrefFor: (changes: { show?: string; page?: number }) => string;
+  page: number;
+  pageCount: number;
+  counts: { all: number; errors: number; changes: number };
+}) {
+  const columns: Column<ImportRowReport>[] = [
+    { header: "Row", cell: (r) => r.row, className: "tabular-nums whitespace-nowrap" },
+    { header: "Result", cell: (r) => <ActionBadge action={r.action} /> },
+    {
+      header: "Product",
+      cell: (r) => (
+        <span className="block min-w-0 text-left">
+          <span className="block font-medium text-ink">{r.name || <span className="text-muted">(no name)</span>}</span>
+          <span className="block break-all text-xs text-muted">{[r.sku && `SKU ${r.sku}`, r.slug].filter(Boolean).join(" · ")}</span>
+        </span>
+      ),
+    },
+    { header: "Details", bare: true, cell: (r) => <Details r={r} />, className: "md:w-1/2" },
+  ];
+  const tabs = [
+    { key: "all", label: "All rows", n: counts.all },
+    { key: "changes", label: "New and updated", n: counts.changes },
+    { key: "errors", label: "Errors", n: counts.errors },
+  ];
+  return (
+    <section aria-labelledby="import-rows" className="space-y-4">
+      <h2 id="import-rows" className="sr-only">
+        Rows of the file
+      </h2>
+      <nav aria-label="Show rows" className="flex flex-wrap gap-2">
+        {tabs.map((t) => (
+          <Link key={t.key} to={hrefFor({ show: t.key, page: 1 })} aria-current={show === t.key ? "page" : undefined} className={buttonClass(show === t.key ? "primary" : "secondary", "sm")}>
+            {t.label} <span className="tabular-nums">({t.n})</span>
+          </Link>
+        ))}
+      </nav>
+      <DataTable<ImportRowReport>
+        rows={rows}
+        columns={columns}
+        rowKey={(r) => String(r.row)}
+        caption="Rows of the file and what the import does with each"
+        empty={<p className="text-sm text-ink-soft">No rows of this kind.</p>}
+        page={{ page, pageCount, hrefFor: (p) => hrefFor({ page: p }) }}
+      />
+    </section>
+  );
+}
+
+export function formatLabel(format: string): string {
+  return FORMAT_LABELS[format as keyof typeof FORMAT_LABELS] ?? format;
+}

@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import {
+  CSV_MESSAGES,
+  decodeCsvBytes,
+  detectDelimiter,
+  formatTiers,
+  htmlToText,
+  joinList,
+  mapHeader,
+  neutraliseCell,
+  OUR_HEADER,
+  parseCsvAmount,
+  parseTiers,
+  readRow,
+  splitList,
+  unescapeWooNewlines,
+  unneutraliseCell,
+  wooCategory,
+  type HeaderMap,
+} from "./csv-columns";
+
+const WOO_HEADER = [
+  "ID", "Type", "SKU", "Name", "Published", "Is featured?", "Visibility in catalog", "Short description", "Description",
+  "Date sale price starts", "Date sale price ends", "Tax status", "Tax class", "In stock?", "Stock", "Low stock amount",
+  "Backorders allowed?", "Sold individually?", "Weight (kg)", "Length (cm)", "Width (cm)", "Height (cm)",
+  "Allow customer reviews?", "Purchase note", "Sale price", "Regular price", "Categories", "Tags", "Shipping class",
+  "Images", "Download limit", "Download expiry days", "Parent", "Grouped products", "Upsells", "Cross-sells",
+  "External URL", "Button text", "Position", "Attribute 1 name", "Attribute 1 value(s)", "Attribute 1 visible", "Attribute 1 global",
+];
+
+function wooMap(): HeaderMap {
+  const mapped = mapHeader(WOO_HEADER);
+  if (!mapped.ok) throw new Error(mapped.message);
+  return mapped.map;
+}
+
+function wooRow(values: Record<string, string>): string[] {
+  return WOO_HEADER.map((h) => values[h] ?? "");
+}
+
+describe("amounts", () => {
+  it.each([
+    ["R 1 299,00", 129900],
+    ["1299.00", 129900],
+    ["1299", 129900],
+    ["R1 299.00", 129900],
+    ["1 299,5", 129950],
+    ["1,299.50", 129950],
+    ["1.299,50", 129950],
+    ["0,99", 99],
+    ["r 45", 4500],
+    ["1\u00a0299,00", 129900],
+  ])("%s → %i cents", (text, cents) => expect(parseCsvAmount(text)).toBe(cents));
+
+  it.each(["", "abc", "-5", "1,299", "1.299", "12.345", "1 299,00 ZAR", "1e3", "1,2,3"])("%j is refused", (text) => expect(parseCsvAmount(text)).toBeNull());
+});
+
+describe("formula neutralising", () => {
+  it.each(["=HYPERLINK(\"http://evil.example\",\"x\")", "+27 82", "-5", "@SUM(A1)", "\tx", "\rx", "\nx"])("%j gets an apostrophe and comes back exactly", (text) => {
+    expect(neutraliseCell(text)).toBe(`'${text}`);
+    expect(unneutraliseCell(neutraliseCell(text))).toBe(text);
+  });
+  it.each(["Oud Wood", "'quoted'", "'=already", "''+twice", "", "1299.00"])("%j round-trips", (text) => {
+    expect(unneutraliseCell(neutraliseCell(text))).toBe(text);
+  });
+  it("leaves ordinary text alone", () => expect(neutraliseCell("Velvet Oud")).toBe("Velvet Oud"));
+});
+
+describe("bytes → text", () => {
+  const utf8 = (s: string) => new TextEncoder().encode(s);
+  it("drops a UTF-8 byte-order mark", () => {
+    const decoded = decodeCsvBytes(utf8("\uFEFFName,Price (ZAR)\nCrème,1\n"));
+    expect(decoded).toEqual({ ok: true, text: "Name,Price (ZAR)\nCrème,1\n" });
+  });
+  it("refuses UTF-16 (with or without a byte-order mark)", () => {
+    const le = Buffer.from("\uFEFFName,Price\n", "utf16le");
+    expect(decodeCsvBytes(le)).toEqual({ ok: false, message: CSV_MESSAGES.utf16 });
+    expect(decodeCsvBytes(Buffer.from("Name,Price (ZAR)\nA,1\n", "utf16le"))).toEqual({ ok: false, message: CSV_MESSAGES.utf16 });
+  });
+  it("refuses Latin-1 bytes, naming the line and the byte", () => {
+    const latin1 = Buffer.from("Name,Price (ZAR)\nVelvet,1\nCr\xe8me,2\n", "latin1");
+    const decoded = decodeCsvBytes(latin1);
+    expect(decoded.ok).toBe(false);
+    expect(!decoded.ok && decoded.message).toMatch(/^The file isn't UTF-8: line 3 has a byte \(0xE8\)/);
+  });
+  it("refuses an Excel workbook and an empty file", () => {
+    expect(decodeCsvBytes(Buffer.from("PK\x03\x04rest", "latin1"))).toEqual({ ok: false, message: CSV_MESSAGES.xlsx });
+    expect(decodeCsvBytes(new Uint8Array())).toEqual({ ok: false, message: CSV_MESSAGES.empty });
+  });
+  it("finds the delimiter on the header line", () => {
+    expect(detectDelimiter('Name;"Price (ZAR)";Stock\n"a,b";1;2')).toBe(";");
+    expect(detectDelimiter("Name,Price (ZAR)\n")).toBe(",");
+    expect(detectDelimiter("Name\tPrice (ZAR)\n")).toBe("\t");
+  });
+});
+
+describe("lists, tiers, descriptions", () => {
+  it("splits WooCommerce lists, honouring escaped commas", () => {
+    expect(splitList("https://a.example/1.jpg, https://a.example/2,3.jpg\\,x")).toEqual(["https://a.example/1.jpg", "https://a.example/2", "3.jpg,x"]);
+    expect(splitList(joinList(["a,b", "c"]))).toEqual(["a,b", "c"]);
+  });
+  it("writes and reads tiers", () => {
+    const tiers = [
+      { minQuantity: 10, maxQuantity: null, priceCents: 27900 },
+      { minQuantity: 5, maxQuantity: 9, priceCents: 29900 },
+      { minQuantity: 3, maxQuantity: 3, priceCents: 31000 },
+    ];
+    expect(formatTiers(tiers)).toBe("3: 310.00; 5-9: 299.00; 10+: 279.00");
+    expect(parseTiers(formatTiers(tiers))).toEqual({ tiers: [...tiers].sort((a, b) => a.minQuantity - b.minQuantity) });
+    expect(parseTiers("5–9: R 299,00")).toEqual({ tiers: [{ minQuantity: 5, maxQuantity: 9, priceCents: 29900 }] });
+    expect(parseTiers("")).toEqual({ tiers: [] });
+    expect(parseTiers("5-9: 299; 8+: 200")).toMatchObject({ error: expect.stringMatching(/overlaps/) });
+    expect(parseTiers("9-5: 1")).toMatchObject({ error: expect.stringMatching(/ends before it starts/) });
+    expect(parseTiers("five: 1")).toMatchObject({ error: expect.stringMatching(/Write tier prices like/) });
+  });
+  it("turns WooCommerce HTML and its \\n into text", () => {
+    expect(unescapeWooNewlines("Line one\\nLine two\\\\n")).toBe("Line one\nLine two\\n");
+    expect(htmlToText("<p>A warm <strong>amber</strong> &amp; oud.</p><ul><li>Top notes: bergamot</li><li>Base notes: oud</li></ul>")).toBe(
+      "A warm amber & oud.\n\n• Top notes: bergamot\n• Base notes: oud",
+    );
+    expect(htmlToText("Price < R500 & free delivery")).toBe("Price < R500 & free delivery");
+  });
+  it("takes the first category's own name", () => {
+    expect(wooCategory("Fragrances > For Her, Gift sets")).toBe("For Her");
+    expect(wooCategory("Uncategorized")).toBe("");
+    expect(wooCategory("Men\\, Classic")).toBe("Men, Classic");
+  });
+});
+
+describe("headers", () => {
+  it("knows our header, with its every column", () => {
+    const mapped = mapHeader(OUR_HEADER);
+    expect(mapped.ok && mapped.map.format).toBe("scentara");
+    expect(mapped.ok && mapped.map.ignored).toEqual([]);
+  });
+  it("maps WooCommerce's columns and names the ones it ignores", () => {
+    const map = wooMap();
+    expect(map.format).toBe("woocommerce");
+    expect(map.ignored).toEqual(expect.arrayContaining(["ID", "Sale price", "Tags", "Tax status", "Length (cm)", "Attribute 1 visible", "Position"]));
+    for (const used of ["SKU", "Name", "Regular price", "Description", "Short description", "Categories", "Images", "Stock", "In stock?", "Weight (kg)", "Type", "Published", "Attribute 1 name"]) {
+      expect(map.ignored).not.toContain(used);
+    }
+  });
+  it("says which required column is missing", () => {
+    expect(mapHeader(["SKU", "Name", "Stock"])).toEqual({ ok: false, message: CSV_MESSAGES.missingColumns(["Price (ZAR)"], "scentara") });
+    expect(mapHeader(["ID", "Type", "SKU", "Published", "Regular price"])).toEqual({ ok: false, message: CSV_MESSAGES.missingColumns(["Name"], "woocommerce") });
+    expect(mapHeader(["Foo", "Bar"])).toEqual({ ok: false, message: CSV_MESSAGES.unknownFormat });
+    expect(mapHeader(["Name", "Price (ZAR)", "name"])).toEqual({ ok: false, message: CSV_MESSAGES.duplicateHeader("name") });
+  });
+});
+
+describe("a WooCommerce row", () => {
+  const map = wooMap();
+  it("becomes our product", () => {
+    const read = readRow(
+      wooRow({
+        Type: "simple", SKU: "SC-OUD-100", Name: "Velvet Oud", Published: "1", "Short description": "<p>Warm &amp; smoky.</p>",
+        Description: "Top notes: saffron\\nBase notes: oud", "In stock?": "1", Stock: "12", "Weight (kg)": "0,35",
+        "Regular price": "1 299,00", "Sale price": "999", Categories: "Fragrances > For Him", Images: "https://shop.example/wp-content/uploads/oud.jpg",
+        "Attribute 1 name": "Size", "Attribute 1 value(s)": "100ml",
+      }),
+      map,
+    );
+    expect(read.errors).toEqual([]);
+    expect(read.product).toEqual({
+      sku: "SC-OUD-100",
+      name: "Velvet Oud",
+      priceCents: 129900,
+      description: "Warm & smoky.\n\nTop notes: saffron\nBase notes: oud",
+      category: "For Him",
+      images: ["https://shop.example/wp-content/uploads/oud.jpg"],
+      stock: 12,
+      weightGrams: 350,
+      sizeMl: 100,
+    });
+  });
+  it("out of stock without a count is stock 0; in stock without one is not counted", () => {
+    expect(readRow(wooRow({ Type: "simple", Name: "A", Published: "1", "Regular price": "10", "In stock?": "0" }), map).product?.stock).toBe(0);
+    expect(readRow(wooRow({ Type: "simple", Name: "A", Published: "1", "Regular price": "10", "In stock?": "1" }), map).product?.stock).toBeNull();
+  });
+  it("skips variations, variable products and drafts with a reason", () => {
+    expect(readRow(wooRow({ Type: "variation", Name: "A - 50ml", Published: "1", "Regular price": "10" }), map).skip).toMatch(/variation/);
+    expect(readRow(wooRow({ Type: "variable", Name: "A", Published: "1" }), map).skip).toMatch(/variable product/);
+    expect(readRow(wooRow({ Type: "simple", Name: "A", Published: "-1", "Regular price": "10" }), map).skip).toMatch(/draft/);
+  });
+  it("names the column of each error", () => {
+    const read = readRow(wooRow({ Type: "simple", Name: "", Published: "1", "Regular price": "R abc", "Weight (kg)": "heavy" }), map);
+    expect(read.errors).toEqual(
+      expect.arrayContaining([
+        { column: "Name", message: "Name is required" },
+        { column: "Regular price", message: "\"R abc\" isn't an amount in rand: write it like 1299.00 (or R 1 299,00)" },
+        { column: "Weight (kg)", message: "\"heavy\" isn't a weight" },
+      ]),
+    );
+  });
+  it("takes WooCommerce's formula escaping off", () => {
+    expect(readRow(wooRow({ Type: "simple", Name: "'=HYPERLINK(\"x\")", Published: "1", "Regular price": "10" }), map).product?.name).toBe('=HYPERLINK("x")');
+  });
+});

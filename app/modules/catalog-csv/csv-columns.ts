@@ -1,0 +1,723 @@
+/**
+ * The product CSV, pure and browser-safe (issue 20, docs/decisions/032): our own columns, how a WooCommerce product
+ * export's columns map onto ours, and how one row's cells become a validated product (zod). No I/O here: the server
+ * modules parse files (csv-parse), plan, fetch images and write; everything that decides what a cell means is here,
+ * unit-tested.
+ *
+ * Our file: UTF-8 with a byte-order mark (Excel then reads accents right), comma-separated, a header row, one product
+ * a row. Amounts are rand with 2 decimals and a dot, no currency sign or grouping ("1299.00", as the orders export
+ * writes them); an import also reads what people type: "R 1 299,00", "1 299.00", "1299,5". Text cells that begin with
+ * = + - @, a tab or a line break get a leading apostrophe so no spreadsheet runs them as a formula; the import takes
+ * exactly that apostrophe off again, so every value round-trips.
+ */
+import { z } from "zod";
+import { SIZE_ML_MAX, STOCK_MAX, WEIGHT_GRAMS_MAX } from "~/modules/catalog/catalog-admin.schema";
+import { INSPIRED_FRAGRANCE_MAX, INSPIRED_HOUSE_MAX } from "~/modules/catalog/inspired-by.logic";
+import { tiersOverlap, type PriceTier } from "~/modules/pricing/tiers.logic";
+import { formatAmount } from "~/utils/money";
+import { isSlug } from "~/utils/slug";
+import { MAX_IMPORT_ROWS } from "./csv-limits";
+
+export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_UPLOAD_BYTES } from "./csv-limits";
+
+export const CSV_BOM = "\uFEFF";
+export const MAX_IMPORT_IMAGES_PER_PRODUCT = 8;
+export const MAX_TIERS = 20;
+export const MAX_PRICE_CENTS = 100_000_000;
+
+export type CsvFormat = "scentara" | "woocommerce";
+
+export type FieldKey =
+  | "sku"
+  | "slug"
+  | "name"
+  | "category"
+  | "price"
+  | "tiers"
+  | "stock"
+  | "sizeMl"
+  | "weightGrams"
+  | "inspiredHouse"
+  | "inspiredFragrance"
+  | "description"
+  | "images"
+  | "metaTitle"
+  | "metaDesc";
+
+/** Our columns, in the export's order. The header is what Excel shows; the import matches it case-insensitively. */
+export const OUR_COLUMNS: ReadonlyArray<{ key: FieldKey; header: string }> = [
+  { key: "sku", header: "SKU" },
+  { key: "slug", header: "Slug" },
+  { key: "name", header: "Name" },
+  { key: "category", header: "Category" },
+  { key: "price", header: "Price (ZAR)" },
+  { key: "tiers", header: "Tier prices (ZAR)" },
+  { key: "stock", header: "Stock" },
+  { key: "sizeMl", header: "Size (ml)" },
+  { key: "weightGrams", header: "Weight (g)" },
+  { key: "inspiredHouse", header: "Inspired by (house)" },
+  { key: "inspiredFragrance", header: "Inspired by (fragrance)" },
+  { key: "description", header: "Description" },
+  { key: "images", header: "Images" },
+  { key: "metaTitle", header: "Meta title" },
+  { key: "metaDesc", header: "Meta description" },
+];
+
+export const OUR_HEADER = OUR_COLUMNS.map((c) => c.header);
+
+export const CSV_MESSAGES = {
+  empty: "The file is empty",
+  noRows: "The file has a header row but no products under it",
+  utf16: "The file is UTF-16 (Excel's \"Unicode Text\"), not UTF-8: in Excel choose File → Save As → \"CSV UTF-8 (Comma delimited)\", or download the sheet as CSV from Google Sheets, and upload that",
+  xlsx: "This is an Excel workbook, not a CSV: in Excel choose File → Save As → \"CSV UTF-8 (Comma delimited)\" and upload that file",
+  binary: "The file has NUL bytes: it isn't a text CSV",
+  notUtf8: (line: number, byte: number) =>
+    `The file isn't UTF-8: line ${line} has a byte (0x${byte.toString(16).toUpperCase().padStart(2, "0")}) that UTF-8 doesn't allow, so it was probably saved as Windows-1252 / Latin-1 (Excel's plain "CSV"). In Excel choose "CSV UTF-8 (Comma delimited)", or download the sheet as CSV from Google Sheets, and upload it again`,
+  tooManyRows: `The file has more than ${MAX_IMPORT_ROWS.toLocaleString("en-US").replace(/,/g, " ")} product rows: split it into files of at most ${MAX_IMPORT_ROWS.toLocaleString("en-US").replace(/,/g, " ")} rows (each import is one transaction)`,
+  unknownFormat:
+    'The header row isn\'t ours or WooCommerce\'s: our export has "Name" and "Price (ZAR)"; a WooCommerce product export has "Name" and "Regular price"',
+  missingColumns: (missing: string[], format: CsvFormat) =>
+    `The file has no ${missing.map((m) => `"${m}"`).join(" or ")} column${missing.length > 1 ? "s" : ""}: ${format === "woocommerce" ? "a WooCommerce product export" : "our product file"} needs ${
+      format === "woocommerce" ? '"Name" and "Regular price"' : '"Name" and "Price (ZAR)"'
+    }`,
+  duplicateHeader: (header: string) => `The header row names "${header}" twice: which one is meant?`,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cells: formula neutralising, amounts, lists
+
+const FORMULA_START = /^'*[=+\-@\t\r\n]/;
+
+/**
+ * A text cell made safe for a spreadsheet (CSV injection, OWASP): one that begins with = + - @, a tab or a line break is
+ * read by Excel, LibreOffice and Google Sheets as a formula (=HYPERLINK(…) sends data away), so it gets a leading
+ * apostrophe, which spreadsheets take as "this is text". A value that already begins with apostrophes before such a
+ * character gets one more, so unneutraliseCell gives back exactly what was stored.
+ */
+export function neutraliseCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The inverse of neutraliseCell (and of WooCommerce's own exporter, which escapes the same way). */
+export function unneutraliseCell(text: string): string {
+  return /^'+[=+\-@\t\r\n]/.test(text) ? text.slice(1) : text;
+}
+
+/** An amount for the file: rand with 2 decimals and a dot, no currency sign or grouping ("1299.00"). */
+export function csvAmount(cents: number): string {
+  return formatAmount(cents);
+}
+
+/**
+ * Rand as people and spreadsheets write it → cents, or null. Accepts an optional R, spaces (also no-break) as
+ * thousands separators, a decimal comma (en-ZA) or point, and a grouping comma or point when the other one is the
+ * decimal mark: "R 1 299,00", "1 299.00", "1299", "1,299.50", "1.299,50". At most 2 decimals: "1,299" alone is
+ * ambiguous (1.299 or 1299?) and refused.
+ */
+export function parseCsvAmount(input: string): number | null {
+  let text = input.trim().replace(/^R\s*/i, "").replace(/[\s\u00a0\u202f]/g, "");
+  if (text === "") return null;
+  const comma = text.lastIndexOf(",");
+  const dot = text.lastIndexOf(".");
+  if (comma >= 0 && dot >= 0) {
+    // the later one is the decimal mark; the other groups thousands
+    const group = comma > dot ? "." : ",";
+    const [whole, fraction] = [text.slice(0, Math.max(comma, dot)), text.slice(Math.max(comma, dot) + 1)];
+    if (!new RegExp(`^\\d{1,3}(\\${group}\\d{3})*$`).test(whole)) return null;
+    text = `${whole.split(group).join("")}.${fraction}`;
+  } else if (comma >= 0) {
+    text = text.replace(",", ".");
+  }
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(text)) return null;
+  const [whole, fraction = ""] = text.split(".");
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+/** Splits a list cell on commas that aren't escaped with a backslash (WooCommerce's convention), unescaping "\,". */
+export function splitList(cell: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (let i = 0; i < cell.length; i++) {
+    const ch = cell[i];
+    if (ch === "\\" && cell[i + 1] === ",") {
+      current += ",";
+      i++;
+    } else if (ch === ",") {
+      out.push(current);
+      current = "";
+    } else current += ch;
+  }
+  out.push(current);
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+export function joinList(values: string[]): string {
+  return values.map((v) => v.replace(/,/g, "\\,")).join(", ");
+}
+
+/** Tiers as one cell: "5-9: 299.00; 10+: 279.00" (a range, or a minimum and +, then the unit price in rand). */
+export function formatTiers(tiers: readonly PriceTier[]): string {
+  return [...tiers]
+    .sort((a, b) => a.minQuantity - b.minQuantity || a.priceCents - b.priceCents)
+    .map((t) => `${t.maxQuantity === null ? `${t.minQuantity}+` : t.maxQuantity === t.minQuantity ? `${t.minQuantity}` : `${t.minQuantity}-${t.maxQuantity}`}: ${csvAmount(t.priceCents)}`)
+    .join("; ");
+}
+
+export const TIERS_MESSAGE = 'Write tier prices like "5-9: 299.00; 10+: 279.00" (a quantity range or a minimum with +, a colon, the unit price)';
+
+/** The inverse of formatTiers, or a message saying what is wrong. Tiers may not share a quantity. */
+export function parseTiers(cell: string): { tiers: PriceTier[] } | { error: string } {
+  const parts = cell.split(";").map((s) => s.trim()).filter(Boolean);
+  if (parts.length > MAX_TIERS) return { error: `At most ${MAX_TIERS} tier prices` };
+  const tiers: PriceTier[] = [];
+  for (const part of parts) {
+    const m = /^(\d{1,6})\s*(?:(\+)|[-–]\s*(\d{1,6}))?\s*:\s*(.+)$/.exec(part);
+    if (!m) return { error: `"${clip(part)}": ${TIERS_MESSAGE}` };
+    const minQuantity = Number(m[1]);
+    const maxQuantity = m[2] ? null : m[3] ? Number(m[3]) : minQuantity;
+    const priceCents = parseCsvAmount(m[4]!);
+    if (minQuantity < 1) return { error: `"${clip(part)}": the smallest quantity is 1` };
+    if (maxQuantity !== null && maxQuantity < minQuantity) return { error: `"${clip(part)}": the range ends before it starts` };
+    if (priceCents === null || priceCents > MAX_PRICE_CENTS) return { error: `"${clip(part)}": the unit price isn't an amount in rand` };
+    const clash = tiers.find((t) => tiersOverlap(t, { minQuantity, maxQuantity }));
+    if (clash) return { error: `"${clip(part)}" overlaps another tier: a quantity may belong to one tier only` };
+    tiers.push({ minQuantity, maxQuantity, priceCents });
+  }
+  return { tiers: tiers.sort((a, b) => a.minQuantity - b.minQuantity) };
+}
+
+function clip(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The file as bytes: encoding and delimiter
+
+export type Decoded = { ok: true; text: string } | { ok: false; message: string };
+
+/** Where the first byte that isn't valid UTF-8 is, or -1. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need = 0;
+    if (b < 0x80) need = 0;
+    else if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) need = 2;
+    else if (b >= 0xf0 && b <= 0xf4) need = 3;
+    else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * The uploaded bytes as text: UTF-8 (a byte-order mark is dropped). Anything else is refused with what to do, never
+ * guessed: UTF-16 (Excel's "Unicode Text"), an Excel workbook, Latin-1 / Windows-1252 bytes, NUL bytes.
+ */
+export function decodeCsvBytes(bytes: Uint8Array): Decoded {
+  if (bytes.length === 0) return { ok: false, message: CSV_MESSAGES.empty };
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return { ok: false, message: CSV_MESSAGES.utf16 };
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return { ok: false, message: CSV_MESSAGES.xlsx };
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) return { ok: false, message: CSV_MESSAGES.xlsx };
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    // Text in UTF-16 without a byte-order mark: every other byte of ASCII is 0.
+    const head = bytes.subarray(0, 200);
+    const zeros = head.filter((b) => b === 0).length;
+    return { ok: false, message: zeros > head.length / 4 ? CSV_MESSAGES.utf16 : CSV_MESSAGES.binary };
+  }
+  const bad = firstInvalidUtf8(bytes);
+  if (bad >= 0) {
+    let line = 1;
+    for (let i = 0; i < bad; i++) if (bytes[i] === 0x0a) line++;
+    return { ok: false, message: CSV_MESSAGES.notUtf8(line, bytes[bad]!) };
+  }
+  let text = new TextDecoder("utf-8").decode(bytes); // drops a leading BOM
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === "") return { ok: false, message: CSV_MESSAGES.empty };
+  return { ok: true, text };
+}
+
+/**
+ * The header line's delimiter: a comma, or the semicolon Excel writes where the decimal mark is a comma, or a tab.
+ * Counted outside quotes on the first line only.
+ */
+export function detectDelimiter(text: string): "," | ";" | "\t" {
+  const counts = { ",": 0, ";": 0, "\t": 0 };
+  let quoted = false;
+  for (let i = 0; i < text.length && i < 64_000; i++) {
+    const ch = text[i]!;
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "\n" || ch === "\r")) break;
+    else if (!quoted && ch in counts) counts[ch as keyof typeof counts]++;
+  }
+  const best = (Object.keys(counts) as Array<keyof typeof counts>).sort((a, b) => counts[b] - counts[a])[0]!;
+  return counts[best] > 0 ? best : ",";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The header: which format, which column is which
+
+/** A WooCommerce column we read besides the ones that map onto ours. */
+type WooExtra = "type" | "published" | "inStock" | "shortDescription";
+
+export interface HeaderMap {
+  format: CsvFormat;
+  /** field → column index */
+  fields: Partial<Record<FieldKey | WooExtra, number>>;
+  /** field → the header as the file spells it, for messages */
+  labels: Partial<Record<FieldKey, string>>;
+  /** WooCommerce's weight unit → grams per unit */
+  weightFactor?: number;
+  /** WooCommerce's attribute columns: name and value(s) index pairs (a "Size" attribute gives the bottle size) */
+  attributes: Array<{ name: number; value: number }>;
+  /** columns that mean nothing here, as the file spells them */
+  ignored: string[];
+}
+
+const norm = (header: string) => header.replace(/^\uFEFF/, "").trim().replace(/\s+/g, " ").toLowerCase();
+
+const WOO_FIELDS: Record<string, FieldKey | WooExtra> = {
+  sku: "sku",
+  name: "name",
+  "regular price": "price",
+  description: "description",
+  "short description": "shortDescription",
+  categories: "category",
+  images: "images",
+  stock: "stock",
+  "in stock?": "inStock",
+  type: "type",
+  published: "published",
+};
+
+const WOO_WEIGHT_UNITS: Record<string, number> = { kg: 1000, g: 1, lbs: 453.59237, lb: 453.59237, oz: 28.349523125 };
+
+/** Which format the header is, and where each column we read is; or a message for a header we can't use. */
+export function mapHeader(rawHeaders: string[]): { ok: true; map: HeaderMap } | { ok: false; message: string } {
+  const headers = rawHeaders.map(norm);
+  const seen = new Set<string>();
+  for (const [i, h] of headers.entries()) {
+    if (h && seen.has(h)) return { ok: false, message: CSV_MESSAGES.duplicateHeader(rawHeaders[i]!.trim()) };
+    seen.add(h);
+  }
+  const ours = headers.includes("price (zar)");
+  const woo = !ours && (headers.includes("regular price") || (headers.includes("type") && headers.includes("published")));
+  if (!ours && !woo) {
+    if (!headers.includes("name")) return { ok: false, message: CSV_MESSAGES.unknownFormat };
+    return { ok: false, message: CSV_MESSAGES.missingColumns(["Price (ZAR)"], "scentara") };
+  }
+  const map: HeaderMap = { format: ours ? "scentara" : "woocommerce", fields: {}, labels: {}, attributes: [], ignored: [] };
+  const used = new Set<number>();
+  if (ours) {
+    for (const column of OUR_COLUMNS) {
+      const i = headers.indexOf(norm(column.header));
+      if (i >= 0) {
+        map.fields[column.key] = i;
+        map.labels[column.key] = column.header;
+        used.add(i);
+      }
+    }
+    const missing = (["name", "price"] as const).filter((k) => map.fields[k] === undefined).map((k) => OUR_COLUMNS.find((c) => c.key === k)!.header);
+    if (missing.length) return { ok: false, message: CSV_MESSAGES.missingColumns(missing, "scentara") };
+  } else {
+    for (const [i, h] of headers.entries()) {
+      const key = WOO_FIELDS[h];
+      if (key) {
+        map.fields[key] = i;
+        if (key !== "type" && key !== "published" && key !== "inStock" && key !== "shortDescription") map.labels[key] = rawHeaders[i]!.trim();
+        used.add(i);
+        continue;
+      }
+      const weight = /^weight \((kg|g|lbs|lb|oz)\)$/.exec(h);
+      if (weight) {
+        map.fields.weightGrams = i;
+        map.labels.weightGrams = rawHeaders[i]!.trim();
+        map.weightFactor = WOO_WEIGHT_UNITS[weight[1]!];
+        used.add(i);
+        continue;
+      }
+      const attribute = /^attribute (\d+) name$/.exec(h);
+      if (attribute) {
+        const value = headers.indexOf(`attribute ${attribute[1]} value(s)`);
+        if (value >= 0) {
+          map.attributes.push({ name: i, value });
+          used.add(i).add(value);
+        }
+      }
+    }
+    if (map.attributes.length) map.labels.sizeMl = "Attribute (Size)";
+    if (map.fields.stock === undefined && map.fields.inStock !== undefined) map.labels.stock = "In stock?";
+    if (map.fields.description === undefined && map.fields.shortDescription !== undefined) map.labels.description = "Short description";
+    const missing = [map.fields.name === undefined ? "Name" : "", map.fields.price === undefined ? "Regular price" : ""].filter(Boolean);
+    if (missing.length) return { ok: false, message: CSV_MESSAGES.missingColumns(missing, "woocommerce") };
+  }
+  map.ignored = rawHeaders.filter((h, i) => !used.has(i) && h.trim() !== "").map((h) => h.trim());
+  return { ok: true, map };
+}
+
+/** The header's label for a field (the file's own spelling), for messages that name a column. */
+export function columnLabel(map: HeaderMap, key: FieldKey | "row"): string {
+  if (key === "row") return "";
+  return map.labels[key] ?? OUR_COLUMNS.find((c) => c.key === key)?.header ?? key;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// WooCommerce's conventions → ours
+
+const ENTITIES: Record<string, string> = {
+  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", ndash: "–", mdash: "—", lsquo: "‘", rsquo: "’", ldquo: "“", rdquo: "”",
+  hellip: "…", bull: "•", middot: "·", copy: "©", reg: "®", trade: "™", deg: "°", eacute: "é", egrave: "è", ecirc: "ê", euml: "ë",
+  agrave: "à", aacute: "á", acirc: "â", auml: "ä", ccedil: "ç", iacute: "í", iuml: "ï", oacute: "ó", ocirc: "ô", ouml: "ö",
+  uacute: "ú", uuml: "ü", ntilde: "ñ", szlig: "ß", times: "×",
+};
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (whole, entity: string) => {
+    if (entity[0] === "#") {
+      const code = entity[1] === "x" || entity[1] === "X" ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : "";
+    }
+    return ENTITIES[entity.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * A WooCommerce description (HTML, or WordPress text whose line breaks are its paragraphs) as the shop's plain text:
+ * block ends and <br> become line breaks, list items lines of their own, tags go, entities are decoded.
+ */
+export function htmlToText(html: string): string {
+  let text = html.replace(/\r\n?/g, "\n");
+  if (/<\/?[a-z][^>]*>/i.test(text)) {
+    // Line breaks beside a block tag are layout, not text (WordPress writes "</li>\n<li>").
+    const block = "(?:p|div|ul|ol|li|h[1-6]|blockquote|table|tbody|thead|tr|td|th|br)\\b";
+    text = text
+      .replace(new RegExp(`\\s*\\n\\s*(?=<\\/?${block})`, "gi"), "")
+      .replace(new RegExp(`(<\\/?${block}[^>]*>)\\s*\\n\\s*`, "gi"), "$1")
+      .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, "")
+      .replace(/<br\s*\/?>/gi, "\n")
+      .replace(/<li\b[^>]*>/gi, "\n• ")
+      .replace(/<\/(p|div|h[1-6]|ul|ol|blockquote|table|tr)\s*>/gi, "\n\n")
+      .replace(/<\/?[a-z][^>]*>/gi, "");
+  }
+  return decodeEntities(text)
+    .split("\n")
+    .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/** WooCommerce's exporter writes a line break in a description as the two characters \n (and a real "\n" as \\n). */
+export function unescapeWooNewlines(text: string): string {
+  return text.replace(/\\\\n|\\n/g, (m) => (m === "\\n" ? "\n" : "\\n"));
+}
+
+/** WooCommerce categories ("Fragrances > For Her, Gift sets"): the first one's own name ("For Her"); none for Uncategorized. */
+export function wooCategory(cell: string): string {
+  const first = splitList(cell)[0] ?? "";
+  const leaf = first.split(">").map((s) => s.trim()).filter(Boolean).pop() ?? "";
+  return /^uncategori[sz]ed$/i.test(leaf) ? "" : leaf;
+}
+
+/** A bottle size from an attribute value ("100ml", "100 mL"); null when it isn't one size in ml. */
+export function sizeFromAttribute(value: string): number | null {
+  const m = /^(\d{1,4})\s*ml$/i.exec(value.trim());
+  return m ? Number(m[1]) : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One row → a product (zod)
+
+/** What one row asks for. A field left undefined: the file has no such column (an update leaves it as it is). */
+export interface ProductCsvRow {
+  sku?: string | null;
+  /** null: the cell is empty (a new product's slug comes from its name; an update keeps its slug) */
+  slug?: string | null;
+  name: string;
+  /** the category's name; null: uncategorised */
+  category?: string | null;
+  priceCents: number;
+  tiers?: PriceTier[];
+  /** null: stock not counted */
+  stock?: number | null;
+  sizeMl?: number | null;
+  weightGrams?: number | null;
+  inspiredHouse?: string | null;
+  inspiredFragrance?: string | null;
+  description?: string;
+  /** image URLs and paths, in order (first is the main one); [] for an empty cell */
+  images?: string[];
+  metaTitle?: string | null;
+  metaDesc?: string | null;
+}
+
+export interface CellError {
+  /** the column as the file names it ("" for the row as a whole) */
+  column: string;
+  message: string;
+}
+
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Optional text: trimmed; empty → null; at most `max` characters, no control characters. */
+const optionalText = (label: string, max: number) =>
+  z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(
+      z
+        .string()
+        .max(max, `${label} is longer than ${max} characters`)
+        .refine((v) => !CONTROL.test(v), `${label} has control characters`),
+    )
+    .transform((v) => (v === "" ? null : v))
+    .optional();
+
+/** A whole number min–max, or empty → null; `prepare` takes a unit off first ("100 ml"). */
+const wholeNumber = (message: string, min: number, max: number, prepare: (v: string) => string = (v) => v) =>
+  z
+    .string()
+    .transform((v, ctx) => {
+      const value = prepare(v.trim()).replace(/[\s\u00a0]/g, "");
+      if (value === "") return null;
+      if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
+        ctx.addIssue({ code: "custom", message: `"${clip(v.trim())}": ${message}` });
+        return z.NEVER;
+      }
+      return Number(value);
+    })
+    .optional();
+
+export const ROW_MESSAGES = {
+  nameRequired: "Name is required",
+  priceRequired: "Price is required",
+  price: (value: string) => `"${clip(value)}" isn't an amount in rand: write it like 1299.00 (or R 1 299,00)`,
+  sku: "SKU: at most 64 characters, no control characters",
+  slug: "Use lower-case letters, digits and single hyphens in the slug",
+  stock: "Stock must be a whole number from 0, or empty when you don't count this product's stock",
+  size: `Size must be a whole number of millilitres from 1 to ${SIZE_ML_MAX}, or empty`,
+  weight: `Weight must be a whole number of grams from 1 to ${WEIGHT_GRAMS_MAX}, or empty for the shop's default bottle weight`,
+} as const;
+
+/** One row's cells (as strings, our conventions; absent columns absent) → the product, validated. */
+export const productCsvRow = z.object({
+  sku: z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(z.string().max(64, ROW_MESSAGES.sku).refine((v) => !CONTROL.test(v), ROW_MESSAGES.sku))
+    .transform((v) => (v === "" ? null : v))
+    .optional(),
+  slug: z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(z.string().max(120, "The slug is longer than 120 characters").refine((v) => v === "" || isSlug(v), ROW_MESSAGES.slug))
+    .transform((v) => (v === "" ? null : v))
+    .optional(),
+  name: z
+    .string({ error: ROW_MESSAGES.nameRequired })
+    .transform((v) => v.trim().replace(/\s+/g, " "))
+    .pipe(
+      z
+        .string()
+        .min(1, ROW_MESSAGES.nameRequired)
+        .max(120, "Name is longer than 120 characters")
+        .refine((v) => !CONTROL.test(v), "Name has control characters"),
+    ),
+  category: optionalText("The category", 80),
+  price: z.string({ error: ROW_MESSAGES.priceRequired }).transform((v, ctx) => {
+    if (v.trim() === "") {
+      ctx.addIssue({ code: "custom", message: ROW_MESSAGES.priceRequired });
+      return z.NEVER;
+    }
+    const cents = parseCsvAmount(v);
+    if (cents === null || cents > MAX_PRICE_CENTS) {
+      ctx.addIssue({ code: "custom", message: ROW_MESSAGES.price(v) });
+      return z.NEVER;
+    }
+    return cents;
+  }),
+  tiers: z
+    .string()
+    .transform((v, ctx) => {
+      const parsed = parseTiers(v);
+      if ("error" in parsed) {
+        ctx.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.tiers;
+    })
+    .optional(),
+  stock: wholeNumber(ROW_MESSAGES.stock, 0, STOCK_MAX),
+  sizeMl: wholeNumber(ROW_MESSAGES.size, 1, SIZE_ML_MAX, (v) => v.replace(/\s*ml$/i, "")),
+  weightGrams: wholeNumber(ROW_MESSAGES.weight, 1, WEIGHT_GRAMS_MAX, (v) => v.replace(/(\d)\s*g$/i, "$1")),
+  inspiredHouse: optionalText("Inspired by (house)", INSPIRED_HOUSE_MAX),
+  inspiredFragrance: optionalText("Inspired by (fragrance)", INSPIRED_FRAGRANCE_MAX),
+  description: z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(z.string().max(5000, "Description is longer than 5 000 characters").refine((v) => !/\u0000/.test(v), "Description has NUL characters"))
+    .optional(),
+  images: z
+    .string()
+    .transform((v, ctx) => {
+      const list = splitList(v);
+      for (const url of list) {
+        if (url.length > 2000 || !/^(\/[^/]|https?:\/\/)/i.test(url) || /\s/.test(url)) {
+          ctx.addIssue({ code: "custom", message: `"${clip(url)}" isn't a web address (http:// or https://)` });
+          return z.NEVER;
+        }
+      }
+      return list;
+    })
+    .optional(),
+  metaTitle: optionalText("Meta title", 200),
+  metaDesc: optionalText("Meta description", 500),
+});
+
+export type RowFields = Partial<Record<FieldKey, string>>;
+
+export interface RowRead {
+  /** a reason when the row is not a product of ours (a WooCommerce variation, a draft) */
+  skip?: string;
+  product?: ProductCsvRow;
+  errors: CellError[];
+  /** remarks that change nothing's validity ("only the first 8 images are kept") */
+  notes: string[];
+  /** the row's SKU, slug and name as written, for the report even when the row has errors */
+  label: { sku: string; slug: string; name: string };
+}
+
+/**
+ * One row of cells → what it asks for, or its errors (each naming its column), or why it is skipped. Cells are taken
+ * out of their formula neutralising first (ours and WooCommerce's).
+ */
+export function readRow(rawCells: string[], map: HeaderMap): RowRead {
+  const cells = rawCells.map(unneutraliseCell);
+  const cell = (key: FieldKey | WooExtra) => {
+    const i = map.fields[key];
+    return i === undefined ? undefined : (cells[i] ?? "");
+  };
+  const fields: RowFields = {};
+  const errors: CellError[] = [];
+  const notes: string[] = [];
+  if (map.format === "scentara") {
+    for (const column of OUR_COLUMNS) {
+      const value = cell(column.key);
+      if (value !== undefined) fields[column.key] = value;
+    }
+  } else {
+    const type = (cell("type") ?? "simple").toLowerCase();
+    const published = (cell("published") ?? "1").trim();
+    const label = { sku: (cell("sku") ?? "").trim(), slug: "", name: (cell("name") ?? "").trim() };
+    if (/\bvariation\b/.test(type)) return { skip: "A variation of a variable product: variations aren't products here", errors, notes, label };
+    if (/\bvariable\b/.test(type)) return { skip: "A variable product: its variations (sizes…) aren't imported; add each size as a product of its own", errors, notes, label };
+    if (/\bgrouped\b/.test(type)) return { skip: "A grouped product: a group isn't a product here", errors, notes, label };
+    if (/\bexternal\b/.test(type)) return { skip: "An external (affiliate) product: it isn't sold here", errors, notes, label };
+    if (published === "-1") return { skip: "A draft in WooCommerce: not imported", errors, notes, label };
+    if (published === "0") return { skip: "Private in WooCommerce: not imported", errors, notes, label };
+    for (const key of ["sku", "name", "price"] as const) {
+      const value = cell(key);
+      if (value !== undefined) fields[key] = value;
+    }
+    const long = cell("description");
+    const short = cell("shortDescription");
+    if (long !== undefined || short !== undefined) {
+      fields.description = [short, long]
+        .map((v) => htmlToText(unescapeWooNewlines(v ?? "")))
+        .filter(Boolean)
+        .join("\n\n");
+    }
+    const categories = cell("category");
+    if (categories !== undefined) fields.category = wooCategory(categories);
+    const images = cell("images");
+    if (images !== undefined) fields.images = images;
+    const stock = cell("stock");
+    const inStock = cell("inStock");
+    if (stock !== undefined || inStock !== undefined) {
+      const count = (stock ?? "").trim();
+      if (/^-\d+$/.test(count)) {
+        fields.stock = "0";
+        notes.push(`Stock ${count} in WooCommerce (back-orders) is imported as 0`);
+      } else if (/^\d+$/.test(count)) fields.stock = count;
+      else if (count === "" || count === "parent") fields.stock = (inStock ?? "").trim() === "0" ? "0" : "";
+      else fields.stock = count; // let the schema say what is wrong with it
+    }
+    const weight = cell("weightGrams");
+    if (weight !== undefined) {
+      const value = weight.trim().replace(",", ".");
+      if (value === "" || /^0*(\.0*)?$/.test(value)) fields.weightGrams = "";
+      else if (/^\d{1,6}(\.\d{1,6})?$/.test(value)) fields.weightGrams = String(Math.round(Number(value) * (map.weightFactor ?? 1000)));
+      else errors.push({ column: columnLabel(map, "weightGrams"), message: `"${clip(weight)}" isn't a weight` });
+    }
+    for (const { name, value } of map.attributes) {
+      if (!/^(size|volume|bottle size|capacity)$/i.test((cells[name] ?? "").trim())) continue;
+      const raw = (cells[value] ?? "").trim();
+      const size = sizeFromAttribute(raw);
+      if (size !== null && size <= SIZE_ML_MAX) fields.sizeMl = String(size);
+      else if (raw) notes.push(`Size "${clip(raw)}" isn't one bottle size in ml: not imported`);
+    }
+  }
+  const label = { sku: (fields.sku ?? "").trim(), slug: (fields.slug ?? "").trim(), name: (fields.name ?? "").trim() };
+  const parsed = productCsvRow.safeParse(fields);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "");
+      errors.push({ column: columnLabel(map, key as FieldKey), message: issue.message });
+    }
+  }
+  if (errors.length || !parsed.success) return { errors, notes, label };
+  const { price, ...rest } = parsed.data;
+  const product: ProductCsvRow = { ...rest, priceCents: price };
+  if (product.images && product.images.length > MAX_IMPORT_IMAGES_PER_PRODUCT) {
+    notes.push(`Only the first ${MAX_IMPORT_IMAGES_PER_PRODUCT} of its ${product.images.length} images are kept`);
+    product.images = product.images.slice(0, MAX_IMPORT_IMAGES_PER_PRODUCT);
+  }
+  return { product, errors, notes, label };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The import's report (the preview page shows it; the server stores it with the import)
+
+export type RowAction = "create" | "update" | "unchanged" | "skip" | "error";
+
+export interface ImportRowReport {
+  /** the spreadsheet's row number (the header is row 1) */
+  row: number;
+  action: RowAction;
+  sku: string;
+  slug: string;
+  name: string;
+  /** the columns whose values will change (an update), as the file names them */
+  changes?: string[];
+  errors?: CellError[];
+  notes?: string[];
+}
+
+export interface ImportCounts {
+  create: number;
+  update: number;
+  unchanged: number;
+  skip: number;
+  error: number;
+}
+
+export interface ImportReport {
+  format: CsvFormat;
+  counts: ImportCounts;
+  rows: ImportRowReport[];
+  /** categories the import makes */
+  newCategories: string[];
+  /** distinct image URLs the apply will fetch */
+  imagesToFetch: number;
+  /** columns that mean nothing here, as the file spells them */
+  ignoredColumns: string[];
+}
+
+export const FORMAT_LABELS: Record<CsvFormat, string> = { scentara: "Scentara product file", woocommerce: "WooCommerce product export" };

@@ -1,0 +1,157 @@
+/**
+ * Every product as a CSV (issue 20, docs/decisions/032), streamed: products are read in batches of 500 in name order
+ * (keyset pagination on the products_name_sort_idx index, no connection held between batches) with their category
+ * and tiers, and written through csv-stringify as they are read, so 100 000 products cost the memory of one batch.
+ * The columns and cell conventions are csv-columns.ts's; the file imports back unchanged (an exact round trip).
+ */
+import { stringify } from "csv-stringify/sync";
+import { sql } from "kysely";
+import { isPostgres, type Queryable } from "~/db/db.server";
+import { imagesOf } from "~/modules/catalog/catalog.server";
+import type { PriceTier } from "~/modules/pricing/tiers.logic";
+import { logger } from "~/utils/logger.server";
+import { CSV_BOM, csvAmount, formatTiers, joinList, neutraliseCell, OUR_COLUMNS } from "./csv-columns";
+
+export const EXPORT_BATCH_SIZE = 500;
+
+interface ExportRow {
+  id: string;
+  sku: string | null;
+  slug: string;
+  name: string;
+  category_name: string | null;
+  price_cents: number;
+  stock: number | null;
+  size_ml: number | null;
+  weight_grams: number | null;
+  inspired_house: string | null;
+  inspired_fragrance: string | null;
+  description: string;
+  images: string[];
+  meta_title: string | null;
+  meta_desc: string | null;
+  sort_name: string;
+}
+
+/** Products in name order, a batch at a time; each batch starts after the previous batch's last (lower(name), id). */
+export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<Array<ExportRow & { tiers: PriceTier[] }>> {
+  // The index is on lower(name) (collate "C" on PostgreSQL, so both databases order alike); the key must say the same.
+  const sortKey = isPostgres(db) ? sql<string>`lower(p.name) collate "C"` : sql<string>`lower(p.name)`;
+  let after: { name: string; id: string } | null = null;
+  for (;;) {
+    let query = db
+      .selectFrom("products as p")
+      .leftJoin("categories as c", "c.id", "p.category_id")
+      .select([
+        "p.id",
+        "p.sku",
+        "p.slug",
+        "p.name",
+        "c.name as category_name",
+        "p.price_cents",
+        "p.stock",
+        "p.size_ml",
+        "p.weight_grams",
+        "p.inspired_house",
+        "p.inspired_fragrance",
+        "p.description",
+        "p.images",
+        "p.meta_title",
+        "p.meta_desc",
+        sql<string>`lower(p.name)`.as("sort_name"),
+      ]);
+    if (after) query = query.where(sql<boolean>`(${sortKey}, p.id) > (${after.name}, ${after.id})`);
+    const rows = (await query.orderBy(sortKey).orderBy("p.id").limit(batchSize).execute()) as ExportRow[];
+    if (rows.length === 0) return;
+    const tiers = await db
+      .selectFrom("product_tiers")
+      .select(["product_id", "min_quantity", "max_quantity", "price_cents"])
+      .where("product_id", "in", rows.map((r) => r.id))
+      .execute();
+    const byProduct = new Map<string, PriceTier[]>();
+    for (const t of tiers) {
+      const list = byProduct.get(t.product_id) ?? [];
+      list.push({ minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) });
+      byProduct.set(t.product_id, list);
+    }
+    yield rows.map((r) => ({ ...r, tiers: byProduct.get(r.id) ?? [] }));
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { name: last.sort_name, id: last.id };
+  }
+}
+
+/** An image as the file shows it: the shop's own paths as full addresses (they import back to the same path). */
+function absoluteImage(url: string, baseUrl: string): string {
+  return url.startsWith("/") ? `${baseUrl.replace(/\/+$/, "")}${url}` : url;
+}
+
+const num = (value: number | null) => (value === null ? "" : String(Number(value)));
+
+/** One product's cells in OUR_COLUMNS order, neutralised for spreadsheets. */
+export function exportCells(p: ExportRow & { tiers: PriceTier[] }, baseUrl: string): string[] {
+  const values: Record<(typeof OUR_COLUMNS)[number]["key"], string> = {
+    sku: p.sku ?? "",
+    slug: p.slug,
+    name: p.name,
+    category: p.category_name ?? "",
+    price: csvAmount(Number(p.price_cents)),
+    tiers: formatTiers(p.tiers),
+    stock: num(p.stock),
+    sizeMl: num(p.size_ml),
+    weightGrams: num(p.weight_grams),
+    inspiredHouse: p.inspired_house ?? "",
+    inspiredFragrance: p.inspired_fragrance ?? "",
+    description: p.description,
+    images: joinList(imagesOf(p.images).map((u) => absoluteImage(u, baseUrl))),
+    metaTitle: p.meta_title ?? "",
+    metaDesc: p.meta_desc ?? "",
+  };
+  return OUR_COLUMNS.map((c) => neutraliseCell(values[c.key]));
+}
+
+/**
+ * The whole file as a web stream: the byte-order mark, the header, then the products as they are read. A failure
+ * mid-file is logged and ends the stream with an error, so the browser reports a failed download rather than
+ * keeping half a file.
+ */
+export function productsCsvStream(db: Queryable, options: { baseUrl: string; batchSize?: number }): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let batches: AsyncGenerator<Array<ExportRow & { tiers: PriceTier[] }>> | undefined;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!started) {
+          started = true;
+          controller.enqueue(encoder.encode(CSV_BOM + toCsv([OUR_COLUMNS.map((c) => c.header)])));
+          batches = productBatches(db, options.batchSize);
+        }
+        const next = await batches!.next();
+        if (next.done) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(toCsv(next.value.map((p) => exportCells(p, options.baseUrl)))));
+      } catch (error) {
+        logger.error({ err: error }, "product export failed");
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await batches?.return(undefined);
+    },
+  });
+}
+
+/** A batch of records → CSV text (csv-stringify quotes what needs quoting: commas, quotes, line breaks, edge spaces). */
+function toCsv(records: string[][]): string {
+  return stringify(records, { record_delimiter: "\r\n", quoted_match: /^\s|\s$/ });
+}
+
+/** The download's name: scentara-products-2026-03-01.csv (the day in South Africa). */
+export function productsExportFilename(shopName: string, now = new Date()): string {
+  const shop = shopName.normalize("NFKD").replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "").toLowerCase() || "shop";
+  const day = new Date(now.getTime() + 2 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  return `${shop}-products-${day}.csv`;
+}

@@ -1,0 +1,274 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "csv-stringify/sync";
+import { sql } from "kysely";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
+import { DomainError } from "~/utils/errors";
+import { insertCategory, insertProduct, insertTier } from "../../../tests/factories/catalog";
+import { CSV_MESSAGES, OUR_HEADER } from "./csv-columns";
+import { productsCsvStream } from "./csv-export.server";
+import { applyImport, claimImport, getImportView, IMPORT_MESSAGES, previewImport, type ApplyOptions } from "./csv-import.server";
+import { storeImage } from "./remote-image.server";
+
+const db = () => getDb();
+const BASE = "http://localhost:3000";
+let media = "";
+
+beforeAll(async () => {
+  media = await mkdtemp(join(tmpdir(), "scentara-csv-media-"));
+  process.env.MEDIA_DIR = media;
+});
+
+afterAll(async () => {
+  delete process.env.MEDIA_DIR;
+  await rm(media, { recursive: true, force: true });
+});
+
+async function exportText(): Promise<string> {
+  // (Response.text() would drop the byte-order mark: decode keeping it)
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(await new Response(productsCsvStream(db(), { baseUrl: BASE, batchSize: 3 })).arrayBuffer());
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** Preview, then apply in this process (as the route's background job does), and answer the import's page view. */
+async function importFile(content: Uint8Array | string, options: ApplyOptions = {}) {
+  const { id, report } = await previewImport(db(), { fileName: "products.csv", bytes: typeof content === "string" ? bytes(content) : content, adminId: null });
+  if (report.counts.error === 0 && report.counts.create + report.counts.update > 0) {
+    const claim = await claimImport(db(), id);
+    await applyImport(db(), id, claim, options);
+  }
+  return (await getImportView(db(), id))!;
+}
+
+/** The catalogue's rows (what an import may change), for "nothing changed" checks. */
+async function catalogue() {
+  const out: Record<string, string[]> = {};
+  for (const table of ["products", "categories", "product_tiers"]) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db());
+    out[table] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
+}
+
+async function expectRefused(content: Uint8Array | string, message: string | RegExp) {
+  const before = await catalogue();
+  const attempt = previewImport(db(), { fileName: "bad.csv", bytes: typeof content === "string" ? bytes(content) : content, adminId: null });
+  await expect(attempt).rejects.toBeInstanceOf(DomainError);
+  await expect(attempt).rejects.toThrow(message);
+  expect(await catalogue()).toEqual(before);
+}
+
+async function emptyCatalogue() {
+  await db().deleteFrom("products").execute();
+  await db().deleteFrom("categories").execute();
+}
+
+describe("our own file", () => {
+  it("exports every column, imports back unchanged, and a fresh import of it re-exports the same bytes", async () => {
+    await emptyCatalogue();
+    const her = await insertCategory(db(), { name: "For Her", slug: "for-her" });
+    const him = await insertCategory(db(), { name: "For Him", slug: "for-him" });
+    const rose = await insertProduct(db(), {
+      name: "Crème Rosé Nº 5",
+      slug: "creme-rose-no-5",
+      category_id: her.id,
+      price_cents: 129900,
+      description: 'A rose, "powdery", with commas, and\nTop notes: lychee, pink pepper\n\nBase notes: musk',
+      images: ["/media/products/creme-rose-3f9a2c1b-1200.webp", DEFAULT_PRODUCT_IMAGES.ladies],
+      meta_title: "Crème Rosé | Scentara",
+      meta_desc: "A rose; powdery.",
+      stock: 0,
+      inspired_house: "Dior",
+      inspired_fragrance: "Miss Dior",
+      size_ml: 50,
+    });
+    await db().updateTable("products").set({ sku: "SC-ROSE-50", weight_grams: 420 }).where("id", "=", rose.id).execute();
+    await insertTier(db(), rose.id, { min_quantity: 3, max_quantity: 5, price_cents: 119900 });
+    await insertTier(db(), rose.id, { min_quantity: 6, max_quantity: null, price_cents: 109950 });
+    await insertProduct(db(), { name: '=HYPERLINK("http://evil.example","click")', slug: "formula", category_id: him.id, images: [DEFAULT_PRODUCT_IMAGES.men], stock: 12, description: "-dash first" });
+    await insertProduct(db(), { name: "Plain", slug: "plain", images: [DEFAULT_PRODUCT_IMAGES.men], price_cents: 0 });
+
+    const first = await exportText();
+    expect(first.startsWith("\uFEFF")).toBe(true);
+    const lines = first.slice(1).split("\r\n");
+    expect(lines[0]).toBe(OUR_HEADER.join(","));
+    // formula neutralised; en-ZA amounts with a dot, tiers in one cell, own images as full addresses
+    expect(first).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
+    expect(first).toContain("'-dash first");
+    expect(first).toContain("SC-ROSE-50,creme-rose-no-5,Crème Rosé Nº 5,For Her,1299.00,3-5: 1199.00; 6+: 1099.50,0,50,420,Dior,Miss Dior,");
+    expect(first).toContain(`${BASE}/media/products/creme-rose-3f9a2c1b-1200.webp, ${BASE}/images/default-her-1200.webp`);
+
+    // the same file back: nothing to do
+    const again = await previewImport(db(), { fileName: "p.csv", bytes: bytes(first), adminId: null });
+    expect(again.report.counts).toEqual({ create: 0, update: 0, unchanged: 3, skip: 0, error: 0 });
+    await expect(claimImport(db(), again.id)).rejects.toThrow(IMPORT_MESSAGES.nothingToDo);
+
+    // into an empty shop: everything made, categories too, and the export is byte for byte the same
+    await emptyCatalogue();
+    const view = await importFile(first);
+    expect(view.status).toBe("applied");
+    expect(view.report.counts).toMatchObject({ create: 3, error: 0 });
+    expect(view.report.newCategories.sort()).toEqual(["For Her", "For Him"]);
+    expect(await exportText()).toBe(first);
+  });
+
+  it("updates only what changed, reads people's prices, and a product with no images stays as it is", async () => {
+    await emptyCatalogue();
+    const p = await insertProduct(db(), { name: "Bare", slug: "bare", images: [], price_cents: 10000 });
+    const csv = `\uFEFF${stringify([OUR_HEADER, ["", "bare", "Bare", "", "R 1 299,00", "", "", "", "", "", "", p.description, "", "", ""]])}`;
+    const view = await importFile(csv);
+    expect(view.rows[0]).toMatchObject({ action: "update", changes: ["Price (ZAR)"] });
+    const row = await db().selectFrom("products").selectAll().where("id", "=", p.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ price_cents: 129900, images: [], name: "Bare" });
+    // A file with only SKU or slug, name and price changes only the price.
+    const partial = await importFile("Slug,Name,Price (ZAR)\nbare,Bare,99\n");
+    expect(partial.rows[0]).toMatchObject({ action: "update", changes: ["Price (ZAR)"] });
+    expect(await db().selectFrom("products").select(["price_cents", "description"]).where("id", "=", p.id).executeTakeFirstOrThrow()).toEqual({ price_cents: 9900, description: p.description });
+  });
+});
+
+describe("a WooCommerce product export, unchanged", () => {
+  it("imports simple products with their categories and images, skips what isn't a product here, and a second import changes nothing", async () => {
+    await emptyCatalogue();
+    const file = await readFile(join(import.meta.dirname, "../../../tests/fixtures/woocommerce-products.csv"));
+    const png = await sharp({ create: { width: 800, height: 800, channels: 3, background: "#d8b4a0" } }).png().toBuffer();
+    const fetched: string[] = [];
+    const importImage = async (url: string) => (fetched.push(url), storeImage(png, url.split("/").pop()!.replace(/\.\w+$/, "")));
+
+    const view = await importFile(new Uint8Array(file), { importImage });
+    expect(view.status).toBe("applied");
+    expect(view.message).toBe("Imported: 4 created, 0 updated, 0 unchanged, 5 skipped");
+    expect(view.report.format).toBe("woocommerce");
+    expect(view.report.ignoredColumns).toEqual(expect.arrayContaining(["ID", "GTIN, UPC, EAN, or ISBN", "Sale price", "Tags", "Tax status", "Parent", "Meta: _wp_page_template"]));
+    expect(view.report.newCategories.sort()).toEqual(["For Her", "For Him", "Unisex"]);
+    expect(fetched.sort()).toEqual(["https://shop.example.co.za/wp-content/uploads/2024/05/velvet-rose-box.jpg", "https://shop.example.co.za/wp-content/uploads/2024/05/velvet-rose.jpg"]);
+    expect(view.rows.filter((r) => r.action === "skip").map((r) => [r.row, r.notes![0]])).toEqual([
+      [4, expect.stringMatching(/^A variable product/)],
+      [5, expect.stringMatching(/^A variation/)],
+      [6, expect.stringMatching(/^A variation/)],
+      [7, expect.stringMatching(/draft/)],
+      [10, expect.stringMatching(/Private/)],
+    ]);
+
+    const products = await db()
+      .selectFrom("products as p")
+      .leftJoin("categories as c", "c.id", "p.category_id")
+      .select(["p.sku", "p.slug", "p.name", "p.price_cents", "p.stock", "p.size_ml", "p.weight_grams", "p.description", "p.images", "c.name as category"])
+      .orderBy("p.name")
+      .execute();
+    expect(products).toEqual([
+      { sku: "SC-GIFT", slug: "home-gift-card", name: "@Home Gift Card", price_cents: 50000, stock: null, size_ml: null, weight_grams: null, description: 'A gift card, "sent by e-mail".', images: [DEFAULT_PRODUCT_IMAGES.men], category: null },
+      { sku: null, slug: "cedar-smoke", name: "Cedar & Smoke", price_cents: 129900, stock: 0, size_ml: null, weight_grams: null, description: "A dry, smoky cedar for evenings.\n\nBase notes: cedar, vetiver, smoke", images: [DEFAULT_PRODUCT_IMAGES.men], category: "For Him" },
+      { sku: "SC-NEROLI-100", slug: "neroli-soleil", name: "Néroli Soleil", price_cents: 74950, stock: 0, size_ml: 100, weight_grams: 420, description: "Bright neroli, orange blossom & bergamot — made for summer.", images: [DEFAULT_PRODUCT_IMAGES.men], category: "Unisex" },
+      {
+        sku: "SC-ROSE-50",
+        slug: "velvet-rose",
+        name: "Velvet Rose",
+        price_cents: 64900,
+        stock: 24,
+        size_ml: 50,
+        weight_grams: 350,
+        description: "A soft, powdery rose & musk.\n\nInspired by a Parisian classic.\n\n• Top notes: pink pepper, lychee\n• Heart notes: Turkish rose\n• Base notes: white musk, cedar",
+        images: [expect.stringMatching(/^\/media\/products\/velvet-rose-[0-9a-f]{8}-1200\.webp$/), expect.stringMatching(/^\/media\/products\/velvet-rose-box-[0-9a-f]{8}-1200\.webp$/)],
+        category: "For Her",
+      },
+    ]);
+
+    const before = await catalogue();
+    const second = await previewImport(db(), { fileName: "again.csv", bytes: new Uint8Array(file), adminId: null });
+    expect(second.report.counts).toEqual({ create: 0, update: 0, unchanged: 4, skip: 5, error: 0 });
+    expect(second.report.imagesToFetch).toBe(0);
+    expect(await catalogue()).toEqual(before);
+  });
+});
+
+describe("bad input: a clear message, and nothing stored is lost", () => {
+  const ours = (...rows: string[]) => `${OUR_HEADER.join(",")}\n${rows.join("\n")}\n`;
+  const row = (sku: string, name: string, price = "100.00", extra: Partial<Record<string, string>> = {}) =>
+    stringify([OUR_HEADER.map((h) => (h === "SKU" ? sku : h === "Name" ? name : h === "Price (ZAR)" ? price : (extra[h] ?? "")))]).trimEnd();
+
+  beforeAll(async () => {
+    await emptyCatalogue();
+    await insertProduct(db(), { name: "Kept", slug: "kept", images: [DEFAULT_PRODUCT_IMAGES.men] });
+  });
+
+  it("a wrong encoding: UTF-16 and Latin-1", async () => {
+    await expectRefused(Buffer.from(`\uFEFF${ours(row("A", "Crème"))}`, "utf16le"), CSV_MESSAGES.utf16);
+    await expectRefused(Buffer.from(ours(row("A", "Plain"), row("B", "Crème")), "latin1"), /^The file isn't UTF-8: line 3 has a byte \(0xE8\)/);
+  });
+
+  it("a missing required column, broken quotes mid-file, 100 000 rows", async () => {
+    await expectRefused("SKU,Name,Stock\nA,Rose,3\n", CSV_MESSAGES.missingColumns(["Price (ZAR)"], "scentara"));
+    await expectRefused(`SKU,Name,Price (ZAR)\nA,Rose,1\nB,"Oud "Royal" Wood,2\nC,Musk,3\n`, /^Row 3 \(line 3\): a quoted cell's closing quote is followed by more text/);
+    await expectRefused(`SKU,Name,Price (ZAR)\nA,Rose,1\nB,"Oud,2\nC,Musk,3\n`, /^Row 3: a quoted cell opens and never closes/);
+    const huge = `SKU,Name,Price (ZAR)\n${Array.from({ length: 100_000 }, (_, i) => `S${i},Scent ${i},1`).join("\n")}\n`;
+    await expectRefused(huge, CSV_MESSAGES.tooManyRows);
+  });
+
+  it("duplicate SKUs, bad prices and private image addresses are errors naming row and column; the import can't be applied", async () => {
+    const before = await catalogue();
+    const { id, report } = await previewImport(db(), {
+      fileName: "dupes.csv",
+      bytes: bytes(
+        ours(
+          row("DUP-1", "Rose"),
+          row("OK-1", "Musk", "R 1 299,00"),
+          row("DUP-1", "Oud"),
+          row("P-1", "Amber", "12,345"),
+          row("IMG-1", "Iris", "1", { Images: "http://127.0.0.1/x.png, http://10.0.0.8/y.png" }),
+          row("IMG-2", "Vetiver", "1", { Images: "http://[::1]/z.png" }),
+          row("IMG-3", "Tonka", "1", { Images: "http://192.168.1.20/t.png" }),
+        ),
+      ),
+      adminId: null,
+    });
+    expect(report.counts).toEqual({ create: 1, update: 0, unchanged: 0, skip: 0, error: 6 });
+    const errors = Object.fromEntries(report.rows.filter((r) => r.errors).map((r) => [r.row, r.errors]));
+    expect(errors[2]).toEqual([{ column: "SKU", message: 'SKU "DUP-1" is also on row 4: each product may appear once' }]);
+    expect(errors[4]).toEqual([{ column: "SKU", message: 'SKU "DUP-1" is also on row 2: each product may appear once' }]);
+    expect(errors[5]).toEqual([{ column: "Price (ZAR)", message: '"12,345" isn\'t an amount in rand: write it like 1299.00 (or R 1 299,00)' }]);
+    expect(errors[6]).toEqual([
+      { column: "Images", message: "http://127.0.0.1/x.png: the address is private or local (127.0.0.1): refused" },
+      { column: "Images", message: "http://10.0.0.8/y.png: the address is private or local (10.0.0.8): refused" },
+    ]);
+    expect(errors[7]![0]!.message).toMatch(/private or local \(::1\)/);
+    expect(errors[8]![0]!.message).toMatch(/private or local \(192\.168\.1\.20\)/);
+    await expect(claimImport(db(), id)).rejects.toThrow(IMPORT_MESSAGES.hasErrors);
+    expect(await catalogue()).toEqual(before);
+  });
+
+  it("a host name that resolves to a loopback address is refused when the apply fetches it, and nothing is written", async () => {
+    const before = await catalogue();
+    const view = await importFile(ours(row("LOCAL-1", "Localhost Musk", "1", { Images: "http://localhost:9/x.png" }), row("FINE-1", "Fine", "2")));
+    expect(view.status).toBe("failed");
+    expect(view.message).toBe(IMPORT_MESSAGES.imagesFailed(1));
+    expect(view.rows[0]!.errors![0]).toEqual({ column: "Images", message: expect.stringMatching(/^http:\/\/localhost:9\/x\.png: the address is private or local \((127\.0\.0\.1|::1)\)/) });
+    expect(await catalogue()).toEqual(before);
+  });
+
+  it("a failure in the middle of the apply leaves nothing written; applying again then works", async () => {
+    const before = await catalogue();
+    const rows = Array.from({ length: 450 }, (_, i) => row(`MID-${i}`, `Midway ${i}`, "10", { Category: `Batch ${i % 3}`, "Tier prices (ZAR)": "2+: 9.00" }));
+    const { id } = await previewImport(db(), { fileName: "mid.csv", bytes: bytes(ours(row("", "Kept", "55"), ...rows)), adminId: null });
+    await applyImport(db(), id, await claimImport(db(), id), {
+      onWrite: (n) => {
+        if (n >= 400) throw new Error("the disk is full");
+      },
+    });
+    const failed = (await getImportView(db(), id))!;
+    expect(failed.status).toBe("failed");
+    expect(failed.message).toBe(IMPORT_MESSAGES.failed);
+    expect(await catalogue()).toEqual(before);
+
+    await applyImport(db(), id, await claimImport(db(), id));
+    const done = (await getImportView(db(), id))!;
+    expect(done.message).toBe("Imported: 450 created, 1 updated, 0 unchanged");
+    expect(await db().selectFrom("product_tiers").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).toEqual({ n: 450 });
+    await expect(claimImport(db(), id)).rejects.toThrow(IMPORT_MESSAGES.applied);
+  });
+});

@@ -1,0 +1,865 @@
+/**
+ * Products in from a CSV (issue 20, docs/decisions/032): our own export or a WooCommerce product export, in two steps.
+ *
+ * 1. Preview: the file is decoded (UTF-8 only), parsed with csv-parse, every row read and validated (csv-columns.ts,
+ *    zod) and matched to the catalogue by SKU, then slug; the plan says per row what would be created, updated, left
+ *    unchanged or skipped, and every error with its row, column and reason. The file and the report are stored in
+ *    product_imports, so any app process can show the preview and apply it.
+ * 2. Apply: one process claims the import (a conditional UPDATE: a second click or a second worker gets "busy") and
+ *    runs it in the background, writing its progress to the same row for the page to poll: the file is planned again
+ *    against the catalogue as it is now, images given by URL are fetched (remote-image.server.ts) and stored, then
+ *    every product, tier and new category is written in ONE transaction, which also marks the import applied. Any
+ *    failure rolls all of it back: nothing is half-written. A process that dies mid-apply stops its heartbeat
+ *    (updated_at); the page then says so and the import may be applied again.
+ *
+ * Importing the same file twice changes nothing: a row whose values equal the product's is "unchanged" and not
+ * written, and an image URL imported once maps to its stored image (imported_images) without being fetched again.
+ */
+import { parse } from "csv-parse";
+import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
+import { categorySlugFor } from "~/modules/catalog/catalog-admin.schema";
+import { DEFAULT_PRODUCT_IMAGES, defaultProductImage } from "~/modules/media/images";
+import { isStoredProductImage, storedImageStem, renditionKey } from "~/modules/media/product-images.server";
+import { mediaStore } from "~/modules/media/media-store.server";
+import type { PriceTier } from "~/modules/pricing/tiers.logic";
+import { env } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
+import { newId } from "~/utils/ids";
+import { logger } from "~/utils/logger.server";
+import { slugify } from "~/utils/slug";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+import {
+  columnLabel,
+  CSV_MESSAGES,
+  decodeCsvBytes,
+  detectDelimiter,
+  mapHeader,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  readRow,
+  type CellError,
+  type FieldKey,
+  type HeaderMap,
+  type ImportCounts,
+  type ImportReport,
+  type ImportRowReport,
+  type ProductCsvRow,
+  type RowRead,
+} from "./csv-columns";
+import { checkImageUrl, importRemoteImage, RemoteImageError } from "./remote-image.server";
+
+export const IMPORT_MESSAGES = {
+  tooLarge: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files`,
+  noFile: "Choose a CSV file to import",
+  notFound: "That import no longer exists: upload the file again",
+  busy: "This import is being applied already",
+  applied: "This import has been applied already",
+  hasErrors: "Some rows have errors: fix them in the file and upload it again. Nothing was imported",
+  nothingToDo: "Nothing to import: every row is unchanged or skipped",
+  interrupted: "The import stopped before it finished (the server restarted?). Nothing was written: apply it again",
+  failed: "The import failed and nothing was written. Try again; if it fails again, the log says why",
+  changedMeanwhile: "The catalogue changed since the preview and some rows now have errors (below). Nothing was imported",
+  imagesFailed: (n: number) => `${n} image${n === 1 ? "" : "s"} could not be fetched (below). Nothing was imported`,
+  done: (c: ImportCounts) =>
+    `Imported: ${c.create} created, ${c.update} updated, ${c.unchanged} unchanged${c.skip ? `, ${c.skip} skipped` : ""}`,
+} as const;
+
+/** An apply's heartbeat older than this means its process stopped. */
+export const STALE_AFTER_MS = 2 * 60 * 1000;
+/** Imports are kept this long (the page can show what an import did), then removed. */
+const KEEP_IMPORTS_MS = 7 * 24 * 60 * 60 * 1000;
+const CHUNK = 200;
+const IMAGE_CONCURRENCY = 4;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parsing
+
+export interface ParsedCsv {
+  header: string[];
+  records: Array<{ row: number; cells: string[] }>;
+}
+
+function csvErrorMessage(error: unknown): string {
+  const e = error as { code?: string; lines?: number; records?: number; message?: string };
+  const row = (e.records ?? 0) + 1;
+  const line = e.lines ?? row;
+  switch (e.code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return `Row ${row}: a quoted cell opens and never closes, so the rest of the file would be one cell. Check the quotes on row ${row} (a quote inside a quoted cell is written as two: "")`;
+    case "CSV_INVALID_CLOSING_QUOTE":
+    case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
+      return `Row ${row} (line ${line}): a quoted cell's closing quote is followed by more text. A quote inside a quoted cell is written as two: ""`;
+    case "CSV_INVALID_OPENING_QUOTE":
+      return `Row ${row} (line ${line}): a quote in the middle of a cell that isn't quoted. Quote the whole cell and write the quote as two: ""`;
+    case "CSV_MAX_RECORD_SIZE":
+      return `Row ${row}: a cell is longer than 200 000 characters (a quote that never closes?)`;
+    default:
+      return `Row ${row} (line ${line}) could not be read as CSV`;
+  }
+}
+
+/**
+ * The text as records, with csv-parse (strict quotes). Fed in slices, yielding between them, so a large file doesn't
+ * hold the process. A quoting error names its row; more than MAX_IMPORT_ROWS rows is refused as soon as it is seen.
+ */
+export async function parseCsvText(text: string): Promise<ParsedCsv> {
+  const parser = parse({ delimiter: detectDelimiter(text), bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: 200_000 });
+  const records: string[][] = [];
+  let failure: unknown;
+  parser.on("data", (record: string[]) => records.push(record));
+  parser.on("error", (error) => (failure ??= error));
+  const ended = new Promise<void>((resolve) => {
+    parser.on("end", resolve);
+    parser.on("close", resolve);
+  });
+  const SLICE = 256 * 1024;
+  for (let i = 0; i < text.length && !failure; i += SLICE) {
+    parser.write(text.slice(i, i + SLICE));
+    await new Promise((resolve) => setImmediate(resolve));
+    if (records.length > MAX_IMPORT_ROWS + 1) {
+      parser.destroy();
+      throw new DomainError(CSV_MESSAGES.tooManyRows, 400, "file");
+    }
+  }
+  if (!failure) {
+    parser.end();
+    await ended;
+  }
+  if (failure) throw new DomainError(csvErrorMessage(failure), 400, "file");
+  if (records.length > MAX_IMPORT_ROWS + 1) throw new DomainError(CSV_MESSAGES.tooManyRows, 400, "file");
+  const [header, ...rest] = records;
+  if (!header || header.every((h) => h.trim() === "")) throw new DomainError(CSV_MESSAGES.empty, 400, "file");
+  const data = rest.map((cells, i) => ({ row: i + 2, cells })).filter((r) => r.cells.some((c) => c.trim() !== ""));
+  if (data.length === 0) throw new DomainError(CSV_MESSAGES.noRows, 400, "file");
+  return { header, records: data };
+}
+
+/** Bytes → parsed records and the header's meaning, or a DomainError naming the problem with the whole file. */
+export async function readCsvFile(bytes: Uint8Array): Promise<{ text: string; parsed: ParsedCsv; map: HeaderMap }> {
+  if (bytes.length > MAX_IMPORT_BYTES) throw new DomainError(IMPORT_MESSAGES.tooLarge, 413, "file");
+  const decoded = decodeCsvBytes(bytes);
+  if (!decoded.ok) throw new DomainError(decoded.message, 400, "file");
+  return { text: decoded.text, ...(await parseText(decoded.text)) };
+}
+
+async function parseText(text: string): Promise<{ parsed: ParsedCsv; map: HeaderMap }> {
+  const parsed = await parseCsvText(text);
+  const mapped = mapHeader(parsed.header);
+  if (!mapped.ok) throw new DomainError(mapped.message, 400, "file");
+  return { parsed, map: mapped.map };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Planning
+
+interface ProductState {
+  sku: string | null;
+  slug: string;
+  name: string;
+  description: string;
+  price_cents: number;
+  images: string[];
+  /** the category's slug (categories are matched by slug or name) */
+  category: string | null;
+  meta_title: string | null;
+  meta_desc: string | null;
+  stock: number | null;
+  inspired_house: string | null;
+  inspired_fragrance: string | null;
+  size_ml: number | null;
+  weight_grams: number | null;
+  tiers: PriceTier[];
+}
+
+interface Existing extends ProductState {
+  id: string;
+}
+
+/** Which column of our file each state field is (for the report's list of changes). */
+const STATE_FIELDS: Array<[keyof ProductState, FieldKey]> = [
+  ["sku", "sku"],
+  ["slug", "slug"],
+  ["name", "name"],
+  ["category", "category"],
+  ["price_cents", "price"],
+  ["tiers", "tiers"],
+  ["stock", "stock"],
+  ["size_ml", "sizeMl"],
+  ["weight_grams", "weightGrams"],
+  ["inspired_house", "inspiredHouse"],
+  ["inspired_fragrance", "inspiredFragrance"],
+  ["description", "description"],
+  ["images", "images"],
+  ["meta_title", "metaTitle"],
+  ["meta_desc", "metaDesc"],
+];
+
+interface PlannedRow {
+  report: ImportRowReport;
+  existing: Existing | null;
+  target?: ProductState;
+  /** image URLs still to fetch, as the file gives them */
+  pending: string[];
+  /** stored images this row takes from imported_images that the product doesn't show yet (checked before the apply) */
+  fromCache: Array<{ source: string; url: string }>;
+}
+
+export interface Plan {
+  map: HeaderMap;
+  rows: PlannedRow[];
+  /** new categories: slug → name */
+  newCategories: Map<string, string>;
+  pending: string[];
+}
+
+const chunks = <T,>(list: T[], size = 400): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
+
+function isDefaultImage(url: string) {
+  return (Object.values(DEFAULT_PRODUCT_IMAGES) as string[]).includes(url);
+}
+
+/** An image value of the file, as products.images would keep it: a path here, or a remote URL to fetch. */
+function classifyImage(value: string, ownOrigin: string): { local: string } | { remote: string } | { error: string } {
+  if (value.startsWith("/")) return isStoredProductImage(value) || isDefaultImage(value) ? { local: value } : { error: `"${value}" isn't an image of this shop` };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { error: `"${value.slice(0, 60)}" isn't a web address` };
+  }
+  if (url.origin === ownOrigin && (isStoredProductImage(url.pathname) || isDefaultImage(url.pathname)) && !url.search) return { local: url.pathname };
+  if (isStoredProductImage(value)) return { local: value };
+  try {
+    checkImageUrl(value);
+  } catch (error) {
+    return { error: `${value.slice(0, 80)}: ${(error as Error).message}` };
+  }
+  return { remote: value };
+}
+
+function sameTiers(a: PriceTier[], b: PriceTier[]) {
+  const key = (t: PriceTier[]) => JSON.stringify([...t].sort((x, y) => x.minQuantity - y.minQuantity).map((x) => [x.minQuantity, x.maxQuantity, x.priceCents]));
+  return key(a) === key(b);
+}
+
+function sameValue(a: unknown, b: unknown) {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => JSON.stringify(v) === JSON.stringify(b[i]));
+  return a === b;
+}
+
+async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Promise<Existing[]> {
+  const found = new Map<string, Existing>();
+  const select = () =>
+    db
+      .selectFrom("products as p")
+      .leftJoin("categories as c", "c.id", "p.category_id")
+      .select([
+        "p.id",
+        "p.sku",
+        "p.slug",
+        "p.name",
+        "p.description",
+        "p.price_cents",
+        "p.images",
+        "c.slug as category_slug",
+        "p.meta_title",
+        "p.meta_desc",
+        "p.stock",
+        "p.inspired_house",
+        "p.inspired_fragrance",
+        "p.size_ml",
+        "p.weight_grams",
+      ]);
+  const rows = [];
+  for (const part of chunks(skus)) rows.push(...(await select().where("p.sku", "in", part).execute()));
+  for (const part of chunks(slugs)) rows.push(...(await select().where("p.slug", "in", part).execute()));
+  for (const r of rows) {
+    if (found.has(r.id)) continue;
+    found.set(r.id, {
+      id: r.id,
+      sku: r.sku,
+      slug: r.slug,
+      name: r.name,
+      description: r.description,
+      price_cents: Number(r.price_cents),
+      images: Array.isArray(r.images) ? r.images : JSON.parse(String(r.images ?? "[]")),
+      category: r.category_slug,
+      meta_title: r.meta_title,
+      meta_desc: r.meta_desc,
+      stock: r.stock === null ? null : Number(r.stock),
+      inspired_house: r.inspired_house,
+      inspired_fragrance: r.inspired_fragrance,
+      size_ml: r.size_ml === null ? null : Number(r.size_ml),
+      weight_grams: r.weight_grams === null ? null : Number(r.weight_grams),
+      tiers: [],
+    });
+  }
+  for (const part of chunks([...found.keys()])) {
+    const tiers = await db.selectFrom("product_tiers").select(["product_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", part).execute();
+    for (const t of tiers) found.get(t.product_id)!.tiers.push({ minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) });
+  }
+  return [...found.values()];
+}
+
+/** Marks every row of a group that shares a value (a SKU, a slug) with an error naming the other rows. */
+function flagDuplicates(rows: Array<{ row: number; value: string; read: RowRead }>, column: string, what: string) {
+  const groups = new Map<string, typeof rows>();
+  for (const r of rows) groups.set(r.value, [...(groups.get(r.value) ?? []), r]);
+  for (const [value, group] of groups) {
+    if (group.length < 2) continue;
+    for (const r of group) {
+      const others = group.filter((o) => o !== r).map((o) => o.row);
+      const list = others.length > 3 ? `${others.slice(0, 3).join(", ")} and ${others.length - 3} more` : others.join(", ");
+      r.read.errors.push({ column, message: `${what} "${value}" is also on row${others.length > 1 ? "s" : ""} ${list}: each product may appear once` });
+    }
+  }
+}
+
+/**
+ * What the file would do to the catalogue as it is now. Reads only: the products the rows name (by SKU and slug),
+ * their tiers, the categories and the image map.
+ */
+export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMap): Promise<Plan> {
+  const ownOrigin = new URL(env().PUBLIC_BASE_URL).origin;
+  const reads = parsed.records.map((r) => ({ row: r.row, cells: r.cells, read: readRow(r.cells, map) }));
+  // Cells beyond the header's columns: a stray delimiter or quote shifted the row.
+  for (const r of reads) {
+    const extra = r.cells.slice(parsed.header.length).filter((c) => c.trim() !== "");
+    if (extra.length && !r.read.skip) r.read.errors.push({ column: "", message: `The row has ${r.cells.length} cells but the header has ${parsed.header.length}: a stray comma or quote?` });
+  }
+  const valid = reads.filter((r) => r.read.product && !r.read.skip);
+  const skuLabel = columnLabel(map, "sku");
+  const slugLabel = columnLabel(map, "slug");
+  flagDuplicates(
+    valid.filter((r) => r.read.product!.sku).map((r) => ({ row: r.row, value: r.read.product!.sku!, read: r.read })),
+    skuLabel,
+    "SKU",
+  );
+  flagDuplicates(
+    valid.filter((r) => r.read.product!.slug).map((r) => ({ row: r.row, value: r.read.product!.slug!, read: r.read })),
+    slugLabel,
+    "Slug",
+  );
+  const candidates = (p: ProductCsvRow) => [p.slug ?? slugify(p.name), ...(p.sku ? [slugify(`${p.name} ${p.sku}`)] : [])].filter(Boolean);
+  const existing = await loadExisting(
+    db,
+    [...new Set(valid.map((r) => r.read.product!.sku).filter((s): s is string => !!s))],
+    [...new Set(valid.flatMap((r) => candidates(r.read.product!)))],
+  );
+  const bySku = new Map(existing.filter((p) => p.sku).map((p) => [p.sku!, p]));
+  const bySlug = new Map(existing.map((p) => [p.slug, p]));
+  const categories = await db.selectFrom("categories").select(["name", "slug"]).execute();
+  const categoryBySlug = new Map(categories.map((c) => [c.slug, c.slug]));
+  const categoryByName = new Map(categories.map((c) => [c.name.toLowerCase(), c.slug]));
+  const sources = [...new Set(valid.flatMap((r) => r.read.product!.images ?? []))].filter((u) => !u.startsWith("/"));
+  const cache = new Map<string, string>();
+  for (const part of chunks(sources)) {
+    for (const row of await db.selectFrom("imported_images").select(["source_url", "url"]).where("source_url", "in", part).execute()) cache.set(row.source_url, row.url);
+  }
+
+  const newCategories = new Map<string, string>();
+  /** slug → who will hold it after the import: a product id, or a row that creates */
+  const slugOwner = new Map<string, string>(existing.map((p) => [p.slug, p.id]));
+  const pendingAll = new Set<string>();
+  /** product id → the row that updates it */
+  const matchedBy = new Map<string, number>();
+  const planned: PlannedRow[] = [];
+
+  for (const { row, read } of reads) {
+    const report: ImportRowReport = { row, action: "error", sku: read.label.sku, slug: read.label.slug, name: read.label.name };
+    if (read.notes.length) report.notes = [...read.notes];
+    if (read.skip) {
+      report.action = "skip";
+      report.notes = [read.skip, ...(report.notes ?? [])];
+      planned.push({ report, existing: null, pending: [], fromCache: [] });
+      continue;
+    }
+    const errors: CellError[] = [...read.errors];
+    const p = read.product;
+    if (!p || errors.length) {
+      report.errors = errors;
+      planned.push({ report, existing: null, pending: [], fromCache: [] });
+      continue;
+    }
+
+    // Match: by SKU, then by slug (given, or made from the name).
+    let match: Existing | null = p.sku ? (bySku.get(p.sku) ?? null) : null;
+    let slug = p.slug ?? match?.slug ?? slugify(p.name);
+    if (!slug) errors.push({ column: slugLabel, message: "The name has no letters or digits to make a slug from: give the row a slug" });
+    if (!match && slug) {
+      const bySlugMatch = bySlug.get(slug);
+      if (bySlugMatch && (!bySlugMatch.sku || !p.sku)) match = bySlugMatch;
+      else if (bySlugMatch) {
+        // The slug is another SKU's product.
+        if (p.slug) errors.push({ column: slugLabel, message: `Slug "${slug}" belongs to the product with SKU "${bySlugMatch.sku}"` });
+        else slug = slugify(`${p.name} ${p.sku}`);
+      }
+    }
+    if (match) {
+      const earlier = matchedBy.get(match.id);
+      if (earlier !== undefined) {
+        errors.push({ column: p.sku && bySku.get(p.sku) === match ? skuLabel : slugLabel, message: `Row ${earlier} is the same product ("${match.name}"): each product may appear once` });
+      } else matchedBy.set(match.id, row);
+    }
+    const key = match?.id ?? `row:${row}`;
+    if (slug && !errors.length) {
+      const owner = slugOwner.get(slug);
+      if (owner && owner !== key) {
+        if (!match && !p.slug && p.sku && owner.startsWith("row:")) slug = slugify(`${p.name} ${p.sku}`);
+        const again = slugOwner.get(slug);
+        if (again && again !== key) {
+          const who = again.startsWith("row:") ? `row ${again.slice(4)}` : `another product ("${existing.find((e) => e.id === again)?.name ?? slug}")`;
+          errors.push({ column: p.slug ? slugLabel : columnLabel(map, "name"), message: `Slug "${slug}" is taken by ${who}: give this row its own slug${p.sku ? "" : " or a SKU"}` });
+        }
+      }
+      if (!errors.length) {
+        if (match && match.slug !== slug) slugOwner.delete(match.slug);
+        slugOwner.set(slug, key);
+      }
+    }
+
+    // Category: matched by slug or name, made when new.
+    let category: string | null = match?.category ?? null;
+    if (p.category !== undefined) {
+      if (p.category === null) category = null;
+      else {
+        const catSlug = categorySlugFor(p.category);
+        if (!catSlug) errors.push({ column: columnLabel(map, "category"), message: `Category "${p.category}" needs a letter or digit` });
+        else {
+          category = categoryBySlug.get(catSlug) ?? categoryByName.get(p.category.toLowerCase()) ?? catSlug;
+          if (!categoryBySlug.has(category) && !newCategories.has(category)) newCategories.set(category, p.category);
+        }
+      }
+    }
+
+    // Images: the shop's own kept, known URLs mapped, the rest fetched at the apply.
+    let images: string[] | undefined;
+    const pending: string[] = [];
+    const fromCache: Array<{ source: string; url: string }> = [];
+    if (p.images !== undefined) {
+      images = [];
+      for (const value of p.images) {
+        const c = classifyImage(value, ownOrigin);
+        if ("error" in c) errors.push({ column: columnLabel(map, "images"), message: c.error });
+        else if ("local" in c) images.push(c.local);
+        else if (cache.has(c.remote)) {
+          const url = cache.get(c.remote)!;
+          images.push(url);
+          if (!match?.images.includes(url)) fromCache.push({ source: c.remote, url });
+        } else {
+          pending.push(c.remote);
+          images.push(`pending:${c.remote}`);
+        }
+      }
+      images = [...new Set(images)];
+    }
+    if (errors.length) {
+      report.errors = errors;
+      planned.push({ report, existing: null, pending: [], fromCache: [] });
+      continue;
+    }
+
+    const base: ProductState = match ?? {
+      sku: null,
+      slug,
+      name: p.name,
+      description: "",
+      price_cents: p.priceCents,
+      images: [],
+      category: null,
+      meta_title: null,
+      meta_desc: null,
+      stock: null,
+      inspired_house: null,
+      inspired_fragrance: null,
+      size_ml: null,
+      weight_grams: null,
+      tiers: [],
+    };
+    const own = (list: string[]) => list.filter((u) => !isDefaultImage(u));
+    if (images !== undefined && images.length === 0) {
+      // An empty cell: no images of its own, so its category's default image (as the product form does).
+      images = match && own(match.images).length === 0 && match.category === category ? match.images : [defaultProductImage(category)];
+    }
+    if (!match && images === undefined) images = [defaultProductImage(category)];
+    const target: ProductState = {
+      sku: p.sku ?? base.sku,
+      slug,
+      name: p.name,
+      description: p.description ?? base.description,
+      price_cents: p.priceCents,
+      images: images ?? base.images,
+      category,
+      meta_title: p.metaTitle !== undefined ? p.metaTitle : base.meta_title,
+      meta_desc: p.metaDesc !== undefined ? p.metaDesc : base.meta_desc,
+      stock: p.stock !== undefined ? p.stock : base.stock,
+      inspired_house: p.inspiredHouse !== undefined ? p.inspiredHouse : base.inspired_house,
+      inspired_fragrance: p.inspiredFragrance !== undefined ? p.inspiredFragrance : base.inspired_fragrance,
+      size_ml: p.sizeMl !== undefined ? p.sizeMl : base.size_ml,
+      weight_grams: p.weightGrams !== undefined ? p.weightGrams : base.weight_grams,
+      tiers: p.tiers ?? base.tiers,
+    };
+    report.slug = slug;
+    report.sku = target.sku ?? "";
+    if (!match) {
+      report.action = "create";
+      if (category && newCategories.has(category)) report.notes = [...(report.notes ?? []), `New category "${newCategories.get(category)}"`];
+    } else {
+      const changes = STATE_FIELDS.filter(([field]) => (field === "tiers" ? !sameTiers(match!.tiers, target.tiers) : !sameValue(match![field], target[field]))).map(([, key]) => columnLabel(map, key));
+      report.action = changes.length ? "update" : "unchanged";
+      if (changes.length) report.changes = changes;
+    }
+    if (pending.length) report.notes = [...(report.notes ?? []), `${pending.length} image${pending.length === 1 ? "" : "s"} to fetch`];
+    for (const source of pending) pendingAll.add(source);
+    planned.push({ report, existing: match, target, pending, fromCache });
+  }
+  return { map, rows: planned, newCategories, pending: [...pendingAll] };
+}
+
+export function reportOf(plan: Plan): ImportReport {
+  const counts: ImportCounts = { create: 0, update: 0, unchanged: 0, skip: 0, error: 0 };
+  for (const r of plan.rows) counts[r.report.action]++;
+  return {
+    format: plan.map.format,
+    counts,
+    rows: plan.rows.map((r) => r.report),
+    newCategories: [...plan.newCategories.values()],
+    imagesToFetch: plan.pending.length,
+    ignoredColumns: plan.map.ignored,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Preview
+
+/** Reads, plans and stores an uploaded file; returns the import's id. A file that can't be read at all throws (400). */
+export async function previewImport(db: DB, input: { fileName: string; bytes: Uint8Array; adminId: string | null }): Promise<{ id: string; report: ImportReport }> {
+  const { text, parsed, map } = await readCsvFile(input.bytes);
+  const report = reportOf(await planImport(db, parsed, map));
+  const now = new Date();
+  const id = newId();
+  await db
+    .deleteFrom("product_imports")
+    .where("created_at", "<", new Date(now.getTime() - KEEP_IMPORTS_MS).toISOString())
+    .where("status", "<>", "applying")
+    .execute();
+  await db
+    .insertInto("product_imports")
+    .values({
+      id,
+      status: "previewed",
+      file_name: input.fileName.slice(0, 200) || "products.csv",
+      format: map.format,
+      csv: text,
+      report: JSON.stringify(report),
+      created_by: input.adminId,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .execute();
+  return { id, report };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The page's view
+
+export type ImportStatus = "previewed" | "applying" | "applied" | "failed" | "interrupted";
+export type ImportRowFilter = "all" | "errors" | "changes";
+export const IMPORT_ROWS_PAGE_SIZE = 100;
+
+export interface ImportView {
+  id: string;
+  status: ImportStatus;
+  fileName: string;
+  createdAt: string;
+  message: string | null;
+  progress: { phase: string | null; done: number; total: number };
+  report: Omit<ImportReport, "rows">;
+  rows: ImportRowReport[];
+  matching: number;
+  page: number;
+  pageCount: number;
+}
+
+function viewStatus(status: string, updatedAt: string, now = Date.now()): ImportStatus {
+  if (status === "applying" && now - Date.parse(updatedAt) > STALE_AFTER_MS) return "interrupted";
+  return status as ImportStatus;
+}
+
+export async function getImportView(db: Queryable, id: string, options: { page?: number; show?: ImportRowFilter } = {}): Promise<ImportView | null> {
+  const row = await db
+    .selectFrom("product_imports")
+    .select(["id", "status", "file_name", "created_at", "updated_at", "message", "phase", "progress_done", "progress_total", "report"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { rows, ...report } = JSON.parse(row.report) as ImportReport;
+  const show = options.show ?? "all";
+  const shown = show === "errors" ? rows.filter((r) => r.action === "error") : show === "changes" ? rows.filter((r) => r.action === "create" || r.action === "update") : rows;
+  const pageCount = Math.max(1, Math.ceil(shown.length / IMPORT_ROWS_PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page ?? 1), pageCount);
+  return {
+    id: row.id,
+    status: viewStatus(row.status, row.updated_at),
+    fileName: row.file_name,
+    createdAt: row.created_at,
+    message: row.message,
+    progress: { phase: row.phase, done: Number(row.progress_done), total: Number(row.progress_total) },
+    report,
+    rows: shown.slice((page - 1) * IMPORT_ROWS_PAGE_SIZE, page * IMPORT_ROWS_PAGE_SIZE),
+    matching: shown.length,
+    page,
+    pageCount,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Apply
+
+export interface ApplyOptions {
+  /** fetches and stores one image, answering its stored URL (default: importRemoteImage, with the private-address check) */
+  importImage?: (url: string) => Promise<string>;
+  /** called after each write inside the transaction, with how many products are written so far (tests fail it midway) */
+  onWrite?: (written: number) => void;
+}
+
+/** A failure the owner can act on: its message, and the report with the rows' errors. */
+class ImportFailure extends Error {
+  constructor(
+    message: string,
+    readonly report?: ImportReport,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Claims the import for this process (previewed, failed, or an apply whose process stopped) and returns the claim's
+ * token; a second claim gets a DomainError (409). The caller then runs applyImport with the token.
+ */
+export async function claimImport(db: DB, id: string): Promise<string> {
+  const row = await db.selectFrom("product_imports").select(["status", "updated_at", "report"]).where("id", "=", id).executeTakeFirst();
+  if (!row) throw new DomainError(IMPORT_MESSAGES.notFound, 404);
+  if (row.status === "applied") throw new DomainError(IMPORT_MESSAGES.applied, 409);
+  const counts = (JSON.parse(row.report) as ImportReport).counts;
+  if (row.status === "previewed" && counts.error > 0) throw new DomainError(IMPORT_MESSAGES.hasErrors, 400);
+  if (row.status === "previewed" && counts.create + counts.update === 0) throw new DomainError(IMPORT_MESSAGES.nothingToDo, 400);
+  const claim = newId();
+  const now = new Date();
+  const staleBefore = new Date(now.getTime() - STALE_AFTER_MS).toISOString();
+  const result = await db
+    .updateTable("product_imports")
+    .set({ status: "applying", claim, phase: "checking", progress_done: 0, progress_total: 0, message: null, updated_at: now.toISOString() })
+    .where("id", "=", id)
+    .where((eb) => eb.or([eb("status", "in", ["previewed", "failed"]), eb.and([eb("status", "=", "applying"), eb("updated_at", "<", staleBefore)])]))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new DomainError(IMPORT_MESSAGES.busy, 409);
+  return claim;
+}
+
+const running = new Set<Promise<void>>();
+
+/** Claims the import and applies it in the background of this process; the page polls its progress. */
+export async function startApply(db: DB, id: string, options: ApplyOptions = {}): Promise<void> {
+  const claim = await claimImport(db, id);
+  const job = applyImport(db, id, claim, options)
+    .catch((error: unknown) => logger.error({ err: error, importId: id }, "product import failed"))
+    .finally(() => running.delete(job));
+  running.add(job);
+}
+
+/** Resolves when this process's running applies have finished (tests; a graceful stop). */
+export async function settleImportJobs(): Promise<void> {
+  while (running.size) await Promise.all([...running]);
+}
+
+function progressWriter(db: DB, id: string, claim: string) {
+  let last = 0;
+  return async (phase: string, done: number, total: number, force = false) => {
+    const now = Date.now();
+    if (!force && now - last < 250) return;
+    last = now;
+    await db
+      .updateTable("product_imports")
+      .set({ phase, progress_done: done, progress_total: total, updated_at: new Date(now).toISOString() })
+      .where("id", "=", id)
+      .where("claim", "=", claim)
+      .execute();
+  };
+}
+
+async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+}
+
+/**
+ * The apply itself (see the top of the file). Finishes the import as applied, or failed with its reason and report;
+ * never leaves a product half-written.
+ */
+export async function applyImport(db: DB, id: string, claim: string, options: ApplyOptions = {}): Promise<void> {
+  const progress = progressWriter(db, id, claim);
+  try {
+    const record = await db.selectFrom("product_imports").select(["csv"]).where("id", "=", id).where("claim", "=", claim).executeTakeFirst();
+    if (!record?.csv) throw new ImportFailure(IMPORT_MESSAGES.notFound);
+    await progress("checking", 0, 1, true);
+    const { parsed, map } = await parseText(record.csv);
+    let plan = await planImport(db, parsed, map);
+    if (plan.rows.some((r) => r.report.action === "error")) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
+
+    // Stored images the map points to must still exist (a product's deletion removes its files).
+    const cached = [...new Map(plan.rows.flatMap((r) => r.fromCache).map((c) => [c.url, c])).values()];
+    const gone: string[] = [];
+    await mapLimit(cached, 8, async ({ source, url }) => {
+      const stem = storedImageStem(url);
+      if (stem && !(await mediaStore().exists(renditionKey(stem, 1200)))) gone.push(source);
+    });
+    if (gone.length) {
+      await db.deleteFrom("imported_images").where("source_url", "in", gone).execute();
+      plan = await planImport(db, parsed, map);
+    }
+
+    // Images by URL: fetched before the transaction (never hold the database while waiting on the network).
+    if (plan.pending.length) {
+      const importImage = options.importImage ?? ((url: string) => importRemoteImage(url));
+      const failed = new Map<string, string>();
+      let done = 0;
+      await progress("images", 0, plan.pending.length, true);
+      await mapLimit(plan.pending, IMAGE_CONCURRENCY, async (source) => {
+        try {
+          const url = await importImage(source);
+          await db
+            .insertInto("imported_images")
+            .values({ source_url: source, url, created_at: new Date().toISOString() })
+            .onConflict((oc) => oc.column("source_url").doUpdateSet({ url }))
+            .execute();
+        } catch (error) {
+          if (!(error instanceof RemoteImageError)) logger.warn({ err: error, source }, "an imported image failed");
+          failed.set(source, error instanceof RemoteImageError ? error.message : "the image could not be fetched");
+        }
+        done++;
+        await progress("images", done, plan.pending.length);
+      });
+      if (failed.size) {
+        const report = reportOf(plan);
+        for (const [i, planned] of plan.rows.entries()) {
+          const errors = planned.pending.filter((s) => failed.has(s)).map((s) => ({ column: columnLabel(map, "images"), message: `${s.slice(0, 120)}: ${failed.get(s)}` }));
+          if (errors.length) report.rows[i] = { ...report.rows[i]!, action: "error", errors };
+        }
+        report.counts = { create: 0, update: 0, unchanged: 0, skip: 0, error: 0 };
+        for (const r of report.rows) report.counts[r.action]++;
+        throw new ImportFailure(IMPORT_MESSAGES.imagesFailed(failed.size), report);
+      }
+      plan = await planImport(db, parsed, map);
+      if (plan.pending.length || plan.rows.some((r) => r.report.action === "error")) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
+    }
+
+    const report = reportOf(plan);
+    const writes = plan.rows.filter((r) => r.report.action === "create" || r.report.action === "update");
+    await progress("writing", 0, writes.length, true);
+    const message = IMPORT_MESSAGES.done(report.counts);
+    try {
+      await db.transaction().execute(async (trx) => {
+        await writePlan(trx, plan, options.onWrite);
+        const finished = await trx
+          .updateTable("product_imports")
+          .set({ status: "applied", csv: null, report: JSON.stringify(report), message, phase: null, progress_done: writes.length, progress_total: writes.length, updated_at: new Date().toISOString() })
+          .where("id", "=", id)
+          .where("claim", "=", claim)
+          .where("status", "=", "applying")
+          .executeTakeFirst();
+        if (Number(finished.numUpdatedRows) !== 1) throw new ImportFailure(IMPORT_MESSAGES.busy);
+      });
+    } catch (error) {
+      if (error instanceof ImportFailure) throw error;
+      if (isUniqueViolation(error)) throw new ImportFailure("Another product took a SKU or slug of this file while it was being imported: nothing was written. Preview the file again");
+      throw error;
+    }
+    if (writes.length) storefrontChanged(`product import ${id}`);
+  } catch (error) {
+    const failure = error instanceof ImportFailure ? error : null;
+    if (!failure) logger.error({ err: error, importId: id }, "product import failed");
+    await db
+      .updateTable("product_imports")
+      .set({
+        status: "failed",
+        message: failure?.message ?? IMPORT_MESSAGES.failed,
+        phase: null,
+        updated_at: new Date().toISOString(),
+        ...(failure?.report ? { report: JSON.stringify(failure.report) } : {}),
+      })
+      .where("id", "=", id)
+      .where("claim", "=", claim)
+      .execute();
+  }
+}
+
+/** Every write of the plan, inside the caller's transaction: new categories, new products, changed products, tiers. */
+async function writePlan(trx: Queryable, plan: Plan, onWrite?: (written: number) => void) {
+  const now = new Date().toISOString();
+  const categoryIds = new Map<string, string>();
+  const newCategories = [...plan.newCategories].map(([slug, name]) => ({ id: newId(), name: name.replace(/\s+/g, " ").trim(), slug, created_at: now }));
+  for (const part of chunks(newCategories, CHUNK)) await trx.insertInto("categories").values(part).execute();
+  const slugs = [...new Set(plan.rows.map((r) => r.target?.category).filter((s): s is string => !!s))];
+  for (const part of chunks(slugs)) {
+    for (const c of await trx.selectFrom("categories").select(["id", "slug"]).where("slug", "in", part).execute()) categoryIds.set(c.slug, c.id);
+  }
+  const categoryId = (slug: string | null) => (slug ? (categoryIds.get(slug) ?? null) : null);
+  const columns = (t: ProductState) => ({
+    sku: t.sku,
+    name: t.name,
+    slug: t.slug,
+    description: t.description,
+    price_cents: t.price_cents,
+    images: JSON.stringify(t.images),
+    category_id: categoryId(t.category),
+    meta_title: t.meta_title,
+    meta_desc: t.meta_desc,
+    stock: t.stock,
+    inspired_house: t.inspired_house,
+    inspired_fragrance: t.inspired_fragrance,
+    size_ml: t.size_ml,
+    weight_grams: t.weight_grams,
+  });
+  let written = 0;
+  const start = Date.now();
+  const creates = plan.rows.filter((r) => r.report.action === "create");
+  const newTiers: Array<{ id: string; product_id: string; min_quantity: number; max_quantity: number | null; price_cents: number }> = [];
+  for (const part of chunks(creates, CHUNK)) {
+    const values = part.map((r, i) => {
+      const id = newId();
+      for (const t of r.target!.tiers) newTiers.push({ id: newId(), product_id: id, min_quantity: t.minQuantity, max_quantity: t.maxQuantity, price_cents: t.priceCents });
+      // One millisecond apart in file order, so "newest first" lists them in a fixed order.
+      return { id, ...columns(r.target!), created_at: new Date(start + written + i).toISOString() };
+    });
+    await trx.insertInto("products").values(values).execute();
+    written += part.length;
+    onWrite?.(written);
+  }
+  const replacedTiers: string[] = [];
+  for (const r of plan.rows) {
+    if (r.report.action !== "update") continue;
+    const before = r.existing!;
+    const after = columns(r.target!);
+    const changed: Record<string, unknown> = {};
+    const current = { ...columns(before), category_id: undefined };
+    for (const [key, value] of Object.entries(after)) {
+      if (key === "category_id") {
+        if (before.category !== r.target!.category) changed.category_id = value;
+      } else if (value !== (current as Record<string, unknown>)[key]) changed[key] = value;
+    }
+    if (Object.keys(changed).length) await trx.updateTable("products").set(changed).where("id", "=", before.id).execute();
+    if (!sameTiers(before.tiers, r.target!.tiers)) {
+      replacedTiers.push(before.id);
+      for (const t of r.target!.tiers) newTiers.push({ id: newId(), product_id: before.id, min_quantity: t.minQuantity, max_quantity: t.maxQuantity, price_cents: t.priceCents });
+    }
+    written++;
+    onWrite?.(written);
+  }
+  for (const part of chunks(replacedTiers)) await trx.deleteFrom("product_tiers").where("product_id", "in", part).execute();
+  for (const part of chunks(newTiers, CHUNK)) await trx.insertInto("product_tiers").values(part).execute();
+}

@@ -1,0 +1,168 @@
+import { Link, redirect, useActionData } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/admin.products.import";
+import { AdminPage } from "~/components/admin/admin-page";
+import { ApplyForm, FormatHelp, formatLabel, ImportProgress, ImportRows, UploadForm } from "~/components/admin/product-import";
+import { ButtonLink, buttonClass } from "~/components/ui/button";
+import { Notice } from "~/components/ui/field";
+import { getDb } from "~/db/db.server";
+import { requireAdmin, requireAdminAction } from "~/modules/accounts/session.server";
+import { listHref, parseListQuery } from "~/modules/admin/list-query";
+import { MAX_IMPORT_UPLOAD_BYTES } from "~/modules/catalog-csv/csv-columns";
+import { getImportView, IMPORT_MESSAGES, previewImport, startApply } from "~/modules/catalog-csv/csv-import.server";
+import { isAdminResult } from "~/modules/admin/admin-result";
+import { formatDateZA } from "~/utils/dates";
+import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
+import { fieldsOf, readForm, readQuery } from "~/utils/request.server";
+
+/**
+ * /admin/products/import — products in from a CSV (issue 20, docs/decisions/032): upload → preview (per row: new,
+ * update, unchanged, skipped or error, with row, column and reason) → apply, which runs on the server while the page
+ * shows its progress. The work is app/modules/catalog-csv; every step's state is in the database, so any worker
+ * process answers any step.
+ */
+const PATH = "/admin/products/import";
+const filters = { id: { kind: "text", max: 100 }, show: { kind: "choice", values: ["all", "errors", "changes"] } } as const;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const query = parseListQuery(readQuery(request), filters);
+  const db = getDb();
+  const view = query.filters.id ? await getImportView(db, query.filters.id, { page: query.page, show: (query.filters.show || "all") as "all" }) : null;
+  const recent = view
+    ? []
+    : await db.selectFrom("product_imports").select(["id", "file_name", "status", "created_at", "message"]).orderBy("created_at", "desc").limit(5).execute();
+  return {
+    query,
+    gone: !!query.filters.id && !view,
+    view: view && { ...view, created: formatDateZA(view.createdAt) },
+    recent: recent.map((r) => ({ id: r.id, fileName: r.file_name, status: r.status, message: r.message, created: formatDateZA(r.created_at) })),
+  };
+}
+
+const importIntent = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("preview") }),
+  z.object({ intent: z.literal("apply"), id: z.string().trim().min(1).max(100) }),
+]);
+
+/** Like every admin action (admin-action.server.ts), but each step answers with a redirect to the import's page. */
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdminAction(request);
+  const form = await readForm(request, { maxBytes: MAX_IMPORT_UPLOAD_BYTES });
+  const parsed = importIntent.safeParse(fieldsOf(form));
+  if (!parsed.success) return formError(parsed.error.issues[0]?.message ?? "Please check the form", 400, fieldErrorsOf(parsed.error.issues));
+  const db = getDb();
+  try {
+    if (parsed.data.intent === "apply") {
+      await startApply(db, parsed.data.id);
+      return redirect(`${PATH}?id=${encodeURIComponent(parsed.data.id)}`);
+    }
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) throw new DomainError(IMPORT_MESSAGES.noFile, 400, "file");
+    const { id } = await previewImport(db, { fileName: file.name, bytes: new Uint8Array(await file.arrayBuffer()), adminId: admin.id });
+    return redirect(`${PATH}?id=${id}`);
+  } catch (error) {
+    if (error instanceof DomainError) return error.toFormError();
+    logger.error({ err: error, intent: parsed.data.intent }, "product import action failed");
+    return formError(IMPORT_MESSAGES.failed, 500);
+  }
+}
+
+export function meta() {
+  return [{ title: "Import products | Admin | Scentara" }];
+}
+
+export default function ImportProducts({ loaderData }: Route.ComponentProps) {
+  const { query, view, recent, gone } = loaderData;
+  const result = useActionData<typeof action>();
+  const error = isAdminResult(result) && !result.ok ? result.error : undefined;
+  const actions = (
+    <>
+      <a href="/admin/products/export.csv" download className={buttonClass("secondary")}>
+        Export CSV
+      </a>
+      <ButtonLink to="/admin/products" variant="ghost">
+        Back to products
+      </ButtonLink>
+    </>
+  );
+  if (!view) {
+    return (
+      <AdminPage title="Import products" description="Bring products in from a CSV: our own export edited in a spreadsheet, or a WooCommerce shop's product export." actions={actions}>
+        {gone ? <Notice tone="error">{IMPORT_MESSAGES.notFound}</Notice> : null}
+        <UploadForm error={error} />
+        <FormatHelp />
+        {recent.length ? (
+          <section aria-labelledby="recent-imports" className="border border-line bg-white p-4 sm:p-5">
+            <h2 id="recent-imports" className="font-display text-xl text-ink">
+              Recent imports
+            </h2>
+            <ul className="mt-3 divide-y divide-line text-sm">
+              {recent.map((r) => (
+                <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+                  <Link to={`${PATH}?id=${r.id}`} className="min-w-0 break-all font-medium text-ink underline-offset-4 hover:underline">
+                    {r.fileName}
+                  </Link>
+                  <span className="text-xs text-muted">
+                    {r.created} · {r.status === "previewed" ? "previewed, not applied" : r.status}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </AdminPage>
+    );
+  }
+  const { report, status } = view;
+  const { counts } = report;
+  const changes = counts.create + counts.update;
+  const hrefFor = (c: { show?: string; page?: number }) => listHref(PATH, query, c);
+  const canApply = (status === "previewed" && counts.error === 0 && changes > 0) || status === "failed" || status === "interrupted";
+  return (
+    <AdminPage
+      title="Import products"
+      description={`${view.fileName}: a ${formatLabel(report.format)}, read ${view.created}.`}
+      actions={actions}
+      stats={[
+        { label: "New", value: counts.create },
+        { label: "Updated", value: counts.update },
+        { label: "Unchanged", value: counts.unchanged },
+        { label: "Skipped", value: counts.skip },
+        { label: "Errors", value: counts.error },
+      ]}
+      status={error ? <Notice tone="error">{error}</Notice> : null}
+    >
+      {status === "applying" ? <ImportProgress {...view.progress} /> : null}
+      {status === "applied" ? (
+        <Notice tone="success" title={view.message ?? "Imported"}>
+          <a href="/admin/products" className="underline underline-offset-4">
+            See the products
+          </a>
+        </Notice>
+      ) : null}
+      {status === "failed" ? <Notice tone="error" title="Nothing was imported">{view.message}</Notice> : null}
+      {status === "interrupted" ? <Notice tone="error">{IMPORT_MESSAGES.interrupted}</Notice> : null}
+      {status === "previewed" && counts.error > 0 ? <Notice tone="error">{IMPORT_MESSAGES.hasErrors}</Notice> : null}
+      {status === "previewed" && counts.error === 0 && changes === 0 ? <Notice tone="info">{IMPORT_MESSAGES.nothingToDo}</Notice> : null}
+      {report.ignoredColumns.length || report.newCategories.length || report.imagesToFetch ? (
+        <div className="space-y-1 border border-line bg-white/60 px-4 py-3 text-sm text-ink-soft sm:px-5">
+          {report.newCategories.length ? <p>New categories: {report.newCategories.join(", ")}.</p> : null}
+          {report.imagesToFetch ? <p>{report.imagesToFetch} images will be fetched from their addresses and stored here.</p> : null}
+          {report.ignoredColumns.length ? <p>Ignored columns (they mean nothing here): {report.ignoredColumns.join(", ")}.</p> : null}
+        </div>
+      ) : null}
+      {canApply ? <ApplyForm id={view.id} count={changes} label={status === "previewed" ? `Import ${changes} ${changes === 1 ? "product" : "products"}` : "Try again"} /> : null}
+      <ImportRows
+        rows={view.rows}
+        show={query.filters.show || "all"}
+        hrefFor={hrefFor}
+        page={view.page}
+        pageCount={view.pageCount}
+        counts={{ all: counts.create + counts.update + counts.unchanged + counts.skip + counts.error, errors: counts.error, changes }}
+      />
+      {status !== "applying" ? <UploadForm error={undefined} again /> : null}
+    </AdminPage>
+  );
+}
