@@ -43,12 +43,19 @@ export default [
     route("products/images", "routes/admin.products.images.ts"),
     // a booking's courier label (a PDF)
     route("orders/:id/label.pdf", "routes/admin.orders.label[.]pdf.ts"),
+    // every product as a CSV (streamed)
+    route("products/export.csv", "routes/admin.products.export[.]csv.ts"),
+    // the orders of a range of days as a CSV for the accountant (streamed)
+    route("orders/export.csv", "routes/admin.orders.export[.]csv.ts"),
+    // the numbers behind one of the dashboard's charts as a CSV
+    route("sales.csv", "routes/admin.sales[.]csv.ts"),
     layout("routes/admin.tsx", [
       index("routes/admin._index.tsx"),
       route("orders", "routes/admin.orders.tsx"),
       route("products", "routes/admin.products.tsx"),
       route("products/add", "routes/admin.products.add.tsx"),
       route("products/edit/:id", "routes/admin.products.edit.tsx"),
+      route("products/import", "routes/admin.products.import.tsx"),
       route("categories", "routes/admin.categories.tsx"),
       route("coupons", "routes/admin.coupons.tsx"),
       route("reviews", "routes/admin.reviews.tsx"),

@@ -1,19 +1,30 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin._index";
 import { AdminPage } from "~/components/admin/admin-page";
+import { SalesSection } from "~/components/admin/sales-dashboard";
 import { StatCards } from "~/components/admin/stat-cards";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
 import { dashboardFigures, reviewRequestFigures } from "~/modules/admin/dashboard.server";
 import { orderTabCounts } from "~/modules/orders/order-admin.server";
+import { parseSalesQuery, salesPresets } from "~/modules/reports/sales.logic";
+import { salesDashboard } from "~/modules/reports/sales.server";
 import { env } from "~/utils/env.server";
+import { readQuery } from "~/utils/request.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const db = getDb();
-  const [figures, orders, reviewRequests] = await Promise.all([dashboardFigures(db), orderTabCounts(db, ""), reviewRequestFigures(db)]);
-  return { ...figures, orders, reviewRequests: { ...reviewRequests, afterDays: env().REVIEW_REQUEST_AFTER_DAYS } };
+  const now = new Date();
+  const { range, notice } = parseSalesQuery(readQuery(request), now);
+  const [figures, orders, reviewRequests, sales] = await Promise.all([dashboardFigures(db), orderTabCounts(db, ""), reviewRequestFigures(db), salesDashboard(db, range)]);
+  return {
+    ...figures,
+    orders,
+    reviewRequests: { ...reviewRequests, afterDays: env().REVIEW_REQUEST_AFTER_DAYS },
+    sales: { range, notice, presets: salesPresets(now), ...sales },
+  };
 }
 
 export function meta() {
@@ -29,7 +40,7 @@ const QUICK_ACTIONS = [
 
 export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
   return (
-    <AdminPage title="Dashboard" description="The shop at a glance: its people, its catalogue and what needs you.">
+    <AdminPage title="Dashboard" description="The shop at a glance: what needs you, how it sells, its people and its catalogue.">
       {d.inbox.unread > 0 ? (
         <Link to="/admin/inbox" className="flex items-center justify-between gap-4 border border-gold/40 bg-blush/60 px-4 py-3 text-sm text-ink hover:bg-blush">
           <span>
@@ -53,6 +64,7 @@ export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
           ]}
         />
       </section>
+      <SalesSection range={d.sales.range} notice={d.sales.notice} presets={d.sales.presets} sales={d.sales} />
       <section aria-labelledby="users-heading">
         <h2 id="users-heading" className="font-display text-2xl text-ink">
           Customers and staff

@@ -11,6 +11,7 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
 import { OrderDetail } from "~/components/admin/order-detail";
 import { OrderEditor } from "~/components/admin/order-editor";
+import { OrdersExportForm } from "~/components/admin/orders-export-form";
 import { BookAllPaid, ShipmentPanel } from "~/components/admin/shipment-panel";
 import { bookAllPaid, bookShipment, cancelShipment, deliveryForOrders, paidAwaitingCourier } from "~/modules/couriers/shipments.server";
 import { EditLink, useRowEditor } from "~/components/admin/row-editor";
@@ -23,6 +24,7 @@ import { listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-q
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
 import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUSES, paymentStatusLabel } from "~/modules/orders/order-admin.logic";
 import { gatherLines, orderAdminIntent } from "~/modules/orders/order-admin.schema";
+import { monthToDate } from "~/modules/reports/reports.logic";
 import { deleteOrder, listAdminOrders, orderMetrics, orderTabCounts, sendStatusEmailNow, setOrderStatus, setPaymentStatus, updateOrder } from "~/modules/orders/order-admin.server";
 import { formatDateTimeZA } from "~/utils/dates";
 import { env } from "~/utils/env.server";
@@ -42,6 +44,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const deliveries = await deliveryForOrders(db, list.rows.map((o) => o.id));
   return {
     waiting,
+    // the accountant's export form starts on this month so far
+    exportRange: monthToDate(),
     query,
     tab,
     counts,
@@ -115,7 +119,7 @@ export type AdminOrderRow = Route.ComponentProps["loaderData"]["list"]["rows"][n
 const figure = (value: number | null, unit: string) => (value === null ? "–" : `${value}${unit}`);
 
 export default function Orders({ loaderData: d }: Route.ComponentProps) {
-  const { query, list, tab, counts, metrics, waiting } = d;
+  const { query, list, tab, counts, metrics, waiting, exportRange } = d;
   const here = listHref(PATH, query);
   const editor = useRowEditor(query.edit);
   const columns: Column<AdminOrderRow>[] = [
@@ -167,6 +171,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
     <AdminPage
       title="Orders"
       description="Confirm payments, pack, ship and track. Changes reach the customer's order page at once."
+      actions={<OrdersExportForm range={exportRange} />}
       stats={[
         { label: "Avg. processing", value: figure(metrics.avgProcessingHours, " h"), hint: "payment to dispatch" },
         { label: "Avg. delivery", value: figure(metrics.avgDeliveryDays, metrics.avgDeliveryDays === 1 ? " day" : " days"), hint: "dispatch to door" },

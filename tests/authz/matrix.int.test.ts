@@ -62,7 +62,13 @@ const MATRIX: MatrixEntry[] = [
   // admin pages (the layout and every page guard themselves)
   { path: "/admin", route: () => import("~/routes/admin"), kind: "loader", expect: ADMIN_PAGE, note: "layout" },
   { path: "/admin", route: () => import("~/routes/admin._index"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin?from=2026-03-01&to=2026-03-31&grouping=week", route: () => import("~/routes/admin._index"), kind: "loader", expect: ADMIN_PAGE, note: "sales for a range" },
+  { path: "/admin/sales.csv?dataset=revenue&from=2026-03-01&to=2026-03-31", route: () => import("~/routes/admin.sales[.]csv"), kind: "loader", expect: ADMIN_PAGE, note: "a chart's numbers as CSV" },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/orders/export.csv?from=2026-03-01&to=2026-03-31&lines=on", route: () => import("~/routes/admin.orders.export[.]csv"), kind: "loader", expect: ADMIN_PAGE, note: "the accountant's CSV" },
+  { path: "/admin/products/export.csv", route: () => import("~/routes/admin.products.export[.]csv"), kind: "loader", expect: ADMIN_PAGE, note: "every product as CSV" },
+  { path: "/admin/products/import", route: () => import("~/routes/admin.products.import"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/products/import", route: () => import("~/routes/admin.products.import"), kind: "action", form: { intent: "apply", id: "no-such-import" }, expect: { visitor: DENY_ACTION, customer: DENY_ACTION, admin: 404 }, note: "apply an unknown import" },
   { path: "/admin/orders?status=shipped&q=abc", route: () => import("~/routes/admin.orders"), kind: "loader", expect: ADMIN_PAGE, note: "tab and search" },
   { path: "/admin/orders/:id/label.pdf", route: () => import("~/routes/admin.orders.label[.]pdf"), kind: "loader", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { path: `/admin/orders/${o.id}/label.pdf`, params: { id: o.id } }; }, expect: { visitor: "login", customer: DENY_PAGE, admin: 404 }, note: "an order without a booking" },
   { path: "/admin/orders", route: () => import("~/routes/admin.orders"), kind: "action", setup: async (db, a) => ({ form: { intent: "book", id: await paidOrderOf(db, a.customerId) } }), expect: ADMIN_ACTION, note: "book a courier" },

@@ -1,0 +1,58 @@
+/**
+ * The shop's sales for a range of South African days: the one definition the dashboard and the accountant's export
+ * share (issue 20), so their totals agree.
+ *
+ * A sale is an order whose payment is completed (payment_status 'completed': the provider confirmed it, or the owner
+ * marked a bank transfer paid), counted on the day it was placed (created_at, South African time), whatever its order
+ * status. Every amount is in cents and VAT-inclusive, as stored on the order.
+ */
+import { sql } from "kysely";
+import type { Queryable } from "~/db/db.server";
+import { rangeBounds, type DayRange } from "./reports.logic";
+
+export interface SalesTotals {
+  /** paid orders placed in the range */
+  orders: number;
+  /** what they paid: the sum of their totals (VAT included) */
+  revenueCents: number;
+  /** the lines at the prices charged, before discounts and delivery */
+  subtotalCents: number;
+  discountCents: number;
+  deliveryCents: number;
+  /**
+   * The VAT (15 %) contained in the revenue, as the invoices state it: round(total × 15 / 115) per order, summed
+   * (invoice.logic vatInInclusiveTotal; its integer form floor((6t + 23) / 46) here, so each order's VAT is exactly
+   * its invoice's).
+   */
+  vatCents: number;
+}
+
+/** The condition "a sale": the payment is completed. */
+export const PAID = "completed" as const;
+
+export async function salesTotals(db: Queryable, range: DayRange): Promise<SalesTotals> {
+  const { start, end } = rangeBounds(range);
+  const row = await db
+    .selectFrom("orders")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("orders"),
+      eb.fn.sum<number>("total_amount_cents").as("revenue"),
+      eb.fn.sum<number>("subtotal_cents").as("subtotal"),
+      eb.fn.sum<number>("discount_amount_cents").as("discount"),
+      eb.fn.sum<number>("shipping_cents").as("delivery"),
+      // bigint: 6 × a total above R3.5 million would overflow PostgreSQL's integer; integer division on both databases.
+      eb.fn.sum<number>(sql`(6 * cast(total_amount_cents as bigint) + 23) / 46`).as("vat"),
+    ])
+    .where("payment_status", "=", PAID)
+    .where("created_at", ">=", start)
+    .where("created_at", "<", end)
+    .executeTakeFirstOrThrow();
+  return {
+    orders: Number(row.orders),
+    revenueCents: Number(row.revenue ?? 0),
+    subtotalCents: Number(row.subtotal ?? 0),
+    discountCents: Number(row.discount ?? 0),
+    deliveryCents: Number(row.delivery ?? 0),
+    vatCents: Number(row.vat ?? 0),
+  };
+}
