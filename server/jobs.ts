@@ -19,7 +19,7 @@ import type { DB } from "~/db/db.server";
 import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
 import { sendDueReviewRequests } from "~/modules/reviews/review-requests.server";
 import { pollTracking } from "~/modules/couriers/shipments.server";
-import { refreshPoints } from "~/modules/couriers/delivery.server";
+import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
 
@@ -206,6 +206,8 @@ export function startJobs(
         run: async () => {
           const { polled, applied } = await pollTracking(db(), { staleMs: fast ? 0 : TRACKING_STALE_MS });
           if (applied) logger.info({ polled, applied }, "couriers: tracking poll run");
+          // the same lease keeps the quote cache tidy: expired quotes are never read again
+          await purgeExpiredQuotes(db());
         },
       }),
     );

@@ -12,6 +12,7 @@ import { checkout } from "~/modules/orders/checkout.server";
 import { setCourierClientsForTests } from "./couriers.server";
 import { createShiplogicClient } from "./shiplogic.server";
 import { deliveryChoices } from "./checkout-delivery.server";
+import { purgeExpiredQuotes } from "./delivery.server";
 import { applyTracking, bookShipment, cancelShipment, pollTracking, receiveTrackingWebhook, shipmentForOrder, shipmentLabel } from "./shipments.server";
 import { startFakeCouriers } from "../../../tests/fakes/couriers";
 import { createUser, type TestUser } from "../../../tests/factories/users";
@@ -74,6 +75,14 @@ describe("checkout's delivery choices", () => {
     }
     await deliveryChoices(db(), { lines, userId: shopper.id, address: { ...RONDEBOSCH, postalCode: "7708", suburb: "Claremont" } });
     expect(couriers.shiplogic.requests.filter((r) => r.path.includes("rates")).length).toBe(before + 1);
+
+    // expired quotes are dropped by the tracking job's purge; live ones stay and are still served from the cache
+    const rows = async () => Number((await db().selectFrom("courier_quote_cache").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const live = await rows();
+    expect(live).toBeGreaterThan(0);
+    expect(await purgeExpiredQuotes(db())).toBe(0);
+    expect(await purgeExpiredQuotes(db(), Date.now() + 365 * 24 * 3600_000)).toBe(live);
+    expect(await rows()).toBe(0);
   });
 
   it("lists lockers and pick-up points nearest 'Rondebosch 7700', with distance and hours", async () => {

@@ -194,6 +194,15 @@ export async function courierRates(
   return rates;
 }
 
+/**
+ * Drops quotes past their expiry. A quote is never read after it expires, but its row would stay: one per postal code,
+ * suburb and parcel ever quoted. The tracking job calls this each run; the table stays the size of a few hours' quotes.
+ */
+export async function purgeExpiredQuotes(db: Queryable, now = Date.now()): Promise<number> {
+  const result = await db.deleteFrom("courier_quote_cache").where("expires_at", "<=", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** One way to deliver that the shopper can choose. */
 export interface DeliveryOption {
   kind: DeliveryKind;
