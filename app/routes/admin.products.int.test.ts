@@ -71,11 +71,18 @@ describe("admin products list", () => {
 
   it("answers a page of 10 000 products, searched and filtered, in under 200 ms", async () => {
     await insertManyProducts(db(), 10_000, (i) => ({ name: `Catalogue Scent ${i}` }));
+    // One timing is at the mercy of whatever else the machine does (a full run shares two cores with a browser); the
+    // median of five, after a first call that warms the statement cache, is the page's own speed.
     for (const path of ["/admin/products", "/admin/products?q=scent%2099", "/admin/products?page=200", "/admin/products?category=none&q=9"]) {
-      const started = performance.now();
       await load(path);
-      const ms = performance.now() - started;
-      console.log(`${process.env.TEST_DB} ${path}: ${ms.toFixed(1)} ms`);
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await load(path);
+        times.push(performance.now() - started);
+      }
+      const ms = times.sort((a, b) => a - b)[2];
+      console.log(`${process.env.TEST_DB} ${path}: median ${ms.toFixed(1)} ms`);
       expect(ms).toBeLessThan(200);
     }
   });
