@@ -48,3 +48,30 @@ export function pdfTextRuns(pdf: Uint8Array): string[] {
 export function pdfText(pdf: Uint8Array): string {
   return pdfTextRuns(pdf).join("\n");
 }
+
+/**
+ * The text as a PDF reader extracts it (Mozilla's pdf.js, as in Firefox and many accounting tools): one string per
+ * line, the words as the reader joins them. Where pdfTextRuns reads what was written, this reads what a person copying
+ * from the document or a tool importing it gets: letter-spacing that is too wide comes out as "T A X".
+ */
+export async function pdfReaderLines(pdf: Uint8Array): Promise<string[]> {
+  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const task = getDocument({ data: new Uint8Array(pdf), verbosity: 0, useSystemFonts: false, isEvalSupported: false });
+  const doc = await task.promise;
+  const lines: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    let line = "";
+    for (const item of content.items) {
+      if (!("str" in item)) continue;
+      line += item.str;
+      if (item.hasEOL) {
+        lines.push(line);
+        line = "";
+      }
+    }
+    if (line) lines.push(line);
+  }
+  await task.destroy();
+  return lines.map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
+}

@@ -7,7 +7,7 @@ import { formatRand } from "~/utils/money";
 import { callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { insertCoupon, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { insertAwaitingOrder, outboxFor, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
-import { pdfText, pdfTextRuns } from "../../../tests/factories/pdf-text";
+import { pdfReaderLines, pdfText, pdfTextRuns } from "../../../tests/factories/pdf-text";
 import { createUser, sessionCookieFor, type TestUser } from "../../../tests/factories/users";
 import { formatInvoiceNumber, formatIssueDate, invoicePath, vatInInclusiveTotal } from "./invoice.logic";
 import { INVOICE_MESSAGES } from "./invoice.server";
@@ -102,6 +102,12 @@ describe("the invoice's PDF", () => {
     expect(vat).toBe(Math.round((order.totalAmountCents * 15) / 115));
     expect(after("VAT at 15% included")).toBe(formatRand(vat));
     expect(text).toContain(`includes VAT of ${formatRand(vat)}`);
+
+    // and as a PDF reader extracts it (issue 22 review): every word comes out as itself, the title as "TAX INVOICE"
+    const read = (await pdfReaderLines(pdf)).join("\n");
+    expect(read).toContain("TAX INVOICE");
+    for (const run of runs) expect(read, run).toContain(run.replace(/\s+/g, " ").trim());
+    expect(read).not.toMatch(/\b[A-Z] [A-Z] [A-Z]\b/);
   });
 
   it("a shop without a VAT number issues an ordinary invoice: no 'Tax Invoice', no VAT claims, no address invented", async () => {
