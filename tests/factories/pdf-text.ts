@@ -56,7 +56,7 @@ export function pdfText(pdf: Uint8Array): string {
  */
 export async function pdfReaderLines(pdf: Uint8Array): Promise<string[]> {
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const task = getDocument({ data: new Uint8Array(pdf), verbosity: 0, useSystemFonts: false, isEvalSupported: false });
+  const task = getDocument({ data: new Uint8Array(pdf), verbosity: 0, useSystemFonts: false });
   const doc = await task.promise;
   const lines: string[] = [];
   for (let n = 1; n <= doc.numPages; n++) {
