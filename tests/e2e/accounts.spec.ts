@@ -2,6 +2,7 @@ import { DatabaseSync } from "node:sqlite";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, registerAndSignIn, signIn, uniqueEmail } from "./helpers/auth";
+import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 /** The E2E server's SQLite file (playwright.config.ts: /tmp/scentara-e2e-<port>/shop.db). */
 function e2eDatabasePath(baseURL: string) {
@@ -29,6 +30,7 @@ async function openAccountMenu(page: Page) {
 test.describe("accounts", () => {
   test("register → sign in → header menu → change password → sign out → sign in with the new password", async ({ page }) => {
     const email = uniqueEmail("journey");
+    await useTestClock(page);
     await page.goto("/");
     await expect(page.getByRole("banner").getByRole("link", { name: "Sign In" })).toBeVisible();
 
@@ -64,11 +66,11 @@ test.describe("accounts", () => {
     await page.getByLabel("New password", { exact: true }).fill(newPassword);
     await page.getByRole("button", { name: "Show new password" }).click();
     await expect(page.getByLabel("New password", { exact: true })).toHaveAttribute("type", "text");
+    await holdTime(page);
     await page.getByRole("button", { name: "Update Password" }).click();
-    await expect(page.getByText("Password updated successfully")).toBeVisible();
     await expect(page.getByLabel("Current password", { exact: true })).toHaveValue("");
     await expect(page.getByLabel("New password", { exact: true })).toHaveValue("");
-    await expect(page.getByText("Password updated successfully")).toBeHidden({ timeout: 6000 }); // SPEC §9: 3 s
+    await expectFleeting(page, page.getByText("Password updated successfully")); // SPEC §9: 3 s
 
     // still signed in after the change (a fresh session), then sign out
     await page.reload();
@@ -182,6 +184,7 @@ test.describe("accounts", () => {
   });
 
   test("email preferences: the marketing opt-in is saved with its date; the message clears after 3 s", async ({ page }) => {
+    await useTestClock(page);
     await registerAndSignIn(page);
     await page.goto("/profile?tab=preferences");
     const marketing = page.getByRole("switch", { name: "News and offers" });
@@ -189,9 +192,9 @@ test.describe("accounts", () => {
     await expect(notifications).toBeChecked();
     await expect(marketing).not.toBeChecked();
     await marketing.check();
+    await holdTime(page);
     await page.getByRole("button", { name: "Save Preferences" }).click();
-    await expect(page.getByText("Email preferences updated successfully!")).toBeVisible();
-    await expect(page.getByText("Email preferences updated successfully!")).toBeHidden({ timeout: 6000 });
+    await expectFleeting(page, page.getByText("Email preferences updated successfully!"));
     await page.reload();
     await expect(page.getByRole("switch", { name: "News and offers" })).toBeChecked();
     // en-ZA style (SPEC §9), e.g. "12 Dec 2025", never ISO

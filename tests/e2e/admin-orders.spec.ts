@@ -6,6 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
+import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 /** A customer checks out and leaves the (simulated) payment page without paying: an unpaid order. */
 async function unpaidOrder(page: Page): Promise<string> {
@@ -25,6 +26,7 @@ test.describe("admin orders", () => {
     const shortId = await unpaidOrder(await customer.newPage());
     await customer.close();
 
+    await useTestClock(page);
     await signInAsAdmin(page);
     await page.goto(`/admin/orders?q=${shortId}`);
     await expect(page.locator(`nav[aria-label="Order status"] a[aria-current="page"]`)).toContainText("Pending");
@@ -39,12 +41,12 @@ test.describe("admin orders", () => {
     await expect(page.getByText("12 Jacaranda Street, Menlo Park")).toBeVisible();
 
     // Payment received (an EFT): Completed moves it to Processing; the Pending tab reloads without it.
+    await holdTime(page);
     await page.getByLabel(`Payment of order ${shortId}`).selectOption("completed");
-    await expect(page.getByText("Payment status updated to completed")).toBeVisible();
     await expect(row).toHaveCount(0);
     await expect(page.getByText("No pending orders found")).toBeVisible();
     // …and the message clears after 3 s (SPEC §9).
-    await expect(page.getByText("Payment status updated to completed")).toBeHidden({ timeout: 6000 });
+    await expectFleeting(page, page.getByText("Payment status updated to completed"));
 
     await page.getByRole("link", { name: /^Processing/ }).click();
     await expect(row).toBeVisible();
@@ -53,12 +55,14 @@ test.describe("admin orders", () => {
     await page.getByRole("link", { name: `Edit order ${shortId}` }).click();
     const editor = page.getByRole("form", { name: `Edit order ${shortId}` });
     await editor.getByLabel("Tracking number").fill("TCG8841ZA");
+    await holdTime(page);
     await editor.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("Order updated successfully")).toBeVisible();
     await expect(editor).toBeHidden();
+    await expectFleeting(page, page.getByText("Order updated successfully"));
 
+    await holdTime(page);
     await page.getByLabel(`Status of order ${shortId}`).selectOption("shipped");
-    await expect(page.getByText("Order status updated to shipped")).toBeVisible();
+    await expectFleeting(page, page.getByText("Order status updated to shipped"));
     await expect(row).toHaveCount(0);
 
     await page.getByRole("link", { name: /^Shipped/ }).click();

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, seriousViolations } from "./helpers/shop";
+import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 const stamp = Date.now().toString(36);
 
@@ -18,6 +19,7 @@ async function visitor(browser: Browser, baseURL: string | undefined) {
 test.describe("admin", () => {
   test("category → product with an image → in the shop at once → a tier the cart uses", async ({ page, browser, baseURL }) => {
     test.slow();
+    await useTestClock(page);
     const name = `Fynbos Dawn ${stamp}`;
     const slug = `fynbos-dawn-${stamp}`;
     const shopper = await visitor(browser, baseURL);
@@ -28,8 +30,9 @@ test.describe("admin", () => {
     await signInAsAdmin(page);
     await page.goto("/admin/categories");
     await page.getByLabel("Name").fill(`Coastal ${stamp}`);
+    await holdTime(page);
     await page.getByRole("button", { name: "Add Category" }).click();
-    await expect(page.getByText(`Category "Coastal ${stamp}" added`)).toBeVisible();
+    await expectFleeting(page, page.getByText(`Category "Coastal ${stamp}" added`));
 
     await page.goto("/admin/products/add");
     await page.getByLabel("Name", { exact: true }).fill(name);
@@ -62,8 +65,9 @@ test.describe("admin", () => {
     const form = page.getByRole("form", { name: `Add a tier to ${name}` });
     await form.getByLabel("From (qty)").fill("2");
     await form.getByLabel("Price per unit (R)").fill("300");
+    await holdTime(page);
     await form.getByRole("button", { name: "Add tier" }).click();
-    await expect(form.getByText("Pricing tier added")).toBeVisible();
+    await expectFleeting(page, form.getByText("Pricing tier added"));
     await expect(page.getByRole("cell", { name: "2+", exact: true })).toBeVisible();
 
     const buyer = await visitor(browser, baseURL);
@@ -75,6 +79,7 @@ test.describe("admin", () => {
   });
 
   test("editing a review changes the product's average", async ({ page, browser, baseURL }) => {
+    await useTestClock(page);
     await signInAsAdmin(page);
     await page.goto("/admin/reviews?rating=5");
     const firstProduct = page.getByRole("table", { name: "Reviews" }).getByRole("link").first();
@@ -89,8 +94,9 @@ test.describe("admin", () => {
     await page.getByRole("link", { name: /^Edit review by/ }).first().click();
     const editor = page.getByRole("form", { name: /^Edit review by/ });
     await editor.getByLabel("Rating").selectOption("1");
+    await holdTime(page);
     await editor.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("Review updated")).toBeVisible();
+    await expectFleeting(page, page.getByText("Review updated"));
 
     await shopper.page.goto(href);
     await expect.poll(averageOf).not.toBe(before);
@@ -103,13 +109,15 @@ test.describe("admin", () => {
     const user = await registerAndSignIn(colleague.page);
     await expect(colleague.page.getByRole("banner").getByRole("link", { name: "Admin" })).toHaveCount(0);
 
+    await useTestClock(page);
     await signInAsAdmin(page);
     await page.goto(`/admin/users?q=${encodeURIComponent(user.email)}`);
     await page.getByRole("link", { name: `Edit ${user.email}` }).click();
     const editor = page.getByRole("form", { name: `Edit ${user.email}` });
     await editor.getByLabel("Admin").check();
+    await holdTime(page);
     await editor.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("User updated")).toBeVisible();
+    await expectFleeting(page, page.getByText("User updated"));
 
     await colleague.page.goto("/");
     await expect(colleague.page.getByRole("banner").getByRole("link", { name: "Admin" }).first()).toBeVisible();
@@ -161,20 +169,23 @@ test.describe("admin", () => {
   });
 
   test("deleting asks first, names the record, and works", async ({ page }) => {
+    await useTestClock(page);
     await signInAsAdmin(page);
     await page.goto("/admin/categories");
     const name = `Doomed ${stamp}`;
     await page.getByLabel("Name").fill(name);
+    await holdTime(page);
     await page.getByRole("button", { name: "Add Category" }).click();
-    await expect(page.getByText(`Category "${name}" added`)).toBeVisible();
+    await expectFleeting(page, page.getByText(`Category "${name}" added`));
     await page.getByRole("link", { name: `Delete ${name}` }).click();
     const dialog = page.getByRole("dialog", { name: "Delete this category?" });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText("This action cannot be undone.")).toBeVisible();
     await expect(dialog.getByText(name)).toBeVisible();
+    await holdTime(page);
     await dialog.getByRole("button", { name: "Delete category" }).click();
-    await expect(page.getByText(`Category "${name}" deleted`)).toBeVisible();
     await expect(page.getByRole("cell", { name })).toHaveCount(0);
+    await expectFleeting(page, page.getByText(`Category "${name}" deleted`));
   });
 
   test("every admin page: readable at 1280, 390 and 360 px, nothing wider than the screen, no serious axe findings", async ({ page }) => {
