@@ -90,6 +90,16 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
     setPrice(filters.maxPrice);
   }, [filters.q, filters.maxPrice]);
 
+  // On a slow phone the box is there seconds before the script: what was typed into it meanwhile is in the element,
+  // not in React's state (hydration leaves the element as it is and fires no change). Take it over once hydrated, so
+  // it stays and the search below applies it.
+  const searchInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const typed = searchInput.current?.value ?? "";
+    if (typed !== filters.q) setQ(typed);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   // Consecutive changes of the same control replace one history entry rather than piling up entries.
   const pendingKind = useRef<Kind | null>(null);
   const last = useRef<{ kind: Kind | null; key: string | null }>({ kind: null, key: null });
@@ -171,6 +181,7 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
               <path d="m16 16 4.5 4.5" strokeLinecap="round" />
             </svg>
             <input
+              ref={searchInput}
               id={ids.q}
               type="search"
               name="q"

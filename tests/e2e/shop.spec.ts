@@ -28,6 +28,24 @@ function rand(text: string) {
   return Number(/R([\d ]+\.\d{2})/.exec(text)![1].replace(/ /g, ""));
 }
 
+test("text typed into the search box before the page's script has loaded stays, and filters once it has", async ({ page }) => {
+  // A slow phone: the scripts are held back until the shopper has typed.
+  let release!: () => void;
+  const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await scriptsMayLoad;
+    await route.continue();
+  });
+  await page.goto("/shop", { waitUntil: "commit" });
+  const search = page.getByLabel("Search");
+  await search.pressSequentially("oud");
+  await expect(page).toHaveURL(/\/shop$/);
+  release();
+  await expect(page).toHaveURL(/\/shop\?q=oud$/);
+  await expect(search).toHaveValue("oud");
+  expectNameMatchesFirst(await cards(page).getByRole("heading").allInnerTexts(), "oud");
+});
+
 test("home → shop → search, category, price, Clear All Filters, back button", async ({ page }) => {
   await page.goto("/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shop" }).click();
