@@ -38,6 +38,9 @@ describe("which requests may be served from the page cache", () => {
     ["/products/velvet-oud.data", "review=abc.def&_routes=routes%2Fproduct", false],
     ["/products/velvet-oud", "utm_source=mail&review=", false],
     ["/products/velvet-oud", "%72eview=abc.def", false],
+    // the shopper's own review form, the way in without JavaScript
+    ["/products/velvet-oud", "write-review", false],
+    ["/products/velvet-oud", "?write-review=", false],
   ])("GET %s?%s → %s", (path, query, expected) => {
     expect(isCacheableRequest("GET", path, query)).toBe(expected);
   });

@@ -12,7 +12,8 @@ import { compress, preferredEncoding, type Encoding } from "./content-encoding";
  *
  * Rules that keep it safe:
  * - only GET, only the storefront paths below, only 200 responses without Set-Cookie;
- * - never a personal link: a product page opened from a review request e-mail (`?review=<signed token>`) is for the
+ * - never a personal link: a product page opened from a review request e-mail (`?review=<signed token>`), or asked
+ *   for with its review form (`?write-review`, the way in without JavaScript), is for the
  *   one customer the token names (the loader checks it against the session), so it is always rendered for its own
  *   request, never taken from or stored in a copy shared by an audience (see PERSONAL_QUERY_PARAMS);
  * - the audience is decided by the server from the session (audienceOf), and the shared copy is rendered from a
@@ -107,7 +108,7 @@ onStorefrontChange(invalidatePageCache);
  * Query parameters that make a storefront URL personal. A shared copy is rendered without the session, so it could
  * only ignore them (breaking the link) — and the URL, token included, would be a key of the shared cache.
  */
-const PERSONAL_QUERY_PARAMS = ["review"];
+const PERSONAL_QUERY_PARAMS = ["review", "write-review"];
 
 /** `query`: the URL's query string (with or without its '?'), read as the router reads it (percent-decoded names). */
 export function isCacheableRequest(method: string, path: string, query = ""): boolean {

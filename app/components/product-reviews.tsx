@@ -1,5 +1,3 @@
-import { Suspense } from "react";
-import { Await } from "react-router";
 import type { ReviewSummary } from "~/modules/reviews/reviews.logic";
 import { formatDateZA, isoDateZA } from "~/modules/catalog/product.logic";
 import type { ReviewFormState } from "~/modules/reviews/reviews.logic";
@@ -8,11 +6,11 @@ import { Stars } from "./stars";
 
 /**
  * Customer reviews: the average (1 decimal) with stars and the count, then each review (author's e-mail prefix or
- * 'Anonymous', en-ZA date, rating, comment). The reviews arrive as a deferred promise that never rejects
- * (the loader turns a failure into `null`), so the page renders before they are read.
+ * 'Anonymous', en-ZA date, rating, comment). The loader has read them (a failure is `null`, shown as a note): in the
+ * HTML itself, so they show without JavaScript (docs/decisions/036).
  */
 export function ProductReviews(props: {
-  reviews: Promise<ReviewSummary | null>;
+  reviews: ReviewSummary | null;
   productId: string;
   productSlug: string;
   /** the signed-in user's review permission and own review (from the product loader); absent: the form asks itself */
@@ -27,17 +25,13 @@ export function ProductReviews(props: {
           <h2 id="reviews-heading" className="mt-3 text-4xl">
             Customer Reviews
           </h2>
-          <Suspense fallback={<SummarySkeleton />}>
-            <Await resolve={reviews}>{(data) => <ReviewsSummary data={data} />}</Await>
-          </Suspense>
+          <ReviewsSummary data={reviews} />
 
           {/* Review form slot (money path): verified buyers write or update their review here. */}
           <ReviewForm productId={props.productId} productSlug={props.productSlug} state={props.reviewForm} />
         </div>
 
-        <Suspense fallback={<ListSkeleton />}>
-          <Await resolve={reviews}>{(data) => <ReviewList data={data} />}</Await>
-        </Suspense>
+        <ReviewList data={reviews} />
       </div>
     </section>
   );
@@ -80,31 +74,5 @@ function ReviewList({ data }: { data: ReviewSummary | null }) {
         </li>
       ))}
     </ol>
-  );
-}
-
-function SummarySkeleton() {
-  return (
-    <div className="mt-6 flex animate-pulse items-center gap-5" aria-hidden="true">
-      <div className="h-14 w-16 bg-sand" />
-      <div className="space-y-2">
-        <div className="h-4 w-28 bg-sand" />
-        <div className="h-3 w-24 bg-sand" />
-      </div>
-    </div>
-  );
-}
-
-function ListSkeleton() {
-  return (
-    <div className="space-y-6" aria-hidden="true">
-      {[0, 1, 2].map((i) => (
-        <div key={i} className="animate-pulse space-y-3 border-b border-line pb-6">
-          <div className="h-3 w-24 bg-sand" />
-          <div className="h-3 w-full bg-sand" />
-          <div className="h-3 w-2/3 bg-sand" />
-        </div>
-      ))}
-    </div>
   );
 }

@@ -25,7 +25,20 @@ export function ReviewForm({ productId, productSlug, state }: { productId: strin
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state, productId]);
   const current = state ?? stateFetcher.data ?? null;
-  if (!current) return null;
+  if (!current) {
+    // A page shared by every signed-in shopper has no form of its own: the script asks for it (above). Without
+    // JavaScript, a link opens this page with the shopper's own form rendered by the server.
+    return (
+      <noscript>
+        <p className="mt-8 border-t border-line pt-6 text-sm text-ink-soft">
+          Bought this fragrance?{" "}
+          <a href={`/products/${productSlug}?write-review#write-review`} className="text-ink underline underline-offset-4 hover:text-gold">
+            Write a review
+          </a>
+        </p>
+      </noscript>
+    );
+  }
 
   if (!current.signedIn) {
     return (

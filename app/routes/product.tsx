@@ -1,5 +1,4 @@
-import { Await, data, isRouteErrorResponse, Link, redirect } from "react-router";
-import { Suspense } from "react";
+import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import type { Route } from "./+types/product";
 import { AddToCart } from "~/components/add-to-cart";
 import { Breadcrumbs, breadcrumbJsonLd, type Crumb } from "~/components/breadcrumbs";
@@ -37,8 +36,10 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const product = parsed.success ? await getProductBySlug(db, parsed.data.slug) : null;
   if (!product) throw data({ message: PRODUCT_NOT_FOUND }, { status: 404 });
   const tiers = await listProductTiers(db, product.id);
-  // deferred: the reviews stream in; a failure shows a note instead of breaking the page (never rejects)
-  const reviews = getProductReviews(db, product.id).catch((error: unknown) => {
+  // the reviews, read here rather than streamed: a streamed part stays hidden without JavaScript (React reveals it with
+  // an inline script), and a shopper without it saw no reviews and no rating (docs/decisions/036). A failure shows
+  // a note instead of breaking the page (never rejects).
+  const reviews = await getProductReviews(db, product.id).catch((error: unknown) => {
     logger.error({ err: error, productId: product.id }, "product: loading reviews failed");
     return null;
   });
@@ -48,7 +49,11 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const user = audience ? null : await getSessionUser(request);
   // A review request e-mail's link (?review=<signed token>). The page cache never shares such a request, so it is
   // rendered here with the session; a shared render (audience set) ignores the token.
-  const reviewToken = audience ? null : new URL(request.url).searchParams.get("review");
+  const search = new URL(request.url).searchParams;
+  const reviewToken = audience ? null : search.get("review");
+  // `?write-review`: the shopper's own review form rendered here (a shared page has none; without JavaScript the
+  // page links here instead of loading it). Personal, like the review link, so never shared.
+  const personal = reviewToken !== null || (!audience && search.has("write-review"));
   const reviewLink = reviewToken === null ? null : reviewLinkOutcome(reviewToken, { productId: product.id, userId: user?.id ?? null });
   // not signed in: sign in, then back to this very link (only for a valid link: a forged one is just the product page)
   if (reviewLink?.kind === "sign-in") throw redirect(loginPath(`/products/${product.slug}?review=${encodeURIComponent(reviewToken!)}#write-review`));
@@ -63,8 +68,9 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const reviewForm = formState && reviewLink?.kind === "ready" ? { ...formState, requested: true } : formState;
   // made here, not in the browser: the same text on the server and after hydration (South African dates)
   const delivery = deliveryWindow(new Date());
-  // A page opened through a personal link is this browser's only: no shared cache in front may keep it.
-  return data({ product, tiers, reviews, reviewForm, delivery }, reviewToken === null ? undefined : { headers: { "Cache-Control": "private, no-store" } });
+  // A page opened through a personal link, or with the shopper's own form, is this browser's only: no shared cache
+  // in front may keep it.
+  return data({ product, tiers, reviews, reviewForm, delivery }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
 }
 
 /** The loader's Cache-Control (a personal review link's page); otherwise nothing is added. */
@@ -121,9 +127,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             )}
             <h1 className="mt-3 text-[2.5rem] leading-[1.02] sm:text-6xl">{product.name}</h1>
             {inspired ? <p className="mt-2 text-sm text-ink-soft">{inspired}</p> : null}
-            <Suspense fallback={null}>
-              <Await resolve={reviews}>{(r) => (r && r.average !== null ? <RatingSummary average={r.average} count={r.count} /> : null)}</Await>
-            </Suspense>
+            {reviews && reviews.average !== null ? <RatingSummary average={reviews.average} count={reviews.count} /> : null}
             <div className="mt-4 flex flex-wrap items-baseline gap-x-4 gap-y-1 sm:mt-5">
               <p className="font-display text-3xl text-ink lining-nums tabular-nums">{formatRand(product.priceCents)}</p>
               {product.sizeMl ? <p className="text-sm text-ink-soft lining-nums">{product.sizeMl} ml</p> : null}
@@ -204,9 +208,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
       </div>
 
       <JsonLd data={breadcrumbJsonLd(crumbs, baseUrl, path)} />
-      <Suspense fallback={null}>
-        <Await resolve={reviews}>{(r) => <JsonLd data={productJsonLd(product, r, baseUrl, shop.name)} />}</Await>
-      </Suspense>
+      <JsonLd data={productJsonLd(product, reviews, baseUrl, shop.name)} />
     </main>
   );
 }

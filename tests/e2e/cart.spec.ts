@@ -7,6 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { registerAndSignIn } from "./helpers/auth";
 import { addFromProductPage, fillAddress } from "./helpers/shop";
+import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 async function expectNoAxeViolations(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -17,6 +18,7 @@ const summary = (page: Page) => page.getByRole("complementary", { name: "Order s
 
 test.describe("cart", () => {
   test("tier prices, coupon, free-delivery hint, remove and clear", async ({ page }) => {
+    await useTestClock(page);
     await addFromProductPage(page, "pink-protea");
     await page.goto("/cart");
     await expect(page.getByRole("heading", { name: "Shopping Cart" })).toBeVisible();
@@ -45,9 +47,9 @@ test.describe("cart", () => {
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page.getByText("Invalid coupon code")).toBeVisible();
     await code.fill("welcome10");
+    await holdTime(page);
     await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page.getByText("Coupon applied! You saved R110.10")).toBeVisible();
-    await expect(page.getByText("Coupon applied! You saved R110.10")).toBeHidden({ timeout: 6000 }); // SPEC §9: 3 s
+    await expectFleeting(page, page.getByText("Coupon applied! You saved R110.10")); // SPEC §9: 3 s
     await expect(summary(page).getByTestId("discount")).toHaveText("−R110.10");
     await expect(summary(page).getByTestId("total")).toHaveText("R990.90");
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem("appliedCoupon") ?? "null"))).toMatchObject({ code: "WELCOME10", discountType: "percentage", discountAmount: 11010 });
@@ -101,7 +103,9 @@ test.describe("cart", () => {
 });
 
 test.describe("checkout", () => {
-  test("visitors go to login; an empty cart goes to /cart; a customer places the order and goes to payment", async ({ page }) => {
+  test("visitors go to login; an empty cart goes to /cart; a customer places the order and goes to payment", async ({ page, browser }) => {
+    test.slow(); // the whole journey, then the same review again without JavaScript
+    await useTestClock(page);
     await page.goto("/checkout");
     await expect(page).toHaveURL(/\/auth\/login\?redirect=%2Fcheckout/);
 
@@ -147,9 +151,9 @@ test.describe("checkout", () => {
     await expectNoAxeViolations(page);
     await page.getByRole("radio", { name: "4 stars" }).check({ force: true });
     await page.getByRole("textbox", { name: "Your review" }).fill("Soft and calming, lovely for the office.");
+    await holdTime(page);
     await page.getByRole("button", { name: "Submit review" }).click();
-    await expect(page.getByText("Thank you — your review has been saved.")).toBeVisible();
-    await expect(page.getByText("Thank you — your review has been saved.")).toBeHidden({ timeout: 6000 }); // SPEC §9: 3 s
+    await expectFleeting(page, page.getByText("Thank you — your review has been saved.")); // SPEC §9: 3 s
     await expect(page.getByRole("heading", { name: "Update your review" })).toBeVisible();
     await expect(page.getByRole("list", { name: "Reviews, newest first" }).getByText("Soft and calming, lovely for the office.", { exact: true })).toBeVisible();
 
@@ -162,5 +166,21 @@ test.describe("checkout", () => {
     await expect(page.getByText("Thank you — your review has been updated.")).toBeVisible();
     await expect(page.getByRole("list", { name: "Reviews, newest first" }).getByText("Even better on a second bottle.", { exact: true })).toBeVisible();
     await expect(page.getByRole("list", { name: "Reviews, newest first" }).getByText("Soft and calming, lovely for the office.", { exact: true })).toHaveCount(0);
+
+    // the same customer without JavaScript (issue 22 review): the shared page links to their own form, which posts
+    const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+    const noJs = await plain.newPage();
+    await noJs.goto("/products/white-tea-ritual");
+    await noJs.getByRole("link", { name: "Write a review" }).click();
+    await expect(noJs).toHaveURL(/\?write-review/);
+    await expect(noJs.getByRole("heading", { name: "Update your review" })).toBeVisible();
+    // the third star (its label; the radio itself is visually hidden)
+    await noJs.locator("label").filter({ has: noJs.getByRole("radio", { name: "3 stars" }) }).click();
+    await expect(noJs.getByRole("radio", { name: "3 stars" })).toBeChecked();
+    await noJs.getByRole("textbox", { name: "Your review" }).fill("Posted without JavaScript, still lovely.");
+    await noJs.getByRole("button", { name: "Update your review" }).click();
+    await expect(noJs).toHaveURL(/\/products\/white-tea-ritual(#reviews-heading)?$/);
+    await expect(noJs.getByRole("list", { name: "Reviews, newest first" }).getByText("Posted without JavaScript, still lovely.", { exact: true })).toBeVisible();
+    await plain.close();
   });
 });
