@@ -47,7 +47,7 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      const line = { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip };
       // 'finish' fires outside the request's async scope, so enter it again for this line.
       requestScope.run({ requestId }, () => {
         if (res.statusCode >= 500) logger.error(line, "request");
@@ -192,7 +192,7 @@ async function serve(options: Parameters<typeof createApp>[0]) {
   if (!options.viteMiddleware) await warmUp(app);
   // What other app processes change (storefront, revoked sessions) reaches this one's caches, and the reverse.
   const feed = await startChangeFeed(getDb, { logger });
-  const server = app.listen(config.PORT, (error?: Error) => {
+  const onListening = (error?: Error) => {
     // Express calls back with the error when listening fails (the port is taken): say so plainly and stop.
     if (error) {
       logger.fatal({ err: error, port: config.PORT }, `cannot listen on port ${config.PORT}: ${error.message}`);
@@ -203,7 +203,9 @@ async function serve(options: Parameters<typeof createApp>[0]) {
     const line = listeningLine(port);
     if (cluster.isWorker) logger.debug({ ...line.fields, pid: process.pid }, "worker listening");
     else logger.info(line.fields, line.message);
-  });
+  };
+  // HOST: one address (127.0.0.1 behind a proxy on this machine, docs/deploy.md); unset, every interface.
+  const server = config.HOST ? app.listen(config.PORT, config.HOST, onListening) : app.listen(config.PORT, onListening);
   server.keepAliveTimeout = 65_000;
   // Scheduled work (unpaid orders expire, review requests go out): timers unref'd, one runner across processes (a
   // lease), stopped before the database closes.

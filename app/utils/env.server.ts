@@ -24,6 +24,11 @@ const optionalString = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /**
+   * The address to listen on; unset: every interface. Behind a proxy on the same machine set 127.0.0.1, so nobody can
+   * reach the shop around the proxy and forge the X-Forwarded-For it trusts (TRUST_PROXY), e.g. to dodge sign-in throttling.
+   */
+  HOST: optionalString,
   /** `postgres://…` selects PostgreSQL; anything else (or nothing) is the SQLite file path. */
   DATABASE_URL: z.string().default("data/shop.db"),
   /**
