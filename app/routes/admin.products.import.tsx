@@ -9,7 +9,8 @@ import { getDb } from "~/db/db.server";
 import { requireAdmin, requireAdminAction } from "~/modules/accounts/session.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { MAX_IMPORT_UPLOAD_BYTES } from "~/modules/catalog-csv/csv-columns";
-import { getImportView, IMPORT_MESSAGES, previewImport, startApply } from "~/modules/catalog-csv/csv-import.server";
+import { getImportView, previewImport, startApply } from "~/modules/catalog-csv/csv-import.server";
+import { groupCount, IMPORT_MESSAGES } from "~/modules/catalog-csv/import-messages";
 import { isAdminResult } from "~/modules/admin/admin-result";
 import { formatDateZA } from "~/utils/dates";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
@@ -78,14 +79,14 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
   const result = useActionData<typeof action>();
   const error = isAdminResult(result) && !result.ok ? result.error : undefined;
   const actions = (
-    <>
+    <div className="flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap [&>*]:whitespace-nowrap">
       <a href="/admin/products/export.csv" download className={buttonClass("secondary")}>
         Export CSV
       </a>
       <ButtonLink to="/admin/products" variant="ghost">
         Back to products
       </ButtonLink>
-    </>
+    </div>
   );
   if (!view) {
     return (
@@ -125,13 +126,18 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
       title="Import products"
       description={`${view.fileName}: a ${formatLabel(report.format)}, read ${view.created}.`}
       actions={actions}
-      stats={[
-        { label: "New", value: counts.create },
-        { label: "Updated", value: counts.update },
-        { label: "Unchanged", value: counts.unchanged },
-        { label: "Skipped", value: counts.skip },
-        { label: "Errors", value: counts.error },
-      ]}
+      // while it applies, the progress comes first (on a phone the figures would push it below the fold)
+      stats={
+        status === "applying"
+          ? undefined
+          : [
+              { label: "New", value: groupCount(counts.create) },
+              { label: "Updated", value: groupCount(counts.update) },
+              { label: "Unchanged", value: groupCount(counts.unchanged) },
+              { label: "Skipped", value: groupCount(counts.skip) },
+              { label: "Errors", value: groupCount(counts.error) },
+            ]
+      }
       status={error ? <Notice tone="error">{error}</Notice> : null}
     >
       {status === "applying" ? <ImportProgress {...view.progress} /> : null}
@@ -142,18 +148,33 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
           </a>
         </Notice>
       ) : null}
-      {status === "failed" ? <Notice tone="error" title="Nothing was imported">{view.message}</Notice> : null}
+      {status === "failed" ? <Notice tone="error" title="The import failed">{view.message}</Notice> : null}
       {status === "interrupted" ? <Notice tone="error">{IMPORT_MESSAGES.interrupted}</Notice> : null}
       {status === "previewed" && counts.error > 0 ? <Notice tone="error">{IMPORT_MESSAGES.hasErrors}</Notice> : null}
       {status === "previewed" && counts.error === 0 && changes === 0 ? <Notice tone="info">{IMPORT_MESSAGES.nothingToDo}</Notice> : null}
       {report.ignoredColumns.length || report.newCategories.length || report.imagesToFetch ? (
         <div className="space-y-1 border border-line bg-white/60 px-4 py-3 text-sm text-ink-soft sm:px-5">
-          {report.newCategories.length ? <p>New categories: {report.newCategories.join(", ")}.</p> : null}
-          {report.imagesToFetch ? <p>{report.imagesToFetch} images will be fetched from their addresses and stored here.</p> : null}
-          {report.ignoredColumns.length ? <p>Ignored columns (they mean nothing here): {report.ignoredColumns.join(", ")}.</p> : null}
+          {report.newCategories.length ? (
+            <p>
+              {status === "applied" ? "Categories made" : "New categories"}: {report.newCategories.join(", ")}.
+            </p>
+          ) : null}
+          {report.imagesToFetch && status !== "applied" ? (
+            <p>
+              {report.imagesToFetch} {report.imagesToFetch === 1 ? "image" : "images"} will be fetched from {report.imagesToFetch === 1 ? "its address" : "their addresses"} and stored here.
+            </p>
+          ) : null}
+          {report.ignoredColumns.length ? (
+            <p>
+              <span className="text-ink">
+                {report.ignoredColumns.length} ignored {report.ignoredColumns.length === 1 ? "column" : "columns"}
+              </span>{" "}
+              (they mean nothing here): <span className="text-xs text-muted">{report.ignoredColumns.join(", ")}.</span>
+            </p>
+          ) : null}
         </div>
       ) : null}
-      {canApply ? <ApplyForm id={view.id} count={changes} label={status === "previewed" ? `Import ${changes} ${changes === 1 ? "product" : "products"}` : "Try again"} /> : null}
+      {canApply ? <ApplyForm id={view.id} count={changes} label={status === "previewed" ? `Import ${groupCount(changes)} ${changes === 1 ? "product" : "products"}` : "Try again"} /> : null}
       <ImportRows
         rows={view.rows}
         show={query.filters.show || "all"}

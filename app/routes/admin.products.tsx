@@ -111,7 +111,8 @@ export default function Products({ loaderData }: Route.ComponentProps) {
       title="Products"
       description="The catalogue: add, edit and remove products."
       actions={
-        <>
+        // one row beside the title on a desktop (the title's lines wrap instead); wrapped on a phone
+        <div className="flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap [&>*]:whitespace-nowrap">
           <a href="/admin/products/export.csv" download className={buttonClass("secondary")}>
             Export CSV
           </a>
@@ -119,7 +120,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
             Import CSV
           </ButtonLink>
           <ButtonLink to="/admin/products/add">Add New Product</ButtonLink>
-        </>
+        </div>
       }
       stats={[
         { label: "All products", value: list.total },

@@ -41,6 +41,18 @@ export interface TrendPoint {
 }
 
 /**
+ * Whether an axis value (cents) reads exactly in the short form ("R750", "R2.4k", "R1.2m"): a whole rand below R1 000,
+ * a multiple of R100 below R1m, of R100 000 above. "R2.3k" for R2 250 would misread the gridline.
+ */
+const readableTick = (cents: number) => (cents < 100_000 ? cents % 100 === 0 : cents < 100_000_000 ? cents % 10_000 === 0 : cents % 10_000_000 === 0);
+
+/** Recharts' nice ticks from 0 to the top, with 5, 6 or 4 of them: the first count whose every tick reads exactly. */
+function axisTicks(top: number): number[] {
+  const tries = [5, 6, 4].map((count) => getNiceTickValues([0, top], count, true) as number[]);
+  return tries.find((t) => t.every(readableTick)) ?? tries[0]!;
+}
+
+/**
  * A series over time against the previous period: columns (or a line) for the range, a dashed line for the previous
  * period. `format` writes an axis value (R12k, 40).
  */
@@ -62,7 +74,7 @@ export function TrendChart({
 }) {
   const n = points.length;
   const top = Math.max(0, ...points.map((p) => Math.max(p.value ?? 0, p.previous ?? 0)));
-  const ticks = top > 0 ? getNiceTickValues([0, top], 5, true) : [0];
+  const ticks = top > 0 ? axisTicks(top) : [0];
   const max = Math.max(ticks[ticks.length - 1] ?? 0, top, 1);
   const y = (v: number) => H - (v / max) * H;
   const slot = W / Math.max(n, 1);
@@ -179,7 +191,7 @@ export function BarList({ rows, label, empty, color = CHART_COLORS.gold }: { row
           </div>
           <Surface width="100%" height={6} viewBox={{ x: 0, y: 0, width: 100, height: 6 }} preserveAspectRatio="none" aria-hidden="true" className="mt-1.5 block">
             <Rectangle x={0} y={0} width={100} height={6} fill={CHART_COLORS.sand} />
-            <Rectangle className="chart-bar" x={0} y={0} width={Math.max(0.5, (r.value / max) * 100)} height={6} fill={color} />
+            <Rectangle className="chart-bar" x={0} y={0} width={r.value > 0 ? Math.max(0.5, (r.value / max) * 100) : 0} height={6} fill={color} />
           </Surface>
         </li>
       ))}

@@ -8,18 +8,20 @@ const label = "block text-[0.68rem] font-medium uppercase tracking-[0.16em] text
 /**
  * "Export for the accountant" (issue 20): a plain GET form to /admin/orders/export.csv inside a native <details>, so it
  * opens and downloads without JavaScript (a document request, not React Router's: the answer is a file, not a page).
+ * On a phone it opens in place, full width; from sm up it drops down over the page under its button, so the page's
+ * title doesn't move.
  * The server checks every field again and answers a bad range with what to fix.
  */
 export function OrdersExportForm({ range }: { range: DayRange }) {
   return (
-    <details className="group w-full sm:w-auto">
-      <summary className={`${buttonClass("secondary", "sm")} cursor-pointer list-none marker:hidden`}>
+    <details className="group relative w-full shrink-0 sm:w-auto">
+      <summary className={`${buttonClass("secondary", "sm")} cursor-pointer list-none whitespace-nowrap marker:hidden`}>
         Export for the accountant
         <span aria-hidden="true" className="transition-transform group-open:rotate-90">
           ›
         </span>
       </summary>
-      <form method="get" action="/admin/orders/export.csv" className="mt-2 space-y-3 border border-line bg-white p-4 sm:w-[22rem]">
+      <form method="get" action="/admin/orders/export.csv" className="mt-2 space-y-3 border border-line bg-white p-4 sm:absolute sm:right-0 sm:top-full sm:z-20 sm:w-[22rem] sm:shadow-[0_18px_40px_-18px_rgba(28,23,20,0.35)]">
         <div className="grid grid-cols-2 gap-3">
           <div>
             <label htmlFor="export-from" className={label}>

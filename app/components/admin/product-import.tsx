@@ -3,6 +3,7 @@ import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { FORMAT_LABELS, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, OUR_HEADER, type ImportRowReport, type RowAction } from "~/modules/catalog-csv/csv-columns";
+import { groupCount } from "~/modules/catalog-csv/import-messages";
 import { DataTable, type Column } from "./data-table";
 
 /** The product import page's parts (app/routes/admin.products.import.tsx): upload, progress, the rows of a preview. */
@@ -93,8 +94,17 @@ export function ImportProgress({ phase, done, total }: { phase: string | null; d
     }, 1000);
     return () => window.clearInterval(timer);
   }, [revalidator]);
-  const percent = phase === "images" && total > 0 ? Math.round((done / total) * 90) : phase === "writing" ? 95 : 3;
-  const label = phase === "images" ? `Fetching images: ${done} of ${total}` : phase === "writing" ? `Writing ${total} products (one transaction)…` : "Checking the file against the catalogue…";
+  // checking the rows 2–40 %, fetching images 40–90 %, writing (one transaction, no steps to show) 95 %
+  const share = total > 0 ? Math.min(1, done / total) : 0;
+  const percent = phase === "images" ? 40 + Math.round(share * 50) : phase === "writing" ? 95 : 2 + Math.round(share * 38);
+  const label =
+    phase === "images"
+      ? `Fetching images: ${groupCount(done)} of ${groupCount(total)}`
+      : phase === "writing"
+        ? `Writing ${groupCount(total)} products (one transaction)…`
+        : total > 1
+          ? `Checking the rows against the catalogue: ${groupCount(done)} of ${groupCount(total)}`
+          : "Checking the file against the catalogue…";
   return (
     <section aria-labelledby="import-progress" className="border border-line bg-white p-4 sm:p-5">
       <h2 id="import-progress" className="font-display text-xl text-ink">
@@ -120,7 +130,7 @@ export function ApplyForm({ id, count, label }: { id: string; count: number; lab
   return (
     <Form method="post" className="flex flex-col gap-3 border border-gold/40 bg-sand/60 p-4 sm:flex-row sm:items-center sm:justify-between sm:p-5">
       <p className="text-sm text-ink">
-        {count} {count === 1 ? "product" : "products"} will be created or updated in one go: if anything fails, nothing is written.
+        {groupCount(count)} {count === 1 ? "product" : "products"} will be created or updated in one go: if anything fails, nothing is written.
       </p>
       <input type="hidden" name="intent" value="apply" />
       <input type="hidden" name="id" value={id} />
@@ -172,7 +182,7 @@ export function ImportRows({
     {
       header: "Product",
       cell: (r) => (
-        <span className="block min-w-0 text-left">
+        <span className="block min-w-0 text-right md:text-left">
           <span className="block font-medium text-ink">{r.name || <span className="text-muted">(no name)</span>}</span>
           <span className="block break-all text-xs text-muted">{[r.sku && `SKU ${r.sku}`, r.slug].filter(Boolean).join(" · ")}</span>
         </span>
@@ -193,7 +203,7 @@ export function ImportRows({
       <nav aria-label="Show rows" className="flex flex-wrap gap-2">
         {tabs.map((t) => (
           <Link key={t.key} to={hrefFor({ show: t.key, page: 1 })} aria-current={show === t.key ? "page" : undefined} className={buttonClass(show === t.key ? "primary" : "secondary", "sm")}>
-            {t.label} <span className="tabular-nums">({t.n})</span>
+            {t.label} <span className="tabular-nums">({groupCount(t.n)})</span>
           </Link>
         ))}
       </nav>

@@ -31,11 +31,18 @@ const GROUPING_WORDS = { day: "per day", week: "per week", month: "per month" } 
 const money = (cents: number) => formatRand(cents).replace(/ /g, "\u00a0");
 const num = (n: number) => formatCount(n).replace(/ /g, "\u00a0");
 
+/** A change against the previous period for a table: "+12%", "new", or "–" when both are nothing. */
+const changeLabel = (now: number, before: number) => (now === 0 && before === 0 ? "–" : formatChange(changePercent(now, before)));
+
+/** The previous period said by its length: "day", "30 days". */
+const daysWord = (range: SalesRange) => (range.days === 1 ? "day" : `${range.days} days`);
+
 export function SalesSection({ range, notice, presets, sales }: { range: SalesRange; notice: string | null; presets: SalesPreset[]; sales: SalesDashboard }) {
   const query = salesQueryString(range);
   const csv = (dataset: SalesDataset) => `/admin/sales.csv?${query}&dataset=${dataset}`;
   const { revenue } = sales;
-  const vsPrevious = (now: number, before: number, show: (v: number) => string) => `${formatChange(changePercent(now, before))} on ${show(before)} before`;
+  const vsPrevious = (now: number, before: number, show: (v: number) => string) =>
+    before > 0 ? `${formatChange(changePercent(now, before))} on ${show(before)} before` : `nothing in the previous ${daysWord(range)}`;
   const newRow = sales.customers.find((c) => c.kind === "new")!;
   const paidInRange = revenue.orders;
   return (
@@ -67,8 +74,8 @@ export function SalesSection({ range, notice, presets, sales }: { range: SalesRa
             <NumbersTable
               caption={`Revenue ${GROUPING_WORDS[range.grouping]} and the previous period`}
               headers={["Period", "Revenue", "Orders", "Previous period", "Change"]}
-              rows={revenue.buckets.map((b) => [b.label, money(b.revenueCents), num(b.orders), money(b.previousRevenueCents), formatChange(changePercent(b.revenueCents, b.previousRevenueCents))])}
-              total={["Total", money(revenue.revenueCents), num(revenue.orders), money(revenue.previous.revenueCents), formatChange(changePercent(revenue.revenueCents, revenue.previous.revenueCents))]}
+              rows={revenue.buckets.map((b) => [b.label, money(b.revenueCents), num(b.orders), money(b.previousRevenueCents), changeLabel(b.revenueCents, b.previousRevenueCents)])}
+              total={["Total", money(revenue.revenueCents), num(revenue.orders), money(revenue.previous.revenueCents), changeLabel(revenue.revenueCents, revenue.previous.revenueCents)]}
             />
           }
         >
@@ -340,7 +347,7 @@ function NumbersTable({ caption, headers, rows, total }: { caption: string; head
           <tr key={`${r[0]}-${ri}`} className="border-b border-line/70">
             {r.map((v, i) =>
               i === 0 ? (
-                <th key={i} scope="row" className="px-2 py-1.5 text-left font-normal text-ink first:pl-0">
+                <th key={i} scope="row" className="min-w-[8.5rem] px-2 py-1.5 text-left font-normal text-ink first:pl-0">
                   {v}
                 </th>
               ) : (

@@ -1,0 +1,27 @@
+/**
+ * What the product import says at each step (browser-safe: the import page shows these, and the server module
+ * csv-import.server.ts throws them). Kept out of the .server module so the page's component may import them.
+ */
+import type { ImportCounts } from "./csv-columns";
+import { MAX_IMPORT_BYTES } from "./csv-limits";
+
+/** A count with its thousands grouped by a space, as the shop writes amounts: 10 000. */
+export function groupCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+}
+
+export const IMPORT_MESSAGES = {
+  tooLarge: `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB: split it into smaller files`,
+  noFile: "Choose a CSV file to import",
+  notFound: "That import no longer exists: upload the file again",
+  busy: "This import is being applied already",
+  applied: "This import has been applied already",
+  hasErrors: "Some rows have errors: fix them in the file and upload it again. Nothing was imported",
+  nothingToDo: "Nothing to import: every row is unchanged or skipped",
+  interrupted: "The import stopped before it finished (the server restarted?). Nothing was written: apply it again",
+  failed: "The import failed and nothing was written. Try again; if it fails again, the log says why",
+  changedMeanwhile: "The catalogue changed since the preview and some rows now have errors (below). Nothing was imported",
+  imagesFailed: (n: number) => `${n} image${n === 1 ? "" : "s"} could not be fetched (below). Nothing was imported`,
+  done: (c: ImportCounts) =>
+    `Imported: ${groupCount(c.create)} created, ${groupCount(c.update)} updated, ${groupCount(c.unchanged)} unchanged${c.skip ? `, ${groupCount(c.skip)} skipped` : ""}`,
+} as const;
