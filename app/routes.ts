@@ -49,6 +49,8 @@ export default [
     route("orders/export.csv", "routes/admin.orders.export[.]csv.ts"),
     // the numbers behind one of the dashboard's charts as a CSV
     route("sales.csv", "routes/admin.sales[.]csv.ts"),
+    // a backup archive (streamed)
+    route("data/backups/:name", "routes/admin.data.backups.$name.ts"),
     layout("routes/admin.tsx", [
       index("routes/admin._index.tsx"),
       route("orders", "routes/admin.orders.tsx"),
@@ -63,6 +65,7 @@ export default [
       route("shipping", "routes/admin.shipping.tsx"),
       route("pricing", "routes/admin.pricing.tsx"),
       route("inbox", "routes/admin.inbox.tsx"),
+      route("data", "routes/admin.data.tsx"),
     ]),
   ]),
 

@@ -1,7 +1,7 @@
 /**
  * Work the app server does on a schedule, in-process: the expiry of unpaid orders (docs/decisions/014), the review
  * request e-mails some days after delivery, tracking shipments and refreshing the couriers' lockers and points
- * (docs/decisions/031).
+ * (docs/decisions/031), and the nightly backup (docs/decisions/033).
  *
  * Each job runs soon after start and then every interval, measured from the end of the previous run, so a run never
  * overlaps itself; its timer is unref'd (it never keeps the process alive); a failure is logged and the next run
@@ -20,6 +20,8 @@ import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order
 import { sendDueReviewRequests } from "~/modules/reviews/review-requests.server";
 import { pollTracking } from "~/modules/couriers/shipments.server";
 import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
+import { BackupRunning, backupDirectory, mediaSource, runScheduledBackup, withBackupRun } from "~/modules/backups/backup-files.server";
+import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
 
@@ -147,9 +149,21 @@ export const TRACKING_POLL_EVERY_MS = 5 * 60_000;
 export const TRACKING_STALE_MS = 10 * 60_000;
 export const POINTS_REFRESH_EVERY_MS = 24 * 60 * 60_000;
 
+/**
+ * The nightly backup: every 24 hours, the first 10 minutes after start (out of the way of a starting server; a
+ * restart makes no second archive that day: runScheduledBackup skips while the newest is under 20 hours old). Its lease
+ * outlives the interval, so one process keeps the job; when that process goes, another takes over after a day.
+ */
+export const BACKUP_FIRST_AFTER_MS = 10 * 60_000;
+export const BACKUP_LEASE_MS = NIGHTLY_BACKUP_EVERY_MS + 60 * 60_000;
+
+type BackupConfig = Pick<Env, "BACKUP_KEEP" | "BACKUP_DIR" | "DATABASE_URL" | "MEDIA_STORAGE" | "S3_BUCKET">;
+
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
 export function startJobs(
-  config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> & Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS">>,
+  config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
+    Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS">> &
+    Partial<BackupConfig>,
   db: () => DB,
   logger: Logger = rootLogger,
   holder: string = leaseHolder(),
@@ -227,6 +241,37 @@ export function startJobs(
         }),
       );
     }
+  }
+  // The nightly backup (BACKUP_KEEP archives kept; 0 or unset: off). Not with an in-memory database (nothing to read).
+  const keep = config.BACKUP_KEEP ?? 0;
+  const databaseUrl = config.DATABASE_URL ?? "";
+  if (keep > 0 && databaseUrl && databaseUrl !== ":memory:") {
+    const backupConfig = { ...config, BACKUP_KEEP: keep, DATABASE_URL: databaseUrl } as BackupConfig;
+    const dir = backupDirectory(backupConfig);
+    jobs.push(
+      scheduleRepeating({
+        name: "nightly-backup",
+        everyMs: NIGHTLY_BACKUP_EVERY_MS,
+        firstAfterMs: BACKUP_FIRST_AFTER_MS,
+        lease: databaseLease(db, "nightly-backup", holder, BACKUP_LEASE_MS),
+        logger,
+        // One backup at a time across processes: an owner's "Back up now" in progress makes this run wait a day.
+        run: async () => {
+          try {
+            await withBackupRun(db(), async () => {
+              const result = await runScheduledBackup({ databaseUrl, media: mediaSource(backupConfig), dir, keep });
+              if (result?.made) logger.info({ archive: result.made.path, bytes: result.made.bytes, ms: result.made.ms, deleted: result.deleted }, "backups: nightly backup made");
+              else if (result?.deleted.length) logger.info({ deleted: result.deleted }, "backups: old archives deleted");
+            });
+          } catch (error) {
+            if (!(error instanceof BackupRunning)) throw error;
+            logger.info("backups: a backup is already running; the nightly run skips today");
+          }
+        },
+      }),
+    );
+  } else if (config.BACKUP_KEEP === 0) {
+    logger.warn("BACKUP_KEEP=0: no nightly backup; run `npm run backup` yourself");
   }
   return {
     jobs,

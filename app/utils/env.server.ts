@@ -194,6 +194,13 @@ const envSchema = z.object({
   JOBS_EVERY_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
   /** Days after delivery that the shopper is asked to review what they bought (0: never). */
   REVIEW_REQUEST_AFTER_DAYS: z.coerce.number().int().min(0).max(60).default(5),
+  /**
+   * Backups (docs/decisions/033): where archives are written (npm run backup, the nightly backup, Admin → Data);
+   * unset: `backups` beside the SQLite file (data/backups), or data/backups with PostgreSQL.
+   */
+  BACKUP_DIR: optionalString,
+  /** The nightly backup keeps this many newest archives in BACKUP_DIR; 0 turns the nightly backup off. */
+  BACKUP_KEEP: z.coerce.number().int().min(0).max(365).default(7),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Seed the demo catalogue on first start when the database has no products. */
   SEED_DEMO: z

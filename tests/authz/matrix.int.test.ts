@@ -112,6 +112,9 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/inbox?box=sent", route: () => import("~/routes/admin.inbox"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), kind: "action", form: { intent: "readAll" }, expect: ADMIN_ACTION, note: "mark all read" },
+  { path: "/admin/data", route: () => import("~/routes/admin.data"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/data", route: () => import("~/routes/admin.data"), kind: "action", form: { intent: "backup" }, setup: async (db) => (await import("~/modules/backups/backup-files.server")).takeBackupRun(db).then(() => ({}), () => ({})), expect: { visitor: DENY_ACTION, customer: DENY_ACTION, admin: 409 }, note: "back up now while a backup runs" },
+  { path: "/admin/data/backups/..%2Fshop.db", route: () => import("~/routes/admin.data.backups.$name"), kind: "loader", params: { name: "../shop.db" }, expect: { ...ADMIN_PAGE, admin: 400 }, note: "a path is not an archive name" },
 ];
 
 runAuthorizationMatrix(MATRIX);

@@ -15,6 +15,7 @@ export const ADMIN_PAGES = [
   { to: "/admin/shipping", label: "Shipping" },
   { to: "/admin/pricing", label: "Pricing" },
   { to: "/admin/inbox", label: "Inbox" },
+  { to: "/admin/data", label: "Data" },
 ] as const;
 
 /** A guarded page whose tools arrive in a later release. */

@@ -1,0 +1,30 @@
+/** The nightly backup's place among the server's jobs (server/jobs.ts); what a run does is in backups.int.test.ts. */
+import { describe, expect, it, vi } from "vitest";
+import { BACKUP_FIRST_AFTER_MS, BACKUP_LEASE_MS, startJobs } from "../../../server/jobs";
+import { NIGHTLY_BACKUP_EVERY_MS } from "./backups.logic";
+
+const quietLogger = () => ({ info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() });
+const base = { UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0 };
+const noDb = (() => {
+  throw new Error("no database in this test");
+}) as never;
+
+describe("the nightly backup job", () => {
+  it("is scheduled when BACKUP_KEEP is above 0: every 24 hours, first some minutes after start, its lease outliving the interval", async () => {
+    const started = startJobs({ ...base, BACKUP_KEEP: 7, DATABASE_URL: "data/shop.db", MEDIA_STORAGE: "local" }, noDb, quietLogger() as never);
+    expect(started.jobs.map((j) => j.name)).toEqual(["nightly-backup"]);
+    expect(NIGHTLY_BACKUP_EVERY_MS).toBe(24 * 60 * 60_000);
+    expect(BACKUP_FIRST_AFTER_MS).toBeGreaterThanOrEqual(60_000);
+    expect(BACKUP_LEASE_MS).toBeGreaterThan(NIGHTLY_BACKUP_EVERY_MS);
+    await started.stopAll();
+  });
+
+  it("is off with BACKUP_KEEP=0 (and says so), without the setting, and with an in-memory database", async () => {
+    const logger = quietLogger();
+    const off = startJobs({ ...base, BACKUP_KEEP: 0, DATABASE_URL: "data/shop.db", MEDIA_STORAGE: "local" }, noDb, logger as never);
+    expect(off.jobs).toEqual([]);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining("BACKUP_KEEP=0"));
+    expect(startJobs(base, noDb, quietLogger() as never).jobs).toEqual([]);
+    expect(startJobs({ ...base, BACKUP_KEEP: 3, DATABASE_URL: ":memory:" }, noDb, quietLogger() as never).jobs).toEqual([]);
+  });
+});
