@@ -7,6 +7,8 @@ export default [
   route("shop", "routes/shop.tsx"),
   route("products/:slug", "routes/product.tsx"),
   route("terms", "routes/terms.tsx"),
+  route("privacy", "routes/privacy.tsx"),
+  route("seller", "routes/seller.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
 

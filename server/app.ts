@@ -20,6 +20,7 @@ import { paymentFormActionOrigins } from "~/modules/payments/form-action.server"
 import { ensureDemoCatalogue } from "~/db/seed/seed.server";
 import { mediaImageOrigins } from "~/modules/media/media-store.server";
 import { mediaRoute } from "~/modules/media/media-route.server";
+import { warnMissingLegalSettings } from "~/modules/legal/legal.server";
 import { invalidatePageCache, pageCache } from "./page-cache";
 import { precompressedAssets } from "./precompressed-assets";
 import { bodyLimit, refuseNulInUrl } from "./input-guards";
@@ -151,6 +152,7 @@ export async function start(options: Parameters<typeof createApp>[0]) {
   const config = env();
   const workers = options.viteMiddleware ? 1 : webConcurrency();
   const secret = authSecret(); // made or read now (and said so in the log), not on the first visitor's request
+  warnMissingLegalSettings(logger, config); // the legal notices' unset facts (docs/decisions/037)
   const db = getDb();
   await migrateToLatest(db);
   if (config.SEED_DEMO) await ensureDemoCatalogue(db);

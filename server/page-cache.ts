@@ -31,7 +31,7 @@ import { compress, preferredEncoding, type Encoding } from "./content-encoding";
  *   empties it.
  */
 
-const CACHEABLE_PATH = /^\/(?:|_root\.data|shop|shop\.data|terms|terms\.data|products\/[a-z0-9-]{1,200}(?:\.data)?)$/;
+const CACHEABLE_PATH = /^\/(?:|_root\.data|shop|shop\.data|terms|terms\.data|privacy|privacy\.data|seller|seller\.data|scent-finder|scent-finder\.data|products\/[a-z0-9-]{1,200}(?:\.data)?)$/;
 
 interface Entry {
   status: number;

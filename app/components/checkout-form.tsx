@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
 import { CartTotals } from "~/components/cart-summary";
 import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
@@ -92,7 +93,13 @@ export function CheckoutForm({
       </div>
 
       <aside aria-label="Order summary" className="h-fit border border-line bg-sand/60 p-6 sm:p-8 lg:sticky lg:top-28">
-        <h2 className="font-display text-2xl text-ink">Your order</h2>
+        <div className="flex items-baseline justify-between gap-4">
+          <h2 className="font-display text-2xl text-ink">Your order</h2>
+          {/* ECTA s43(2): the shopper can correct the order (or withdraw) before paying. */}
+          <Link to="/cart" className="text-sm font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            Change cart
+          </Link>
+        </div>
         <ul className="mt-5 space-y-3 border-b border-line pb-5 text-sm">
           {(quote?.lines ?? []).map((l) => (
             <li key={l.productId} className="flex justify-between gap-4">
@@ -114,6 +121,25 @@ export function CheckoutForm({
         </Button>
         <p className="mt-3 text-center text-xs leading-relaxed text-muted">
           {method === "eft" ? "Next you see our bank details and your payment reference." : "You will be taken to a secure payment page."} Prices include VAT.
+        </p>
+        <p className="mt-3 text-center text-xs leading-relaxed text-muted">
+          Nothing is charged until you pay: you can still{" "}
+          <Link to="/cart" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            change your cart
+          </Link>{" "}
+          or leave. See our{" "}
+          <Link to="/seller" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            seller information
+          </Link>
+          , the{" "}
+          <Link to="/terms" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            terms
+          </Link>{" "}
+          (including your right to cancel) and our{" "}
+          <Link to="/privacy" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            privacy notice
+          </Link>
+          .
         </p>
       </aside>
     </div>

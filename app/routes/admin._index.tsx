@@ -3,6 +3,8 @@ import type { Route } from "./+types/admin._index";
 import { AdminPage } from "~/components/admin/admin-page";
 import { SalesSection } from "~/components/admin/sales-dashboard";
 import { StatCards } from "~/components/admin/stat-cards";
+import { LegalWarnings } from "~/components/admin/legal-warnings";
+import { legalDashboardWarnings } from "~/modules/legal/legal.server";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
@@ -24,6 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     orders,
     reviewRequests: { ...reviewRequests, afterDays: env().REVIEW_REQUEST_AFTER_DAYS },
     sales: { range, notice, presets: salesPresets(now), ...sales },
+    legalWarnings: legalDashboardWarnings(),
   };
 }
 
@@ -41,6 +44,7 @@ const QUICK_ACTIONS = [
 export default function Dashboard({ loaderData: d }: Route.ComponentProps) {
   return (
     <AdminPage title="Dashboard" description="The shop at a glance: what needs you, how it sells, its people and its catalogue.">
+      <LegalWarnings missing={d.legalWarnings} />
       {d.inbox.unread > 0 ? (
         <Link to="/admin/inbox" className="flex items-center justify-between gap-4 border border-gold/40 bg-blush/60 px-4 py-3 text-sm text-ink hover:bg-blush">
           <span>

@@ -69,6 +69,17 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Creating account…" : "Create Account"}
         </Button>
+        <p className="text-xs leading-relaxed text-muted">
+          Our{" "}
+          <Link to="/privacy" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            privacy notice
+          </Link>{" "}
+          says what we keep about you, why, and your rights (POPIA). Orders are placed under our{" "}
+          <Link to="/terms" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            Terms &amp; Conditions
+          </Link>
+          .
+        </p>
       </Form>
     </AuthShell>
   );

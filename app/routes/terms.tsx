@@ -4,6 +4,7 @@ import { seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { formatPhone, whatsappUrl } from "~/modules/settings/shop";
 import { FALLBACK_SHIPPING_CENTS } from "~/modules/shipping/shipping.logic";
+import { COOLING_OFF } from "~/modules/legal/legal.logic";
 import { formatRand } from "~/utils/money";
 
 /** Terms and conditions (SPEC §2, §9). The shop's name and contacts come from configuration. */
@@ -77,6 +78,11 @@ export default function Terms() {
               in South Africa. You can reach us by e-mail at <Email address={shop.contactEmail} /> or on WhatsApp at{" "}
               <WhatsApp number={shop.whatsappNumber} />.
             </p>
+            <p>
+              Our legal name, legal status, registration, physical address, address for legal service, office bearers and
+              the other facts the Electronic Communications and Transactions Act (section 43(1)) asks for are on our{" "}
+              <Link to="/seller">seller information</Link> page.
+            </p>
           </Section>
 
           <Section n={2} id="products-pricing" title="Products and pricing">
@@ -126,6 +132,12 @@ export default function Terms() {
           </Section>
 
           <Section n={5} id="returns" title="Returns and exchanges">
+            <p>Your right to cancel under the Electronic Communications and Transactions Act (section 44):</p>
+            <ul>
+              {COOLING_OFF.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
             <p>
               Unused items in their original, sealed packaging may be exchanged within 7 days of delivery. For hygiene
               reasons, fragrances that have been opened or used cannot be exchanged unless they are defective. Contact us
@@ -159,6 +171,10 @@ export default function Terms() {
               regardless of your preferences, because we need them to serve you.
             </p>
             <p>You may ask us at any time to see, correct or delete the personal information we hold about you.</p>
+            <p>
+              Our <Link to="/privacy">privacy notice</Link> says what we collect and why, who else receives it, how long we
+              keep it, your rights and how to reach our Information Officer and the Information Regulator.
+            </p>
           </Section>
 
           <Section n={8} id="contact-us" title="Contact us">

@@ -16,6 +16,13 @@ const emailList = z
   )
   .pipe(z.array(z.email()));
 
+/** Lines of a setting: real newlines, or "\\n" or "|" between them (a .env value stays on one line); blanks dropped. */
+const splitLines = (s: string) =>
+  s
+    .split(/\r?\n|\\n|\|/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+
 const optionalString = z
   .string()
   .optional()
@@ -138,6 +145,25 @@ const envSchema = z.object({
     .pipe(z.array(z.string().max(120, "each address line at most 120 characters")).max(8, "at most 8 address lines")),
   /** The supplier's registered name on invoices (e.g. "Scentara (Pty) Ltd"); SHOP_NAME when unset. */
   SHOP_LEGAL_NAME: optionalString,
+  /**
+   * The seller disclosure (/seller, ECTA s43(1)) and the privacy notice (/privacy, POPIA s18): the owner's facts,
+   * docs/decisions/037. Each is optional; an unset one reads "Not provided" on the page and is named at start (on an
+   * https:// shop also on the admin dashboard). Write "none" where the shop has none (bodies, codes, transfers).
+   * Lists (office bearers, the legal-service address) take one entry per line, or "|" between entries.
+   */
+  SHOP_LEGAL_STATUS: optionalString,
+  SHOP_REGISTRATION_NUMBER: optionalString,
+  SHOP_REGISTRATION_PLACE: optionalString,
+  SHOP_OFFICE_BEARERS: z.string().default("").transform(splitLines).pipe(z.array(z.string().max(120, "each entry at most 120 characters")).max(20, "at most 20 entries")),
+  SHOP_TELEPHONE: optionalString.pipe(z.string().regex(/^\+?[\d ()-]{9,20}$/, "a telephone number, e.g. +27 21 555 0123").optional()),
+  SHOP_LEGAL_SERVICE_ADDRESS: z.string().default("").transform(splitLines).pipe(z.array(z.string().max(120, "each address line at most 120 characters")).max(8, "at most 8 address lines")),
+  SHOP_SELF_REGULATORY_BODIES: optionalString,
+  SHOP_CODE_OF_CONDUCT: optionalString,
+  SHOP_DISPUTE_RESOLUTION: optionalString,
+  SHOP_INFORMATION_OFFICER: optionalString,
+  SHOP_INFORMATION_OFFICER_EMAIL: optionalString.pipe(z.email("an e-mail address").optional()),
+  SHOP_TRANSFERS_ABROAD: optionalString,
+  SHOP_MESSAGE_RETENTION: optionalString,
   /** Invoice numbers are this prefix and six digits or more: INV-000123. */
   INVOICE_PREFIX: z
     .string()

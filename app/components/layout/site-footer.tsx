@@ -6,7 +6,7 @@ import { FacebookIcon, InstagramIcon, MailIcon, TikTokIcon, WhatsAppIcon } from 
 
 const SOCIAL_ICONS = { Instagram: InstagramIcon, Facebook: FacebookIcon, TikTok: TikTokIcon } as const;
 
-/** Footer (SPEC §2): about text, quick links (incl. Terms & Conditions), social links, WhatsApp, e-mail, ©, credit. */
+/** Footer (SPEC §2): about text, quick links (incl. Terms & Conditions, the privacy notice and seller information), social links, WhatsApp, e-mail, ©, credit. */
 export function SiteFooter({ shop, year }: { shop: ShopInfo; year: number }) {
   const socials = socialLinks(shop.name);
   return (
@@ -50,6 +50,8 @@ export function SiteFooter({ shop, year }: { shop: ShopInfo; year: number }) {
             <li><Link to="/#our-story" className="footer-link">Our Story</Link></li>
             <li><Link to="/#contact" className="footer-link">Contact</Link></li>
             <li><Link to="/terms" className="footer-link">Terms &amp; Conditions</Link></li>
+            <li><Link to="/privacy" className="footer-link">Privacy Notice</Link></li>
+            <li><Link to="/seller" className="footer-link">Seller Information</Link></li>
           </ul>
         </nav>
 

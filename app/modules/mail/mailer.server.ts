@@ -3,6 +3,7 @@ import type { Queryable } from "~/db/db.server";
 import { getDb } from "~/db/db.server";
 import { env } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
+import { withPrivacyFooter } from "./mail-footer";
 import { logger } from "~/utils/logger.server";
 
 export interface MailMessage {
@@ -35,11 +36,13 @@ function smtp(): Transporter | undefined {
 let warnedNoSmtp = false;
 
 /**
- * Sends an e-mail. Every message is recorded in mail_outbox (admins can read it; tests read links from it);
+ * Sends an e-mail, with the privacy notice's link as its footer. Every message is recorded in mail_outbox (admins can read it; tests read links from it);
  * with SMTP_URL set it is also sent through nodemailer and stamped sent_at. Without SMTP a warning is logged once
  * per process and per message, and the message waits in the outbox.
  */
-export async function sendMail(message: MailMessage, db: Queryable = getDb()): Promise<SendResult> {
+export async function sendMail(composed: MailMessage, db: Queryable = getDb()): Promise<SendResult> {
+  // Every e-mail ends with the link to the privacy notice (docs/decisions/037); the outbox keeps it as sent.
+  const message = withPrivacyFooter(composed, env().PUBLIC_BASE_URL);
   const id = newId();
   await db
     .insertInto("mail_outbox")

@@ -8,6 +8,7 @@ import { env, resetEnvForTests } from "~/utils/env.server";
 import { insertAwaitingOrder } from "../../../tests/factories/payments";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";
 import { callAction, dataOf, statusOf } from "../../../tests/setup/route";
+import { privacyFooterText } from "./mail-footer";
 import { sendMail } from "./mailer.server";
 
 /**
@@ -58,7 +59,7 @@ describe("e-mail over SMTP", () => {
     expect(received).toHaveLength(1);
     const mail = received[0]!;
     expect(mail.subject).toBe("Your Scentara order");
-    expect(mail.text?.trim()).toBe("Thank you — enjoy your fragrance.");
+    expect(mail.text?.trim()).toBe(`Thank you — enjoy your fragrance.\n\n${privacyFooterText(env().PUBLIC_BASE_URL)}`);
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : "").toBe("thandi@example.co.za");
     expect(mail.from?.value[0]).toMatchObject({ name: "Scentara", address: "no-reply@scentara.co.za" }); // MAIL_FROM's default
     const row = await getDb().selectFrom("mail_outbox").select(["sent_at", "error"]).where("id", "=", result.id).executeTakeFirstOrThrow();

@@ -231,7 +231,7 @@ describe("a review request through a real mail server", () => {
     expect(mail.subject).toBe("Scentara: how are you finding Fynbos Dusk?");
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : "").toBe("zanele.smtp-review@example.co.za");
     expect(mail.from?.value[0]).toMatchObject({ name: "Scentara" });
-    expect(mail.text).toMatch(/\nScentara\s*$/);
+    expect(mail.text).toMatch(/\nScentara\n\n-- \n.*\/privacy\s*$/); // signed, then every e-mail's privacy footer (docs/decisions/037)
     const links = linksIn(mail.text ?? "");
     expect(links).toHaveLength(1);
     expect(mail.html).toContain(`href="http://localhost:3000/products/${product.slug}?review=${links[0]!.token}#write-review"`);
