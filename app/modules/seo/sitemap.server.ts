@@ -2,8 +2,8 @@ import type { Queryable } from "~/db/db.server";
 import { logger } from "~/utils/logger.server";
 import { absoluteUrl } from "./seo";
 
-/** Pages that crawlers may index besides products (SPEC §2): home, shop, terms. */
-export const STATIC_SITEMAP_PATHS = ["/", "/shop", "/terms"] as const;
+/** Pages that crawlers may index besides products (SPEC §2): home, shop, terms, and the legal notices (decision 037). */
+export const STATIC_SITEMAP_PATHS = ["/", "/shop", "/terms", "/privacy", "/seller"] as const;
 
 /** Paths crawlers should leave alone: private, per-user or transactional pages. */
 export const DISALLOWED_PATHS = ["/admin", "/cart", "/checkout", "/profile", "/auth", "/payment-status", "/order-confirmation", "/pay", "/api", "/webhooks"];
@@ -44,7 +44,7 @@ export function sitemapStream(db: Queryable, baseUrl: string): ReadableStream<Ui
           const newestMod = newest ? lastmodOf(newest.created_at) : null;
           let head = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
           for (const path of STATIC_SITEMAP_PATHS) {
-            head += urlEntry(absoluteUrl(baseUrl, path), path === "/terms" ? null : newestMod);
+            head += urlEntry(absoluteUrl(baseUrl, path), path === "/" || path === "/shop" ? newestMod : null);
             written++;
           }
           controller.enqueue(encoder.encode(head));
