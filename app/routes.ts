@@ -6,6 +6,7 @@ export default [
   index("routes/home.tsx"),
   route("shop", "routes/shop.tsx"),
   route("products/:slug", "routes/product.tsx"),
+  route("scent-finder", "routes/scent-finder.tsx"),
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("seller", "routes/seller.tsx"),

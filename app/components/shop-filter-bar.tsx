@@ -21,6 +21,7 @@ import {
   type ShopFilters,
   type ShopSort,
 } from "~/modules/catalog/shop-filters.logic";
+import { FAMILY_TEXT, NOTE_VOCABULARY, SCENT_FAMILIES, type ScentFamily } from "~/modules/scent/scent.vocabulary";
 
 const SEARCH_DEBOUNCE_MS = 350;
 const PRICE_DEBOUNCE_MS = 120;
@@ -31,7 +32,7 @@ function useHydrated() {
   return useSyncExternalStore(noop, () => true, () => false);
 }
 
-type Kind = "search" | "category" | "house" | "price" | "sort";
+type Kind = "search" | "category" | "house" | "price" | "sort" | "family" | "note";
 
 /** The width from which the filters stand open as a bar (Tailwind's md); below it they fold into 'Filter and sort'. */
 const BAR_QUERY = "(min-width: 768px)";
@@ -48,7 +49,9 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
   const [, setSearchParams] = useSearchParams();
   const location = useLocation();
   const hydrated = useHydrated();
-  const ids = { q: useId(), category: useId(), house: useId(), price: useId(), priceValue: useId(), sort: useId() };
+  const ids = { q: useId(), category: useId(), house: useId(), price: useId(), priceValue: useId(), sort: useId(), family: useId(), note: useId() };
+  // The note filter's choices: the shared vocabulary, and the URL's own note when it is another (a pyramid's link).
+  const notes = filters.note && !NOTE_VOCABULARY.includes(filters.note) ? [...NOTE_VOCABULARY, filters.note].sort() : NOTE_VOCABULARY;
   const fold = useRef<HTMLDetailsElement>(null);
   const active = activeFilterCount(filters);
 
@@ -62,6 +65,8 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
     const chosen = withFilter(filters, {
       category: shown("category") ?? filters.category,
       house: shown("house") ?? filters.house,
+      family: (shown("family") ?? filters.family ?? "") as ScentFamily | "",
+      note: shown("note") ?? filters.note ?? "",
       sort: parseSort(shown("sort")),
     });
     if (shopHref(chosen) !== shopHref(filters)) go("sort", chosen);
@@ -210,6 +215,25 @@ export function ShopFilterBar({ filters, categories, houses = [] }: { filters: S
           {houses.map((h) => (
             <option key={h.name} value={h.name}>
               {h.name} ({h.count})
+            </option>
+          ))}
+        </FilterSelect>
+
+        {/* issue 22: the scent profile's family and notes */}
+        <FilterSelect id={ids.family} label="Family" name="family" value={filters.family ?? ""} onChange={(v) => go("family", withFilter(filters, { family: v as ScentFamily | "", q, maxPrice: price }))}>
+          <option value="">All Families</option>
+          {SCENT_FAMILIES.map((f) => (
+            <option key={f} value={f}>
+              {FAMILY_TEXT[f].label}
+            </option>
+          ))}
+        </FilterSelect>
+
+        <FilterSelect id={ids.note} label="Note" name="note" value={filters.note ?? ""} onChange={(v) => go("note", withFilter(filters, { note: v, q, maxPrice: price }))}>
+          <option value="">Any Note</option>
+          {notes.map((n) => (
+            <option key={n} value={n}>
+              {n.charAt(0).toUpperCase() + n.slice(1)}
             </option>
           ))}
         </FilterSelect>

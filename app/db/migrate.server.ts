@@ -18,6 +18,7 @@ import * as productsSearchTrigramIndex from "./migrations/0018_products_search_t
 import * as couriers from "./migrations/0019_couriers";
 import * as productSku from "./migrations/0020_product_sku";
 import * as ordersCreatedIndex from "./migrations/0021_orders_created_index";
+import * as scentProfiles from "./migrations/0023_scent_profiles";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,8 @@ const migrations: Record<string, Migration> = {
   "0019_couriers": couriers,
   "0020_product_sku": productSku,
   "0021_orders_created_index": ordersCreatedIndex,
+  // 0022 is the order day totals (landed with the admin at scale)
+  "0023_scent_profiles": scentProfiles,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

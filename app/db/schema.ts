@@ -104,6 +104,19 @@ export interface ProductsTable {
   weight_grams: Defaulted<number | null>;
   /** The owner's stock-keeping unit, unique where set; null = none (migration 0020, docs/decisions/032). */
   sku: Defaulted<string | null>;
+  /**
+   * The scent profile (migration 0023, docs/decisions/035; values checked by app/modules/scent/scent.schema.ts): a
+   * family from the fixed list, the notes pyramid as ", "-joined text, intensity, occasion, seasons and who it is for.
+   * null / '' = not said.
+   */
+  scent_family: Defaulted<string | null>;
+  scent_top: Defaulted<string>;
+  scent_heart: Defaulted<string>;
+  scent_base: Defaulted<string>;
+  scent_intensity: Defaulted<string | null>;
+  scent_occasion: Defaulted<string | null>;
+  scent_seasons: Defaulted<string>;
+  scent_for: Defaulted<string | null>;
 }
 
 export interface ProductTiersTable {

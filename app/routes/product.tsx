@@ -26,6 +26,10 @@ import { requestInfoContext } from "~/context";
 import { getProductReviews, getReviewFormState } from "~/modules/reviews/reviews.server";
 import { reviewLinkOutcome } from "~/modules/reviews/review-link.server";
 import { loginPath } from "~/modules/accounts/redirect";
+import { ScentPyramid } from "~/components/scent/scent-pyramid";
+import { SimilarScents } from "~/components/scent/similar-scents";
+import { hasProfile } from "~/modules/scent/scent-profile";
+import { getScentProfile, similarScents } from "~/modules/scent/scent.server";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -35,7 +39,19 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   // critical: the product and its tiers (awaited; an unknown slug is a 404)
   const product = parsed.success ? await getProductBySlug(db, parsed.data.slug) : null;
   if (!product) throw data({ message: PRODUCT_NOT_FOUND }, { status: 404 });
-  const tiers = await listProductTiers(db, product.id);
+  // the scent profile's pyramid and "if you love X, try Y" (issue 22): the similar scents come from the in-memory
+  // scent catalogue (app/modules/scent/scent.server.ts); neither ever breaks the page
+  const [tiers, scent, similar] = await Promise.all([
+    listProductTiers(db, product.id),
+    getScentProfile(db, product.id).catch((error: unknown) => {
+      logger.error({ err: error, productId: product.id }, "product: loading the scent profile failed");
+      return null;
+    }),
+    similarScents(db, product.id).catch((error: unknown) => {
+      logger.error({ err: error, productId: product.id }, "product: loading similar scents failed");
+      return [];
+    }),
+  ]);
   // the reviews, read here rather than streamed: a streamed part stays hidden without JavaScript (React reveals it with
   // an inline script), and a shopper without it saw no reviews and no rating (docs/decisions/036). A failure shows
   // a note instead of breaking the page (never rejects).
@@ -70,7 +86,7 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const delivery = deliveryWindow(new Date());
   // A page opened through a personal link, or with the shopper's own form, is this browser's only: no shared cache
   // in front may keep it.
-  return data({ product, tiers, reviews, reviewForm, delivery }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
+  return data({ product, tiers, reviews, reviewForm, delivery, scent, similar }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
 }
 
 /** The loader's Cache-Control (a personal review link's page); otherwise nothing is added. */
@@ -93,7 +109,9 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  const { product, tiers, reviews, reviewForm, delivery } = loaderData;
+  const { product, tiers, reviews, reviewForm, delivery, scent, similar } = loaderData;
+  // the profile's pyramid when the product has notes there; else the notes written in the description (older products)
+  const pyramid = scent && hasProfile(scent) ? scent : null;
   const { baseUrl, shop } = useRootData();
   const { paragraphs, notes } = splitScentNotes(product.description);
   // the first paragraph leads beside the price; the rest (and the notes) follow the Add to Cart
@@ -155,7 +173,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <div className="flex flex-col max-md:order-2">
             <ProductTiers tiers={tiers} basePriceCents={product.priceCents} productName={product.name} />
 
-            {rest.length || notes.length ? (
+            {rest.length || notes.length || pyramid ? (
               <section aria-labelledby="about-heading" className="mt-10">
                 <h2 id="about-heading" className="filter-label font-sans">
                   The fragrance
@@ -167,7 +185,11 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                     ))}
                   </div>
                 ) : null}
-                {notes.length ? (
+                {pyramid ? (
+                  <div className="mt-6">
+                    <ScentPyramid profile={pyramid} />
+                  </div>
+                ) : notes.length ? (
                   <dl className="mt-6 divide-y divide-line border-y border-line">
                     {notes.map((n) => (
                       <div key={n.label} className="grid grid-cols-[6.5rem_1fr] gap-4 py-3 sm:grid-cols-[7.5rem_1fr]">
@@ -201,6 +223,8 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </div>
           </div>
         </div>
+
+        <SimilarScents name={product.name} products={similar} />
 
         <div className="mt-20 sm:mt-24">
           <ProductReviews reviews={reviews} productId={product.id} productSlug={product.slug} reviewForm={reviewForm} />

@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, useNavigation } from "react-router";
+import { data, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/shop";
 import { Breadcrumbs, breadcrumbJsonLd, type Crumb } from "~/components/breadcrumbs";
 import { JsonLd } from "~/components/json-ld";
@@ -52,7 +52,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
     if ("property" in tag && tag.property === "og:url") return { ...tag, content: canonical };
     return tag;
   });
-  if (filters.q || filters.house || filters.maxPrice !== null) tags.push({ name: "robots", content: "noindex, follow" });
+  if (filters.q || filters.house || filters.maxPrice !== null || filters.family || filters.note) tags.push({ name: "robots", content: "noindex, follow" });
   return tags;
 }
 
@@ -107,7 +107,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
                   </p>
                 ) : null}
               </div>
-              <ClearAllFilters filters={filters} />
+              <div className="flex items-center gap-x-6">
+                {/* issue 22: a way in for whoever doesn't know where to start */}
+                <Link to="/scent-finder" prefetch="intent" className="whitespace-nowrap text-xs font-medium uppercase tracking-[0.16em] text-ink underline decoration-gold-light underline-offset-[6px] hover:text-gold">
+                  Scent Finder
+                </Link>
+                <ClearAllFilters filters={filters} />
+              </div>
             </div>
 
             <div className={`mt-6 sm:mt-10 transition-opacity duration-200 ${loading ? "opacity-50" : "opacity-100"}`} aria-busy={loading || undefined}>

@@ -118,6 +118,7 @@ const LOADERS: FuzzLoader[] = [
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", query: () => ({ box: "sent", page: "2" }) },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", query: (f) => ({ q: "rose", category: "none", page: "2", confirm: f.productId }) },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", query: (f) => ({ confirm: f.zoneId, edit: "new" }) },
+  { path: "/scent-finder", route: () => import("~/routes/scent-finder"), as: "visitor", query: () => ({ for: "men", when: "evening", family: "woody", love: "Tom Ford", strength: "strong", budget: "600" }) },
 ];
 
 /** What a refusal must leave alone. */

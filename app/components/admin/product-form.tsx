@@ -6,6 +6,9 @@ import { MAX_IMAGE_BYTES, MAX_PRODUCT_IMAGES, PRODUCT_MESSAGES } from "~/modules
 import { PLACEHOLDER_IMAGE, sizedImage } from "~/modules/media/images";
 import { slugify } from "~/utils/slug";
 import { useAdminFetcher, useAdminResult, useTransientMessage } from "./admin-status";
+import { ScentProfileFields } from "~/components/scent/scent-profile-fields";
+import { PROFILE_FIELDS } from "~/modules/scent/scent-profile";
+import { EMPTY_PROFILE, type ScentProfile } from "~/modules/scent/scent.logic";
 
 export interface ProductFormValues {
   id?: string;
@@ -26,6 +29,8 @@ export interface ProductFormValues {
   sizeMl: string;
   /** packed weight in grams as typed; '' = the shop's default bottle weight */
   weightGrams: string;
+  /** the scent profile (issue 22); absent = a new product, nothing set */
+  scent?: ScentProfile;
 }
 
 interface Upload {
@@ -238,6 +243,11 @@ export function ProductForm({
               {(p) => <input {...p} name="inspiredFragrance" defaultValue={product.inspiredFragrance} maxLength={80} placeholder="Sauvage" autoComplete="off" />}
             </Field>
           </section>
+
+          <ScentProfileFields
+            profile={product.scent ?? EMPTY_PROFILE}
+            errors={Object.fromEntries(Object.entries(PROFILE_FIELDS).flatMap(([key, field]) => (errors[field] ? [[key, errors[field]]] : [])))}
+          />
 
           <section aria-labelledby="product-seo" className="space-y-5 border border-line bg-white p-4 sm:p-6">
             <h2 id="product-seo" className="font-display text-2xl text-ink">

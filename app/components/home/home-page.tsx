@@ -54,6 +54,10 @@ function Hero({ freeDelivery, notFound }: { freeDelivery: string | null; notFoun
             <ButtonLink to="/shop" size="lg" prefetch="intent">
               Shop Now
             </ButtonLink>
+            {/* issue 22: not sure where to start? five questions, three picks */}
+            <ButtonLink to="/scent-finder" size="lg" variant="secondary" prefetch="intent">
+              Find Your Scent
+            </ButtonLink>
             <Link to="/#our-story" className="group inline-flex items-center gap-3 text-xs font-medium uppercase tracking-[0.2em] text-ink">
               <span className="h-px w-8 bg-gold transition-all group-hover:w-12" aria-hidden="true" />
               Discover our story

@@ -8,6 +8,8 @@ export interface NavEntry {
   to: string;
   /** id of the home-page section, for section links */
   section?: string;
+  /** shown in the header's bar only from 1024 px (between 768 and 1024 the bar has no room for it); always in the menu */
+  wideOnly?: boolean;
 }
 
 export const NAV_ENTRIES: NavEntry[] = [
@@ -15,6 +17,8 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: "Our Story", to: "/#our-story", section: "our-story" },
   { label: "Contact", to: "/#contact", section: "contact" },
   { label: "Shop", to: "/shop" },
+  // issue 22: five questions, three picks (app/routes/scent-finder.tsx)
+  { label: "Scent Finder", to: "/scent-finder", wideOnly: true },
 ];
 
 /** The header is solid on the admin area, once scrolled more than 10 px, or while the mobile menu is open. */

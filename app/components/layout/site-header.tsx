@@ -53,7 +53,7 @@ export function SiteHeader({ user, shopName }: { user: RootUser | null; shopName
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-8">
             {NAV_ENTRIES.map((entry) => (
-              <li key={entry.to}>
+              <li key={entry.to} className={entry.wideOnly ? "hidden lg:block" : undefined}>
                 {entry.section ? (
                   <Link to={entry.to} className="nav-link">
                     {entry.label}

@@ -1,5 +1,7 @@
 import type { DiscountType } from "~/db/schema";
 import type { BottleLook } from "./demo-images.server";
+import type { ScentProfile } from "~/modules/scent/scent.logic";
+import type { Intensity, Occasion, ScentFamily, Season } from "~/modules/scent/scent.vocabulary";
 
 /**
  * The demo shop: fictional, designer-inspired fragrances with original names. "In the spirit of" wording describes a
@@ -798,4 +800,66 @@ export function demoDescription(p: DemoProduct): string {
 export function demoMetaDescription(p: DemoProduct): string {
   const text = `${p.name}: ${p.tagline.charAt(0).toLowerCase()}${p.tagline.slice(1)}. Notes of ${[p.top[0], p.heart[0], p.base[0]].join(", ")}. Delivered across South Africa.`;
   return text.length <= 160 ? text : `${text.slice(0, 157).trimEnd()}…`;
+}
+
+/**
+ * The rest of each demo product's scent profile (issue 22, docs/decisions/035): its family, how strong it is, when it
+ * is worn and in which seasons (South African seasons: summer is December). Chosen from its notes and from the
+ * designer fragrance it is inspired by (Karoo Dusk follows Ombré Leather into leather; Rose Parlour follows Coco
+ * Mademoiselle into chypre). The notes pyramid is the product's own top/heart/base; who it is for follows its category.
+ * Keyed by product name; every demo product has one (app/modules/scent/scent.int.test.ts checks it).
+ */
+const ALL_YEAR: readonly Season[] = ["spring", "summer", "autumn", "winter"];
+const WARM: readonly Season[] = ["spring", "summer"];
+const COLD: readonly Season[] = ["autumn", "winter"];
+export const DEMO_SCENT: Readonly<Record<string, readonly [ScentFamily, Intensity, Occasion, readonly Season[]]>> = {
+  "Midnight Cartographer": ["aromatic", "strong", "both", ["spring", "autumn", "winter"]],
+  "Iron & Cedar": ["woody", "moderate", "evening", COLD],
+  "Karoo Dusk": ["leather", "strong", "evening", COLD],
+  "Atlantic Drift": ["aquatic", "light", "day", WARM],
+  "Leather Atlas": ["leather", "strong", "evening", COLD],
+  "Smoked Vetiver Reserve": ["woody", "strong", "evening", COLD],
+  "Copper Tobacco": ["gourmand", "strong", "evening", COLD],
+  "Northern Ridge": ["fresh", "light", "day", WARM],
+  "Obsidian Road": ["woody", "moderate", "both", ["spring", "autumn", "winter"]],
+  "Gentleman's Ember": ["amber", "strong", "evening", COLD],
+  "Blue Meridian": ["aromatic", "strong", "both", ALL_YEAR],
+  "Highveld Storm": ["aquatic", "light", "day", WARM],
+  "Cognac Study": ["gourmand", "strong", "evening", COLD],
+  "Rose Parlour": ["chypre", "moderate", "both", ["spring", "autumn"]],
+  "Velvet Peony": ["floral", "light", "day", WARM],
+  "Moonlit Jasmine": ["floral", "strong", "evening", ["spring", "summer", "autumn"]],
+  "Golden Hour Nectar": ["gourmand", "moderate", "evening", COLD],
+  "Silk Camellia": ["floral", "moderate", "both", ALL_YEAR],
+  "Pink Protea": ["fruity", "light", "day", WARM],
+  "Vanilla Orchid Veil": ["amber", "strong", "evening", COLD],
+  "Cherry Lacquer": ["fruity", "strong", "evening", COLD],
+  "Lily of Dawn": ["floral", "light", "day", ["spring"]],
+  "Pearl Musk": ["floral", "light", "both", ALL_YEAR],
+  "Tuberose Sonata": ["floral", "strong", "evening", WARM],
+  "Sugared Iris": ["gourmand", "moderate", "both", COLD],
+  "Fynbos Garden": ["fresh", "light", "day", WARM],
+  "Lavender Reverie": ["aromatic", "moderate", "both", ["spring", "autumn"]],
+  "Amber Lantern": ["amber", "strong", "evening", COLD],
+  "Saffron Silk Route": ["amber", "strong", "both", ALL_YEAR],
+  "Santal Horizon": ["woody", "moderate", "both", ALL_YEAR],
+  "White Tea Ritual": ["fresh", "light", "day", WARM],
+  "Cedar & Sea Salt": ["aquatic", "light", "day", WARM],
+  "Oud Monsoon": ["woody", "strong", "evening", COLD],
+  "Fig Leaf Atelier": ["fresh", "light", "day", WARM],
+  "Neroli Terrace": ["fresh", "light", "day", ["summer"]],
+  "Incense Cathedral": ["woody", "moderate", "evening", COLD],
+  "Cashmere Haze": ["woody", "light", "both", ALL_YEAR],
+  "Baobab Moon": ["floral", "moderate", "day", ["summer"]],
+  "Glass Ember": ["amber", "strong", "evening", COLD],
+  "Green Tea Pavilion": ["fresh", "light", "day", WARM],
+  "Plum Velours": ["amber", "strong", "evening", ["winter"]],
+};
+
+const DEMO_AUDIENCE = { "for-him": "men", "for-her": "women", unisex: "anyone" } as const;
+
+/** The demo product's scent profile: its notes pyramid, DEMO_SCENT's family and wear, its category's audience. */
+export function demoScentProfile(p: DemoProduct): ScentProfile {
+  const [family, intensity, occasion, seasons] = DEMO_SCENT[p.name] ?? [null, null, null, []];
+  return { family, top: [...p.top], heart: [...p.heart], base: [...p.base], intensity, occasion, seasons: [...seasons], audience: DEMO_AUDIENCE[p.category] };
 }

@@ -6,6 +6,7 @@ import { demoImageUrl, renderDemoImage } from "./demo-images.server";
 import { logger } from "~/utils/logger.server";
 import { slugify } from "~/utils/slug";
 import { numberUninvoicedPaidOrders } from "~/modules/invoices/invoice-number.server";
+import { profileToColumns } from "~/modules/scent/scent-profile";
 import {
   DEMO_CATEGORIES,
   DEMO_COUPONS,
@@ -17,6 +18,7 @@ import {
   demoDescription,
   demoInspiredBy,
   demoMetaDescription,
+  demoScentProfile,
   demoTiers,
   type DemoProduct,
 } from "./demo-catalogue";
@@ -131,6 +133,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
             meta_title: `${p.name} | ${SHOP}`,
             meta_desc: demoMetaDescription(p),
             ...demoInspiredBy(p),
+            ...profileToColumns(demoScentProfile(p)),
             size_ml: DEMO_SIZE_ML,
             created_at: daysAgo(p.daysAgo, now, 8 + (i % 10)),
           })),
@@ -152,6 +155,20 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
         .where("slug", "=", productSlug(p))
         .where("inspired_house", "is", null)
         .where("inspired_fragrance", "is", null)
+        .execute();
+    }
+
+    // The scent profile (issue 22), for demo products seeded before it existed: only where no family is set, so an
+    // owner's profile stays.
+    const unprofiled = await trx.selectFrom("products").select("slug").where("slug", "in", slugs).where("scent_family", "is", null).execute();
+    const needsProfile = new Set(unprofiled.map((r) => r.slug));
+    for (const p of DEMO_PRODUCTS) {
+      if (!haveSlug.has(productSlug(p)) || !needsProfile.has(productSlug(p))) continue;
+      await trx
+        .updateTable("products")
+        .set(profileToColumns(demoScentProfile(p)))
+        .where("slug", "=", productSlug(p))
+        .where("scent_family", "is", null)
         .execute();
     }
 
@@ -443,6 +460,10 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
     inspired_fragrance: string | null;
   }[] = [];
   const inspirations = Object.values(DEMO_INSPIRED_BY);
+  // Scent profiles (issue 22) from a generator of their own, so the products' other columns stay what they were
+  // for a given seed: a demo product's family and wear, the generated notes as the pyramid, the category's audience.
+  const scentRng = prng((options.seed ?? 20_251_122) + 22);
+  const audienceOf = new Map([...categories.ids.entries()].map(([slug, id]) => [id, slug === "for-him" ? "men" : slug === "for-her" ? "women" : "anyone"] as const));
   for (let i = 1; i <= options.products; i++) {
     const name = `${pick(rng, ADJECTIVES)} ${pick(rng, NOUNS)} No. ${i}`;
     const price = (15 + Math.floor(rng() * 75)) * 1000 + 900;
@@ -465,6 +486,12 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
         return { inspired_house: pair?.[0] ?? null, inspired_fragrance: pair?.[1] ?? null };
       })(),
     });
+    const row = productRows[productRows.length - 1]!;
+    const template = demoScentProfile(pick(scentRng, DEMO_PRODUCTS));
+    Object.assign(
+      row,
+      profileToColumns({ ...template, top: [notes[0]!, pick(scentRng, template.top)], heart: [notes[1]!, pick(scentRng, template.heart)], base: [notes[2]!, pick(scentRng, template.base)], audience: audienceOf.get(row.category_id) ?? "anyone" }),
+    );
     sellable.push({ id, name, price });
   }
   for (let t = 0; t < productRows.length; t += PRODUCT_BATCH * BATCHES_PER_TRANSACTION) {

@@ -9,6 +9,8 @@ import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED, type ProductFormInpu
 import { MAX_IMAGE_BYTES, MAX_PRODUCT_IMAGES, PRODUCT_MESSAGES } from "./product-admin.text";
 import { imagesOf } from "./catalog.server";
 import type { ProductSummary } from "./catalog.types";
+import { profileFromRow, profileToColumns, SCENT_COLUMNS } from "~/modules/scent/scent-profile";
+import type { ScentProfile } from "~/modules/scent/scent.logic";
 
 /** The catalogue as the owner manages it: categories here; products and their images below. */
 
@@ -154,12 +156,14 @@ export interface AdminProductForm {
   sizeMl: number | null;
   /** packed grams; null: the shop's default bottle weight */
   weightGrams: number | null;
+  /** the scent profile (issue 22, docs/decisions/035) */
+  scent: ScentProfile;
 }
 
 export async function getAdminProduct(db: Queryable, id: string): Promise<AdminProductForm | null> {
   const row = await db
     .selectFrom("products")
-    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml", "weight_grams"])
+    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml", "weight_grams", ...SCENT_COLUMNS])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -178,6 +182,7 @@ export async function getAdminProduct(db: Queryable, id: string): Promise<AdminP
     inspiredFragrance: row.inspired_fragrance ?? "",
     sizeMl: row.size_ml === null ? null : Number(row.size_ml),
     weightGrams: row.weight_grams === null ? null : Number(row.weight_grams),
+    scent: profileFromRow(row),
   };
 }
 
@@ -210,7 +215,8 @@ export async function storeUploadedImage(file: File): Promise<string> {
 export async function saveProduct(
   db: Queryable,
   input: ProductFormInput,
-  options: { uploads: File[]; shopName: string },
+  /** scent: the profile from the form (issue 22); absent = the product's profile is left as it is */
+  options: { uploads: File[]; shopName: string; scent?: ScentProfile },
 ): Promise<{ id: string; created: boolean }> {
   const category = await db.selectFrom("categories").select(["id", "slug"]).where("id", "=", input.categoryId).executeTakeFirst();
   if (!category) throw new DomainError(PRODUCT_MESSAGES.categoryRequired, 400, "categoryId");
@@ -247,6 +253,7 @@ export async function saveProduct(
     inspired_fragrance: input.inspiredFragrance.replace(/\s+/g, " ") || null,
     size_ml: input.sizeMl,
     weight_grams: input.weightGrams,
+    ...(options.scent ? profileToColumns(options.scent) : {}),
     // A new product gets the stock typed; an edit writes it only when the owner changed it (decision 020).
     ...(!previous || input.stock !== input.stockWas ? { stock: input.stock } : {}),
   };

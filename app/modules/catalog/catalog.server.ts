@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { z } from "zod";
 import { isSlug } from "~/utils/slug";
 import { isPostgres, type Queryable } from "~/db/db.server";
+import { carriesNote } from "~/modules/scent/scent-sql.server";
 import type { CategoryOption, HouseOption, ProductDetail, ProductSummary, ProductTier } from "./catalog.types";
 import { DEFAULT_SORT, PAGE_LIMIT, PAGE_SIZE, pageInfo, searchWords, sortKeys, type ShopFilters, type ShopSort } from "./shop-filters.logic";
 
@@ -99,6 +100,10 @@ export interface ShopQuery {
   categoryId: string | null;
   /** inclusive upper bound in cents; null = any price */
   maxPriceCents: number | null;
+  /** a fragrance family ("woody"); absent or '' = all (issue 22) */
+  family?: string;
+  /** a note the scent carries (scent-sql.server carriesNote); absent or '' = any (issue 22) */
+  note?: string;
   /** the order; absent = newest first (with a search: name matches first, then newest) */
   sort?: ShopSort;
   page: number;
@@ -167,6 +172,8 @@ function filtered(db: Queryable, query: ShopQuery) {
   if (query.house) qb = qb.where(sql<string>`lower(p.inspired_house)`, "=", query.house.toLowerCase());
   if (query.categoryId) qb = qb.where("p.category_id", "=", query.categoryId);
   if (query.maxPriceCents !== null) qb = qb.where("p.price_cents", "<=", query.maxPriceCents);
+  if (query.family) qb = qb.where("p.scent_family", "=", query.family);
+  if (query.note) qb = qb.where(carriesNote(query.note));
   return qb;
 }
 
@@ -279,8 +286,8 @@ export function houseFacet(rows: Array<{ house: string | null; n: number }>): Ho
 export async function listShopProducts(db: Queryable, query: ShopQuery): Promise<ShopPage> {
   const words = searchWords(query.q);
   if (words.length > 0) return (await queryShop(db, query)).page;
-  const hasFilter = Boolean(query.house || query.categoryId || query.maxPriceCents !== null);
-  const total = await countAll(db, filtered(db, { ...query, q: "", house: "", categoryId: null, maxPriceCents: null }));
+  const hasFilter = Boolean(query.house || query.categoryId || query.maxPriceCents !== null || query.family || query.note);
+  const total = await countAll(db, filtered(db, { ...query, q: "", house: "", categoryId: null, maxPriceCents: null, family: "", note: "" }));
   const matching = hasFilter ? await countAll(db, filtered(db, query)) : total;
   const pageCount = Math.max(1, Math.ceil(matching / query.pageSize));
   const page = Math.min(Math.max(1, query.page), pageCount);
@@ -393,6 +400,8 @@ export async function loadShopPage(db: Queryable, requested: ShopFilters, pageSi
       sort: requested.sort,
       page: requested.page,
       pageSize,
+      family: requested.family ?? "",
+      note: requested.note ?? "",
     };
     ({ page, houses } = await queryShop(db, query));
   } catch (error) {

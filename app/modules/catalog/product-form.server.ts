@@ -4,6 +4,8 @@ import { MAX_UPLOAD_BYTES } from "~/utils/request.server";
 import { saveProduct } from "./catalog-admin.server";
 import { productFormIntent, withGeneratedSlug } from "./catalog-admin.schema";
 import { PRODUCT_MESSAGES } from "./product-admin.text";
+import { parseProfileFields, PROFILE_FIELDS } from "~/modules/scent/scent-profile";
+import { DomainError } from "~/utils/errors";
 
 /**
  * The product form's action, shared by /admin/products/add and /admin/products/edit/:id. Without JavaScript the form
@@ -16,7 +18,20 @@ export const productFormAction = adminAction(
     save: async (db, input, { form }) => {
       const removed = new Set(form.getAll("removeImage").filter((v): v is string => typeof v === "string"));
       const uploads = form.getAll("newImages").filter((v): v is File => v instanceof File);
-      const { id, created } = await saveProduct(db, { ...input, images: input.images.filter((url) => !removed.has(url)) }, { uploads, shopName: env().SHOP_NAME });
+      // the scent profile (issue 22): its own parser, since seasons are repeated checkboxes; a bad value is refused
+      // by name like any other field, and nothing is saved
+      const text = (name: string) => {
+        const v = form.get(name);
+        return typeof v === "string" ? v : "";
+      };
+      const { profile, errors } = parseProfileFields(text, (name) => form.getAll(name).filter((v): v is string => typeof v === "string"));
+      const failed = (Object.keys(errors) as Array<keyof typeof errors>)[0];
+      if (failed) throw new DomainError(errors[failed]!, 400, PROFILE_FIELDS[failed]);
+      const { id, created } = await saveProduct(
+        db,
+        { ...input, images: input.images.filter((url) => !removed.has(url)) },
+        { uploads, shopName: env().SHOP_NAME, scent: profile },
+      );
       return { message: created ? PRODUCT_MESSAGES.created : PRODUCT_MESSAGES.updated, id };
     },
   },

@@ -14,8 +14,13 @@
  *             the shopper picks is followed strictly. Every order ends on the product id, so pages never repeat or
  *             skip a product (docs/decisions/024)
  *   page      1-based page number of the results (24 a page); invalid = 1
+ *   family    a fragrance family from the fixed list (app/modules/scent/scent.vocabulary.ts, "woody"); anything else
+ *             = all families (issue 22)
+ *   note      a note the scent carries, as its key ("rose": also "Turkish rose", never "rosemary"); letters, digits,
+ *             spaces, '&' and '-', at most 40 characters; empty = any note (issue 22)
  */
 
+import { isFamily, noteKey, NOTE_MAX_LENGTH, type ScentFamily } from "~/modules/scent/scent.vocabulary";
 import { normalizeHouse } from "./inspired-by.logic";
 
 export const SEARCH_MAX_LENGTH = 100;
@@ -55,9 +60,27 @@ export interface ShopFilters {
   maxPrice: number | null;
   sort: ShopSort;
   page: number;
+  /** fragrance family; absent or '' = all (issue 22). Optional, and left out when unset, so filters written before
+   * it existed (links, tests) read the same */
+  family?: ScentFamily | "";
+  /** a note's key; absent or '' = any (issue 22) */
+  note?: string;
 }
 
 export const EMPTY_FILTERS: Readonly<ShopFilters> = Object.freeze({ q: "", category: "", house: "", maxPrice: null, sort: DEFAULT_SORT, page: 1 });
+
+/** A family from the fixed list, or '' for anything else. */
+export function normalizeFamily(raw: string | null | undefined): ScentFamily | "" {
+  const value = (raw ?? "").trim().toLowerCase();
+  return isFamily(value) ? value : "";
+}
+
+/** A note's key (scent.vocabulary noteKey) made safe for the URL and the query, or '' when nothing usable is left. */
+export function normalizeNote(raw: string | null | undefined): string {
+  const value = Array.from(raw ?? "").slice(0, NOTE_MAX_LENGTH * 2).join("");
+  const key = noteKey(value).replace(/[^a-z0-9 &-]/g, "").replace(/\s+/g, " ").trim();
+  return key.length <= NOTE_MAX_LENGTH ? key : "";
+}
 
 type ParamsLike = URLSearchParams | string | Record<string, string | undefined>;
 
@@ -141,7 +164,15 @@ export function parseShopFilters(input: ParamsLike): ShopFilters {
     maxPrice: parseMaxPrice(params.get("maxPrice")),
     sort: parseSort(params.get("sort")),
     page: parsePage(params.get("page")),
+    ...scentFilters(params),
   };
+}
+
+/** The family and note filters of a URL, each only when set (see ShopFilters.family). */
+function scentFilters(params: URLSearchParams): Pick<ShopFilters, "family" | "note"> {
+  const family = normalizeFamily(params.get("family"));
+  const note = normalizeNote(params.get("note"));
+  return { ...(family ? { family } : {}), ...(note ? { note } : {}) };
 }
 
 /** The filters as URL parameters, in a stable order, defaults left out (so equal filters give equal URLs). */
@@ -157,6 +188,10 @@ export function serializeShopFilters(filters: Partial<ShopFilters>): URLSearchPa
   if (category) params.set("category", category);
   if (house) params.set("house", house);
   if (maxPrice !== null) params.set("maxPrice", String(maxPrice));
+  const family = normalizeFamily(filters.family);
+  const note = normalizeNote(filters.note);
+  if (family) params.set("family", family);
+  if (note) params.set("note", note);
   if (sort !== DEFAULT_SORT) params.set("sort", sort);
   if (page > 1) params.set("page", String(page));
   return params;
@@ -180,9 +215,9 @@ export function isFilterActive(filters: ShopFilters): boolean {
   return activeFilterCount(filters) > 0;
 }
 
-/** How many filters narrow the list (search, category, house, price): the phone's 'Filter and sort' control shows it. */
+/** How many filters narrow the list (search, category, house, price, family, note): the phone's 'Filter and sort' control shows it. */
 export function activeFilterCount(filters: ShopFilters): number {
-  return [filters.q !== "", filters.category !== "", filters.house !== "", filters.maxPrice !== null].filter(Boolean).length;
+  return [filters.q !== "", filters.category !== "", filters.house !== "", filters.maxPrice !== null, Boolean(filters.family), Boolean(filters.note)].filter(Boolean).length;
 }
 
 /** No search, all categories, any price, first page; the shopper's sort stays (it is not a filter). */
