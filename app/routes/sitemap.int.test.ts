@@ -19,7 +19,7 @@ async function sitemap() {
 }
 
 describe("sitemap.xml", () => {
-  it("lists home, shop, terms, the legal notices and each product URL with its created_at as lastmod", async () => {
+  it("lists home, shop, the scent finder, terms, the legal notices and each product URL with its created_at as lastmod", async () => {
     const db = getDb();
     const a = await insertProduct(db, { name: "Velvet Oud", slug: "velvet-oud", created_at: "2025-03-01T10:00:00.000Z" });
     const b = await insertProduct(db, { name: "Amber & Rose", slug: "amber-rose", created_at: "2025-04-02T12:30:00.000Z" });
@@ -29,17 +29,17 @@ describe("sitemap.xml", () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect(xml.trim().endsWith("</urlset>")).toBe(true);
-    for (const path of ["/", "/shop", "/terms", "/privacy", "/seller"]) expect(xml).toContain(`<loc>${base()}${path}</loc>`);
+    for (const path of ["/", "/shop", "/scent-finder", "/terms", "/privacy", "/seller"]) expect(xml).toContain(`<loc>${base()}${path}</loc>`);
     expect(xml).toContain(`<url><loc>${base()}/products/${a.slug}</loc><lastmod>2025-03-01T10:00:00Z</lastmod></url>`);
     expect(xml).toContain(`<url><loc>${base()}/products/${b.slug}</loc><lastmod>2025-04-02T12:30:00Z</lastmod></url>`);
-    expect(xml.match(/<url>/g)).toHaveLength(7);
+    expect(xml.match(/<url>/g)).toHaveLength(8);
     // nothing private
     expect(xml).not.toMatch(/\/(admin|cart|checkout|profile|auth)/);
   });
 
   it("is well-formed for an empty catalogue", async () => {
     const { xml } = await sitemap();
-    expect(xml.match(/<url>/g)).toHaveLength(5);
+    expect(xml.match(/<url>/g)).toHaveLength(6);
     expect(xml.trim().endsWith("</urlset>")).toBe(true);
   });
 
@@ -47,7 +47,7 @@ describe("sitemap.xml", () => {
     await insertManyProducts(getDb(), 2_345);
     const { xml } = await sitemap();
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    expect(locs).toHaveLength(2_350);
+    expect(locs).toHaveLength(2_351);
     expect(new Set(locs).size).toBe(locs.length);
     expect(locs.filter((l) => l.includes("/products/"))).toHaveLength(2_345);
   });

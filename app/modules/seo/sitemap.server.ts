@@ -2,8 +2,8 @@ import type { Queryable } from "~/db/db.server";
 import { logger } from "~/utils/logger.server";
 import { absoluteUrl } from "./seo";
 
-/** Pages that crawlers may index besides products (SPEC §2): home, shop, terms, and the legal notices (decision 037). */
-export const STATIC_SITEMAP_PATHS = ["/", "/shop", "/terms", "/privacy", "/seller"] as const;
+/** Pages that crawlers may index besides products (SPEC §2): home, shop, the scent finder, terms, and the legal notices (decision 037). */
+export const STATIC_SITEMAP_PATHS = ["/", "/shop", "/scent-finder", "/terms", "/privacy", "/seller"] as const;
 
 /** Paths crawlers should leave alone: private, per-user or transactional pages. */
 export const DISALLOWED_PATHS = ["/admin", "/cart", "/checkout", "/profile", "/auth", "/payment-status", "/order-confirmation", "/pay", "/api", "/webhooks"];
