@@ -16,7 +16,7 @@ import { addFromProductPage, fillAddress } from "./helpers/shop";
 const FIXTURE = "tests/fixtures/woocommerce-products.csv";
 const BOM = [0xef, 0xbb, 0xbf];
 const OUR_HEADER_LINE =
-  "SKU,Slug,Name,Category,Price (ZAR),Tier prices (ZAR),Stock,Size (ml),Weight (g),Inspired by (house),Inspired by (fragrance),Description,Images,Meta title,Meta description";
+  "SKU,Slug,Name,Category,Price (ZAR),Tier prices (ZAR),Stock,Size (ml),Weight (g),Inspired by (house),Inspired by (fragrance),Description,Images,Meta title,Meta description,Scent family,Top notes,Heart notes,Base notes,Intensity,Worn,Seasons,Made for";
 
 let shop: ReturnType<typeof startShop>;
 let baseURL = "";

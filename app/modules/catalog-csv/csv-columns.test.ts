@@ -12,6 +12,7 @@ import {
   parseCsvAmount,
   parseTiers,
   readRow,
+  scentCells,
   splitList,
   unescapeWooNewlines,
   unneutraliseCell,
@@ -195,5 +196,112 @@ describe("a WooCommerce row", () => {
   });
   it("takes WooCommerce's formula escaping off", () => {
     expect(readRow(wooRow({ Type: "simple", Name: "'=HYPERLINK(\"x\")", Published: "1", "Regular price": "10" }), map).product?.name).toBe('=HYPERLINK("x")');
+  });
+});
+
+describe("the scent profile's columns (issue 22)", () => {
+  function ourMap(header: readonly string[] = OUR_HEADER): HeaderMap {
+    const mapped = mapHeader([...header]);
+    if (!mapped.ok) throw new Error(mapped.message);
+    return mapped.map;
+  }
+  const ourRow = (values: Record<string, string>, header: readonly string[] = OUR_HEADER) => header.map((h) => values[h] ?? "");
+  const base = { Name: "Velvet Oud", "Price (ZAR)": "100" };
+
+  it("are ours, after the others, with clear headers", () => {
+    expect(OUR_HEADER.slice(-8)).toEqual(["Scent family", "Top notes", "Heart notes", "Base notes", "Intensity", "Worn", "Seasons", "Made for"]);
+  });
+
+  it("read as the admin form's values: any case, notes and seasons as lists, an empty cell as not said", () => {
+    const read = readRow(
+      ourRow({
+        ...base,
+        "Scent family": " Woody ",
+        "Top notes": "saffron,  pink   pepper, Saffron",
+        "Heart notes": "Turkish rose",
+        "Base notes": "",
+        Intensity: "STRONG",
+        Worn: "evening",
+        Seasons: "winter, Autumn, winter",
+        "Made for": "",
+      }),
+      ourMap(),
+    );
+    expect(read.errors).toEqual([]);
+    expect(read.product).toMatchObject({
+      scentFamily: "woody",
+      scentTop: ["saffron", "pink pepper"],
+      scentHeart: ["Turkish rose"],
+      scentBase: [],
+      scentIntensity: "strong",
+      scentOccasion: "evening",
+      scentSeasons: ["autumn", "winter"],
+      scentFor: null,
+    });
+  });
+
+  it("come back exactly as the export writes them", () => {
+    const profile = {
+      family: "floral" as const,
+      top: ["lychee", "pink pepper"],
+      heart: ["Turkish rose", "peony"],
+      base: ["white musk"],
+      intensity: "moderate" as const,
+      occasion: "both" as const,
+      seasons: ["spring" as const, "summer" as const],
+      audience: "women" as const,
+    };
+    const cells = scentCells(profile);
+    expect(cells).toEqual({
+      scentFamily: "floral",
+      scentTop: "lychee, pink pepper",
+      scentHeart: "Turkish rose, peony",
+      scentBase: "white musk",
+      scentIntensity: "moderate",
+      scentOccasion: "both",
+      scentSeasons: "spring, summer",
+      scentFor: "women",
+    });
+    const header = ["Name", "Price (ZAR)", "Scent family", "Top notes", "Heart notes", "Base notes", "Intensity", "Worn", "Seasons", "Made for"];
+    const read = readRow(["Rose", "1", ...Object.values(cells)], ourMap(header));
+    expect(read.product).toMatchObject({
+      scentFamily: profile.family,
+      scentTop: profile.top,
+      scentHeart: profile.heart,
+      scentBase: profile.base,
+      scentIntensity: profile.intensity,
+      scentOccasion: profile.occasion,
+      scentSeasons: profile.seasons,
+      scentFor: profile.audience,
+    });
+    const empty = scentCells({ family: null, top: [], heart: [], base: [], intensity: null, occasion: null, seasons: [], audience: null });
+    expect(Object.values(empty).every((v) => v === "")).toBe(true);
+  });
+
+  it("a file without them (an older export, WooCommerce) says nothing about the profile", () => {
+    const old = OUR_HEADER.slice(0, -8);
+    const read = readRow(ourRow(base, old), ourMap(old));
+    expect(read.errors).toEqual([]);
+    expect(Object.keys(read.product!).filter((k) => k.startsWith("scent"))).toEqual([]);
+    const woo = readRow(wooRow({ Type: "simple", Name: "A", Published: "1", "Regular price": "10" }), wooMap());
+    expect(Object.keys(woo.product!).filter((k) => k.startsWith("scent"))).toEqual([]);
+  });
+
+  it("a value outside the lists is an error naming the column and the allowed values", () => {
+    const read = readRow(
+      ourRow({ ...base, "Scent family": "warm", "Top notes": "bergamot, =1+1", Intensity: "very", Worn: "noon", Seasons: "summer; winter", "Made for": "kids" }),
+      ourMap(),
+    );
+    expect(read.product).toBeUndefined();
+    expect(read.errors).toEqual([
+      { column: "Scent family", message: '"warm" isn\'t one of the choices: write fresh, aquatic, floral, fruity, gourmand, amber, woody, aromatic, chypre or leather, or leave the cell empty' },
+      { column: "Top notes", message: "Top notes: “=1+1” isn't a note (letters, at most 40 characters; separate notes with commas)" },
+      { column: "Intensity", message: '"very" isn\'t one of the choices: write light, moderate or strong, or leave the cell empty' },
+      { column: "Worn", message: '"noon" isn\'t one of the choices: write day, evening or both, or leave the cell empty' },
+      { column: "Seasons", message: '"summer; winter" isn\'t a season: write any of spring, summer, autumn, winter (separated by commas), or leave the cell empty' },
+      { column: "Made for", message: '"kids" isn\'t one of the choices: write women, men or anyone, or leave the cell empty' },
+    ]);
+    const tooMany = readRow(ourRow({ ...base, "Base notes": "a, b, c, d, e, f, g, h, i" }), ourMap());
+    expect(tooMany.errors).toEqual([{ column: "Base notes", message: "Base notes: at most 8 notes" }]);
   });
 });

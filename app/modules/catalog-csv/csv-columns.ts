@@ -16,6 +16,25 @@ import { INSPIRED_FRAGRANCE_MAX, INSPIRED_HOUSE_MAX } from "~/modules/catalog/in
 import { tiersOverlap, type PriceTier } from "~/modules/pricing/tiers.logic";
 import { formatAmount } from "~/utils/money";
 import { isSlug } from "~/utils/slug";
+import type { ScentProfile } from "~/modules/scent/scent.logic";
+import { parseNotesField } from "~/modules/scent/scent-profile";
+import {
+  AUDIENCES,
+  INTENSITIES,
+  isAudience,
+  isFamily,
+  isIntensity,
+  isOccasion,
+  isSeason,
+  OCCASIONS,
+  SCENT_FAMILIES,
+  SEASONS,
+  type Audience,
+  type Intensity,
+  type Occasion,
+  type ScentFamily,
+  type Season,
+} from "~/modules/scent/scent.vocabulary";
 import { MAX_IMPORT_ROWS } from "./csv-limits";
 
 export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_UPLOAD_BYTES } from "./csv-limits";
@@ -42,7 +61,11 @@ export type FieldKey =
   | "description"
   | "images"
   | "metaTitle"
-  | "metaDesc";
+  | "metaDesc"
+  | ScentKey;
+
+/** The scent profile's columns (issue 22): each may be left out of a file, and then leaves that part as it is. */
+export type ScentKey = "scentFamily" | "scentTop" | "scentHeart" | "scentBase" | "scentIntensity" | "scentOccasion" | "scentSeasons" | "scentFor";
 
 /** Our columns, in the export's order. The header is what Excel shows; the import matches it case-insensitively. */
 export const OUR_COLUMNS: ReadonlyArray<{ key: FieldKey; header: string }> = [
@@ -61,6 +84,15 @@ export const OUR_COLUMNS: ReadonlyArray<{ key: FieldKey; header: string }> = [
   { key: "images", header: "Images" },
   { key: "metaTitle", header: "Meta title" },
   { key: "metaDesc", header: "Meta description" },
+  // the scent profile (issue 22): the admin form's values, notes and seasons as lists like Images; empty = not said
+  { key: "scentFamily", header: "Scent family" },
+  { key: "scentTop", header: "Top notes" },
+  { key: "scentHeart", header: "Heart notes" },
+  { key: "scentBase", header: "Base notes" },
+  { key: "scentIntensity", header: "Intensity" },
+  { key: "scentOccasion", header: "Worn" },
+  { key: "scentSeasons", header: "Seasons" },
+  { key: "scentFor", header: "Made for" },
 ];
 
 export const OUR_HEADER = OUR_COLUMNS.map((c) => c.header);
@@ -456,6 +488,15 @@ export interface ProductCsvRow {
   images?: string[];
   metaTitle?: string | null;
   metaDesc?: string | null;
+  /** the scent profile, column by column; null / [] for an empty cell ("not said") */
+  scentFamily?: ScentFamily | null;
+  scentTop?: string[];
+  scentHeart?: string[];
+  scentBase?: string[];
+  scentIntensity?: Intensity | null;
+  scentOccasion?: Occasion | null;
+  scentSeasons?: Season[];
+  scentFor?: Audience | null;
 }
 
 export interface CellError {
@@ -504,7 +545,51 @@ export const ROW_MESSAGES = {
   stock: "Stock must be a whole number from 0, or empty when you don't count this product's stock",
   size: `Size must be a whole number of millilitres from 1 to ${SIZE_ML_MAX}, or empty`,
   weight: `Weight must be a whole number of grams from 1 to ${WEIGHT_GRAMS_MAX}, or empty for the shop's default bottle weight`,
+  scentChoice: (value: string, allowed: readonly string[]) =>
+    `"${clip(value.trim())}" isn't one of the choices: write ${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}, or leave the cell empty`,
+  season: (value: string) => `"${clip(value.trim())}" isn't a season: write any of ${SEASONS.join(", ")} (separated by commas), or leave the cell empty`,
 } as const;
+
+/** One of a fixed list (the admin form's select values), any case; empty → null ("not said"). */
+const scentChoice = <T extends string>(allowed: readonly T[], is: (v: unknown) => v is T) =>
+  z
+    .string()
+    .transform((v, ctx) => {
+      const value = v.trim().toLowerCase();
+      if (value === "") return null;
+      if (is(value)) return value;
+      ctx.addIssue({ code: "custom", message: ROW_MESSAGES.scentChoice(v, allowed) });
+      return z.NEVER;
+    })
+    .optional();
+
+/** One tier of notes: the admin form's own rules (parseNotesField); empty → []. */
+const scentNotes = (tier: "top" | "heart" | "base") =>
+  z
+    .string()
+    .transform((v, ctx) => {
+      const { notes, error } = parseNotesField(v, tier);
+      if (error) {
+        ctx.addIssue({ code: "custom", message: error });
+        return z.NEVER;
+      }
+      return notes;
+    })
+    .optional();
+
+/** The scent profile's cells as the export writes them (the import reads them back to the same profile). */
+export function scentCells(p: ScentProfile): Record<ScentKey, string> {
+  return {
+    scentFamily: p.family ?? "",
+    scentTop: joinList(p.top),
+    scentHeart: joinList(p.heart),
+    scentBase: joinList(p.base),
+    scentIntensity: p.intensity ?? "",
+    scentOccasion: p.occasion ?? "",
+    scentSeasons: joinList(SEASONS.filter((s) => p.seasons.includes(s))),
+    scentFor: p.audience ?? "",
+  };
+}
 
 /** One row's cells (as strings, our conventions; absent columns absent) → the product, validated. */
 export const productCsvRow = z.object({
@@ -579,6 +664,28 @@ export const productCsvRow = z.object({
     .optional(),
   metaTitle: optionalText("Meta title", 200),
   metaDesc: optionalText("Meta description", 500),
+  scentFamily: scentChoice(SCENT_FAMILIES, isFamily),
+  scentTop: scentNotes("top"),
+  scentHeart: scentNotes("heart"),
+  scentBase: scentNotes("base"),
+  scentIntensity: scentChoice(INTENSITIES, isIntensity),
+  scentOccasion: scentChoice(OCCASIONS, isOccasion),
+  scentSeasons: z
+    .string()
+    .transform((v, ctx) => {
+      const seasons: Season[] = [];
+      for (const part of splitList(v)) {
+        const value = part.toLowerCase();
+        if (!isSeason(value)) {
+          ctx.addIssue({ code: "custom", message: ROW_MESSAGES.season(part) });
+          return z.NEVER;
+        }
+        if (!seasons.includes(value)) seasons.push(value);
+      }
+      return SEASONS.filter((s) => seasons.includes(s));
+    })
+    .optional(),
+  scentFor: scentChoice(AUDIENCES, isAudience),
 });
 
 export type RowFields = Partial<Record<FieldKey, string>>;

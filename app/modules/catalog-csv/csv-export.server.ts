@@ -1,7 +1,7 @@
 /**
  * Every product as a CSV (issue 20, docs/decisions/032), streamed: products are read in batches of 500 in name order
  * (keyset pagination on the products_name_sort_idx index, no connection held between batches) with their category
- * and tiers, and written through csv-stringify as they are read, so 100 000 products cost the memory of one batch.
+ * and tiers (and its scent profile, issue 22), and written through csv-stringify as they are read, so 100 000 products cost the memory of one batch.
  * The columns and cell conventions are csv-columns.ts's; the file imports back unchanged (an exact round trip).
  */
 import { stringify } from "csv-stringify/sync";
@@ -9,12 +9,13 @@ import { sql } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
 import { imagesOf } from "~/modules/catalog/catalog.server";
 import type { PriceTier } from "~/modules/pricing/tiers.logic";
+import { profileFromRow, SCENT_COLUMNS, type ScentColumns } from "~/modules/scent/scent-profile";
 import { logger } from "~/utils/logger.server";
-import { CSV_BOM, csvAmount, formatTiers, joinList, neutraliseCell, OUR_COLUMNS } from "./csv-columns";
+import { CSV_BOM, csvAmount, formatTiers, joinList, neutraliseCell, OUR_COLUMNS, scentCells } from "./csv-columns";
 
 export const EXPORT_BATCH_SIZE = 500;
 
-interface ExportRow {
+interface ExportRow extends ScentColumns {
   id: string;
   sku: string | null;
   slug: string;
@@ -58,6 +59,7 @@ export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SI
         "p.images",
         "p.meta_title",
         "p.meta_desc",
+        ...SCENT_COLUMNS.map((c) => `p.${c}` as const),
         sql<string>`lower(p.name)`.as("sort_name"),
       ]);
     if (after) query = query.where(sql<boolean>`(${sortKey}, p.id) > (${after.name}, ${after.id})`);
@@ -106,6 +108,7 @@ export function exportCells(p: ExportRow & { tiers: PriceTier[] }, baseUrl: stri
     images: joinList(imagesOf(p.images).map((u) => absoluteImage(u, baseUrl))),
     metaTitle: p.meta_title ?? "",
     metaDesc: p.meta_desc ?? "",
+    ...scentCells(profileFromRow(p)),
   };
   return OUR_COLUMNS.map((c) => neutraliseCell(values[c.key]));
 }

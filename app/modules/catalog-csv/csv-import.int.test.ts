@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse as parseSync } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import sharp from "sharp";
@@ -87,7 +88,11 @@ describe("our own file", () => {
       inspired_fragrance: "Miss Dior",
       size_ml: 50,
     });
-    await db().updateTable("products").set({ sku: "SC-ROSE-50", weight_grams: 420 }).where("id", "=", rose.id).execute();
+    await db()
+      .updateTable("products")
+      .set({ sku: "SC-ROSE-50", weight_grams: 420, scent_family: "floral", scent_top: "lychee, pink pepper", scent_heart: "Turkish rose", scent_seasons: "spring, summer", scent_for: "women" })
+      .where("id", "=", rose.id)
+      .execute();
     await insertTier(db(), rose.id, { min_quantity: 3, max_quantity: 5, price_cents: 119900 });
     await insertTier(db(), rose.id, { min_quantity: 6, max_quantity: null, price_cents: 109950 });
     await insertProduct(db(), { name: '=HYPERLINK("http://evil.example","click")', slug: "formula", category_id: him.id, images: [DEFAULT_PRODUCT_IMAGES.men], stock: 12, description: "-dash first" });
@@ -102,6 +107,8 @@ describe("our own file", () => {
     expect(first).toContain("'-dash first");
     expect(first).toContain("SC-ROSE-50,creme-rose-no-5,Crème Rosé Nº 5,For Her,1299.00,3-5: 1199.00; 6+: 1099.50,0,50,420,Dior,Miss Dior,");
     expect(first).toContain(`${BASE}/media/products/creme-rose-3f9a2c1b-1200.webp, ${BASE}/images/default-her-1200.webp`);
+    // the scent profile, last: family, notes and seasons as lists, empty cells for what isn't said
+    expect(first).toContain(`,floral,"lychee, pink pepper",Turkish rose,,,,"spring, summer",women\r\n`);
 
     // the same file back: nothing to do
     const again = await previewImport(db(), { fileName: "p.csv", bytes: bytes(first), adminId: null });
@@ -270,5 +277,103 @@ describe("bad input: a clear message, and nothing stored is lost", () => {
     expect(done.message).toBe("Imported: 450 created, 1 updated, 0 unchanged");
     expect(await db().selectFrom("product_tiers").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).toEqual({ n: 450 });
     await expect(claimImport(db(), id)).rejects.toThrow(IMPORT_MESSAGES.applied);
+  });
+});
+
+describe("the scent profile (issue 22)", () => {
+  const PROFILE = {
+    scent_family: "woody",
+    scent_top: "saffron, pink pepper",
+    scent_heart: "Turkish rose",
+    scent_base: "oud, amber",
+    scent_intensity: "strong",
+    scent_occasion: "evening",
+    scent_seasons: "autumn, winter",
+    scent_for: "anyone",
+  };
+  const scentOf = (id: string) =>
+    db()
+      .selectFrom("products")
+      .select(["scent_family", "scent_top", "scent_heart", "scent_base", "scent_intensity", "scent_occasion", "scent_seasons", "scent_for"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+  /** The export with one cell of one product's row changed (the header names the column). */
+  const withCell = (csv: string, name: string, header: string, value: string) => {
+    const lines = csv.slice(1).split("\r\n");
+    const column = OUR_HEADER.indexOf(header);
+    return `\uFEFF${lines
+      .map((line, i) => {
+        if (i === 0 || !line.includes(name)) return line;
+        const cells = parseSync(line)[0] as string[];
+        cells[column] = value;
+        return stringify([cells]).trimEnd();
+      })
+      .join("\r\n")}`;
+  };
+  let oud = "";
+  let plain = "";
+
+  beforeAll(async () => {
+    await emptyCatalogue();
+    oud = (await insertProduct(db(), { name: "Velvet Oud", slug: "velvet-oud", images: [DEFAULT_PRODUCT_IMAGES.men] })).id;
+    plain = (await insertProduct(db(), { name: "Plain Musk", slug: "plain-musk", images: [DEFAULT_PRODUCT_IMAGES.men] })).id;
+    await db().updateTable("products").set({ ...PROFILE, sku: "SC-OUD" }).where("id", "=", oud).execute();
+  });
+
+  it("is exported for every product and imports back unchanged", async () => {
+    const csv = await exportText();
+    expect(csv).toContain(`,woody,"saffron, pink pepper",Turkish rose,"oud, amber",strong,evening,"autumn, winter",anyone\r\n`);
+    expect(csv).toMatch(/,plain-musk,Plain Musk,.*,,,,,,,,\r\n/);
+    const before = await catalogue();
+    const again = await previewImport(db(), { fileName: "p.csv", bytes: bytes(csv), adminId: null });
+    expect(again.report.counts).toEqual({ create: 0, update: 0, unchanged: 2, skip: 0, error: 0 });
+    expect(await catalogue()).toEqual(before);
+  });
+
+  it("one changed cell is an update naming its column; an empty cell clears that part only", async () => {
+    const csv = await exportText();
+    const view = await importFile(withCell(csv, "Velvet Oud", "Intensity", "Moderate"));
+    expect(view.status).toBe("applied");
+    expect(view.report.counts).toMatchObject({ update: 1, unchanged: 1 });
+    expect(view.rows.find((r) => r.name === "Velvet Oud")).toMatchObject({ action: "update", changes: ["Intensity"] });
+    expect(await scentOf(oud)).toEqual({ ...PROFILE, scent_intensity: "moderate" });
+
+    const cleared = await importFile(withCell(await exportText(), "Velvet Oud", "Top notes", ""));
+    expect(cleared.rows.find((r) => r.name === "Velvet Oud")).toMatchObject({ action: "update", changes: ["Top notes"] });
+    expect(await scentOf(oud)).toEqual({ ...PROFILE, scent_intensity: "moderate", scent_top: "" });
+
+    const profiled = await importFile(withCell(await exportText(), "Plain Musk", "Seasons", "Winter, summer"));
+    expect(profiled.rows.find((r) => r.name === "Plain Musk")).toMatchObject({ action: "update", changes: ["Seasons"] });
+    expect((await scentOf(plain)).scent_seasons).toBe("summer, winter");
+    await db().updateTable("products").set(PROFILE).where("id", "=", oud).execute();
+  });
+
+  it("a file without its columns (an older export, WooCommerce) leaves every profile as it is", async () => {
+    const older = `Slug,Name,Price (ZAR)\nvelvet-oud,Velvet Oud,1.00\n`;
+    const view = await importFile(older);
+    expect(view.rows[0]).toMatchObject({ action: "update", changes: ["Price (ZAR)"] });
+    expect(await scentOf(oud)).toEqual(PROFILE);
+    const woo = await importFile(`Type,SKU,Name,Published,Regular price\nsimple,SC-OUD,Velvet Oud,1,2.00\n`);
+    expect(woo.report.format).toBe("woocommerce");
+    expect(woo.rows[0]).toMatchObject({ action: "update", changes: ["Regular price"] });
+    expect(await scentOf(oud)).toEqual(PROFILE);
+    // only some of the columns: the others' parts stay
+    const some = await importFile(`Slug,Name,Price (ZAR),Made for\nvelvet-oud,Velvet Oud,2.00,men\n`);
+    expect(some.rows[0]).toMatchObject({ action: "update", changes: ["Made for"] });
+    expect(await scentOf(oud)).toEqual({ ...PROFILE, scent_for: "men" });
+    await db().updateTable("products").set(PROFILE).where("id", "=", oud).execute();
+  });
+
+  it("a value outside the lists is an error naming the row, the column and the allowed values; nothing is written", async () => {
+    const csv = withCell(withCell(await exportText(), "Plain Musk", "Scent family", "citrus"), "Velvet Oud", "Seasons", "winter, monsoon");
+    const before = await catalogue();
+    const { id, report } = await previewImport(db(), { fileName: "bad.csv", bytes: bytes(csv), adminId: null });
+    expect(report.counts).toEqual({ create: 0, update: 0, unchanged: 0, skip: 0, error: 2 });
+    expect(report.rows.map((r) => [r.row, r.name, r.errors])).toEqual([
+      [2, "Plain Musk", [{ column: "Scent family", message: expect.stringMatching(/^"citrus" isn't one of the choices: write fresh, aquatic, .* or leather, or leave the cell empty$/) }]],
+      [3, "Velvet Oud", [{ column: "Seasons", message: '"monsoon" isn\'t a season: write any of spring, summer, autumn, winter (separated by commas), or leave the cell empty' }]],
+    ]);
+    await expect(claimImport(db(), id)).rejects.toThrow(IMPORT_MESSAGES.hasErrors);
+    expect(await catalogue()).toEqual(before);
   });
 });

@@ -23,6 +23,8 @@ import { DEFAULT_PRODUCT_IMAGES, defaultProductImage } from "~/modules/media/ima
 import { isStoredProductImage, storedImageStem, renditionKey } from "~/modules/media/product-images.server";
 import { mediaStore } from "~/modules/media/media-store.server";
 import type { PriceTier } from "~/modules/pricing/tiers.logic";
+import { profileFromRow, profileToColumns, SCENT_COLUMNS, type ScentColumns } from "~/modules/scent/scent-profile";
+import { EMPTY_PROFILE, type ScentProfile } from "~/modules/scent/scent.logic";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
@@ -140,7 +142,8 @@ async function parseText(text: string): Promise<{ parsed: ParsedCsv; map: Header
 // ---------------------------------------------------------------------------------------------------------------
 // Planning
 
-interface ProductState {
+/** A product as the import compares and writes it; the scent columns as profileToColumns writes them (issue 22). */
+interface ProductState extends ScentColumns {
   sku: string | null;
   slug: string;
   name: string;
@@ -180,7 +183,34 @@ const STATE_FIELDS: Array<[keyof ProductState, FieldKey]> = [
   ["images", "images"],
   ["meta_title", "metaTitle"],
   ["meta_desc", "metaDesc"],
+  ["scent_family", "scentFamily"],
+  ["scent_top", "scentTop"],
+  ["scent_heart", "scentHeart"],
+  ["scent_base", "scentBase"],
+  ["scent_intensity", "scentIntensity"],
+  ["scent_occasion", "scentOccasion"],
+  ["scent_seasons", "scentSeasons"],
+  ["scent_for", "scentFor"],
 ];
+
+/**
+ * The scent columns a row asks for: each column the file has replaces that part of the profile (an empty cell: not
+ * said); a column the file doesn't have (an older export, WooCommerce) leaves that part as the product has it.
+ */
+function targetScent(p: ProductCsvRow, base: ScentColumns): ScentColumns {
+  const was = profileFromRow(base);
+  const pick = <K extends keyof ScentProfile>(key: K, value: ScentProfile[K] | undefined): ScentProfile[K] => (value !== undefined ? value : was[key]);
+  return profileToColumns({
+    family: pick("family", p.scentFamily),
+    top: pick("top", p.scentTop),
+    heart: pick("heart", p.scentHeart),
+    base: pick("base", p.scentBase),
+    intensity: pick("intensity", p.scentIntensity),
+    occasion: pick("occasion", p.scentOccasion),
+    seasons: pick("seasons", p.scentSeasons),
+    audience: pick("audience", p.scentFor),
+  });
+}
 
 interface PlannedRow {
   report: ImportRowReport;
@@ -257,6 +287,7 @@ async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Pro
         "p.inspired_fragrance",
         "p.size_ml",
         "p.weight_grams",
+        ...SCENT_COLUMNS.map((c) => `p.${c}` as const),
       ]);
   const rows = [];
   for (const part of chunks(skus)) rows.push(...(await select().where("p.sku", "in", part).execute()));
@@ -279,6 +310,8 @@ async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Pro
       inspired_fragrance: r.inspired_fragrance,
       size_ml: r.size_ml === null ? null : Number(r.size_ml),
       weight_grams: r.weight_grams === null ? null : Number(r.weight_grams),
+      // as the export shows it (a value outside the lists reads as not said), so an export imports back unchanged
+      ...profileToColumns(profileFromRow(r)),
       tiers: [],
     });
   }
@@ -482,6 +515,7 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
       inspired_fragrance: null,
       size_ml: null,
       weight_grams: null,
+      ...profileToColumns(EMPTY_PROFILE),
       tiers: [],
     };
     const own = (list: string[]) => list.filter((u) => !isDefaultImage(u));
@@ -505,6 +539,7 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
       inspired_fragrance: p.inspiredFragrance !== undefined ? p.inspiredFragrance : base.inspired_fragrance,
       size_ml: p.sizeMl !== undefined ? p.sizeMl : base.size_ml,
       weight_grams: p.weightGrams !== undefined ? p.weightGrams : base.weight_grams,
+      ...targetScent(p, base),
       tiers: p.tiers ?? base.tiers,
     };
     report.slug = slug;
@@ -883,6 +918,14 @@ async function writePlan(trx: Queryable, plan: Plan, onWrite?: (written: number)
     inspired_fragrance: t.inspired_fragrance,
     size_ml: t.size_ml,
     weight_grams: t.weight_grams,
+    scent_family: t.scent_family,
+    scent_top: t.scent_top,
+    scent_heart: t.scent_heart,
+    scent_base: t.scent_base,
+    scent_intensity: t.scent_intensity,
+    scent_occasion: t.scent_occasion,
+    scent_seasons: t.scent_seasons,
+    scent_for: t.scent_for,
   });
   let written = 0;
   const start = Date.now();
