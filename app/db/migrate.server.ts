@@ -41,7 +41,7 @@ const migrations: Record<string, Migration> = {
   "0019_couriers": couriers,
   "0020_product_sku": productSku,
   "0021_orders_created_index": ordersCreatedIndex,
-  // 0022 is the order day totals (landed with the admin at scale)
+  // 0022 is kept for the order day totals (docs/wip/issue-20-admin-at-scale.patch, not landed)
   "0023_scent_profiles": scentProfiles,
 };
 
