@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -11,6 +12,10 @@ const integration = ["app/**/*.int.test.{ts,tsx}", "server/**/*.int.test.ts", "t
 export default defineConfig({
   resolve: { alias },
   test: {
+    // One test file per core (Vitest's default leaves one core idle): much of an integration test's time is spent
+    // waiting on PostgreSQL, another process, so on the 2-core reference machine one worker left a core half idle and
+    // the run took 604 s. Timing tests take medians of warm calls, so a neighbour file doesn't decide them.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         resolve: { alias },
