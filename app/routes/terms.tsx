@@ -5,6 +5,7 @@ import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { formatPhone, whatsappUrl } from "~/modules/settings/shop";
 import { FALLBACK_SHIPPING_CENTS } from "~/modules/shipping/shipping.logic";
 import { COOLING_OFF } from "~/modules/legal/legal.logic";
+import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { formatRand } from "~/utils/money";
 
 /** Terms and conditions (SPEC §2, §9). The shop's name and contacts come from configuration. */
@@ -36,178 +37,141 @@ export default function Terms() {
   const { shop } = useRootData();
   const name = shop.name;
   return (
-    <main>
-      <header className="relative overflow-hidden border-b border-line">
-        <div aria-hidden="true" className="hero-wash absolute inset-0" />
-        <div className="container-page relative pt-32 pb-14 sm:pt-40 sm:pb-20">
-          <p className="eyebrow">Legal</p>
-          <h1 className="mt-4 text-5xl leading-tight text-ink sm:text-6xl">Terms &amp; Conditions</h1>
-          <span aria-hidden="true" className="mt-6 block h-px w-12 bg-gold-light" />
-          <p className="mt-6 text-sm text-ink-soft">
-            Effective date: <time dateTime="2025-05-15">{TERMS_EFFECTIVE_DATE}</time>
-          </p>
-        </div>
-      </header>
+    <LegalPage
+      title="Terms & Conditions"
+      note={
+        <>
+          Effective date: <time dateTime="2025-05-15">{TERMS_EFFECTIVE_DATE}</time>
+        </>
+      }
+      intro={
+        <>
+          Welcome to {name}. These terms apply to every purchase made on our website. By placing an order you agree to
+          them, so please read them carefully. They do not limit any rights you have under the Consumer Protection Act.
+        </>
+      }
+      sections={SECTIONS}
+    >
+      <LegalSection n={1} id="company" title="Company information">
+        <p>
+          {name} is an online retailer of designer-inspired fragrances, based in South Africa and selling to customers
+          in South Africa. You can reach us by e-mail at <Email address={shop.contactEmail} /> or on WhatsApp at{" "}
+          <WhatsApp number={shop.whatsappNumber} />.
+        </p>
+        <p>
+          Our legal name, legal status, registration, physical address, address for legal service, office bearers and
+          the other facts the Electronic Communications and Transactions Act (section 43(1)) asks for are on our{" "}
+          <Link to="/seller">seller information</Link> page.
+        </p>
+      </LegalSection>
 
-      <div className="container-page grid gap-12 py-14 sm:py-20 lg:grid-cols-12">
-        <nav aria-label="Sections" className="lg:col-span-3">
-          <div className="lg:sticky lg:top-28">
-            <p className="eyebrow">On this page</p>
-            <ol className="mt-4 space-y-2 border-l border-line text-sm">
-              {SECTIONS.map((s, i) => (
-                <li key={s.id}>
-                  <a href={`#${s.id}`} className="-ml-px block border-l border-transparent py-1 pl-4 text-ink-soft transition-colors hover:border-gold hover:text-ink">
-                    <span className="mr-2 text-gold tabular-nums">{String(i + 1).padStart(2, "0")}</span>
-                    {s.title}
-                  </a>
-                </li>
-              ))}
-            </ol>
-          </div>
-        </nav>
+      <LegalSection n={2} id="products-pricing" title="Products and pricing">
+        <p>
+          Our fragrances are original blends inspired by well-known designer scents. Where a product says it is
+          “inspired by” a designer fragrance (for example “Inspired by Dior Sauvage”), we name that fragrance only
+          to describe the scent family our blend belongs to: our product is not that fragrance and is not made or
+          sold by its house (see Intellectual property). Product descriptions and images are a guide; packaging may
+          vary slightly.
+        </p>
+        <p>
+          All prices are shown in South African rand (R). VAT at 15% is accounted for as displayed on the storefront
+          (prices there are shown as including VAT); where a price is quoted excluding VAT, the VAT is stated
+          separately. The total shown at checkout, including delivery, is the amount you pay.
+        </p>
+        <p>
+          Prices and availability may change without notice. If a product is listed at an obviously incorrect price,
+          we may cancel the order and refund you in full.
+        </p>
+      </LegalSection>
 
-        <article className="terms-prose max-w-3xl lg:col-span-9">
-          <p className="lead">
-            Welcome to {name}. These terms apply to every purchase made on our website. By placing an order you agree to
-            them, so please read them carefully. They do not limit any rights you have under the Consumer Protection Act.
-          </p>
+      <LegalSection n={3} id="orders-payments" title="Orders and payments">
+        <p>
+          You need an account to place an order. Payment is made by card through our secure payment provider; we never
+          see or store your full card details. An order is confirmed once our payment provider confirms the payment,
+          and we then send you an order-confirmation e-mail.
+        </p>
+        <p>
+          We may decline or cancel an order, for example when a product is out of stock or payment cannot be
+          verified. If you have already paid, we refund the full amount to the card you used.
+        </p>
+      </LegalSection>
 
-          <Section n={1} id="company" title="Company information">
-            <p>
-              {name} is an online retailer of designer-inspired fragrances, based in South Africa and selling to customers
-              in South Africa. You can reach us by e-mail at <Email address={shop.contactEmail} /> or on WhatsApp at{" "}
-              <WhatsApp number={shop.whatsappNumber} />.
-            </p>
-            <p>
-              Our legal name, legal status, registration, physical address, address for legal service, office bearers and
-              the other facts the Electronic Communications and Transactions Act (section 43(1)) asks for are on our{" "}
-              <Link to="/seller">seller information</Link> page.
-            </p>
-          </Section>
+      <LegalSection n={4} id="shipping" title="Shipping and delivery">
+        <ul>
+          <li>
+            {shop.freeDeliveryThresholdCents > 0
+              ? `Free courier delivery on orders of ${formatRand(shop.freeDeliveryThresholdCents)} or more (after any discount). Below that, the delivery fee depends on your delivery zone and is shown for every zone at checkout before you pay; where no zone applies it is ${formatRand(FALLBACK_SHIPPING_CENTS)}.`
+              : "Free courier delivery on every order."}
+          </li>
+          <li>Orders are delivered within 2 to 7 working days anywhere in South Africa.</li>
+          <li>
+            Please check your parcel on arrival. Report any damage to us within 48 hours of delivery, with photos,
+            so that we can make it right.
+          </li>
+        </ul>
+      </LegalSection>
 
-          <Section n={2} id="products-pricing" title="Products and pricing">
-            <p>
-              Our fragrances are original blends inspired by well-known designer scents. Where a product says it is
-              “inspired by” a designer fragrance (for example “Inspired by Dior Sauvage”), we name that fragrance only
-              to describe the scent family our blend belongs to: our product is not that fragrance and is not made or
-              sold by its house (see Intellectual property). Product descriptions and images are a guide; packaging may
-              vary slightly.
-            </p>
-            <p>
-              All prices are shown in South African rand (R). VAT at 15% is accounted for as displayed on the storefront
-              (prices there are shown as including VAT); where a price is quoted excluding VAT, the VAT is stated
-              separately. The total shown at checkout, including delivery, is the amount you pay.
-            </p>
-            <p>
-              Prices and availability may change without notice. If a product is listed at an obviously incorrect price,
-              we may cancel the order and refund you in full.
-            </p>
-          </Section>
+      <LegalSection n={5} id="returns" title="Returns and exchanges">
+        <p>Your right to cancel under the Electronic Communications and Transactions Act (section 44):</p>
+        <ul>
+          {COOLING_OFF.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+        <p>
+          Unused items in their original, sealed packaging may be exchanged within 7 days of delivery. For hygiene
+          reasons, fragrances that have been opened or used cannot be exchanged unless they are defective. Contact us
+          before sending anything back and we will explain the next steps. Your rights under the Consumer Protection
+          Act for defective goods are not affected.
+        </p>
+      </LegalSection>
 
-          <Section n={3} id="orders-payments" title="Orders and payments">
-            <p>
-              You need an account to place an order. Payment is made by card through our secure payment provider; we never
-              see or store your full card details. An order is confirmed once our payment provider confirms the payment,
-              and we then send you an order-confirmation e-mail.
-            </p>
-            <p>
-              We may decline or cancel an order, for example when a product is out of stock or payment cannot be
-              verified. If you have already paid, we refund the full amount to the card you used.
-            </p>
-          </Section>
+      <LegalSection n={6} id="intellectual-property" title="Intellectual property">
+        <p>
+          Our products are designer-inspired. {name} is not affiliated with, endorsed by or sponsored by any of the
+          designer brands or fragrance houses whose scents inspire ours, including those named as a product's
+          inspiration (“Inspired by …”). Brand and fragrance names are mentioned only to describe a scent's
+          character, and all trademarks belong to their owners.
+        </p>
+        <p>
+          The text, images, logos and design of this website belong to {name} and may not be copied without our
+          written permission.
+        </p>
+      </LegalSection>
 
-          <Section n={4} id="shipping" title="Shipping and delivery">
-            <ul>
-              <li>
-                {shop.freeDeliveryThresholdCents > 0
-                  ? `Free courier delivery on orders of ${formatRand(shop.freeDeliveryThresholdCents)} or more (after any discount). Below that, the delivery fee depends on your delivery zone and is shown for every zone at checkout before you pay; where no zone applies it is ${formatRand(FALLBACK_SHIPPING_CENTS)}.`
-                  : "Free courier delivery on every order."}
-              </li>
-              <li>Orders are delivered within 2 to 7 working days anywhere in South Africa.</li>
-              <li>
-                Please check your parcel on arrival. Report any damage to us within 48 hours of delivery, with photos,
-                so that we can make it right.
-              </li>
-            </ul>
-          </Section>
+      <LegalSection n={7} id="privacy" title="Privacy">
+        <p>
+          We process your personal information in line with the Protection of Personal Information Act (POPIA). We
+          collect only what we need to run your account and deliver your orders — your name, e-mail address,
+          telephone number and delivery address — and we never sell it.
+        </p>
+        <p>
+          You can choose whether to receive notification and marketing e-mails in your profile's e-mail preferences.
+          Order-confirmation e-mails and important account e-mails (such as password resets) are always sent,
+          regardless of your preferences, because we need them to serve you.
+        </p>
+        <p>You may ask us at any time to see, correct or delete the personal information we hold about you.</p>
+        <p>
+          Our <Link to="/privacy">privacy notice</Link> says what we collect and why, who else receives it, how long we
+          keep it, your rights and how to reach our Information Officer and the Information Regulator.
+        </p>
+      </LegalSection>
 
-          <Section n={5} id="returns" title="Returns and exchanges">
-            <p>Your right to cancel under the Electronic Communications and Transactions Act (section 44):</p>
-            <ul>
-              {COOLING_OFF.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-            <p>
-              Unused items in their original, sealed packaging may be exchanged within 7 days of delivery. For hygiene
-              reasons, fragrances that have been opened or used cannot be exchanged unless they are defective. Contact us
-              before sending anything back and we will explain the next steps. Your rights under the Consumer Protection
-              Act for defective goods are not affected.
-            </p>
-          </Section>
-
-          <Section n={6} id="intellectual-property" title="Intellectual property">
-            <p>
-              Our products are designer-inspired. {name} is not affiliated with, endorsed by or sponsored by any of the
-              designer brands or fragrance houses whose scents inspire ours, including those named as a product's
-              inspiration (“Inspired by …”). Brand and fragrance names are mentioned only to describe a scent's
-              character, and all trademarks belong to their owners.
-            </p>
-            <p>
-              The text, images, logos and design of this website belong to {name} and may not be copied without our
-              written permission.
-            </p>
-          </Section>
-
-          <Section n={7} id="privacy" title="Privacy">
-            <p>
-              We process your personal information in line with the Protection of Personal Information Act (POPIA). We
-              collect only what we need to run your account and deliver your orders — your name, e-mail address,
-              telephone number and delivery address — and we never sell it.
-            </p>
-            <p>
-              You can choose whether to receive notification and marketing e-mails in your profile's e-mail preferences.
-              Order-confirmation e-mails and important account e-mails (such as password resets) are always sent,
-              regardless of your preferences, because we need them to serve you.
-            </p>
-            <p>You may ask us at any time to see, correct or delete the personal information we hold about you.</p>
-            <p>
-              Our <Link to="/privacy">privacy notice</Link> says what we collect and why, who else receives it, how long we
-              keep it, your rights and how to reach our Information Officer and the Information Regulator.
-            </p>
-          </Section>
-
-          <Section n={8} id="contact-us" title="Contact us">
-            <p>Questions about these terms or an order? We are happy to help:</p>
-            <ul>
-              <li>
-                E-mail: <Email address={shop.contactEmail} />
-              </li>
-              <li>
-                WhatsApp: <WhatsApp number={shop.whatsappNumber} />
-              </li>
-              <li>
-                The <Link to="/#contact">contact form</Link> on our home page — we reply within 24 hours.
-              </li>
-            </ul>
-          </Section>
-        </article>
-      </div>
-    </main>
-  );
-}
-
-function Section({ n, id, title, children }: { n: number; id: string; title: string; children: React.ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>
-        <span aria-hidden="true" className="mr-3 font-sans text-sm tracking-[0.2em] text-gold tabular-nums">
-          {String(n).padStart(2, "0")}
-        </span>
-        {title}
-      </h2>
-      {children}
-    </section>
+      <LegalSection n={8} id="contact-us" title="Contact us">
+        <p>Questions about these terms or an order? We are happy to help:</p>
+        <ul>
+          <li>
+            E-mail: <Email address={shop.contactEmail} />
+          </li>
+          <li>
+            WhatsApp: <WhatsApp number={shop.whatsappNumber} />
+          </li>
+          <li>
+            The <Link to="/#contact">contact form</Link> on our home page — we reply within 24 hours.
+          </li>
+        </ul>
+      </LegalSection>
+    </LegalPage>
   );
 }
 

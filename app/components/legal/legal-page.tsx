@@ -3,10 +3,24 @@ import { Link } from "react-router";
 import type { Fact } from "~/modules/legal/legal.logic";
 
 /**
- * The frame of the legal pages (/privacy, /seller), in the terms page's look: a washed header, the sections listed on
- * the left (on top on a phone), the text in `terms-prose`.
+ * The frame of the legal pages (/terms, /privacy, /seller): a washed header (with an optional line under the title,
+ * e.g. the terms' effective date), the sections listed on the left (on top on a phone), the text in `terms-prose`.
  */
-export function LegalPage({ eyebrow = "Legal", title, intro, sections, children }: { eyebrow?: string; title: string; intro: ReactNode; sections: ReadonlyArray<{ id: string; title: string }>; children: ReactNode }) {
+export function LegalPage({
+  eyebrow = "Legal",
+  title,
+  note,
+  intro,
+  sections,
+  children,
+}: {
+  eyebrow?: string;
+  title: string;
+  note?: ReactNode;
+  intro: ReactNode;
+  sections: ReadonlyArray<{ id: string; title: string }>;
+  children: ReactNode;
+}) {
   return (
     <main>
       <header className="relative overflow-hidden border-b border-line">
@@ -15,6 +29,7 @@ export function LegalPage({ eyebrow = "Legal", title, intro, sections, children 
           <p className="eyebrow">{eyebrow}</p>
           <h1 className="mt-4 text-5xl leading-tight text-ink sm:text-6xl">{title}</h1>
           <span aria-hidden="true" className="mt-6 block h-px w-12 bg-gold-light" />
+          {note ? <p className="mt-6 text-sm text-ink-soft">{note}</p> : null}
         </div>
       </header>
 
