@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { seriousViolations } from "./helpers/shop";
 
 const pages: Array<[string, string, RegExp | string]> = [

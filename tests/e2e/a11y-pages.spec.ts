@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { openMobileMenu } from "./helpers/layout";
 import { seriousViolations } from "./helpers/shop";
 

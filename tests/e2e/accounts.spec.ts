@@ -1,12 +1,12 @@
 import { DatabaseSync } from "node:sqlite";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { e2eDataDir, expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, registerAndSignIn, signIn, uniqueEmail } from "./helpers/auth";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
-/** The E2E server's SQLite file (playwright.config.ts: /tmp/scentara-e2e-<port>/shop.db). */
+/** The worker's E2E shop's SQLite file (tests/e2e/helpers/test.ts). */
 function e2eDatabasePath(baseURL: string) {
-  return `/tmp/scentara-e2e-${new URL(baseURL).port}/shop.db`;
+  return `${e2eDataDir(Number(new URL(baseURL).port))}/shop.db`;
 }
 
 function resetLinkFromOutbox(baseURL: string, email: string): string {

@@ -3,7 +3,7 @@
  * the owner marks the payment Completed (→ Processing), adds a tracking number, marks it Shipped, and the customer's
  * e-mail with the tracking number is in the shop's outbox. A coupon dated from tomorrow shows as Scheduled.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";

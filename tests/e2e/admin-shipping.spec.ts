@@ -3,7 +3,7 @@
  * Cape → Western Cape, Rest of South Africa → the other provinces; White Tea Ritual R299.00), ending at a shopper's
  * checkout: the zone serving their province is preselected, and every zone shows its price for the cart.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, seriousViolations } from "./helpers/shop";
 

@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import sharp from "sharp";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./helpers/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, seriousViolations } from "./helpers/shop";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";

@@ -4,7 +4,7 @@
  * 'Gauteng Metro' (first) and 'Rest of South Africa'; coupon WELCOME10 = 10% off).
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { registerAndSignIn } from "./helpers/auth";
 import { addFromProductPage, fillAddress } from "./helpers/shop";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";

@@ -3,7 +3,7 @@
  * Pink Protea R399.00, White Tea Ritual R299.00, coupon WELCOME10 = 10% off, free delivery from R599 after discount).
  */
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { E2E_PASSWORD, register, signOut, uniqueEmail } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 

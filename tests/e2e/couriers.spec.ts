@@ -7,7 +7,7 @@
  * tracking timeline, receives the review request by e-mail, follows its link and posts a review.
  */
 import type { AddressInfo } from "node:net";
-import { devices, expect, test, type Page } from "@playwright/test";
+import { devices, expect, test, type Page } from "./helpers/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { startFakeCouriers } from "../fakes/couriers";

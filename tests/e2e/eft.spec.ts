@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 

@@ -4,7 +4,7 @@
  * second checkout needs no typing at all. Demo catalogue: White Tea Ritual R299.00, Pink Protea R399.00.
  */
 import { mkdirSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { E2E_PASSWORD, register, uniqueEmail } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 
 /** Home (SPEC §2): hero, 12 newest products, Our Story, contact form; unknown paths show home with 404. */
 

@@ -4,7 +4,7 @@
  * checkout (ECTA s43(2)) showing the whole order — lines, delivery, VAT, total — before paying, with the way back to
  * change the cart and the legal links beside the pay button.
  */
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { E2E_PASSWORD, register, signIn, uniqueEmail } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 

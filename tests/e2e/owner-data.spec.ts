@@ -8,7 +8,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { parse } from "csv-parse/sync";
-import { expect, test, type Browser, type BrowserContext, type Download, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Download, type Page } from "./helpers/test";
 import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, signIn } from "./helpers/auth";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { addFromProductPage, fillAddress } from "./helpers/shop";

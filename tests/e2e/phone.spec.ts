@@ -3,7 +3,7 @@
  * Amber Lantern (R599.00) and Pink Protea (R399.00, tiers from 3); the E2E server offers card and bank transfer.
  */
 import { mkdirSync } from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 import { registerAndSignIn } from "./helpers/auth";
 import { addFromProductPage } from "./helpers/shop";
 

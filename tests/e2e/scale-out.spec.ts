@@ -10,7 +10,7 @@ import { request as httpRequest, type ClientRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { E2E_PASSWORD } from "./helpers/auth";
 import { createThrowawayDatabase } from "../setup/pg-database";
 

@@ -6,7 +6,7 @@
  * go to test-results/screenshots/scent-*.png (look at them: they are the review of the look).
  */
 import { mkdirSync } from "node:fs";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./helpers/test";
 import { seriousViolations } from "./helpers/shop";
 
 const phone360 = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } as const;

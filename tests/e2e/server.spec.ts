@@ -6,7 +6,7 @@ import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { startShop } from "./helpers/shop-server";
 
 test.describe("HTTP server", () => {

@@ -4,7 +4,7 @@
  * shows each person's own state (Sign In / Account / Admin), and the personal islands (the account menu's e-mail)
  * are their own.
  */
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./helpers/test";
 import { registerAndSignIn, signInAsAdmin, signOut, E2E_ADMIN_EMAIL } from "./helpers/auth";
 
 const PAGES = ["/", "/shop", "/shop?q=rose", "/terms"];

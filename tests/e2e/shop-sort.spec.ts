@@ -4,7 +4,7 @@
  * control. The demo catalogue has 41 products (two pages of 24) priced from R299 to R699; other journeys may have added
  * some by the time this runs, so the counts are read from the page.
  */
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./helpers/test";
 
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 

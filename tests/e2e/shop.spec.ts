@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./helpers/test";
 
 /** The numbers in 'Showing X of Y products'. */
 async function counts(page: Page) {

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./helpers/test";
 import { signInAsAdmin } from "./helpers/auth";
 
 /** Issue 13: out-of-stock products can't be added; "Inspired by" on cards and the product page; search by house. */
