@@ -4,8 +4,7 @@ import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { REVIEW_COMMENT_MAX, type ReviewFormState } from "~/modules/reviews/reviews.logic";
 import { loginPath } from "~/modules/accounts/redirect";
-
-const STAR = "M12 2.8l2.76 5.6 6.18.9-4.47 4.36 1.05 6.15L12 16.9l-5.52 2.91 1.05-6.15L3.06 9.3l6.18-.9L12 2.8z";
+import { STAR } from "./stars";
 
 interface SaveResult {
   ok: boolean;

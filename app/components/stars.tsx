@@ -1,6 +1,7 @@
 import { ratingText } from "~/modules/catalog/product.logic";
 
-const STAR = "M12 2.8l2.76 5.6 6.18.9-4.47 4.36 1.05 6.15L12 16.9l-5.52 2.91 1.05-6.15L3.06 9.3l6.18-.9L12 2.8z";
+/** A five-pointed star (24 × 24), for the rating stars and the review form's rating buttons. */
+export const STAR = "M12 2.8l2.76 5.6 6.18.9-4.47 4.36 1.05 6.15L12 16.9l-5.52 2.91 1.05-6.15L3.06 9.3l6.18-.9L12 2.8z";
 
 /**
  * 1–5 stars with partial fill (4.5 shows four and a half), read out as 'Rated 4.5 out of 5'.
