@@ -22,6 +22,13 @@ export default [
     route("logout", "routes/auth.logout.ts"),
   ]),
   route("profile", "routes/profile.tsx"),
+  // a person's own data (POPIA s23, s24): the download (a resource route: a ZIP) and the deletion page
+  route("profile/my-data", "routes/profile.my-data.ts"),
+  route("profile/delete-account", "routes/profile.delete-account.tsx"),
+  // a marketing e-mail's signed one-click unsubscribe link (works signed out; RFC 8058 posts here too)
+  route("unsubscribe", "routes/unsubscribe.tsx"),
+  // the same link in the List-Unsubscribe header: a mail program's one-click POST (a resource route, RFC 8058)
+  route("unsubscribe/one-click", "routes/unsubscribe.one-click.ts"),
 
   // money path
   route("cart", "routes/cart.tsx"),
@@ -31,6 +38,9 @@ export default [
   route("order-confirmation", "routes/order-confirmation.tsx"),
   // the order's invoice as a PDF download (a resource route)
   route("orders/:id/invoice.pdf", "routes/orders.invoice[.]pdf.ts"),
+  // returns within the cooling-off period and their credit notes (docs/decisions/041)
+  route("orders/:id/return", "routes/orders.return.tsx"),
+  route("returns/:id/credit-note.pdf", "routes/returns.credit-note[.]pdf.ts"),
   route("pay/simulated/:checkoutId", "routes/pay.simulated.tsx"),
   route("pay/form/:orderId", "routes/pay.form.tsx"),
   route("payment/eft/:orderId", "routes/payment.eft.tsx"),
@@ -52,6 +62,8 @@ export default [
     route("orders/export.csv", "routes/admin.orders.export[.]csv.ts"),
     // the numbers behind one of the dashboard's charts as a CSV
     route("sales.csv", "routes/admin.sales[.]csv.ts"),
+    // the whole consent log as a CSV (streamed)
+    route("consents.csv", "routes/admin.consents[.]csv.ts"),
     // a backup archive (streamed)
     route("data/backups/:name", "routes/admin.data.backups.$name.ts"),
     layout("routes/admin.tsx", [
@@ -68,7 +80,12 @@ export default [
       route("shipping", "routes/admin.shipping.tsx"),
       route("pricing", "routes/admin.pricing.tsx"),
       route("inbox", "routes/admin.inbox.tsx"),
+      route("returns", "routes/admin.returns.tsx"),
+      route("returns/:id", "routes/admin.returns.$id.tsx"),
       route("data", "routes/admin.data.tsx"),
+      route("privacy", "routes/admin.privacy.tsx"),
+      route("marketing", "routes/admin.marketing.tsx"),
+      route("marketing/:id", "routes/admin.marketing.$id.tsx"),
     ]),
   ]),
 

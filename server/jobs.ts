@@ -1,7 +1,8 @@
 /**
  * Work the app server does on a schedule, in-process: the expiry of unpaid orders (docs/decisions/014), the review
  * request e-mails some days after delivery, tracking shipments and refreshing the couriers' lockers and points
- * (docs/decisions/031), and the nightly backup (docs/decisions/033).
+ * (docs/decisions/031), the nightly backup (docs/decisions/033), sending announcements (docs/decisions/039), and the
+ * daily retention job that erases personal information past its time (docs/decisions/040).
  *
  * Each job runs soon after start and then every interval, measured from the end of the previous run, so a run never
  * overlaps itself; its timer is unref'd (it never keeps the process alive); a failure is logged and the next run
@@ -22,6 +23,9 @@ import { pollTracking } from "~/modules/couriers/shipments.server";
 import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
 import { BackupRunning, backupDirectory, mediaSource, runScheduledBackup, withBackupRun } from "~/modules/backups/backup-files.server";
 import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
+import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
+import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
+import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
 
@@ -159,11 +163,21 @@ export const BACKUP_LEASE_MS = NIGHTLY_BACKUP_EVERY_MS + 60 * 60_000;
 
 type BackupConfig = Pick<Env, "BACKUP_KEEP" | "BACKUP_DIR" | "DATABASE_URL" | "MEDIA_STORAGE" | "S3_BUCKET">;
 
+/**
+ * The retention job (docs/decisions/040): due once a day (the last run's start, recorded in retention_runs, decides),
+ * looked for every hour; the first look 5 minutes after start, out of the way of a starting server. The holder renews
+ * its lease at every look; it lapses after three missed looks and another process takes over.
+ */
+export const RETENTION_FIRST_AFTER_MS = 5 * 60_000;
+export const RETENTION_LEASE_MS = 3 * RETENTION_CHECK_EVERY_MS;
+type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS">;
+
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
 export function startJobs(
   config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
-    Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS">> &
-    Partial<BackupConfig>,
+    Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE">> &
+    Partial<BackupConfig> &
+    Partial<RetentionConfig>,
   db: () => DB,
   logger: Logger = rootLogger,
   holder: string = leaseHolder(),
@@ -241,6 +255,44 @@ export function startJobs(
         }),
       );
     }
+  }
+  // Announcements being sent (Admin → Marketing, docs/decisions/039): the next few e-mails every few seconds, at most
+  // MARKETING_EMAILS_PER_MINUTE; a restart resumes where the last run stopped (the recipients are rows).
+  // (The server's configuration always has a rate: the setting's default.)
+  if (config.MARKETING_EMAILS_PER_MINUTE) {
+    const announcementsEvery = fast ?? ANNOUNCEMENTS_EVERY_MS;
+    const perRun = announcementsPerRun(config.MARKETING_EMAILS_PER_MINUTE, announcementsEvery);
+    jobs.push(
+      scheduleRepeating({
+        name: "send-announcements",
+        everyMs: announcementsEvery,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "send-announcements", holder, 3 * announcementsEvery),
+        logger,
+        run: async () => {
+          const { sent, failed, skipped, recovered, finished } = await sendAnnouncementBatch(db(), { limit: perRun });
+          if (sent || failed || skipped || recovered) logger.info({ sent, failed, skipped, recovered, finished: finished.length }, "marketing: announcement run");
+        },
+      }),
+    );
+  }
+  // The retention job (POPIA s14, docs/decisions/040): looks every hour, runs when the last recorded run started a day
+  // ago, in the one process holding its lease. (The server's configuration always has the periods: their defaults.)
+  if (config.RETENTION_CONTACT_MONTHS && config.RETENTION_MAIL_BODY_DAYS && config.RETENTION_UNPAID_ORDER_MONTHS && config.RETENTION_INVOICE_YEARS) {
+    const policy = retentionPolicy(config as RetentionConfig);
+    jobs.push(
+      scheduleRepeating({
+        name: "retention",
+        everyMs: fast ?? RETENTION_CHECK_EVERY_MS,
+        firstAfterMs: fast ? 1000 : RETENTION_FIRST_AFTER_MS,
+        lease: databaseLease(db, "retention", holder, RETENTION_LEASE_MS),
+        logger,
+        run: async () => {
+          const run = await runRetentionIfDue(db(), { policy, holder });
+          if (run) logger.info({ run: run.id, ...run.counts }, "privacy: retention run");
+        },
+      }),
+    );
   }
   // The nightly backup (BACKUP_KEEP archives kept; 0 or unset: off). Not with an in-memory database (nothing to read).
   const keep = config.BACKUP_KEEP ?? 0;

@@ -198,6 +198,11 @@ export interface OrdersTable {
   delivery_window_to: Defaulted<string | null>;
   /** where the delivery price came from: courier (live quote), table (zone rate fallback), flat (the owner's price) */
   delivery_price_source: Defaulted<"courier" | "table" | "flat" | null>;
+  /**
+   * When the order's personal details (name, telephone, address; notes) were erased: by the retention job or an account
+   * deletion (migration 0025, docs/decisions/040). null: they are as the shopper gave them.
+   */
+  personal_data_erased_at: NullableTimestamp;
 }
 
 /** A locker or pick-up point as the shopper chose it (kept on the order: the courier's list may change later). */
@@ -269,6 +274,65 @@ export interface CourierQuoteCacheTable {
   rates: Json<unknown>;
   /** epoch ms */
   expires_at: number;
+}
+
+/** A request to send back items of a delivered order, and its course (migration 0026, docs/decisions/041). */
+export type ReturnStatus = "requested" | "approved" | "declined" | "received" | "refunded";
+/** cooling_off: ECTA s44 (within the return window, no reason needed); faulty: CPA s56 (a defective item). */
+export type ReturnKind = "cooling_off" | "faulty";
+
+export interface ReturnsTable {
+  id: string;
+  order_id: string;
+  user_id: string | null;
+  status: ReturnStatus;
+  kind: ReturnKind;
+  /** the reason the shopper picked (returns.logic RETURN_REASONS) */
+  reason: string;
+  note: Defaulted<string>;
+  /** the shopper said the items are opened */
+  opened: Bool;
+  /** what the owner told the shopper when approving or declining */
+  owner_message: string | null;
+  requested_at: Timestamp;
+  /** 30 days after the request (ECTA s44(3)) */
+  refund_due_at: Timestamp;
+  decided_at: NullableTimestamp;
+  received_at: NullableTimestamp;
+  refunded_at: NullableTimestamp;
+  refund_cents: number | null;
+  /** provider: through the order's payment provider; eft: the owner paid it out by bank transfer */
+  refund_method: "provider" | "eft" | null;
+  refund_provider: string | null;
+  /** the provider's refund id, or the owner's EFT reference */
+  refund_reference: string | null;
+  /** pending: the provider accepted it and has not confirmed it yet; paid; failed: the provider could not pay it */
+  payout_status: "pending" | "paid" | "failed" | null;
+  /** the refund's credit note: its number (own series) and date of issue, and the amounts it states */
+  credit_note_number: number | null;
+  credit_note_issued_at: NullableTimestamp;
+  credit_goods_cents: number | null;
+  credit_discount_cents: number | null;
+  credit_delivery_cents: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ReturnLinesTable {
+  id: string;
+  return_id: string;
+  order_line_id: string;
+  name: string;
+  quantity: number;
+  unit_price_cents: number;
+  /** units put back into the product's stock when the parcel arrived */
+  restocked: Defaulted<number>;
+}
+
+/** One row (id 1): the next credit note number (migration 0026). */
+export interface CreditNoteCounterTable {
+  id: number;
+  next_number: number;
 }
 
 export interface ReviewRequestsTable {
@@ -414,6 +478,8 @@ export interface MailOutboxTable {
   /** set when SMTP accepted it; null while it only sits in the outbox */
   sent_at: NullableTimestamp;
   error: string | null;
+  /** a marketing e-mail's one-click unsubscribe address (its List-Unsubscribe header, RFC 8058; migration 0024) */
+  list_unsubscribe: Defaulted<string | null>;
 }
 
 export interface SettingsTable {
@@ -446,6 +512,91 @@ export interface ImportedImagesTable {
   source_url: string;
   url: string;
   created_at: Timestamp;
+}
+
+/** A person's request about their data (migration 0025, docs/decisions/040): a download (POPIA s23) or an erasure (s24). */
+export interface PrivacyRequestsTable {
+  id: string;
+  kind: "export" | "erasure";
+  /** the person themself, or an admin on their behalf */
+  requested_by: "self" | "admin";
+  /** an export's subject (null once their account is deleted); an erasure names nobody */
+  user_id: string | null;
+  /** the admin who did it (requested_by admin) */
+  actor_user_id: string | null;
+  /** what was given or done, as counts (privacy.logic's RequestSummary) */
+  summary: Json<Record<string, number>>;
+  created_at: Timestamp;
+}
+
+/** One run of the daily retention job (migration 0025): what it erased, or why it failed. */
+export interface RetentionRunsTable {
+  id: string;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  /** the process that ran it (server/jobs.ts leaseHolder) */
+  holder: string;
+  outcome: "running" | "done" | "failed";
+  /** rows erased per rule (retention.logic's RetentionCounts) */
+  summary: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
+  error: string | null;
+}
+
+/** Every consent given or withdrawn, one row each, never updated (migration 0024, docs/decisions/039). */
+export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice";
+export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin";
+
+export interface ConsentsTable {
+  id: string;
+  /** null once the person's account is deleted */
+  user_id: string | null;
+  /** the address at the time (null or anonymised once the person is deleted) */
+  email: string | null;
+  purpose: ConsentPurpose;
+  /** the version of the wording, or of the terms / privacy notice */
+  version: string;
+  /** the exact text shown */
+  wording: string;
+  /** true: given; false: withdrawn */
+  granted: Bool;
+  source: ConsentSource;
+  /** the admin who made the change (source admin) */
+  actor_user_id: string | null;
+  created_at: Timestamp;
+}
+
+/** An announcement the owner writes and sends to the customers who opted in (migration 0024). */
+export type AnnouncementStatus = "draft" | "sending" | "sent";
+
+export interface AnnouncementsTable {
+  id: string;
+  subject: string;
+  body: string;
+  /** up to two products shown under the text, in order */
+  product_ids: ColumnType<string[], string | undefined, string>;
+  status: AnnouncementStatus;
+  created_by: string | null;
+  queued_by: Defaulted<string | null>;
+  /** the people listed when Send was pressed */
+  recipients_total: Defaulted<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  queued_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** pending → sending (claimed) → sent | failed | skipped (no longer opted in when their turn came). */
+export type RecipientStatus = "pending" | "sending" | "sent" | "failed" | "skipped";
+
+export interface AnnouncementRecipientsTable {
+  announcement_id: string;
+  user_id: string;
+  status: RecipientStatus;
+  /** the mail_outbox row this person's e-mail is (or was to be) written as; chosen when claimed */
+  outbox_id: Defaulted<string | null>;
+  error: Defaulted<string | null>;
+  claimed_at: NullableTimestamp;
+  sent_at: NullableTimestamp;
 }
 
 export interface Database {
@@ -481,9 +632,17 @@ export interface Database {
   courier_points: CourierPointsTable;
   courier_quote_cache: CourierQuoteCacheTable;
   review_requests: ReviewRequestsTable;
+  consents: ConsentsTable;
+  announcements: AnnouncementsTable;
+  announcement_recipients: AnnouncementRecipientsTable;
+  privacy_requests: PrivacyRequestsTable;
+  retention_runs: RetentionRunsTable;
+  returns: ReturnsTable;
+  return_lines: ReturnLinesTable;
+  credit_note_counter: CreditNoteCounterTable;
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
-export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test"];
+export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
-export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates"];
+export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids"];

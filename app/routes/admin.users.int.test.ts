@@ -5,7 +5,7 @@ import { updateUserByAdmin } from "~/modules/accounts/users-admin.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../tests/factories/users";
-import { insertOrder } from "../../tests/factories/orders";
+import { insertOrder, TEST_ADDRESS } from "../../tests/factories/orders";
 import * as route from "./admin.users";
 
 const db = () => getDb();
@@ -93,16 +93,19 @@ describe("admin users", () => {
     expect((await dataOf(refused)).error).toBe(USER_ADMIN_MESSAGES.marketingConsent);
   });
 
-  it("deleting a user ends their sessions and keeps their orders with address and lines", async () => {
+  it("deleting a user ends their sessions and keeps their paid orders with address and lines (docs/decisions/040)", async () => {
     const customer = await createUser(db(), { email: "leaving@example.co.za" });
     const cookie = await sessionCookieFor(db(), customer.id);
-    const order = await insertOrder(db(), { userId: customer.id, lines: [{ name: "Amber Lantern", quantity: 2 }] });
+    const order = await insertOrder(db(), { userId: customer.id, status: "delivered", paymentStatus: "completed", lines: [{ name: "Amber Lantern", quantity: 2 }] });
+    const unpaid = await insertOrder(db(), { userId: customer.id, status: "cancelled", paymentStatus: "failed" });
     expect(await dataOf(await post({ intent: "delete", id: customer.id }))).toMatchObject({ ok: true, message: USER_ADMIN_MESSAGES.deleted });
     expect(await getSessionUser(new Request("http://localhost:3000/", { headers: { cookie } }))).toBeNull();
     const kept = await db().selectFrom("orders").select(["user_id", "shipping_address"]).where("id", "=", order.id).executeTakeFirstOrThrow();
     expect(kept.user_id).toBeNull();
-    expect(kept.shipping_address).toBeTruthy();
+    expect(kept.shipping_address).toEqual(TEST_ADDRESS);
     expect(await db().selectFrom("order_lines").select("name").where("order_id", "=", order.id).execute()).toEqual([{ name: "Amber Lantern" }]);
+    // an order never paid keeps no name, telephone or address
+    expect((await db().selectFrom("orders").select("shipping_address").where("id", "=", unpaid.id).executeTakeFirstOrThrow()).shipping_address.name).toBe("");
   });
 
   it("searches by e-mail and filters by role", async () => {

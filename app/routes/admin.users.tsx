@@ -13,7 +13,11 @@ import { adminAction } from "~/modules/admin/admin-action.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
 import { dashboardFigures } from "~/modules/admin/dashboard.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
-import { formatDateZA } from "~/utils/dates";
+import { formatDateTimeZA, formatDateZA } from "~/utils/dates";
+import { consentVerb, PURPOSE_LABELS, SOURCE_LABELS } from "~/modules/consent/consent.logic";
+import { listConsents } from "~/modules/consent/consent.server";
+import { Link } from "react-router";
+import { buttonClass } from "~/components/ui/button";
 import { readQuery } from "~/utils/request.server";
 
 const PATH = "/admin/users";
@@ -21,10 +25,38 @@ const filters = { q: { kind: "text" }, role: { kind: "choice", values: USER_ROLE
 
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  const query = parseListQuery(readQuery(request), filters);
+  const params = readQuery(request);
+  const query = parseListQuery(params, filters);
+  // ?consents=<user id>: that person's consent history opens under their row (works without JavaScript).
+  const historyOf = (params.get("consents") ?? "").slice(0, 100);
   const db = getDb();
-  const [list, figures] = await Promise.all([listAdminUsers(db, { ...query.filters, page: query.page }), dashboardFigures(db)]);
-  return { query, me: admin.id, users: figures.users, list: { ...list, rows: list.rows.map((u) => ({ ...u, created: formatDateZA(u.createdAt) })) } };
+  const [list, figures, history] = await Promise.all([
+    listAdminUsers(db, { ...query.filters, page: query.page }),
+    dashboardFigures(db),
+    historyOf ? consentHistory(db, historyOf) : null,
+  ]);
+  return { query, me: admin.id, users: figures.users, history, list: { ...list, rows: list.rows.map((u) => ({ ...u, created: formatDateZA(u.createdAt) })) } };
+}
+
+/** A person's consent rows as the panel shows them, oldest first, with the admin who made a change named. */
+async function consentHistory(db: ReturnType<typeof getDb>, userId: string) {
+  const rows = await listConsents(db, userId);
+  const actors = [...new Set(rows.map((r) => r.actorUserId).filter((a): a is string => a !== null))];
+  const emails = actors.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", actors).execute() : [];
+  return {
+    userId,
+    rows: rows.map((r) => ({
+      id: r.id,
+      at: formatDateTimeZA(r.createdAt),
+      purpose: PURPOSE_LABELS[r.purpose],
+      version: r.version,
+      verb: consentVerb(r.purpose, r.granted),
+      granted: r.granted,
+      source: SOURCE_LABELS[r.source],
+      actor: r.actorUserId ? (emails.find((e) => e.id === r.actorUserId)?.email ?? "a deleted admin") : null,
+      wording: r.wording,
+    })),
+  };
 }
 
 export const action = adminAction(
@@ -47,8 +79,9 @@ function Flag({ on, label }: { on: boolean; label: string }) {
 }
 
 export default function Users({ loaderData: d }: Route.ComponentProps) {
-  const { query, list, users, me } = d;
+  const { query, list, users, me, history } = d;
   const here = listHref(PATH, query);
+  const consentsHref = (id: string) => `${here}${here.includes("?") ? "&" : "?"}consents=${encodeURIComponent(id)}`;
   const editor = useRowEditor(query.edit);
   const columns: Column<Row>[] = [
     {
@@ -86,6 +119,14 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
       cell: (u) => (
         <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-2">
           <EditLink href={listHref(PATH, query, { edit: u.id })} onEdit={() => editor.start(u.id)} label={u.email} />
+          <Link
+            to={history?.userId === u.id ? here : consentsHref(u.id)}
+            preventScrollReset
+            aria-expanded={history?.userId === u.id}
+            className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline"
+          >
+            Consents<span className="sr-only"> of {u.email}</span>
+          </Link>
           {u.id === me ? null : (
             <ConfirmDelete
               id={u.id}
@@ -94,7 +135,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
               confirmHref={listHref(PATH, query, { confirm: u.id })}
               cancelHref={here}
               openOnLoad={query.confirm === u.id}
-              note={`Their sign-in, sessions and reviews are deleted. ${u.orderCount > 0 ? `Their ${u.orderCount} ${u.orderCount === 1 ? "order stays" : "orders stay"} on record (address and lines), no longer linked to an account.` : ""}`}
+              note={`Their sign-in, sessions, reviews, messages and e-mails are erased, and they are e-mailed to say so. ${u.orderCount > 0 ? "Paid orders stay on record for the tax law with what their invoice shows, no longer linked to an account; unpaid ones lose their address." : ""}`}
             />
           )}
         </span>
@@ -111,6 +152,11 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
         { label: "Regular", value: users.regular, to: listHref(PATH, query, { role: "regular" }) },
         { label: "Recent signups", value: users.recent, hint: `last ${RECENT_SIGNUP_DAYS} days` },
       ]}
+      actions={
+        <a href="/admin/consents.csv" download className={buttonClass("secondary", "md", "whitespace-nowrap")}>
+          Consent log (CSV)
+        </a>
+      }
       status={<AdminStatus />}
     >
       <FilterBar
@@ -129,7 +175,9 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
         empty={<p className="font-display text-2xl text-ink">{USER_ADMIN_MESSAGES.none}</p>}
         page={{ page: list.page, pageCount: list.pageCount, hrefFor: (page) => listHref(PATH, query, { page }) }}
         renderAfterRow={(u) =>
-          editor.editing === u.id ? (
+          history?.userId === u.id && editor.editing !== u.id ? (
+            <ConsentHistory email={u.email} rows={history.rows} closeHref={here} />
+          ) : editor.editing === u.id ? (
             <RowEditorForm id={u.id} action={here} cancelHref={here} onCancel={editor.stop} label={u.email}>
               <fieldset className="space-y-2 text-sm">
                 <legend className="mb-2 text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft">{u.email}</legend>
@@ -155,5 +203,44 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
         }
       />
     </AdminPage>
+  );
+}
+
+type HistoryRow = NonNullable<Route.ComponentProps["loaderData"]["history"]>["rows"][number];
+
+/** A person's consents, oldest first: what, which version, given or withdrawn, where, by whom, and the words shown. */
+function ConsentHistory({ email, rows, closeHref }: { email: string; rows: HistoryRow[]; closeHref: string }) {
+  return (
+    <section aria-labelledby="consent-history-title" className="space-y-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="consent-history-title" className="text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft">
+          Consent history of <span className="break-all normal-case tracking-normal text-ink">{email}</span>
+        </h2>
+        <Link to={closeHref} preventScrollReset className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline">
+          Close
+        </Link>
+      </div>
+      {rows.length === 0 ? (
+        <p className="text-sm text-ink-soft">No consent recorded: this account was made before the consent log, and nothing has changed since.</p>
+      ) : (
+        <ol className="divide-y divide-line border-y border-line">
+          {rows.map((r) => (
+            <li key={r.id} className="grid gap-1 py-3 text-sm sm:grid-cols-[11rem_1fr] sm:gap-4">
+              <span className="text-xs text-muted tabular-nums">{r.at}</span>
+              <div className="min-w-0">
+                <p className="text-ink">
+                  <span className={r.granted ? "font-medium text-success" : "font-medium text-danger"}>{r.verb}</span>: {r.purpose}{" "}
+                  <span className="text-xs text-muted">
+                    (version {r.version}) · {r.source}
+                    {r.actor ? ` by ${r.actor}` : ""}
+                  </span>
+                </p>
+                <p className="mt-1 break-words text-xs leading-relaxed text-ink-soft">“{r.wording}”</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }

@@ -12,6 +12,8 @@ import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
 import { readFields, readQuery } from "~/utils/request.server";
+import { MARKETING_CONSENT, REGISTRATION_NOTICE } from "~/modules/consent/consent.logic";
+import { useRootData } from "~/modules/settings/root-data";
 
 export function meta() {
   return [{ title: "Create an Account | Scentara" }, { name: "robots", content: "noindex" }];
@@ -40,6 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const { busy, errors, query } = useAuthForm(loaderData.redirectTo, actionData);
+  const { shop } = useRootData();
   return (
     <AuthShell
       eyebrow="Join Scentara"
@@ -66,19 +69,32 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           error={errors.password}
           hint={`At least ${MIN_PASSWORD_LENGTH} characters. A phrase of a few words is easy to remember and hard to guess.`}
         />
+        {/* Marketing is a choice of its own, never ticked in advance and apart from the terms (POPIA s69; decision 039). */}
+        <div className="flex items-start gap-3">
+          <input id="register-marketing" type="checkbox" name="marketing" defaultChecked={false} aria-describedby="register-marketing-desc" className="mt-0.5 h-4 w-4 shrink-0 accent-ink" />
+          <div>
+            <label htmlFor="register-marketing" className="text-sm font-medium text-ink">
+              {MARKETING_CONSENT.label}
+            </label>
+            <p id="register-marketing-desc" className="mt-0.5 text-xs leading-relaxed text-ink-soft">
+              {MARKETING_CONSENT.description(shop.name)}
+            </p>
+          </div>
+        </div>
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
           {busy ? "Creating account…" : "Create Account"}
         </Button>
+        {/* The words the consent log records for the terms and the privacy notice (consent.logic REGISTRATION_NOTICE). */}
         <p className="text-xs leading-relaxed text-muted">
-          Our{" "}
-          <Link to="/privacy" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
-            privacy notice
-          </Link>{" "}
-          says what we keep about you, why, and your rights (POPIA). Orders are placed under our{" "}
-          <Link to="/terms" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
-            Terms &amp; Conditions
-          </Link>
-          .
+          {REGISTRATION_NOTICE.map((part) =>
+            typeof part === "string" ? (
+              part
+            ) : (
+              <Link key={part.to} to={part.to} className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+                {part.text}
+              </Link>
+            ),
+          )}
         </p>
       </Form>
     </AuthShell>

@@ -14,9 +14,11 @@ export function meta() {
   return [{ title: "Set a New Password | Scentara" }, { name: "robots", content: "noindex" }];
 }
 
-// The token is in the address: keep the page out of caches and referrers.
+// The token is in the address: keep the page out of caches, and its address out of other sites' Referer. Not
+// "no-referrer": a browser then posts the page's own form with "Origin: null", which React Router refuses as
+// cross-site, so the form failed without JavaScript (tests/e2e/accounts.spec.ts).
 export function headers() {
-  return { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+  return { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
 }
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -8,6 +8,7 @@ import type { Route } from "./+types/privacy";
 import { FactList, FactRow, FactText, LegalPage, LegalSection, NotProvided, linkify } from "~/components/legal/legal-page";
 import { isNone } from "~/modules/legal/legal.logic";
 import { privacyPageData } from "~/modules/legal/legal.server";
+import { PRIVACY_NOTICE_VERSION } from "~/modules/legal/versions";
 import { seoMeta } from "~/modules/seo/seo";
 import { rootDataOf } from "~/modules/settings/root-data";
 
@@ -41,6 +42,11 @@ export default function Privacy({ loaderData: d }: Route.ComponentProps) {
   return (
     <LegalPage
       title="Privacy notice"
+      note={
+        <>
+          Effective date: <time dateTime={PRIVACY_NOTICE_VERSION.version}>{PRIVACY_NOTICE_VERSION.label}</time>
+        </>
+      }
       intro={<>What personal information we collect, why, who else receives it and for how long we keep it, as the Protection of Personal Information Act (POPIA, section 18) requires us to tell you.</>}
       sections={SECTIONS}
     >
@@ -144,7 +150,8 @@ export default function Privacy({ loaderData: d }: Route.ComponentProps) {
               (e-mail address <NotProvided />) or to <a href={`mailto:${party.email}`}>{party.email}</a>
             </>
           )}
-          . Signed in, you can correct your e-mail preferences yourself in your <Link to="/profile">profile</Link>.
+          . Signed in, you can do it yourself in your <Link to="/profile">profile</Link>: correct your e-mail preferences, download
+          everything we hold about you (“Download my data”, section 23) and delete your account (“Delete my account”, section 24).
         </p>
       </LegalSection>
 

@@ -9,6 +9,7 @@ import { changePasswordSchema, MESSAGES, MIN_PASSWORD_LENGTH, preferencesSchema 
 import { changePassword, getEmailPreferences, updateEmailPreferences } from "~/modules/accounts/accounts.server";
 import { countOwnClosedAttempts, listOwnOrders, type OwnOrder } from "~/modules/orders/order-read.server";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
+import { returnPath } from "~/modules/returns/returns.logic";
 import { env } from "~/utils/env.server";
 import { PasswordField } from "~/components/accounts/auth-form";
 import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.server";
@@ -18,6 +19,9 @@ import { formatDateZA } from "~/utils/dates";
 import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
 import { readFields, readQuery } from "~/utils/request.server";
+import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
+import { MARKETING_CONSENT } from "~/modules/consent/consent.logic";
+import { useRootData } from "~/modules/settings/root-data";
 
 const TABS = [
   { id: "account", label: "Account" },
@@ -55,6 +59,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     tab,
     email: user.email,
     notice: query.get("updated") === "password" ? MESSAGES.passwordUpdated : null,
+    // "Download my data" refused for the hour (app/routes/profile.my-data.ts sends the browser back here).
+    dataNotice: query.get("data") === "busy" ? PRIVACY_MESSAGES.tooManyDownloads : null,
     preferences,
     orders: orders.map(orderRow),
     attempts: { rows: attempts.map(orderRow), count: attemptCount },
@@ -73,6 +79,8 @@ function orderRow(o: OwnOrder) {
     total: formatRand(o.totalCents),
     // A paid order's invoice, downloadable from its row (docs/decisions/019).
     invoice: o.paymentStatus === "completed" && o.invoiceNumber !== null ? { number: formatInvoiceNumber(o.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(o.id) } : null,
+    // A delivered, paid order's items can be sent back from here (docs/decisions/041); the page says until when.
+    returnHref: o.paymentStatus === "completed" && o.status === "delivered" ? returnPath(o.id) : null,
   };
 }
 type OrderRow = ReturnType<typeof orderRow>;
@@ -138,7 +146,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         </nav>
 
         <section className="pt-10" aria-labelledby="profile-section-title">
-          {tab === "account" ? <AccountTab email={loaderData.email} notice={loaderData.notice} actionData={actionData} /> : null}
+          {tab === "account" ? (
+            <>
+              <AccountTab email={loaderData.email} notice={loaderData.notice} actionData={actionData} />
+              <YourData notice={loaderData.dataNotice} />
+            </>
+          ) : null}
           {tab === "orders" ? <OrdersTab orders={loaderData.orders} attempts={loaderData.attempts} /> : null}
           {tab === "preferences" ? <PreferencesTab preferences={loaderData.preferences} actionData={actionData} /> : null}
         </section>
@@ -270,14 +283,21 @@ function OrderItem({ order: o, label, muted = false }: { order: OrderRow; label:
           </span>
         </span>
       </Link>
-      {o.invoice ? (
-        <p className="-mt-2 pb-4 text-xs sm:px-2">
-          {/* A file, not a page (and not inside the row's link): the browser downloads it. */}
-          <a href={o.invoice.href} download className="text-gold underline decoration-gold/40 underline-offset-4 hover:text-ink hover:decoration-ink">
-            Invoice {o.invoice.number}
-            <span className="sr-only"> for order {o.shortId}, as a PDF</span>
-            <span aria-hidden="true" className="text-ink-soft"> (PDF)</span>
-          </a>
+      {o.invoice || o.returnHref ? (
+        <p className="-mt-2 flex flex-wrap gap-x-5 gap-y-1 pb-4 text-xs sm:px-2">
+          {o.invoice ? (
+            // A file, not a page (and not inside the row's link): the browser downloads it.
+            <a href={o.invoice.href} download className="text-gold underline decoration-gold/40 underline-offset-4 hover:text-ink hover:decoration-ink">
+              Invoice {o.invoice.number}
+              <span className="sr-only"> for order {o.shortId}, as a PDF</span>
+              <span aria-hidden="true" className="text-ink-soft"> (PDF)</span>
+            </a>
+          ) : null}
+          {o.returnHref ? (
+            <Link to={o.returnHref} className="text-gold underline decoration-gold/40 underline-offset-4 hover:text-ink hover:decoration-ink">
+              Return items<span className="sr-only"> from order {o.shortId}</span>
+            </Link>
+          ) : null}
         </p>
       ) : null}
     </li>
@@ -299,6 +319,7 @@ function PreferencesTab({
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "preferences";
   const success = actionData?.ok && "intent" in actionData && actionData.intent === "preferences" ? actionData.message : null;
   const shown = useTransient(success ? actionData : null) ? success : null;
+  const { shop } = useRootData();
   return (
     <div>
       <h2 id="profile-section-title" className="text-2xl text-ink">Email Preferences</h2>
@@ -315,12 +336,8 @@ function PreferencesTab({
           description="Updates about your orders, deliveries and your account."
           defaultChecked={preferences.emailNotifications}
         />
-        <Toggle
-          name="emailMarketing"
-          label="News and offers"
-          description="New scents, restocks and occasional offers. You can opt out at any time."
-          defaultChecked={preferences.emailMarketing}
-        />
+        {/* The words the consent log records when this switch changes (consent.logic MARKETING_CONSENT). */}
+        <Toggle name="emailMarketing" label={MARKETING_CONSENT.label} description={MARKETING_CONSENT.description(shop.name)} defaultChecked={preferences.emailMarketing} />
         {preferences.emailMarketing && preferences.marketingConsentAt ? (
           <p className="text-xs text-muted">You opted in on {formatDateZA(preferences.marketingConsentAt)}.</p>
         ) : null}
@@ -359,6 +376,47 @@ function Toggle({ name, label, description, defaultChecked }: { name: string; la
           className="pointer-events-none absolute left-1 h-5 w-5 rounded-full bg-white shadow transition-transform peer-checked:translate-x-5"
         />
       </span>
+    </div>
+  );
+}
+
+/**
+ * "Your data" (POPIA s23, s24; docs/decisions/040): download everything the shop holds about you, or delete the
+ * account. The download is a plain form (no JavaScript needed): the browser saves the file and stays here.
+ */
+function YourData({ notice }: { notice: string | null }) {
+  return (
+    <div id="your-data" className="mt-12 scroll-mt-28 space-y-12 border-t border-line pt-10">
+      <div>
+        <h3 className="text-xl text-ink">Download my data</h3>
+        <p className="mt-3 max-w-xl text-sm leading-relaxed text-ink-soft">
+          One file (ZIP) with everything we hold about you: your account and preferences, your consent history, your addresses, your orders with their
+          invoices, your reviews, the messages you sent us and the e-mails we sent you. Inside is a page you can read and the same data as JSON.
+        </p>
+        {notice ? (
+          <div className="mt-4 max-w-xl">
+            <Notice tone="error">{notice}</Notice>
+          </div>
+        ) : null}
+        <form method="post" action="/profile/my-data" className="mt-5">
+          <Button type="submit" variant="secondary">
+            Download my data
+          </Button>
+        </form>
+      </div>
+      <div>
+        <h3 className="text-xl text-ink">Delete my account</h3>
+        <p className="mt-3 max-w-xl text-sm leading-relaxed text-ink-soft">
+          Erase your account and the personal information we hold about you. Paid orders and their invoices stay on record for the tax law, no longer
+          linked to you. You confirm with your password on the next page.
+        </p>
+        <Link
+          to="/profile/delete-account"
+          className="mt-5 inline-flex h-11 items-center justify-center border border-danger/60 px-5 text-sm font-medium uppercase tracking-[0.14em] text-danger transition-colors hover:bg-danger hover:text-white"
+        >
+          Delete my account
+        </Link>
+      </div>
     </div>
   );
 }

@@ -5,11 +5,13 @@ import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { formatPhone, whatsappUrl } from "~/modules/settings/shop";
 import { FALLBACK_SHIPPING_CENTS } from "~/modules/shipping/shipping.logic";
 import { COOLING_OFF } from "~/modules/legal/legal.logic";
+import { TERMS_VERSION } from "~/modules/legal/versions";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { formatRand } from "~/utils/money";
 
 /** Terms and conditions (SPEC §2, §9). The shop's name and contacts come from configuration. */
-export const TERMS_EFFECTIVE_DATE = "15 May 2025";
+// Its version (the consent log records which terms a person accepted): app/modules/legal/versions.ts.
+export const TERMS_EFFECTIVE_DATE = TERMS_VERSION.label;
 
 const SECTIONS = [
   { id: "company", title: "Company information" },
@@ -41,7 +43,7 @@ export default function Terms() {
       title="Terms & Conditions"
       note={
         <>
-          Effective date: <time dateTime="2025-05-15">{TERMS_EFFECTIVE_DATE}</time>
+          Effective date: <time dateTime={TERMS_VERSION.version}>{TERMS_EFFECTIVE_DATE}</time>
         </>
       }
       intro={

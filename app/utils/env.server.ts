@@ -85,6 +85,8 @@ const envSchema = z.object({
     .transform((v) => v === "true"),
   /** Overrides the PayFast host (tests run the adapter against a local fake); default from PAYFAST_SANDBOX. */
   PAYFAST_BASE_URL: z.url().optional(),
+  /** PayFast's API (refunds, docs/decisions/041; live accounts only); tests point it at a local fake. */
+  PAYFAST_API_BASE: z.url().default("https://api.payfast.co.za"),
   /** Ozow (PAYMENT_METHODS instant_eft): site code, private key (hashes), API key (status look-ups). */
   OZOW_SITE_CODE: optionalString,
   OZOW_PRIVATE_KEY: optionalString,
@@ -163,7 +165,16 @@ const envSchema = z.object({
   SHOP_INFORMATION_OFFICER: optionalString,
   SHOP_INFORMATION_OFFICER_EMAIL: optionalString.pipe(z.email("an e-mail address").optional()),
   SHOP_TRANSFERS_ABROAD: optionalString,
-  SHOP_MESSAGE_RETENTION: optionalString,
+  /**
+   * How long personal information is kept (POPIA s14; docs/decisions/040): the daily retention job erases what is past
+   * its time, and the privacy notice states these same numbers. Contact messages and the record of each sent e-mail
+   * (months); a sent e-mail's text (days); a never-paid order's name, telephone and address (months); paid orders'
+   * tax invoices (years: at least 5, Tax Administration Act s29).
+   */
+  RETENTION_CONTACT_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  RETENTION_MAIL_BODY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  RETENTION_UNPAID_ORDER_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
+  RETENTION_INVOICE_YEARS: z.coerce.number().int().min(5, "at least 5: the Tax Administration Act (s29) keeps invoices 5 years").max(30).default(5),
   /** Invoice numbers are this prefix and six digits or more: INV-000123. */
   INVOICE_PREFIX: z
     .string()
@@ -221,6 +232,32 @@ const envSchema = z.object({
   /** Days after delivery that the shopper is asked to review what they bought (0: never). */
   REVIEW_REQUEST_AFTER_DAYS: z.coerce.number().int().min(0).max(60).default(5),
   /**
+   * Announcements (Admin → Marketing, docs/decisions/039) go out at most this many e-mails a minute, so the mail
+   * server (and its sending limits and reputation) is not flooded.
+   */
+  MARKETING_EMAILS_PER_MINUTE: z.coerce.number().int().min(1).max(6000).default(60),
+  /**
+   * Returns (docs/decisions/041): the cooling-off period in days after delivery (ECTA s44(1)(a) gives 7; a shop may
+   * give more, never less), and what the owner excludes from cooling-off returns — opened bottles, and/or products of
+   * some categories (their slugs) — with the reasoning every refusal shows. Faulty goods (CPA s56) are never excluded.
+   */
+  RETURN_WINDOW_DAYS: z.coerce.number().int().min(7, "at least 7: ECTA s44(1)(a) gives 7 days after delivery").max(365).default(7),
+  RETURN_EXCLUDE_OPENED: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+  RETURN_EXCLUDED_CATEGORIES: z
+    .string()
+    .default("")
+    .transform((s) => [...new Set(s.split(",").map((c) => c.trim().toLowerCase()).filter(Boolean))])
+    .pipe(z.array(z.string().regex(/^[a-z0-9-]{1,80}$/, "category slugs, comma-separated (e.g. testers,gift-sets)")).max(50)),
+  RETURN_EXCLUSION_REASON: optionalString.pipe(z.string().max(400, "at most 400 characters").optional()),
+  /** Credit note numbers are this prefix and six digits or more: CN-000123 (a series of their own). */
+  CREDIT_NOTE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{0,12}$/, "up to 12 letters, digits or '-'")
+    .default("CN-"),
+  /**
    * Backups (docs/decisions/033): where archives are written (npm run backup, the nightly backup, Admin → Data);
    * unset: `backups` beside the SQLite file (data/backups), or data/backups with PostgreSQL.
    */
@@ -249,6 +286,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (env.SHOP_VAT_NUMBER && env.SHOP_ADDRESS.length === 0) {
     // A tax invoice must show the supplier's address (VAT Act s20(4)); refuse rather than issue defective ones.
     throw new Error("Invalid configuration:\n  SHOP_VAT_NUMBER is set, so invoices are tax invoices, which must show the supplier's address: set SHOP_ADDRESS");
+  }
+  if ((env.RETURN_EXCLUDE_OPENED || env.RETURN_EXCLUDED_CATEGORIES.length > 0) && !env.RETURN_EXCLUSION_REASON) {
+    // An exclusion from the cooling-off right must come with its reasoning on record: shoppers read it with each refusal.
+    throw new Error("Invalid configuration:\n  RETURN_EXCLUDE_OPENED or RETURN_EXCLUDED_CATEGORIES is set: set RETURN_EXCLUSION_REASON, the reasoning shoppers read when a return is refused for it");
+  }
+  if (env.CREDIT_NOTE_PREFIX === env.INVOICE_PREFIX) {
+    throw new Error("Invalid configuration:\n  CREDIT_NOTE_PREFIX must differ from INVOICE_PREFIX: credit notes are a number series of their own");
   }
   if (isRealDeployment(env) && env.MEDIA_STORAGE === "s3" && env.S3_PUBLIC_URL?.startsWith("http://")) {
     // Browsers block (or silently upgrade) http:// images on an https:// page.

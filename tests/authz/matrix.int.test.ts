@@ -10,6 +10,7 @@ import { bookShipment } from "~/modules/couriers/shipments.server";
 import { insertAwaitingOrder } from "../factories/payments";
 import { insertCoupon, insertZone, TEST_ADDRESS } from "../factories/orders";
 import { createUser } from "../factories/users";
+import { deliveredOrderOf, returnOf } from "../factories/returns";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
 
 /** A fresh paid order of this user's (its payment confirmed through the verified path): ready for a courier. */
@@ -33,6 +34,11 @@ const MATRIX: MatrixEntry[] = [
   { path: "/profile", route: () => import("~/routes/profile"), kind: "action", form: { intent: "preferences", emailMarketing: "on" }, expect: { visitor: "login", customer: 200, admin: 200 }, note: "preferences" },
   { path: "/profile", route: () => import("~/routes/profile"), kind: "action", form: { intent: "password", currentPassword: "wrong password", newPassword: "a brand new passphrase" }, expect: { visitor: "login", customer: 400, admin: 400 }, note: "password" },
   { path: "/auth/logout", route: () => import("~/routes/auth.logout"), kind: "action", expect: { visitor: 302, customer: 302, admin: 302 } },
+  // a person's own data (docs/decisions/040): only ever the session's own; deletion needs the password
+  { path: "/profile/my-data", route: () => import("~/routes/profile.my-data"), kind: "action", expect: { visitor: "login", customer: 200, admin: 200 }, note: "download my data" },
+  { path: "/profile/my-data", route: () => import("~/routes/profile.my-data"), kind: "action", setup: async (db) => ({ form: { userId: (await createUser(db)).id } }), expect: { visitor: "login", customer: { status: 403, error: "You can download only your own data. Signed in, “Download my data” gives you yours." }, admin: { status: 403 } }, note: "someone else's data" },
+  { path: "/profile/delete-account", route: () => import("~/routes/profile.delete-account"), kind: "loader", expect: SIGNED_IN_PAGE },
+  { path: "/profile/delete-account", route: () => import("~/routes/profile.delete-account"), kind: "action", form: { password: "not the password" }, expect: { visitor: "login", customer: 400, admin: 400 }, note: "wrong password" },
 
   // payments (the webhook action authenticates by signature, not session: see app/modules/payments/webhooks.int.test.ts)
   { path: "/payment-status", route: () => import("~/routes/payment-status"), kind: "loader", setup: async (db, a) => ({ path: `/payment-status?orderId=${(await insertAwaitingOrder(db, { userId: a.customerId })).id}&status=cancelled` }), expect: { visitor: "login", customer: 200, admin: 404 }, note: "cancel the customer's order" },
@@ -48,6 +54,17 @@ const MATRIX: MatrixEntry[] = [
   { path: "/payment/eft", route: () => import("~/routes/payment.eft"), kind: "loader", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.adminId, checkoutId: null }); await db.updateTable("orders").set({ payment_method: "eft", payment_provider: "eft" }).where("id", "=", o.id).execute(); return { path: `/payment/eft/${o.id}`, params: { orderId: o.id } }; }, expect: { visitor: "login", customer: 404, admin: 200 }, note: "someone else's bank-transfer order" },
   { path: "/pay/form", route: () => import("~/routes/pay.form"), kind: "loader", setup: async (db, a) => { const o = await insertAwaitingOrder(db, { userId: a.customerId }); return { path: `/pay/form/${o.id}`, params: { orderId: o.id } }; }, expect: { visitor: "login", customer: 404, admin: 404 }, note: "a redirect provider's order has no form to post" },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), kind: "loader", params: { provider: "simulated" }, expect: { visitor: 405, customer: 405, admin: 405 } },
+
+  // returns and credit notes (docs/decisions/041): the order's owner asks; anyone else's order is "not found"
+  { path: "/orders/:id/return", route: () => import("~/routes/orders.return"), kind: "loader", setup: async (db, a) => { const o = await deliveredOrderOf(db, a.customerId); return { path: `/orders/${o.id}/return`, params: { id: o.id } }; }, expect: SIGNED_IN_PAGE, note: "the customer's delivered order" },
+  { path: "/orders/:id/return", route: () => import("~/routes/orders.return"), kind: "loader", setup: async (db, a) => { const o = await deliveredOrderOf(db, a.adminId); return { path: `/orders/${o.id}/return`, params: { id: o.id } }; }, expect: { visitor: "login", customer: 404, admin: 200 }, note: "someone else's order" },
+  { path: "/orders/:id/return", route: () => import("~/routes/orders.return"), kind: "action", setup: async (db, a) => { const o = await deliveredOrderOf(db, a.customerId); return { path: `/orders/${o.id}/return`, params: { id: o.id }, form: { reason: "changed_mind", [`qty.${o.lines[0]!.id}`]: "1" } }; }, expect: { visitor: "login", customer: "ok", admin: 404 }, note: "ask to return the customer's items" },
+  { path: "/returns/:id/credit-note.pdf", route: () => import("~/routes/returns.credit-note[.]pdf"), kind: "loader", setup: async (db, a) => { const r = await returnOf(db, a.customerId, "refunded"); return { path: `/returns/${r.id}/credit-note.pdf`, params: { id: r.id } }; }, expect: SIGNED_IN_PAGE, note: "the customer's refund" },
+  { path: "/returns/:id/credit-note.pdf", route: () => import("~/routes/returns.credit-note[.]pdf"), kind: "loader", setup: async (db, a) => { const r = await returnOf(db, a.adminId, "refunded"); return { path: `/returns/${r.id}/credit-note.pdf`, params: { id: r.id } }; }, expect: { visitor: "login", customer: 404, admin: 200 }, note: "someone else's refund" },
+  { path: "/admin/returns", route: () => import("~/routes/admin.returns"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/returns/:id", route: () => import("~/routes/admin.returns.$id"), kind: "loader", setup: async (db, a) => { const r = await returnOf(db, a.customerId); return { path: `/admin/returns/${r.id}`, params: { id: r.id } }; }, expect: ADMIN_PAGE },
+  { path: "/admin/returns/:id", route: () => import("~/routes/admin.returns.$id"), kind: "action", setup: async (db, a) => { const r = await returnOf(db, a.customerId); return { path: `/admin/returns/${r.id}`, params: { id: r.id }, form: { intent: "approve", id: r.id, message: "" } }; }, expect: ADMIN_ACTION, note: "approve" },
+  { path: "/admin/returns/:id", route: () => import("~/routes/admin.returns.$id"), kind: "action", setup: async (db, a) => { const r = await returnOf(db, a.customerId, "received"); return { path: `/admin/returns/${r.id}`, params: { id: r.id }, form: { intent: "refund", id: r.id, amount: "100.00", method: "eft", reference: "" } }; }, expect: ADMIN_ACTION, note: "refund" },
 
   // money path (cart, checkout, coupons, reviews)
   { path: "/cart", route: () => import("~/routes/cart"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
@@ -113,8 +130,20 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/inbox?box=sent", route: () => import("~/routes/admin.inbox"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), kind: "action", form: { intent: "readAll" }, expect: ADMIN_ACTION, note: "mark all read" },
   { path: "/admin/data", route: () => import("~/routes/admin.data"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/privacy", route: () => import("~/routes/admin.privacy"), kind: "loader", expect: ADMIN_PAGE },
   { path: "/admin/data", route: () => import("~/routes/admin.data"), kind: "action", form: { intent: "backup" }, setup: async (db) => (await import("~/modules/backups/backup-files.server")).takeBackupRun(db).then(() => ({}), () => ({})), expect: { visitor: DENY_ACTION, customer: DENY_ACTION, admin: 409 }, note: "back up now while a backup runs" },
   { path: "/admin/data/backups/..%2Fshop.db", route: () => import("~/routes/admin.data.backups.$name"), kind: "loader", params: { name: "../shop.db" }, expect: { ...ADMIN_PAGE, admin: 400 }, note: "a path is not an archive name" },
+  // marketing and the consent log (docs/decisions/039); /unsubscribe is public: its signed token decides (app/modules/marketing/unsubscribe.int.test.ts)
+  { path: "/admin/marketing", route: () => import("~/routes/admin.marketing"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/marketing", route: () => import("~/routes/admin.marketing"), kind: "action", setup: async (db, a) => ({ form: { intent: "delete", id: await (await import("~/modules/marketing/announcements.server")).saveAnnouncement(db, a.adminId, { id: "new", subject: "Matrix", body: "Hello", product1: "", product2: "" }) } }), expect: ADMIN_ACTION, note: "delete a draft" },
+  { path: "/admin/marketing/new", route: () => import("~/routes/admin.marketing.$id"), kind: "loader", params: { id: "new" }, expect: ADMIN_PAGE },
+  { path: "/admin/marketing/:id", route: () => import("~/routes/admin.marketing.$id"), kind: "loader", setup: async (db, a) => { const id = await (await import("~/modules/marketing/announcements.server")).saveAnnouncement(db, a.adminId, { id: "new", subject: "Matrix", body: "Hello", product1: "", product2: "" }); return { path: `/admin/marketing/${id}`, params: { id } }; }, expect: ADMIN_PAGE, note: "a draft and its preview" },
+  { path: "/admin/marketing/new", route: () => import("~/routes/admin.marketing.$id"), kind: "action", params: { id: "new" }, form: { intent: "save", id: "new", subject: "Matrix", body: "Hello" }, expect: ADMIN_ACTION, note: "save a new draft" },
+  { path: "/admin/marketing/:id", route: () => import("~/routes/admin.marketing.$id"), kind: "action", setup: async (db, a) => { const id = await (await import("~/modules/marketing/announcements.server")).saveAnnouncement(db, a.adminId, { id: "new", subject: "Matrix", body: "Hello", product1: "", product2: "" }); return { path: `/admin/marketing/${id}`, params: { id }, form: { intent: "test", id } }; }, expect: ADMIN_ACTION, note: "a test to oneself" },
+  { path: "/admin/marketing/:id", route: () => import("~/routes/admin.marketing.$id"), kind: "action", setup: async (db, a) => { await createUser(db, { emailMarketing: true }); const id = await (await import("~/modules/marketing/announcements.server")).saveAnnouncement(db, a.adminId, { id: "new", subject: "Matrix", body: "Hello", product1: "", product2: "" }); return { path: `/admin/marketing/${id}`, params: { id }, form: { intent: "send", id } }; }, expect: ADMIN_ACTION, note: "send to those opted in" },
+  { path: "/admin/consents.csv", route: () => import("~/routes/admin.consents[.]csv"), kind: "loader", expect: ADMIN_PAGE, note: "the consent log as CSV" },
+  { path: "/admin/users?consents=x", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE, note: "a person's consent history" },
+  { path: "/unsubscribe", route: () => import("~/routes/unsubscribe"), kind: "loader", expect: { visitor: 400, customer: 400, admin: 400 }, note: "public; a link without its token is refused" },
 ];
 
 runAuthorizationMatrix(MATRIX);

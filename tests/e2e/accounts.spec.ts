@@ -257,6 +257,20 @@ test.describe("accounts without JavaScript", () => {
     await expect(otherPage.getByLabel("Email", { exact: true })).toHaveValue(user.email);
     await elsewhere.close();
   });
+
+  test("forgot and reset password as plain form posts: the e-mailed link sets a new password", async ({ page, baseURL }) => {
+    const email = uniqueEmail("forgot-plain");
+    await register(page, { email, password: E2E_PASSWORD });
+    await page.goto("/auth/forgot-password");
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expect(page.getByText("Password reset instructions have been sent to your email.")).toBeVisible();
+    await page.goto(resetLinkFromOutbox(baseURL!, email));
+    await page.getByLabel("New password", { exact: true }).fill("orris-and-rain-without-script");
+    await page.getByRole("button", { name: "Set New Password" }).click();
+    await expect(page).toHaveURL(/\/auth\/login\?reset=1$/);
+    await signIn(page, { email, password: "orris-and-rain-without-script" });
+  });
 });
 
 test.describe("accounts accessibility", () => {

@@ -10,10 +10,15 @@
  *   `postItn()` delivers it through the shop's real webhook route.
  * - POST /eng/query/validate answers VALID only for the parameter string of an ITN the fake itself sent, INVALID
  *   otherwise (or always, after `invalidateAll()`).
+ * - POST /refunds/:pf_payment_id (PayFast's API, payfast-php-sdk lib/Services/Refunds.php): headers merchant-id,
+ *   version v1, timestamp and signature (MD5 over every header and body value with the passphrase, keys sorted,
+ *   PHP-urlencoded); body { amount (cents), reason, notify_buyer }. A payment the fake sent a COMPLETE ITN for can be
+ *   refunded up to its amount_gross: { code: 200, status: "success", data: { response: { id, … } } }; otherwise
+ *   { code: 400, status: "failed", data: { response: false, message } }.
  * The signing here is written independently of app/modules/payments/payfast.server.ts (byte-by-byte PHP urlencode),
  * so the fake checks the adapter rather than agreeing with it by construction.
  */
-import { createHash, randomInt } from "node:crypto";
+import { createHash, randomInt, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { postWebhook } from "../factories/payments";
@@ -95,7 +100,9 @@ export interface FakePayfast {
   /** Forms accepted at /eng/process, keyed by m_payment_id. */
   payments: Map<string, FakePayfastPayment>;
   /** Every request, in order. */
-  requests: { method: string; path: string; body: string; status: number }[];
+  requests: { method: string; path: string; body: string; status: number; headers: Record<string, string | undefined> }[];
+  /** Refunds accepted through the API. */
+  refunds: Array<{ id: string; pfPaymentId: string; amount: number; reason: string }>;
   /** Make /eng/query/validate answer INVALID to everything from now on (until `validateNormally()`). */
   invalidateAll(): void;
   validateNormally(): void;
@@ -123,6 +130,9 @@ export async function startFakePayfast(
   const payments = new Map<string, FakePayfastPayment>();
   const requests: FakePayfast["requests"] = [];
   const sentItns = new Set<string>();
+  /** pf_payment_id → amount_gross in cents, for payments the fake sent a COMPLETE ITN for */
+  const completed = new Map<string, number>();
+  const refunds: FakePayfast["refunds"] = [];
   let alwaysInvalid = false;
   let baseUrl = "";
 
@@ -136,7 +146,7 @@ export async function startFakePayfast(
     const body = await readBody(req);
     const url = new URL(req.url ?? "/", baseUrl);
     const send = (status: number, type: string, text: string) => {
-      requests.push({ method: req.method ?? "", path: url.pathname, body, status });
+      requests.push({ method: req.method ?? "", path: url.pathname, body, status, headers: { "merchant-id": req.headers["merchant-id"] as string | undefined, version: req.headers.version as string | undefined, timestamp: req.headers.timestamp as string | undefined, signature: req.headers.signature as string | undefined } });
       res.writeHead(status, { "content-type": type });
       res.end(text);
     };
@@ -153,6 +163,33 @@ export async function startFakePayfast(
       const payment = { fields, mPaymentId, amount: fields.amount!, pfPaymentId: existing?.pfPaymentId ?? String(randomInt(1_000_000, 9_999_999)) };
       payments.set(mPaymentId, payment);
       return send(200, "text/html", `<!doctype html><title>PayFast (fake)</title><p>Pay R${payment.amount} for ${fields.item_name}</p>`);
+    }
+
+    const refund = /^\/refunds\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "POST" && refund) {
+      const failed = (message: string, status = 400) => send(status, "application/json", JSON.stringify({ code: status, status: "failed", data: { response: false, message } }));
+      const h = (name: string) => (req.headers[name] as string | undefined) ?? "";
+      let b: Record<string, unknown>;
+      try {
+        b = JSON.parse(body) as Record<string, unknown>;
+      } catch {
+        return failed("Invalid JSON");
+      }
+      if (h("merchant-id") !== merchantId || h("version") !== "v1" || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(h("timestamp"))) return failed("Invalid merchant or headers", 401);
+      const signed: Record<string, string> = { "merchant-id": h("merchant-id"), version: h("version"), timestamp: h("timestamp") };
+      for (const [k, v] of Object.entries(b)) signed[k] = String(v);
+      if (passphrase) signed.passphrase = passphrase;
+      const expected = md5(Object.keys(signed).sort().map((k) => `${k}=${urlencode(signed[k]!)}`).join("&"));
+      if (h("signature") !== expected) return failed("Signature mismatch", 401);
+      const pfPaymentId = decodeURIComponent(refund[1]!);
+      const gross = completed.get(pfPaymentId);
+      if (gross === undefined) return failed("Transaction not found", 404);
+      const amount = b.amount;
+      const left = gross - refunds.filter((r) => r.pfPaymentId === pfPaymentId).reduce((sum, r) => sum + r.amount, 0);
+      if (!Number.isInteger(amount) || (amount as number) <= 0 || (amount as number) > left) return failed("Refund amount exceeds the available balance");
+      const made = { id: randomUUID(), pfPaymentId, amount: amount as number, reason: String(b.reason ?? "") };
+      refunds.push(made);
+      return send(200, "application/json", JSON.stringify({ code: 200, status: "success", data: { response: { id: made.id, payment_id: pfPaymentId, merchant_id: merchantId, refund_amount: made.amount / 100, status: "COMPLETE" } } }));
     }
 
     if (req.method === "POST" && url.pathname === "/eng/query/validate") {
@@ -200,7 +237,10 @@ export async function startFakePayfast(
     const paramString = fields.map(([k, v]) => `${k}=${urlencode(v)}`).join("&");
     const key = o.passphrase === null ? undefined : (o.passphrase ?? passphrase);
     fields.push(["signature", md5(key ? `${paramString}&passphrase=${urlencode(key)}` : paramString)]);
-    if (o.sent !== false) sentItns.add(paramString);
+    if (o.sent !== false) {
+      sentItns.add(paramString);
+      if ((o.status ?? "COMPLETE") === "COMPLETE") completed.set(fields[1]![1], grossCents);
+    }
     // Sent as a browser or PHP would encode a form (WHATWG: `*` and `~` left as they are): the shop must re-encode
     // the decoded values the PHP way to check the signature, not hash the body it received.
     const body = new URLSearchParams(fields).toString();
@@ -214,6 +254,7 @@ export async function startFakePayfast(
     passphrase,
     payments,
     requests,
+    refunds,
     invalidateAll() {
       alwaysInvalid = true;
     },

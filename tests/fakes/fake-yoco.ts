@@ -6,7 +6,12 @@
  *   the same Idempotency-Key answers with the same checkout;
  * - GET /api/checkouts/:id → the checkout and its status ('created', then 'completed' once paid);
  * - webhooks as Standard Webhooks, signed with the webhook secret: payment.succeeded with payload.amount,
- *   payload.currency and payload.metadata.checkoutId.
+ *   payload.currency and payload.metadata.checkoutId;
+ * - POST /api/checkouts/:id/refund with an optional Idempotency-Key, body { amount? (cents; the whole remaining
+ *   balance without it), metadata } → 202 { id, refundId, message, status: "successful" } for a completed checkout
+ *   with that much left to refund; the same Idempotency-Key answers with the same refund; then `refundWebhook()` is
+ *   the refund.succeeded / refund.failed event Yoco sends (payload.id the refund's id, payload.amount, payload.metadata
+ *   .checkoutId), as developer.yoco.com documents them ("Refund a payment", "Successful refund", "Failed refund").
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,6 +30,14 @@ export interface FakeCheckout {
   idempotencyKey: string;
 }
 
+export interface FakeRefund {
+  id: string;
+  checkoutId: string;
+  amount: number;
+  idempotencyKey: string | undefined;
+  metadata: Record<string, unknown>;
+}
+
 export interface FakeYoco {
   baseUrl: string;
   secretKey: string;
@@ -32,6 +45,11 @@ export interface FakeYoco {
   /** Every request the fake received, in order. */
   requests: { method: string; path: string; authorization: string | undefined; idempotencyKey: string | undefined; body: unknown }[];
   checkouts: Map<string, FakeCheckout>;
+  refunds: Map<string, FakeRefund>;
+  /** Make the next refund call answer with this status and body. */
+  failNextRefund(status: number, body: unknown): void;
+  /** The signed refund.succeeded (or refund.failed) event Yoco sends once a refund has ended. */
+  refundWebhook(refundId: string, options?: { type?: "refund.succeeded" | "refund.failed"; amount?: number; eventId?: string }): { eventId: string; body: string; headers: Record<string, string> };
   /** Make the next create-checkout call answer with this status and body. */
   failNextCreate(status: number, body: unknown): void;
   /** Mark a checkout paid (as the card payment on Yoco's page would). */
@@ -54,6 +72,8 @@ export async function startFakeYoco(options: { secretKey?: string; webhookSecret
   const secretKey = options.secretKey ?? `sk_test_${randomUUID().replaceAll("-", "")}`;
   const webhookSecret = options.webhookSecret ?? `whsec_${Buffer.from(randomUUID()).toString("base64")}`;
   const checkouts = new Map<string, FakeCheckout>();
+  const refunds = new Map<string, FakeRefund>();
+  let nextRefundFailure: { status: number; body: unknown } | undefined;
   const byKey = new Map<string, string>();
   const requests: FakeYoco["requests"] = [];
   let nextFailure: { status: number; body: unknown } | undefined;
@@ -107,6 +127,30 @@ export async function startFakeYoco(options: { secretKey?: string; webhookSecret
       return send(200, present(checkout));
     }
 
+    const refundMatch = /^\/api\/checkouts\/([^/]+)\/refund$/.exec(url.pathname);
+    if (req.method === "POST" && refundMatch) {
+      if (nextRefundFailure) {
+        const failure = nextRefundFailure;
+        nextRefundFailure = undefined;
+        return send(failure.status, failure.body);
+      }
+      const checkout = checkouts.get(decodeURIComponent(refundMatch[1]!));
+      if (!checkout) return send(404, { errorCode: "not_found", errorMessage: "Checkout not found" });
+      if (checkout.status !== "completed") return send(400, { errorCode: "checkout_not_completed", errorMessage: "Only a completed checkout can be refunded", displayMessage: "This payment can't be refunded." });
+      const earlier = [...refunds.values()].find((r) => r.idempotencyKey !== undefined && r.idempotencyKey === idempotencyKey);
+      if (earlier) return send(202, { id: checkout.id, refundId: earlier.id, message: "Your refund has been processed", status: "successful" });
+      const b = (body ?? {}) as { amount?: unknown; metadata?: Record<string, unknown> };
+      const refunded = [...refunds.values()].filter((r) => r.checkoutId === checkout.id).reduce((sum, r) => sum + r.amount, 0);
+      const left = checkout.amount - refunded;
+      const amount = b.amount === undefined ? left : b.amount;
+      if (!Number.isInteger(amount) || (amount as number) <= 0 || (amount as number) > left) {
+        return send(400, { errorCode: "invalid_amount", errorMessage: "Refund amount exceeds the refundable balance", displayMessage: "The refund amount is more than can be refunded." });
+      }
+      const refund: FakeRefund = { id: `rfd_${randomUUID().replaceAll("-", "").slice(0, 24)}`, checkoutId: checkout.id, amount: amount as number, idempotencyKey, metadata: b.metadata ?? {} };
+      refunds.set(refund.id, refund);
+      return send(202, { id: checkout.id, refundId: refund.id, message: "Your refund has been processed", status: "successful" });
+    }
+
     const match = /^\/api\/checkouts\/([^/]+)$/.exec(url.pathname);
     if (req.method === "GET" && match) {
       const checkout = checkouts.get(decodeURIComponent(match[1]));
@@ -141,6 +185,32 @@ export async function startFakeYoco(options: { secretKey?: string; webhookSecret
     webhookSecret,
     requests,
     checkouts,
+    refunds,
+    failNextRefund(status, body) {
+      nextRefundFailure = { status, body };
+    },
+    refundWebhook(refundId, o = {}) {
+      const refund = refunds.get(refundId);
+      const type = o.type ?? "refund.succeeded";
+      const eventId = o.eventId ?? `evt_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
+      const body = JSON.stringify({
+        id: eventId,
+        type,
+        createdDate: new Date().toISOString(),
+        payload: {
+          id: refundId,
+          type: "refund",
+          createdDate: new Date().toISOString(),
+          amount: o.amount ?? refund?.amount ?? 0,
+          currency: "ZAR",
+          paymentId: `p_${refund?.checkoutId ?? "unknown"}`,
+          status: type === "refund.succeeded" ? "succeeded" : "failed",
+          mode: "test",
+          metadata: { checkoutId: refund?.checkoutId ?? null },
+        },
+      });
+      return { eventId, body, headers: { "content-type": "application/json", ...webhookHeaders(webhookSecret, eventId, body) } };
+    },
     failNextCreate(status, body) {
       nextFailure = { status, body };
     },

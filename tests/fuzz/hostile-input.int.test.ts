@@ -17,6 +17,7 @@ import { insertCategory, insertProduct, insertReview } from "../factories/catalo
 import { insertCoupon, insertZone } from "../factories/orders";
 import { insertAwaitingOrder } from "../factories/payments";
 import { HOSTILE_VALUES, NON_FORM_BODIES, REPEATED_FIELD_VALUES } from "./corpus";
+import { unsubscribeUrl } from "~/modules/marketing/unsubscribe.server";
 
 type Actor = "visitor" | "customer" | "admin";
 type RouteModule = { loader?: (args: any) => unknown; action?: (args: any) => unknown };
@@ -65,6 +66,8 @@ const ACTIONS: FuzzAction[] = [
   { path: "/auth/logout", route: () => import("~/routes/auth.logout"), as: "customer", form: () => ({ unused: "x" }) },
   { path: "/profile", route: () => import("~/routes/profile"), as: "customer", form: () => ({ intent: "preferences", emailNotifications: "on", emailMarketing: "on" }) },
   { path: "/profile", route: () => import("~/routes/profile"), as: "customer", form: () => ({ intent: "password", currentPassword: "not the password", newPassword: "a brand new passphrase" }) },
+  { path: "/profile/my-data", route: () => import("~/routes/profile.my-data"), as: "customer", form: () => ({ intent: "download" }) },
+  { path: "/profile/delete-account", route: () => import("~/routes/profile.delete-account"), as: "customer", form: () => ({ password: "not the password" }) },
   { path: "/checkout", route: () => import("~/routes/checkout"), as: "customer", form: (f) => ({ ...ADDRESS, zoneId: "", couponCode: "", lines: JSON.stringify([{ productId: f.productId, quantity: 1 }]), checkoutToken: crypto.randomUUID(), paymentMethod: "card" }) },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", form: () => ({ intent: "cancel" }), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", form: (f) => ({ productId: f.productId, productSlug: f.productSlug, rating: "5", comment: "Lovely" }) },
@@ -89,6 +92,14 @@ const ACTIONS: FuzzAction[] = [
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", form: () => ({ intent: "deleteRule", id: "no-such-rule" }) },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", form: () => ({ intent: "saveDelivery", collectionCompany: "Scentara", collectionStreet: "12 Main Road", collectionSuburb: "Rondebosch", collectionCity: "Cape Town", collectionProvince: "Western Cape", collectionCode: "7700", contactName: "Dispatch", contactMobile: "0821234567", contactEmail: "hello@scentara.co.za", boxLength: "25", boxWidth: "18", boxHeight: "12", bottleWeight: "350", packagingWeight: "250", doorMode: "quote", doorMargin: "-10.00", doorFlat: "99.00", lockerMode: "flat", lockerMargin: "0", lockerFlat: "60.00", pointMode: "quote", pointMargin: "5", pointFlat: "60" }) },
   { path: "/webhooks/payments/simulated", route: () => import("~/routes/webhooks.payments"), as: "visitor", form: () => ({ type: "payment.succeeded" }), params: () => ({ provider: "simulated" }) },
+  { path: "/admin/marketing/new", route: () => import("~/routes/admin.marketing.$id"), as: "admin", form: (f) => ({ intent: "save", id: "new", subject: "Fuzzed news", body: "Hello\n\nThere", product1: f.productSlug, product2: "" }), params: () => ({ id: "new" }) },
+  { path: "/admin/marketing/x", route: () => import("~/routes/admin.marketing.$id"), as: "admin", form: () => ({ intent: "send", id: "no-such-announcement" }), params: () => ({ id: "no-such-announcement" }) },
+  { path: "/admin/marketing", route: () => import("~/routes/admin.marketing"), as: "admin", form: () => ({ intent: "delete", id: "no-such-announcement" }) },
+  { path: "/unsubscribe", route: () => import("~/routes/unsubscribe"), as: "visitor", form: (f) => ({ token: new URL(unsubscribeUrl(f.customerId)).searchParams.get("token")! }) },
+  { path: "/unsubscribe/one-click", route: () => import("~/routes/unsubscribe.one-click"), as: "visitor", form: (f) => ({ token: new URL(unsubscribeUrl(f.customerId)).searchParams.get("token")!, "List-Unsubscribe": "One-Click" }) },
+  { path: "/orders/x/return", route: () => import("~/routes/orders.return"), as: "customer", form: () => ({ reason: "changed_mind", "qty.x": "1", opened: "on", note: "Too sweet" }), params: (f) => ({ id: f.orderId }) },
+  { path: "/admin/returns/x", route: () => import("~/routes/admin.returns.$id"), as: "admin", form: () => ({ intent: "refund", id: "no-such-return", amount: "100.00", method: "provider", reference: "FNB 1" }), params: () => ({ id: "no-such-return" }) },
+  { path: "/admin/returns/x", route: () => import("~/routes/admin.returns.$id"), as: "admin", form: () => ({ intent: "receive", id: "no-such-return", "restock.x": "1" }), params: () => ({ id: "no-such-return" }) },
 ];
 
 const LOADERS: FuzzLoader[] = [
@@ -102,6 +113,8 @@ const LOADERS: FuzzLoader[] = [
   { path: "/auth/register", route: () => import("~/routes/auth.register"), as: "visitor", query: () => ({ redirect: "/checkout" }) },
   { path: "/auth/reset-password", route: () => import("~/routes/auth.reset-password"), as: "visitor", query: () => ({ token: "no-such-token" }) },
   { path: "/profile", route: () => import("~/routes/profile"), as: "customer", query: () => ({ tab: "orders" }) },
+  { path: "/profile/delete-account", route: () => import("~/routes/profile.delete-account"), as: "customer", query: () => ({ done: "1" }) },
+  { path: "/admin/privacy", route: () => import("~/routes/admin.privacy"), as: "admin", query: () => ({}) },
   { path: "/api/reviews", route: () => import("~/routes/api.reviews"), as: "customer", query: (f) => ({ productId: f.productId }) },
   { path: "/pay/simulated", route: () => import("~/routes/pay.simulated"), as: "customer", query: () => ({}), params: (f) => ({ checkoutId: f.checkoutId }) },
   { path: "/payment/eft", route: () => import("~/routes/payment.eft"), as: "customer", query: () => ({}), params: (f) => ({ orderId: f.orderId }) },
@@ -118,11 +131,21 @@ const LOADERS: FuzzLoader[] = [
   { path: "/admin/inbox", route: () => import("~/routes/admin.inbox"), as: "admin", query: () => ({ box: "sent", page: "2" }) },
   { path: "/admin/products", route: () => import("~/routes/admin.products"), as: "admin", query: (f) => ({ q: "rose", category: "none", page: "2", confirm: f.productId }) },
   { path: "/admin/shipping", route: () => import("~/routes/admin.shipping"), as: "admin", query: (f) => ({ confirm: f.zoneId, edit: "new" }) },
+  { path: "/orders/x/return", route: () => import("~/routes/orders.return"), as: "customer", query: () => ({ requested: "1" }), params: (f) => ({ id: f.orderId }) },
+  { path: "/returns/x/credit-note.pdf", route: () => import("~/routes/returns.credit-note[.]pdf"), as: "customer", query: () => ({}), params: () => ({ id: "no-such-return" }) },
+  { path: "/admin/returns", route: () => import("~/routes/admin.returns"), as: "admin", query: () => ({ tab: "overdue", page: "2" }) },
+  { path: "/admin/returns/x", route: () => import("~/routes/admin.returns.$id"), as: "admin", query: () => ({}), params: () => ({ id: "no-such-return" }) },
+  { path: "/admin/marketing", route: () => import("~/routes/admin.marketing"), as: "admin", query: () => ({ page: "2", confirm: "x" }) },
+  { path: "/admin/marketing/new", route: () => import("~/routes/admin.marketing.$id"), as: "admin", query: () => ({ confirm: "send", saved: "1" }), params: () => ({ id: "new" }) },
+  { path: "/admin/users", route: () => import("~/routes/admin.users"), as: "admin", query: (f) => ({ consents: f.customerId }) },
+  { path: "/admin/consents.csv", route: () => import("~/routes/admin.consents[.]csv"), as: "admin", query: () => ({}) },
+  { path: "/unsubscribe", route: () => import("~/routes/unsubscribe"), as: "visitor", query: (f) => ({ token: new URL(unsubscribeUrl(f.customerId)).searchParams.get("token")! }) },
+  { path: "/unsubscribe/one-click", route: () => import("~/routes/unsubscribe.one-click"), as: "visitor", query: (f) => ({ token: new URL(unsubscribeUrl(f.customerId)).searchParams.get("token")! }) },
   { path: "/scent-finder", route: () => import("~/routes/scent-finder"), as: "visitor", query: () => ({ for: "men", when: "evening", family: "woody", love: "Tom Ford", strength: "strong", budget: "600" }) },
 ];
 
 /** What a refusal must leave alone. */
-const GUARDED_TABLES = ["products", "categories", "product_tiers", "reviews", "orders", "order_lines", "coupons", "coupon_usage", "users", "shipping_zones", "shipping_rules", "shipping_zone_provinces"] as const;
+const GUARDED_TABLES = ["products", "categories", "product_tiers", "reviews", "orders", "order_lines", "coupons", "coupon_usage", "users", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "returns", "return_lines", "consents", "announcements", "announcement_recipients"] as const;
 
 /**
  * Every guarded table's rows, as one fingerprint per table (row count and every row's text), read in ONE query.

@@ -7,15 +7,18 @@ import { AdminPage } from "./admin-page";
 export const ADMIN_PAGES = [
   { to: "/admin", label: "Dashboard", end: true },
   { to: "/admin/orders", label: "Orders" },
+  { to: "/admin/returns", label: "Returns" },
   { to: "/admin/products", label: "Products" },
   { to: "/admin/categories", label: "Categories" },
   { to: "/admin/coupons", label: "Coupons" },
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/users", label: "Users" },
+  { to: "/admin/marketing", label: "Marketing" },
   { to: "/admin/shipping", label: "Shipping" },
   { to: "/admin/pricing", label: "Pricing" },
   { to: "/admin/inbox", label: "Inbox" },
   { to: "/admin/data", label: "Data" },
+  { to: "/admin/privacy", label: "Privacy" },
 ] as const;
 
 /** A guarded page whose tools arrive in a later release. */

@@ -67,7 +67,7 @@ export function SalesSection({ range, notice, presets, sales }: { range: SalesRa
         <ChartCard
           id="chart-revenue"
           title={`Revenue ${GROUPING_WORDS[range.grouping]}`}
-          summary={`${money(revenue.revenueCents)} from ${num(revenue.orders)} paid orders`}
+          summary={`${money(revenue.revenueCents)} from ${num(revenue.orders)} paid orders${revenue.refundedCents ? `; ${money(revenue.refundedCents)} of it refunded` : ""}`}
           csv={csv("revenue")}
           className="lg:col-span-2"
           table={

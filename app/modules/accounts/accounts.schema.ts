@@ -62,6 +62,11 @@ export const loginSchema = z.object({
 export const registerSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
+  /** the marketing box (never ticked in advance): present ("on") only when the person ticked it */
+  marketing: z
+    .union([z.literal("on"), z.literal("true"), z.literal("false"), z.literal("")])
+    .optional()
+    .transform((v) => v === "on" || v === "true"),
 });
 
 export const forgotPasswordSchema = z.object({ email: emailSchema });

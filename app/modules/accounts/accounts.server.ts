@@ -8,6 +8,9 @@ import { getAuth } from "./auth.server";
 import { MESSAGES } from "./accounts.schema";
 import { limitAttempts, limitSignIn, RATE_RULES, rateKey, refund } from "./rate-limit.server";
 import { isListedAdmin } from "./session.server";
+import { marketingConsentWording } from "~/modules/consent/consent.logic";
+import { recordRegistrationConsents, setMarketingConsent } from "~/modules/consent/consent.server";
+import { env } from "~/utils/env.server";
 
 /**
  * Account use cases on better-auth's server API. Each takes the database and plain input (the route has already
@@ -67,21 +70,30 @@ async function endSessionOf(cookie: string) {
   await ctx.internalAdapter.deleteSession(previous.session.token);
 }
 
-/** Register: answers the same whether or not the e-mail already has an account (its owner gets an e-mail). */
-export async function registerAccount(db: Queryable, input: { email: string; password: string }, meta: RequestMeta) {
+/**
+ * Register: answers the same whether or not the e-mail already has an account (its owner gets an e-mail). A new
+ * account's consents are logged (the terms and privacy notice shown, the marketing box if ticked); a sign-up for an
+ * existing address records nothing: whoever typed it cannot give or change that person's consent.
+ */
+export async function registerAccount(db: Queryable, input: { email: string; password: string; marketing?: boolean }, meta: RequestMeta) {
   await limitAttempts(db, [
     { key: rateKey.registerIp(meta.ip), rule: RATE_RULES.registerIp },
     { key: rateKey.registerEmail(input.email), rule: RATE_RULES.registerEmail },
   ]);
+  let userId: string;
   try {
-    await getAuth().api.signUpEmail({
+    const result = await getAuth().api.signUpEmail({
       body: { email: input.email, password: input.password, name: "" },
       headers: authHeaders({ ...meta, cookie: null }),
     });
+    userId = result.user.id;
   } catch (error) {
     logger.warn({ err: error instanceof APIError ? error.message : error }, "registration failed");
     throw new DomainError(MESSAGES.registerFailed, 400);
   }
+  // An existing address gets a made-up user back (nothing is stored under its id): only a real new row is logged.
+  const created = await db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
+  if (created) await recordRegistrationConsents(db, created, { marketing: input.marketing === true, shopName: env().SHOP_NAME });
 }
 
 /** Forgot password: a reset link by e-mail when the account exists; the same answer either way. */
@@ -175,7 +187,9 @@ export async function getEmailPreferences(db: Queryable, userId: string): Promis
 }
 
 /**
- * Marketing is opt-in (POPIA): opting in records when consent was given (kept while it stays on); opting out clears it.
+ * Marketing is opt-in (POPIA s69): opting in records when consent was given (kept while it stays on); opting out
+ * clears it. A change of the marketing switch is a row of the consent log (source profile, with the switch's wording),
+ * written in the same transaction; saving without changing it records nothing.
  */
 export async function updateEmailPreferences(
   db: Queryable,
@@ -183,19 +197,12 @@ export async function updateEmailPreferences(
   input: { emailNotifications: boolean; emailMarketing: boolean },
   now = new Date(),
 ): Promise<EmailPreferences> {
-  const current = await getEmailPreferences(db, userId);
-  const marketingConsentAt = input.emailMarketing ? (current.emailMarketing && current.marketingConsentAt) || now.toISOString() : null;
-  await db
-    .updateTable("users")
-    .set({
-      email_notifications: input.emailNotifications,
-      email_marketing: input.emailMarketing,
-      marketing_consent_at: marketingConsentAt,
-      updated_at: now.toISOString(),
-    })
-    .where("id", "=", userId)
-    .execute();
-  return { ...input, marketingConsentAt };
+  const run = async (trx: Queryable) => {
+    await trx.updateTable("users").set({ email_notifications: input.emailNotifications, updated_at: now.toISOString() }).where("id", "=", userId).execute();
+    await setMarketingConsent(trx, { userId, granted: input.emailMarketing, source: "profile", wording: marketingConsentWording(env().SHOP_NAME), now });
+    return getEmailPreferences(trx, userId);
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 // --- administration (scripts/create-admin.ts) ---

@@ -3,13 +3,13 @@ import { z } from "zod";
 /** The users page (SPEC §2, §4 user role edit, §8), browser-safe. */
 export const USER_ADMIN_MESSAGES = {
   updated: "User updated",
-  deleted: "User deleted. Their orders are kept.",
+  deleted: "User deleted: their personal data is erased; paid orders and invoices are kept for the tax record.",
   failedUpdate: "Failed to update user",
   failedDelete: "Failed to delete user",
   failedFetch: "Failed to fetch users",
   none: "No users found matching your criteria.",
   selfDemote: "You can't remove your own admin access: ask another admin",
-  selfDelete: "You can't delete your own account here",
+  selfDelete: "You can't delete your own account here: use Profile → Delete my account",
   lastAdmin: "The shop needs at least one admin: make someone else an admin first",
   listedAdmin: "This address is an admin through ADMIN_EMAILS (server configuration): remove it there to demote it",
   marketingConsent: "Marketing e-mails need the customer's own consent: they can opt in under Profile → Email Preferences",

@@ -6,6 +6,11 @@ import type { Database } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { USER_ADMIN_MESSAGES } from "./users-admin.schema";
+import { eraseAccountData, sendErasureConfirmation, type ErasureResult } from "~/modules/privacy/erasure.server";
+import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+import { ADMIN_MARKETING_OFF_WORDING } from "~/modules/consent/consent.logic";
+import { setMarketingConsent } from "~/modules/consent/consent.server";
 
 /**
  * The people of the shop as an admin manages them (SPEC §2 Users, §7 get_all_users / update_user_role /
@@ -111,32 +116,47 @@ async function updateUserLocked(db: Queryable, actorId: string, input: { id: str
     if ((await adminCount(db)) <= 1) throw new DomainError(USER_ADMIN_MESSAGES.lastAdmin, 409, "isAdmin");
   }
   if (input.emailMarketing && !(user.email_marketing === true)) throw new DomainError(USER_ADMIN_MESSAGES.marketingConsent, 409, "emailMarketing");
+  const now = new Date();
   await db
     .updateTable("users")
-    .set({
-      is_admin: input.isAdmin,
-      email_notifications: input.emailNotifications,
-      email_marketing: input.emailMarketing,
-      marketing_consent_at: input.emailMarketing ? user.marketing_consent_at : null,
-      updated_at: new Date().toISOString(),
-    })
+    .set({ is_admin: input.isAdmin, email_notifications: input.emailNotifications, updated_at: now.toISOString() })
     .where("id", "=", input.id)
     .execute();
+  // Turning a customer's marketing off is logged as the admin's doing (consent log, docs/decisions/039).
+  if (!input.emailMarketing) await setMarketingConsent(db, { userId: input.id, granted: false, source: "admin", wording: ADMIN_MARKETING_OFF_WORDING, actorUserId: actorId, now });
+}
+
+/** Who deletes an account: its owner (Profile → Delete my account, after their password) or an admin (Admin → Users). */
+export type DeletedBy = { kind: "self" } | { kind: "admin"; adminId: string };
+
+/**
+ * delete_user_account from Admin → Users: the same path as the owner's own deletion (deleteAccount).
+ */
+export async function deleteUserByAdmin(db: DB, actorId: string, id: string): Promise<ErasureResult> {
+  return deleteAccount(db, id, { kind: "admin", adminId: actorId });
 }
 
 /**
- * delete_user_account: the account, its sessions, password and reviews go (the database cascades); its orders stay
- * for the shop's tax records, with their address and lines, no longer linked to an account (docs/decisions/012).
+ * THE way an account is deleted, whoever asks (docs/decisions/040, superseding 012). Under the admin-role lock (two
+ * admins can't remove each other, nor the last admin go while an admin deletes themself): the checks that keep the
+ * shop administrable — an admin deletes themself only from their profile, never an address in ADMIN_EMAILS, never
+ * the last admin — then the erasure (app/modules/privacy/erasure.server.ts: personal data erased, paid orders kept
+ * for the tax record with only what their invoice shows), in one transaction. After the commit: every remembered
+ * session forgotten in every process (signed out everywhere), the storefront told when reviews went, and the
+ * confirmation e-mail.
  */
-export async function deleteUserByAdmin(db: DB, actorId: string, id: string): Promise<{ email: string }> {
-  const deleted = await withAdminRoleLock(db, async (trx) => {
+export async function deleteAccount(db: DB, id: string, by: DeletedBy, now: Date = new Date()): Promise<ErasureResult> {
+  const result = await withAdminRoleLock(db, async (trx) => {
     const user = await findUser(trx, id);
-    if (user.id === actorId) throw new DomainError(USER_ADMIN_MESSAGES.selfDelete, 409);
-    if (user.listedAdmin) throw new DomainError(USER_ADMIN_MESSAGES.listedAdmin, 409);
-    if (user.isAdmin && (await adminCount(trx)) <= 1) throw new DomainError(USER_ADMIN_MESSAGES.lastAdmin, 409);
-    await trx.deleteFrom("users").where("id", "=", id).execute();
-    return { email: user.email };
+    const self = by.kind === "self";
+    if (!self && user.id === by.adminId) throw new DomainError(USER_ADMIN_MESSAGES.selfDelete, 409);
+    if (user.listedAdmin) throw new DomainError(self ? PRIVACY_MESSAGES.listedAdminSelf : USER_ADMIN_MESSAGES.listedAdmin, 409);
+    if (user.isAdmin && (await adminCount(trx)) <= 1) throw new DomainError(self ? PRIVACY_MESSAGES.lastAdminSelf : USER_ADMIN_MESSAGES.lastAdmin, 409);
+    return eraseAccountData(trx, { id: user.id, email: user.email }, by, now);
   });
   forgetUserSessions(id); // after the commit: a lookup racing it can't remember the account again
-  return deleted;
+  // Their reviews left the product pages (text, count, average): visitors' cached copies go.
+  if (result.summary.reviewsRemoved > 0) storefrontChanged("account deleted: reviews removed");
+  await sendErasureConfirmation(db, result, by, now);
+  return result;
 }

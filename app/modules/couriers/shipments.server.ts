@@ -375,11 +375,12 @@ async function sendDeliveryUpdate(db: Queryable, orderId: string, event: Trackin
           ...(point?.hours?.length && atPoint ? ["", `Opening hours: ${point.hours.join(", ")}`] : []),
           "",
           `Follow your parcel: ${base}/order-confirmation?id=${orderId}`,
-          `E-mail preferences: ${base}/profile`,
           "",
           config.SHOP_NAME,
         ].join("\n"),
         replyTo: config.CONTACT_EMAIL,
+        // the footer links the e-mail preferences (mail-footer.ts)
+        kind: "transactional",
       },
       db,
     );

@@ -20,13 +20,7 @@ export async function allocateInvoiceNumber(trx: Trx, orderId: string, now: Date
   const order = await trx.selectFrom("orders").select("invoice_number").where("id", "=", orderId).executeTakeFirst();
   if (!order) throw new Error(`allocateInvoiceNumber: no order ${orderId}`);
   if (order.invoice_number !== null) return Number(order.invoice_number);
-  const counter = await trx
-    .updateTable("invoice_counter")
-    .set((eb) => ({ next_number: eb("next_number", "+", 1) }))
-    .where("id", "=", 1)
-    .returning("next_number")
-    .executeTakeFirstOrThrow();
-  const number = Number(counter.next_number) - 1;
+  const number = await takeNextNumber(trx, "invoice_counter");
   const updated = await trx
     .updateTable("orders")
     .set({ invoice_number: number, invoice_issued_at: now.toISOString() })
@@ -37,6 +31,21 @@ export async function allocateInvoiceNumber(trx: Trx, orderId: string, now: Date
   // than leave a gap behind: the whole transaction rolls back, increment included.
   if (Number(updated.numUpdatedRows) !== 1) throw new Error(`allocateInvoiceNumber: order ${orderId} was numbered concurrently`);
   return number;
+}
+
+/**
+ * Takes the next number of a document series kept in a one-row counter table (invoices; credit notes, migration 0026):
+ * one `update … set next_number = next_number + 1 … returning` in the caller's transaction, so the row stays locked
+ * until its commit (PostgreSQL; SQLite has one writer) and a rollback gives the number back. Call it last.
+ */
+export async function takeNextNumber(trx: Trx, counter: "invoice_counter" | "credit_note_counter"): Promise<number> {
+  const row = await trx
+    .updateTable(counter)
+    .set((eb) => ({ next_number: eb("next_number", "+", 1) }))
+    .where("id", "=", 1)
+    .returning("next_number")
+    .executeTakeFirstOrThrow();
+  return Number(row.next_number) - 1;
 }
 
 /**

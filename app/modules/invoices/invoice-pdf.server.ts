@@ -31,7 +31,19 @@ export interface RenderOptions {
   compress?: boolean;
 }
 
-export function renderInvoicePdf(invoice: InvoiceDocument, options: RenderOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * What the renderer prints: an invoice, or another document drawn the same way (the credit note, credit-note.logic.ts)
+ * with its own title, the facts under the title (its number, its date, the invoice it corrects …), the label over the
+ * recipient, and a note under the totals.
+ */
+export type PrintedDocument = Omit<InvoiceDocument, "title"> & {
+  title: string;
+  facts?: Array<[label: string, value: string]>;
+  recipientLabel?: string;
+  note?: string | null;
+};
+
+export function renderInvoicePdf(invoice: PrintedDocument, options: RenderOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,
@@ -70,7 +82,7 @@ function label(doc: Doc, text: string, x: number, y: number, width: number, alig
   doc.font("Helvetica").fontSize(6.5).fillColor(MUTED).text(text.toUpperCase(), x, y, { width, align, characterSpacing: tracking(6.5), lineBreak: false });
 }
 
-function draw(doc: Doc, inv: InvoiceDocument) {
+function draw(doc: Doc, inv: PrintedDocument) {
   // --- masthead: the wordmark left, the document's title and facts right
   let y = MARGIN;
   doc.font("Times-Roman").fontSize(24).fillColor(INK).text(inv.supplier.wordmark.toUpperCase(), LEFT, y, { characterSpacing: tracking(24), lineBreak: false });
@@ -78,7 +90,7 @@ function draw(doc: Doc, inv: InvoiceDocument) {
   doc.font("Helvetica").fontSize(6).fillColor(GOLD).text("PARFUMS · SOUTH AFRICA", LEFT + 1, y + 30, { characterSpacing: tracking(6), lineBreak: false });
 
   doc.font("Times-Roman").fontSize(15).fillColor(INK).text(inv.title.toUpperCase(), LEFT, y + 2, { width: WIDTH, align: "right", characterSpacing: tracking(15), lineBreak: false });
-  const facts: Array<[string, string]> = [
+  const facts: Array<[string, string]> = inv.facts ?? [
     ["Invoice number", inv.number],
     ["Date of issue", inv.issueDate],
     ["Reference", inv.reference],
@@ -97,7 +109,7 @@ function draw(doc: Doc, inv: InvoiceDocument) {
   const colW = (WIDTH - 40) / 2;
   const rightX = LEFT + colW + 40;
   label(doc, "From", LEFT, y, colW);
-  label(doc, "Billed and delivered to", rightX, y, colW);
+  label(doc, inv.recipientLabel ?? "Billed and delivered to", rightX, y, colW);
   y += 13;
   const from = [inv.supplier.name, ...inv.supplier.addressLines];
   const fromExtra = [...(inv.supplier.vatNumber ? [`VAT registration number ${inv.supplier.vatNumber}`] : []), inv.supplier.email];
@@ -158,6 +170,10 @@ function draw(doc: Doc, inv: InvoiceDocument) {
   if (inv.vatNote) {
     y += 6;
     doc.font("Helvetica").fontSize(8).fillColor(MUTED).text(inv.vatNote, LEFT, y, { width: WIDTH, align: "right" });
+  }
+  if (inv.note) {
+    y = Math.max(y, doc.y) + 12;
+    doc.font("Helvetica").fontSize(8.5).fillColor(SOFT).text(inv.note, LEFT, y, { width: WIDTH });
   }
 
   // --- footer on every page: thanks, the shop's address for questions, page n of m

@@ -14,5 +14,4 @@ export const FULL_LEGAL_ENV = {
   SHOP_INFORMATION_OFFICER: "Thandi Nkosi",
   SHOP_INFORMATION_OFFICER_EMAIL: "privacy@scentara.co.za",
   SHOP_TRANSFERS_ABROAD: "none",
-  SHOP_MESSAGE_RETENTION: "12 months",
 };

@@ -6,6 +6,7 @@
  */
 import { DELIVERY_WORKING_DAYS } from "~/modules/shipping/delivery-window.logic";
 import { formatRand } from "~/utils/money";
+import { noticeRetention, type RetentionPolicy } from "~/modules/privacy/retention.logic";
 
 /**
  * The Information Regulator (South Africa), the authority POPIA s74 complaints go to. Public facts, from the
@@ -61,8 +62,8 @@ export interface LegalSettings {
   informationOfficerEmail: string | null;
   /** SHOP_TRANSFERS_ABROAD ("none" when nothing leaves South Africa) */
   transfersAbroad: string | null;
-  /** SHOP_MESSAGE_RETENTION: how long contact messages and copies of sent e-mails are kept */
-  messageRetention: string | null;
+  /** RETENTION_*: how long each kind of information is kept, as the daily retention job enforces it (decision 040) */
+  retention: RetentionPolicy;
   /** who receives personal information, from the payment, delivery and mail configuration */
   recipients: Recipient[];
   /** the ways to pay the checkout offers, as the shopper reads them */
@@ -98,7 +99,6 @@ export const LEGAL_SETTINGS: readonly LegalSettingSpec[] = [
   { key: "SHOP_INFORMATION_OFFICER", what: "Information Officer's name", law: "POPIA s18(1)(b), s55", page: "privacy", isSet: (s) => given(s.informationOfficer) },
   { key: "SHOP_INFORMATION_OFFICER_EMAIL", what: "Information Officer's e-mail address", law: "POPIA s18(1)(b), s23, s24", page: "privacy", isSet: (s) => given(s.informationOfficerEmail) },
   { key: "SHOP_TRANSFERS_ABROAD", what: "transfers of personal information outside South Africa (or none)", law: "POPIA s18(1)(g), s72", page: "privacy", isSet: (s) => given(s.transfersAbroad) },
-  { key: "SHOP_MESSAGE_RETENTION", what: "how long contact messages and sent e-mails are kept", law: "POPIA s14", page: "privacy", isSet: (s) => given(s.messageRetention) },
 ];
 
 /** The settings the notices need that are not set (an empty list: both pages are complete). */
@@ -247,7 +247,7 @@ export function sellerDisclosure(s: LegalSettings): DisclosureItem[] {
       label: "Your record of the transaction",
       value: ["Each paid order is confirmed by e-mail with its lines and totals. Signed in, your profile lists your orders, and each order's invoice can be downloaded as a PDF and kept."],
     },
-    { id: "returns", law: "s43(1)(n)", label: "Returns, exchanges and refunds", value: ["As set out under “Returns and exchanges” in our Terms & Conditions, together with your right to cancel below."], link: { to: "/terms#returns", text: "Returns and exchanges" } },
+    { id: "returns", law: "s43(1)(n)", label: "Returns, exchanges and refunds", value: ["As set out under “Returns and exchanges” in our Terms & Conditions, together with your right to cancel below.", "To return items, sign in and choose “Return items” beside the delivered order under Profile → Orders; we answer by e-mail, and each refund comes with a credit note."], link: { to: "/terms#returns", text: "Returns and exchanges" } },
     { id: "dispute-resolution", law: "s43(1)(o)", label: "Alternative dispute resolution", value: optional(s.disputeResolution) },
     {
       id: "security",
@@ -291,16 +291,17 @@ export interface Collected {
 }
 
 /** What this shop's code collects and keeps (the tables it writes), said once for the privacy notice. */
-export function collected(s: Pick<LegalSettings, "messageRetention">, sessionDays: number): Collected[] {
-  const messages = s.messageRetention && s.messageRetention.trim() ? s.messageRetention.trim() : null;
+export function collected(s: Pick<LegalSettings, "retention">, sessionDays: number): Collected[] {
+  // The periods the daily retention job enforces (docs/decisions/040): the notice and the job read the same settings.
+  const kept = noticeRetention(s.retention);
   return [
     {
       id: "account",
       what: "Your account",
-      items: "Your e-mail address and password (we keep only a one-way hash of the password, never the password itself), and your e-mail preferences with the date you agreed to marketing e-mails, if you did.",
+      items: "Your e-mail address and password (we keep only a one-way hash of the password, never the password itself), your e-mail preferences, and a record of each consent you give or withdraw: marketing e-mails, our terms, this notice (what you were shown, its version, when and where).",
       why: "To sign you in, send you what you ask for, and show you your orders.",
       required: "Needed to place an order; without an account you can still browse the shop.",
-      kept: "Until the account is deleted: ask us and we delete it (POPIA s24).",
+      kept: "Until you delete your account (Profile, “Delete my account”) or ask us to (POPIA s24).",
     },
     {
       id: "orders",
@@ -309,7 +310,7 @@ export function collected(s: Pick<LegalSettings, "messageRetention">, sessionDay
       why: "To deliver your order, to keep you up to date, to issue your invoice and to keep the shop's accounts.",
       required: "Needed to place an order: we can't deliver or invoice without them.",
       law: "Tax invoices and records of supplies (VAT Act s20 and s55; Tax Administration Act s29).",
-      kept: "Five years after the order, as the Tax Administration Act (s29) requires; deleting your account keeps these records without linking them to you.",
+      kept: kept.orders,
     },
     {
       id: "sign-in",
@@ -317,7 +318,7 @@ export function collected(s: Pick<LegalSettings, "messageRetention">, sessionDay
       items: "While you are signed in: the internet (IP) address and browser of each session. Your IP address also counts sign-in attempts, to slow down password guessing.",
       why: "To keep your account safe.",
       required: "Collected automatically when you sign in.",
-      kept: `A session ends after ${sessionDays} days, or when you sign out, and its record goes with it.`,
+      kept: `A session ends after ${sessionDays} days, or when you sign out; its record is deleted within a day after it ends. Sign-in attempt counters are deleted after a day.`,
     },
     {
       id: "messages",
@@ -325,7 +326,7 @@ export function collected(s: Pick<LegalSettings, "messageRetention">, sessionDay
       items: "What you write in the contact form (your name, e-mail address and message), and a copy of each e-mail we send you.",
       why: "To answer you, and to check that our e-mails reached you.",
       required: "Voluntary: only when you write to us, or when we e-mail you about your account or order.",
-      kept: messages ?? "Not provided.",
+      kept: kept.messages,
     },
     {
       id: "reviews",
@@ -333,7 +334,7 @@ export function collected(s: Pick<LegalSettings, "messageRetention">, sessionDay
       items: "The rating and comment you write about a fragrance you bought, linked to your account.",
       why: "To show other shoppers what buyers think.",
       required: "Voluntary.",
-      kept: "Until you or we remove the review, or your account is deleted.",
+      kept: "Until you or we remove the review. Deleting your account removes your reviews.",
     },
     {
       id: "browser",

@@ -4,6 +4,7 @@
  */
 import { SESSION_LIFETIME_SECONDS } from "~/modules/accounts/auth.server";
 import { paymentMethodChoice } from "~/modules/payments/payment-methods";
+import { retentionPolicy } from "~/modules/privacy/retention.server";
 import { type Env, env, isRealDeployment } from "~/utils/env.server";
 import {
   collected,
@@ -37,7 +38,7 @@ export function legalSettings(config: Env = env()): LegalSettings {
     informationOfficer: config.SHOP_INFORMATION_OFFICER ?? null,
     informationOfficerEmail: config.SHOP_INFORMATION_OFFICER_EMAIL ?? null,
     transfersAbroad: config.SHOP_TRANSFERS_ABROAD ?? null,
-    messageRetention: config.SHOP_MESSAGE_RETENTION ?? null,
+    retention: retentionPolicy(config),
     recipients: recipientsFor(config),
     paymentMethods: config.PAYMENT_METHODS.map((m) => paymentMethodChoice(m, config.PAYMENT_PROVIDER, config.EFT_HOLD_DAYS).label),
     freeDeliveryThresholdCents: config.FREE_DELIVERY_THRESHOLD_CENTS,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/utils/env.server";
 import { collected, COOLING_OFF, INFORMATION_REGULATOR, isNone, LEGAL_SETTINGS, missingLegalSettings, POPIA_RIGHTS, recipientsFor, sellerDisclosure, smtpHost } from "./legal.logic";
 import { FULL_LEGAL_ENV } from "./legal.fixtures";
+import { DEFAULT_RETENTION } from "~/modules/privacy/retention.logic";
 import { legalDashboardWarnings, legalSettings, missingLegalSettingLines, privacyPageData, sellerPageData, warnMissingLegalSettings } from "./legal.server";
 
 
@@ -120,14 +121,19 @@ describe("privacy notice (POPIA s18)", () => {
     expect(smtpHost(undefined)).toBeNull();
   });
 
-  it("says what is collected, why, whether it is required and how long it is kept; the message retention is the owner's", () => {
-    const list = collected({ messageRetention: null }, 14);
+  it("says what is collected, why, whether it is required and how long it is kept: the periods the retention job enforces", () => {
+    const list = collected({ retention: DEFAULT_RETENTION }, 14);
     expect(list.map((c) => c.id)).toEqual(["account", "orders", "sign-in", "messages", "reviews", "browser"]);
     for (const c of list) for (const field of [c.what, c.items, c.why, c.required, c.kept]) expect(field.length).toBeGreaterThan(3);
-    expect(list.find((c) => c.id === "orders")!.kept).toContain("Tax Administration Act (s29)");
+    expect(list.find((c) => c.id === "orders")!.kept).toContain("5 years from the invoice, as the Tax Administration Act (s29) requires");
+    expect(list.find((c) => c.id === "orders")!.kept).toContain("erased after 12 months");
     expect(list.find((c) => c.id === "sign-in")!.kept).toContain("14 days");
-    expect(list.find((c) => c.id === "messages")!.kept).toBe("Not provided.");
-    expect(collected({ messageRetention: "12 months" }, 14).find((c) => c.id === "messages")!.kept).toBe("12 months");
+    expect(list.find((c) => c.id === "messages")!.kept).toContain("Contact messages: 12 months. The text of each e-mail we send you: 90 days");
+    // The owner's RETENTION_* settings, not a free text: the notice says what the job does (docs/decisions/040).
+    const owner = collected({ retention: legalSettings(parseEnv({ RETENTION_CONTACT_MONTHS: "6", RETENTION_MAIL_BODY_DAYS: "30", RETENTION_UNPAID_ORDER_MONTHS: "3", RETENTION_INVOICE_YEARS: "7" })).retention }, 14);
+    expect(owner.find((c) => c.id === "messages")!.kept).toContain("Contact messages: 6 months. The text of each e-mail we send you: 30 days");
+    expect(owner.find((c) => c.id === "orders")!.kept).toContain("7 years from the invoice");
+    expect(owner.find((c) => c.id === "orders")!.kept).toContain("erased after 3 months");
   });
 
   it("lists the rights with their sections, and the Regulator's published contacts", () => {
@@ -141,7 +147,7 @@ describe("privacy notice (POPIA s18)", () => {
     const empty = privacyPageData(parseEnv({}));
     expect(empty.responsibleParty).toMatchObject({ name: null, tradingName: "Scentara", address: null });
     expect(empty.informationOfficer).toEqual({ name: null, email: null });
-    expect(empty.missing).toEqual(["SHOP_LEGAL_NAME", "SHOP_ADDRESS", "SHOP_INFORMATION_OFFICER", "SHOP_INFORMATION_OFFICER_EMAIL", "SHOP_TRANSFERS_ABROAD", "SHOP_MESSAGE_RETENTION"]);
+    expect(empty.missing).toEqual(["SHOP_LEGAL_NAME", "SHOP_ADDRESS", "SHOP_INFORMATION_OFFICER", "SHOP_INFORMATION_OFFICER_EMAIL", "SHOP_TRANSFERS_ABROAD"]);
     const full = privacyPageData(parseEnv(FULL_LEGAL_ENV));
     expect(full.missing).toEqual([]);
     expect(full.informationOfficer).toEqual({ name: "Thandi Nkosi", email: "privacy@scentara.co.za" });

@@ -3,7 +3,7 @@ import type { Queryable } from "~/db/db.server";
 import { getDb } from "~/db/db.server";
 import { env } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
-import { withPrivacyFooter } from "./mail-footer";
+import { withMailFooter, type MailKind } from "./mail-footer";
 import { logger } from "~/utils/logger.server";
 
 export interface MailMessage {
@@ -12,6 +12,19 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+  /**
+   * "transactional" (order, payment, delivery: the footer links the e-mail preferences) or "marketing" (needs
+   * unsubscribe: sender and unsubscribe link in the footer, the List-Unsubscribe headers of RFC 8058); unset:
+   * the privacy notice's link only. See mail-footer.ts.
+   */
+  kind?: MailKind;
+  /**
+   * a marketing e-mail's signed unsubscribe addresses (app/modules/marketing/unsubscribe.server.ts): the page the
+   * footer links, and the one-click address of its List-Unsubscribe header
+   */
+  unsubscribe?: { pageUrl: string; oneClickUrl: string };
+  /** the outbox row's id, when the caller must know it before the message is written (the announcement sender) */
+  id?: string;
 }
 
 export interface SendResult {
@@ -41,12 +54,16 @@ let warnedNoSmtp = false;
  * per process and per message, and the message waits in the outbox.
  */
 export async function sendMail(composed: MailMessage, db: Queryable = getDb()): Promise<SendResult> {
-  // Every e-mail ends with the link to the privacy notice (docs/decisions/037); the outbox keeps it as sent.
-  const message = withPrivacyFooter(composed, env().PUBLIC_BASE_URL);
-  const id = newId();
+  // Every e-mail ends with the link to the privacy notice (docs/decisions/037), and its kind's lines (decision 039);
+  // the outbox keeps it as sent.
+  const config = env();
+  const footer = { baseUrl: config.PUBLIC_BASE_URL, shopName: config.SHOP_NAME, legalName: config.SHOP_LEGAL_NAME, address: config.SHOP_ADDRESS, contactEmail: config.CONTACT_EMAIL };
+  const message = withMailFooter(composed, footer, composed.kind, composed.unsubscribe?.pageUrl);
+  const unsubscribe = composed.kind === "marketing" ? (composed.unsubscribe?.oneClickUrl ?? null) : null;
+  const id = composed.id ?? newId();
   await db
     .insertInto("mail_outbox")
-    .values({ id, to_address: message.to, subject: message.subject, text_body: message.text, html_body: message.html ?? null })
+    .values({ id, to_address: message.to, subject: message.subject, text_body: message.text, html_body: message.html ?? null, list_unsubscribe: unsubscribe })
     .execute();
 
   const transport = smtp();
@@ -57,7 +74,16 @@ export async function sendMail(composed: MailMessage, db: Queryable = getDb()): 
     return { id, delivered: false, error: NO_SMTP_REASON };
   }
   try {
-    await transport.sendMail({ from: env().MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo });
+    await transport.sendMail({
+      from: config.MAIL_FROM,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      replyTo: message.replyTo,
+      // RFC 8058 one-click unsubscribe: the mail program posts "List-Unsubscribe=One-Click" to this address.
+      ...(unsubscribe ? { list: { unsubscribe }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } } : {}),
+    });
     await db.updateTable("mail_outbox").set({ sent_at: new Date().toISOString() }).where("id", "=", id).execute();
     return { id, delivered: true };
   } catch (error) {

@@ -61,6 +61,7 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
             "",
             config.SHOP_NAME,
           ].join("\n"),
+          kind: "transactional",
         },
         db,
       ),
@@ -149,11 +150,12 @@ export async function sendOrderStatusEmail(db: Queryable, orderId: string, optio
         "",
         `Order ${short}, total ${formatRand(Number(order.total_amount_cents))}.`,
         `Order details and tracking: ${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/order-confirmation?id=${order.id}`,
-        `E-mail preferences: ${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/profile`,
         "",
         config.SHOP_NAME,
       ].join("\n"),
       replyTo: config.CONTACT_EMAIL,
+      // the footer links the e-mail preferences (mail-footer.ts)
+      kind: "transactional",
     },
     db,
   );

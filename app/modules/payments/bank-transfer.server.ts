@@ -109,6 +109,7 @@ async function sendBankTransferInstructions(db: Queryable, order: { id: string; 
         config.SHOP_NAME,
       ].join("\n"),
       replyTo: config.CONTACT_EMAIL,
+      kind: "transactional",
     },
     db,
   );
@@ -139,6 +140,7 @@ export async function sendBankTransferExpired(db: Queryable, orderId: string): P
           config.SHOP_NAME,
         ].join("\n"),
         replyTo: config.CONTACT_EMAIL,
+        kind: "transactional",
       },
       db,
     ),

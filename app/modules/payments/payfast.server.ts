@@ -1,7 +1,18 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { formatAmount } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
-import { checkoutFormPath, type CheckoutForm, type CreateCheckoutInput, type PaymentEvent, type PaymentEventType, type PaymentProvider } from "./provider";
+import { z } from "zod";
+import {
+  checkoutFormPath,
+  PaymentProviderError,
+  type CheckoutForm,
+  type CreateCheckoutInput,
+  type PaymentEvent,
+  type PaymentEventType,
+  type PaymentProvider,
+  type RefundInput,
+  type RefundResult,
+} from "./provider";
 import { WebhookVerificationError } from "./standard-webhooks.server";
 
 /**
@@ -27,6 +38,11 @@ import { WebhookVerificationError } from "./standard-webhooks.server";
  *   COMPLETE, as some payment methods do) is still applied.
  * - No status call: PayFast's transaction query is a separate signed API (api.payfast.co.za, its own headers); this
  *   integration relies on the ITN, and the return page shows "confirming" until it arrives.
+ * - Refunds (docs/decisions/041) go through that API: POST {api}/refunds/{pf_payment_id}, JSON { amount (cents),
+ *   reason, notify_buyer }, headers merchant-id, version "v1", timestamp and `signature` = MD5 of every header and body
+ *   value, keys sorted alphabetically with `passphrase` among them, as `key=urlencode(value)` joined by '&'
+ *   (payfast-php-sdk lib/Request.php, lib/Auth.php generateApiSignature, lib/Services/Refunds.php). PayFast offers it
+ *   on live accounts only, not the sandbox: without `apiBase` the adapter has no refund and the owner pays by EFT.
  */
 export interface PayfastConfig {
   /** https://www.payfast.co.za, https://sandbox.payfast.co.za, or a local fake in tests. */
@@ -37,6 +53,8 @@ export interface PayfastConfig {
   passphrase?: string;
   /** ms before the ITN confirmation call to PayFast is abandoned */
   timeoutMs?: number;
+  /** PayFast's API (https://api.payfast.co.za) for refunds; null on the sandbox, which has no refunds. */
+  apiBase?: string | null;
 }
 
 type Field = [name: string, value: string];
@@ -84,6 +102,27 @@ export function itnSignature(fields: ReadonlyArray<Field>, passphrase?: string):
   const secret = passphrase?.trim();
   const base = itnParamString(fields);
   return md5(secret ? `${base}&passphrase=${phpUrlencode(secret)}` : base);
+}
+
+/**
+ * The signature of a call to PayFast's API: every header and body value with the passphrase, keys sorted
+ * alphabetically, `key=urlencode(value)` joined by '&', MD5 (payfast-php-sdk Auth::generateApiSignature).
+ */
+export function payfastApiSignature(values: Record<string, string>, passphrase?: string): string {
+  const all: Record<string, string> = { ...values };
+  if (passphrase?.trim()) all.passphrase = passphrase.trim();
+  return md5(
+    Object.keys(all)
+      .filter((k) => k !== "signature")
+      .sort()
+      .map((k) => `${k}=${phpUrlencode(all[k]!)}`)
+      .join("&"),
+  );
+}
+
+/** South African time as PayFast's API timestamp: 2026-03-05T14:30:00+02:00. */
+export function payfastTimestamp(now: Date): string {
+  return `${new Date(now.getTime() + 2 * 60 * 60 * 1000).toISOString().slice(0, 19)}+02:00`;
 }
 
 /** Integer cents as PayFast's amount: rand with 2 decimals ('123.45'), no floating point. */
@@ -236,5 +275,41 @@ export function createPayfastProvider(config: PayfastConfig): PaymentProvider {
         currency: "ZAR",
       };
     },
+
+    ...(config.apiBase ? { refund: (input: RefundInput) => refundThroughApi(config, config.apiBase!, timeout, input) } : {}),
   };
+}
+
+const refundAnswer = z.object({
+  status: z.string(),
+  data: z.object({ response: z.unknown().optional(), message: z.string().optional() }).loose().optional(),
+});
+
+/** A refund through PayFast's API; PayFast pays card refunds back itself, so an accepted one is under way. */
+async function refundThroughApi(config: PayfastConfig, apiBase: string, timeout: number, input: RefundInput): Promise<RefundResult> {
+  if (!input.providerPaymentId) throw new PaymentProviderError("PayFast's id of this payment is not on record, so PayFast can't be asked to refund it: refund by EFT.");
+  const body = { amount: input.amountCents, reason: clip(input.reason, 255), notify_buyer: 0 };
+  const headers = { "merchant-id": config.merchantId, version: "v1", timestamp: payfastTimestamp(new Date()) };
+  const signature = payfastApiSignature({ ...headers, amount: String(body.amount), reason: body.reason, notify_buyer: String(body.notify_buyer) }, config.passphrase);
+  let response: Response;
+  try {
+    response = await fetch(`${apiBase.replace(/\/+$/, "")}/refunds/${encodeURIComponent(input.providerPaymentId)}`, {
+      method: "POST",
+      headers: { ...headers, signature, "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeout),
+    });
+  } catch (error) {
+    logger.error({ err: error, pfPaymentId: input.providerPaymentId }, "payfast: refund request failed");
+    throw new PaymentProviderError("PayFast could not be reached: nothing was refunded. Try again, or pay the customer back by EFT.");
+  }
+  const answer = refundAnswer.safeParse(await response.json().catch(() => null));
+  if (!response.ok || !answer.success || answer.data.status !== "success") {
+    const why = answer.success ? answer.data.data?.message : undefined;
+    logger.error({ status: response.status, pfPaymentId: input.providerPaymentId, why }, "payfast: refund refused");
+    throw new PaymentProviderError(`PayFast refused the refund${why ? `: ${why.trim().replace(/\.+$/, "")}` : ""}. Nothing was refunded.`, response.status);
+  }
+  const refunded = answer.data.data?.response;
+  const id = refunded && typeof refunded === "object" && typeof (refunded as { id?: unknown }).id === "string" ? ((refunded as { id: string }).id.slice(0, 200)) : null;
+  return { refundId: id, status: "succeeded" };
 }

@@ -21,13 +21,22 @@ describe("parseStandardPaymentEvent (Yoco's event shape)", () => {
 
   it("reads payment.succeeded: amount, currency and metadata.checkoutId; the id is the verified webhook-id", () => {
     const event = parseStandardPaymentEvent("msg_1", body("payment.succeeded", { amount: 41999, currency: "ZAR", metadata: { checkoutId: "ch_1", orderId: "o1" } }));
-    expect(event).toEqual({ id: "msg_1", type: "payment.succeeded", providerType: "payment.succeeded", checkoutId: "ch_1", amountCents: 41999, currency: "ZAR" });
+    expect(event).toEqual({ id: "msg_1", type: "payment.succeeded", providerType: "payment.succeeded", checkoutId: "ch_1", amountCents: 41999, currency: "ZAR", refundId: null });
+  });
+
+  it("reads a refund's outcome: its refund id (payload.id), amount and checkout (docs/decisions/041)", () => {
+    const event = parseStandardPaymentEvent("msg_2", body("refund.succeeded", { id: "rfd_1", type: "refund", amount: 900, currency: "ZAR", metadata: { checkoutId: "ch_1" } }));
+    expect(event).toEqual({ id: "msg_2", type: "refund.succeeded", providerType: "refund.succeeded", checkoutId: "ch_1", amountCents: 900, currency: "ZAR", refundId: "rfd_1" });
+    // a payment's own id is never taken for a refund's
+    expect(parseStandardPaymentEvent("m", body("payment.succeeded", { id: "p_1", amount: 900 })).refundId).toBeNull();
   });
 
   it.each([
     ["payment.failed", "payment.failed"],
     ["payment.cancelled", "payment.cancelled"],
-    ["refund.succeeded", "other"],
+    ["refund.succeeded", "refund.succeeded"],
+    ["refund.failed", "refund.failed"],
+    ["refund.created", "other"],
     ["payment.succeeded.v2", "other"],
   ])("maps %s to %s", (type, expected) => {
     expect(parseStandardPaymentEvent("m", body(type, {})).type).toBe(expected);

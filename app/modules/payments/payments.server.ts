@@ -19,11 +19,13 @@ import {
 } from "./provider";
 import { createOzowProvider } from "./ozow.server";
 import { createPayfastProvider } from "./payfast.server";
-import { ozowApiBase, ozowPayUrl, payfastBaseUrl } from "./provider-hosts.server";
+import { ozowApiBase, ozowPayUrl, payfastApiBase, payfastBaseUrl } from "./provider-hosts.server";
 import { createSimulatedProvider } from "./simulated.server";
 import { WebhookVerificationError } from "./standard-webhooks.server";
 import { INIT_FAILED, createYocoProvider } from "./yoco.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
+import { applyRefundEvent } from "~/modules/returns/refund-events.server";
+import { sendReturnEmails } from "~/modules/returns/return-emails.server";
 
 export { INIT_FAILED };
 
@@ -54,6 +56,7 @@ export function getPaymentProvider(name: ProviderName = env().PAYMENT_PROVIDER):
       merchantId: config.PAYFAST_MERCHANT_ID,
       merchantKey: config.PAYFAST_MERCHANT_KEY,
       passphrase: config.PAYFAST_PASSPHRASE,
+      apiBase: payfastApiBase(),
     });
   }
   if (name === "ozow") {
@@ -152,7 +155,25 @@ export async function createCheckoutForOrder(
  * payment failed; cancelled – the shopper cancelled at the provider, the order is closed; ignored – an event type or
  * state that changes nothing; duplicate – this event id was seen before.
  */
-export type PaymentOutcome = "paid" | "already_paid" | "amount_mismatch" | "order_not_payable" | "unknown_checkout" | "failed" | "cancelled" | "ignored" | "duplicate";
+export type PaymentOutcome =
+  | "paid"
+  | "already_paid"
+  | "amount_mismatch"
+  | "order_not_payable"
+  | "unknown_checkout"
+  | "failed"
+  | "cancelled"
+  | "ignored"
+  | "duplicate"
+  // a refund's outcome (docs/decisions/041): confirmed, failed, one the shop never made, or one whose own record is
+  // still being written (answered 503 so the provider delivers it again)
+  | "refund_confirmed"
+  | "refund_failed"
+  | "unknown_refund"
+  | "refund_in_flight";
+
+/** A refund event that arrived before the refund's own transaction committed: rolled back, the provider retries. */
+class RefundInFlight extends Error {}
 
 /**
  * Applies one verified event. The event row and the order change are written in ONE transaction; the unique
@@ -161,7 +182,7 @@ export type PaymentOutcome = "paid" | "already_paid" | "amount_mismatch" | "orde
  */
 export async function applyPaymentEvent(db: DB, provider: ProviderName, event: PaymentEvent): Promise<PaymentOutcome> {
   const log = logger.child({ provider, eventId: event.id, type: event.providerType, checkoutId: event.checkoutId });
-  let result: { outcome: PaymentOutcome; orderId: string | null };
+  let result: { outcome: PaymentOutcome; orderId: string | null; returnId?: string | null };
   // what the payment did to stock (docs/decisions/020), known once the transaction has committed
   const applied: { paid: PaidOrder | null } = { paid: null };
   try {
@@ -188,6 +209,25 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
           outcome: "received",
         })
         .execute();
+
+      if (event.type === "refund.succeeded" || event.type === "refund.failed") {
+        const refund = await applyRefundEvent(trx, provider, event);
+        if (refund.outcome === "unknown_refund" && event.checkoutId) {
+          // Yoco answers a refund request at once and may send its outcome before our refund's transaction commits:
+          // while the checkout's order has a return waiting for its refund, let the provider deliver it again.
+          const waiting = await trx
+            .selectFrom("returns")
+            .innerJoin("orders", "orders.id", "returns.order_id")
+            .select("returns.id")
+            .where("orders.payment_id", "=", event.checkoutId)
+            .where("orders.payment_provider", "=", provider)
+            .where("returns.status", "=", "received")
+            .executeTakeFirst();
+          if (waiting) throw new RefundInFlight();
+        }
+        await trx.updateTable("payment_events").set({ outcome: refund.outcome, order_id: refund.orderId }).where("id", "=", rowId).execute();
+        return { outcome: refund.outcome, orderId: refund.orderId, returnId: refund.returnId };
+      }
 
       const order = event.checkoutId
         ? await trx
@@ -222,7 +262,20 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
       log.info("payment: duplicate event delivered concurrently; nothing changed");
       return "duplicate";
     }
+    if (error instanceof RefundInFlight) {
+      log.info("payment: refund event before the refund was recorded; the provider will deliver it again");
+      return "refund_in_flight";
+    }
     throw error;
+  }
+  if (result.outcome === "refund_failed" && result.returnId) {
+    log.error({ orderId: result.orderId, returnId: result.returnId }, "payment: the provider could not pay a refund; the owner pays it by EFT");
+    await sendReturnEmails(db, result.returnId, "payout_failed");
+    return result.outcome;
+  }
+  if (result.outcome === "refund_confirmed" || result.outcome === "unknown_refund") {
+    log.info({ orderId: result.orderId, returnId: result.returnId, outcome: result.outcome }, "payment: refund event applied");
+    return result.outcome;
   }
 
   const { outcome, orderId } = result;
@@ -273,7 +326,7 @@ export async function handlePaymentWebhook(
     throw error;
   }
   const outcome = await applyPaymentEvent(db, providerName, event);
-  return { status: 200, outcome };
+  return { status: outcome === "refund_in_flight" ? 503 : 200, outcome };
 }
 
 const lastStatusCall = new Map<string, number>();

@@ -13,3 +13,10 @@ export function ozowPayUrl(): string {
 export function ozowApiBase(): string {
   return env().OZOW_API_BASE.replace(/\/+$/, "");
 }
+
+/** PayFast's API for refunds, or null on PayFast's sandbox (it has no refunds: docs/decisions/041). */
+export function payfastApiBase(): string | null {
+  const config = env();
+  const sandbox = config.PAYFAST_BASE_URL ? new URL(config.PAYFAST_BASE_URL).hostname === "sandbox.payfast.co.za" : config.PAYFAST_SANDBOX;
+  return sandbox ? null : config.PAYFAST_API_BASE.replace(/\/+$/, "");
+}

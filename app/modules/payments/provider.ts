@@ -46,7 +46,7 @@ export interface CheckoutSession {
   redirectUrl: string;
 }
 
-export type PaymentEventType = "payment.succeeded" | "payment.failed" | "payment.cancelled" | "other";
+export type PaymentEventType = "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.succeeded" | "refund.failed" | "other";
 
 /** A verified provider event, normalised. */
 export interface PaymentEvent {
@@ -58,6 +58,8 @@ export interface PaymentEvent {
   checkoutId: string | null;
   amountCents: number | null;
   currency: string | null;
+  /** refund events: the provider's refund id (Yoco's rfd_…), the key a return's refund is found by */
+  refundId?: string | null;
 }
 
 export interface CheckoutStatus {
@@ -85,6 +87,32 @@ export interface PaymentProvider {
   verifyWebhook(rawBody: string, headers: Headers): PaymentEvent | Promise<PaymentEvent>;
   /** Asks the provider, server to server, whether a checkout was paid (optional). */
   fetchCheckoutStatus?(checkoutId: string): Promise<CheckoutStatus>;
+  /**
+   * Pays (part of) a completed payment back to the shopper (docs/decisions/041), where the provider's API allows it.
+   * Throws PaymentProviderError, with a message for the owner, when the provider refuses; nothing is then recorded.
+   */
+  refund?(input: RefundInput): Promise<RefundResult>;
+}
+
+export interface RefundInput {
+  /** the order's checkout at the provider (orders.payment_id) */
+  checkoutId: string;
+  /** the provider's own id of the payment where its refund API asks for it (PayFast's pf_payment_id) */
+  providerPaymentId: string | null;
+  amountCents: number;
+  currency: "ZAR";
+  /** why, as the provider records it ("Return of order 3f2a9c1e") */
+  reason: string;
+  /** stable per return: a retried refund is the same refund at the provider, never a second one */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export interface RefundResult {
+  /** the provider's refund id, when it gives one */
+  refundId: string | null;
+  /** succeeded: the provider is paying it; pending: accepted, its outcome arrives later as a refund event */
+  status: "succeeded" | "pending";
 }
 
 /** What a provider's API refused or failed with; its message may be shown to the buyer. */

@@ -39,6 +39,10 @@ export function createSimulatedProvider(secret: () => string = simulatedWebhookS
       const { id } = verifyWebhookSignature(secret(), rawBody, headers);
       return parseStandardPaymentEvent(id, rawBody);
     },
+    // Test payments took no money, so their refund pays none back: it is recorded at once, like the payment was.
+    async refund() {
+      return { refundId: `rfd_sim_${newId()}`, status: "succeeded" as const };
+    },
   };
 }
 

@@ -7,6 +7,8 @@ import {
   type PaymentEvent,
   type PaymentEventType,
   type PaymentProvider,
+  type RefundInput,
+  type RefundResult,
 } from "./provider";
 import { WebhookVerificationError, verifyWebhookSignature } from "./standard-webhooks.server";
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
@@ -17,7 +19,11 @@ import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
  *   successUrl, cancelUrl, failureUrl, metadata } → { id, redirectUrl };
  * - GET {base}/api/checkouts/{id} → the checkout with its status ('completed' once paid);
  * - webhooks are Standard Webhooks; `payment.succeeded` carries payload.amount, payload.currency and
- *   payload.metadata.checkoutId.
+ *   payload.metadata.checkoutId;
+ * - POST {base}/api/checkouts/{id}/refund with an Idempotency-Key, body { amount (cents), metadata } → 202 Accepted
+ *   { id, refundId, message, status }: the refund has started; `refund.succeeded` or `refund.failed` webhooks (payload.id
+ *   the refund's id, payload.amount, payload.metadata.checkoutId) tell how it ended (developer.yoco.com, "Refund a
+ *   payment", "Successful refund", "Failed refund").
  * The base URL is configurable so tests run this adapter against a local fake Yoco.
  */
 export interface YocoConfig {
@@ -38,12 +44,14 @@ const statusResponse = z.object({
   currency: z.string().nullish(),
 });
 const errorResponse = z.object({ displayMessage: z.string().min(1) }).partial();
+const refundResponse = z.object({ refundId: z.string().min(1).max(200), status: z.string().optional(), message: z.string().optional() });
 
 const webhookBody = z.object({
   id: z.string().optional(),
   type: z.string().min(1),
   payload: z
     .object({
+      id: z.string().max(200).nullish(),
       amount: z.number().int().nullish(),
       currency: z.string().nullish(),
       metadata: z.object({ checkoutId: z.string().nullish() }).loose().nullish(),
@@ -53,7 +61,7 @@ const webhookBody = z.object({
 });
 
 function normaliseType(type: string): PaymentEventType {
-  if (type === "payment.succeeded" || type === "payment.failed" || type === "payment.cancelled") return type;
+  if (type === "payment.succeeded" || type === "payment.failed" || type === "payment.cancelled" || type === "refund.succeeded" || type === "refund.failed") return type;
   return "other";
 }
 
@@ -75,6 +83,7 @@ export function parseStandardPaymentEvent(webhookId: string, rawBody: string): P
     checkoutId: payload?.metadata?.checkoutId ?? null,
     amountCents: payload?.amount ?? null,
     currency: payload?.currency ?? null,
+    refundId: type.startsWith("refund.") ? (payload?.id ?? null) : null,
   };
 }
 
@@ -129,6 +138,35 @@ export function createYocoProvider(config: YocoConfig): PaymentProvider {
     verifyWebhook(rawBody: string, headers: Headers) {
       const { id } = verifyWebhookSignature(config.webhookSecret, rawBody, headers);
       return parseStandardPaymentEvent(id, rawBody);
+    },
+
+    async refund(input: RefundInput): Promise<RefundResult> {
+      let response: Response;
+      try {
+        response = await fetch(`${base}/api/checkouts/${encodeURIComponent(input.checkoutId)}/refund`, {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${config.secretKey}`,
+            Accept: "application/json",
+            "Content-Type": "application/json",
+            "Idempotency-Key": input.idempotencyKey,
+          },
+          body: JSON.stringify({ amount: input.amountCents, metadata: input.metadata }),
+          signal: AbortSignal.timeout(timeout),
+        });
+      } catch (error) {
+        logger.error({ err: error, checkoutId: input.checkoutId }, "yoco: refund request failed");
+        throw new PaymentProviderError("Yoco could not be reached: nothing was refunded. Try again, or pay the customer back by EFT.");
+      }
+      const body: unknown = await response.json().catch(() => null);
+      const parsed = refundResponse.safeParse(body);
+      if (!response.ok || !parsed.success) {
+        const display = errorResponse.safeParse(body).data?.displayMessage;
+        logger.error({ status: response.status, body, checkoutId: input.checkoutId }, "yoco: refund refused");
+        throw new PaymentProviderError(`Yoco refused the refund${display ? `: ${display.trim().replace(/\.+$/, "")}` : ""}. Nothing was refunded.`, response.status);
+      }
+      // 202: started; Yoco's refund.succeeded / refund.failed webhook says how it ended.
+      return { refundId: parsed.data.refundId, status: "pending" };
     },
 
     async fetchCheckoutStatus(checkoutId: string): Promise<CheckoutStatus> {

@@ -23,6 +23,7 @@ import { logger } from "~/utils/logger.server";
 import { csvAmount, neutraliseCell, rangeBounds, saDay, saTime, type DayRange } from "./reports.logic";
 import type { ExportStatus } from "./reports.schema";
 import { PAID } from "./sales-totals.server";
+import { refundsByOrder } from "~/modules/returns/returns.server";
 
 export interface OrdersExportOptions extends DayRange {
   /** one row per order line (the order's columns repeated) instead of one per order */
@@ -73,6 +74,8 @@ interface ExportOrder {
   invoice_number: number | null;
   shipping_address: ShippingAddress;
   email: string | null;
+  /** what its refunds paid back (its credit notes' totals, docs/decisions/041) */
+  refunded_cents?: number;
 }
 
 interface ExportLine {
@@ -128,8 +131,9 @@ export async function* orderBatches(db: Queryable, options: OrdersExportOptions)
     }
     const orders = (await query.orderBy("o.created_at").orderBy("o.id").limit(size).execute()) as ExportOrder[];
     if (orders.length === 0) return;
-    const lines = options.lines ? await linesOf(db, orders.map((o) => o.id)) : new Map<string, ExportLine[]>();
-    yield orders.map((order) => ({ order, lines: lines.get(order.id) ?? [] }));
+    const ids = orders.map((o) => o.id);
+    const [lines, refunds] = await Promise.all([options.lines ? linesOf(db, ids) : new Map<string, ExportLine[]>(), refundsByOrder(db, ids)]);
+    yield orders.map((order) => ({ order: { ...order, refunded_cents: refunds.get(order.id) ?? 0 }, lines: lines.get(order.id) ?? [] }));
     if (orders.length < size) return;
     const last = orders[orders.length - 1]!;
     after = { at: last.cursor_at, id: last.id };
@@ -174,8 +178,9 @@ function orderCells(o: ExportOrder, invoicePrefix: string): string[] {
     csvAmount(Number(o.shipping_cents)),
     csvAmount(vatInInclusiveTotal(total)),
     csvAmount(total),
-    // The shop records no refunds yet (issue 21 adds them): every order refunded nothing.
-    csvAmount(0),
+    // Refunds stand beside the total, never taken off it: the total is what the order's invoice says, each refund is a
+    // credit note of its own (docs/decisions/041).
+    csvAmount(Number(o.refunded_cents ?? 0)),
   ];
 }
 

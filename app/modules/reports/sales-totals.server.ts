@@ -25,6 +25,11 @@ export interface SalesTotals {
    * its invoice's).
    */
   vatCents: number;
+  /**
+   * What was refunded on those orders (their credit notes, docs/decisions/041), whenever it was refunded: the revenue
+   * stays what the invoices say, and the refunds stand beside it, as the export's Refunds column has them.
+   */
+  refundedCents: number;
 }
 
 /** The condition "a sale": the payment is completed. */
@@ -32,7 +37,16 @@ export const PAID = "completed" as const;
 
 export async function salesTotals(db: Queryable, range: DayRange): Promise<SalesTotals> {
   const { start, end } = rangeBounds(range);
-  const row = await db
+  const refunds = db
+    .selectFrom("returns as r")
+    .innerJoin("orders as o", "o.id", "r.order_id")
+    .select((eb) => eb.fn.sum<number>("r.refund_cents").as("refunded"))
+    .where("r.status", "=", "refunded")
+    .where("o.payment_status", "=", PAID)
+    .where("o.created_at", ">=", start)
+    .where("o.created_at", "<", end)
+    .executeTakeFirst();
+  const totals = db
     .selectFrom("orders")
     .select((eb) => [
       eb.fn.countAll<number>().as("orders"),
@@ -47,6 +61,7 @@ export async function salesTotals(db: Queryable, range: DayRange): Promise<Sales
     .where("created_at", ">=", start)
     .where("created_at", "<", end)
     .executeTakeFirstOrThrow();
+  const [row, refunded] = await Promise.all([totals, refunds]);
   return {
     orders: Number(row.orders),
     revenueCents: Number(row.revenue ?? 0),
@@ -54,5 +69,6 @@ export async function salesTotals(db: Queryable, range: DayRange): Promise<Sales
     discountCents: Number(row.discount ?? 0),
     deliveryCents: Number(row.delivery ?? 0),
     vatCents: Number(row.vat ?? 0),
+    refundedCents: Number(refunded?.refunded ?? 0),
   };
 }

@@ -78,6 +78,8 @@ export interface RevenueFigures {
   revenueCents: number;
   orders: number;
   averageCents: number;
+  /** refunded on the range's paid orders (salesTotals) */
+  refundedCents: number;
   previous: { revenueCents: number; orders: number; averageCents: number };
 }
 
@@ -99,6 +101,7 @@ export async function revenueFigures(db: Queryable, range: SalesRange, days: Pro
     revenueCents: now.revenueCents,
     orders: now.orders,
     averageCents: averageOrderCents(now.revenueCents, now.orders),
+    refundedCents: now.refundedCents,
     previous: { revenueCents: before.revenueCents, orders: before.orders, averageCents: averageOrderCents(before.revenueCents, before.orders) },
   };
 }

@@ -1,6 +1,3 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { percentOf } from "~/modules/admin/dashboard.logic";
@@ -12,6 +9,7 @@ import { createUser, sessionCookieFor } from "../../../tests/factories/users";
 import { callLoader, dataOf } from "../../../tests/setup/route";
 import { verifyReviewToken } from "./review-link.server";
 import { REVIEW_REQUEST_GRACE_DAYS, sendDueReviewRequests } from "./review-requests.server";
+import { startMailServer, type MailServer } from "../../../tests/factories/mail-server";
 
 /**
  * The review request after delivery (issue 19, point 6), with a controlled clock. Every test lives in its own year
@@ -190,32 +188,18 @@ describe("review requests after delivery", () => {
 });
 
 describe("a review request through a real mail server", () => {
-  let server: SMTPServer;
-  const received: ParsedMail[] = [];
+  let mailServer: MailServer;
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData(stream, _session, callback) {
-        simpleParser(stream)
-          .then((mail) => {
-            received.push(mail);
-            callback();
-          })
-          .catch(callback);
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    mailServer = await startMailServer();
+    process.env.SMTP_URL = mailServer.url;
     resetEnvForTests();
   });
 
   afterAll(async () => {
     delete process.env.SMTP_URL;
     resetEnvForTests();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await mailServer.close();
   });
 
   it("arrives with the shop's name and a link that opens the review form for its customer", async () => {
@@ -226,8 +210,8 @@ describe("a review request through a real mail server", () => {
     const { sent } = await sendDueReviewRequests(getDb(), { afterDays: AFTER_DAYS });
     expect(sent).toEqual([{ orderId: order.id, userId: customer.id, productIds: [product.id], delivered: true }]);
 
-    expect(received).toHaveLength(1);
-    const mail = received[0]!;
+    expect(mailServer.received).toHaveLength(1);
+    const mail = mailServer.received[0]!;
     expect(mail.subject).toBe("Scentara: how are you finding Fynbos Dusk?");
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : "").toBe("zanele.smtp-review@example.co.za");
     expect(mail.from?.value[0]).toMatchObject({ name: "Scentara" });

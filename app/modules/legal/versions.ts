@@ -1,0 +1,17 @@
+/**
+ * The versions of the shop's own legal texts: the terms (/terms) and the privacy notice (/privacy). A version is the
+ * date the text took effect (ISO), so a consent row (app/modules/consent, docs/decisions/039) can say which text a
+ * person accepted or was shown. Change the version, and its label, whenever the text itself changes; the pages show
+ * the label as their effective date. Browser-safe.
+ */
+export interface LegalVersion {
+  /** ISO date the text took effect: what the consent log records */
+  version: string;
+  /** the same date as the page says it: "15 May 2025" */
+  label: string;
+}
+
+export const TERMS_VERSION: LegalVersion = { version: "2025-05-15", label: "15 May 2025" };
+
+/** The notice now names the consent log (what is kept of each consent given or withdrawn). */
+export const PRIVACY_NOTICE_VERSION: LegalVersion = { version: "2026-11-26", label: "26 November 2026" };

@@ -1,0 +1,464 @@
+/**
+ * Returns, the owner's side (issue 21 point 8, docs/decisions/041): the list with its tabs and overdue flags, one
+ * return's detail, and the steps — approve, decline, mark received (stock given back), refund (through the payment
+ * provider where its API allows it, or recorded as paid out by EFT) with its credit note.
+ *
+ * Each step is one transaction whose update is conditional on the status it starts from, so two admins, or a double
+ * click, can't apply it twice: the second changes nothing and is told so. E-mails go out after the commit.
+ * A provider refund is asked for before the refund's transaction (a network call never holds a database lock), with
+ * the return's id as its idempotency key: a retry after a failure after the provider said yes is the same refund.
+ */
+import { sql } from "kysely";
+import { isPostgres, type Queryable, type Trx } from "~/db/db.server";
+import { paginate, type Page } from "~/db/paginate.server";
+import type { ReturnStatus } from "~/db/schema";
+import { takeNextNumber } from "~/modules/invoices/invoice-number.server";
+import { formatCreditNoteNumber } from "~/modules/invoices/credit-note.logic";
+import { inTransaction } from "~/modules/orders/order-payment.server";
+import { enabledProviders, getPaymentProvider, isProviderName } from "~/modules/payments/payments.server";
+import { PaymentProviderError, type ProviderName } from "~/modules/payments/provider";
+import { env, type Env } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
+import { shortOrderId } from "~/utils/ids";
+import { logger } from "~/utils/logger.server";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+import { sendReturnEmails, refundRoute } from "./return-emails.server";
+import { isOverdue, OPEN_STATUSES, RETURN_MESSAGES, STEP_FROM, suggestRefund, checkRefundAmount, type ReturnStep, type ReturnTab, RETURN_TABS } from "./returns.logic";
+import { listReturns, refundedOnOrder, returnableLines, type ReturnSummary } from "./returns.server";
+
+export const RETURNS_PAGE_SIZE = 20;
+
+
+export interface AdminReturnRow {
+  id: string;
+  orderId: string;
+  shortOrderId: string;
+  customerEmail: string | null;
+  customerName: string;
+  status: ReturnStatus;
+  kind: "cooling_off" | "faulty";
+  reason: string;
+  items: number;
+  requestedAt: string;
+  refundDueAt: string;
+  overdue: boolean;
+  refundCents: number | null;
+  payoutStatus: "pending" | "paid" | "failed" | null;
+}
+
+function tabQuery(db: Queryable, tab: ReturnTab, now: Date) {
+  let query = db.selectFrom("returns as r");
+  if (tab === "open") query = query.where("r.status", "in", [...OPEN_STATUSES]);
+  else if (tab === "overdue") query = query.where("r.status", "in", [...OPEN_STATUSES]).where("r.refund_due_at", "<", now.toISOString());
+  else query = query.where("r.status", "=", tab);
+  return query;
+}
+
+export async function listAdminReturns(db: Queryable, input: { tab: ReturnTab; page: number }, now: Date = new Date()): Promise<Page<AdminReturnRow>> {
+  const open = input.tab === "open" || input.tab === "overdue" || input.tab === "requested" || input.tab === "approved" || input.tab === "received";
+  // The page's ids first, from the returns table and its (status, refund_due_at) index alone; then only those rows'
+  // orders, customers and item counts (as the orders list does): the count never joins.
+  const ids = tabQuery(db, input.tab, now).select("r.id");
+  // What waits on the owner: the refund due soonest first; what is done: the newest first.
+  const ordered = open ? ids.orderBy("r.refund_due_at", "asc").orderBy("r.id") : ids.orderBy("r.requested_at", "desc").orderBy("r.id", "desc");
+  const page = await paginate(ordered, { page: input.page, pageSize: RETURNS_PAGE_SIZE });
+  if (page.rows.length === 0) return { ...page, rows: [] };
+  const rows = await db
+    .selectFrom("returns as r")
+    .innerJoin("orders as o", "o.id", "r.order_id")
+    .leftJoin("users as u", "u.id", "r.user_id")
+    .select([
+      "r.id",
+      "r.order_id",
+      "r.status",
+      "r.kind",
+      "r.reason",
+      "r.requested_at",
+      "r.refund_due_at",
+      "r.refund_cents",
+      "r.payout_status",
+      "u.email",
+      "o.shipping_address",
+      (eb) => eb.selectFrom("return_lines as rl").select((e) => e.fn.sum<number>("rl.quantity").as("n")).whereRef("rl.return_id", "=", "r.id").as("items"),
+    ])
+    .where(
+      "r.id",
+      "in",
+      page.rows.map((r) => r.id),
+    )
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    ...page,
+    rows: page.rows.flatMap(({ id }) => byId.get(id) ?? []).map((r) => ({
+      id: r.id,
+      orderId: r.order_id,
+      shortOrderId: shortOrderId(r.order_id),
+      customerEmail: r.email ?? null,
+      customerName: r.shipping_address.name,
+      status: r.status,
+      kind: r.kind,
+      reason: r.reason,
+      items: Number(r.items ?? 0),
+      requestedAt: r.requested_at,
+      refundDueAt: r.refund_due_at,
+      overdue: isOverdue({ status: r.status, refundDueAt: r.refund_due_at }, now),
+      refundCents: r.refund_cents === null ? null : Number(r.refund_cents),
+      payoutStatus: r.payout_status,
+    })),
+  };
+}
+
+/** How many returns each tab holds (one grouped count, and the overdue ones). */
+export async function returnTabCounts(db: Queryable, now: Date = new Date()): Promise<Record<ReturnTab, number>> {
+  const [byStatus, overdue] = await Promise.all([
+    db
+      .selectFrom("returns")
+      .select((eb) => ["status", eb.fn.countAll<number>().as("n")])
+      .groupBy("status")
+      .execute(),
+    tabQuery(db, "overdue", now)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirst(),
+  ]);
+  const counts = Object.fromEntries(RETURN_TABS.map((t) => [t, 0])) as Record<ReturnTab, number>;
+  for (const r of byStatus) counts[r.status as ReturnTab] = Number(r.n);
+  counts.open = counts.requested + counts.approved + counts.received;
+  counts.overdue = Number(overdue?.n ?? 0);
+  return counts;
+}
+
+/** Open returns whose refund is overdue: the dashboard's and the nav's flag. */
+export async function overdueReturns(db: Queryable, now: Date = new Date()): Promise<number> {
+  const row = await tabQuery(db, "overdue", now)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+// ---------------------------------------------------------------- refunds through the provider
+
+const PROVIDER_LABELS: Record<ProviderName, string> = { simulated: "Test payments", yoco: "Yoco", payfast: "PayFast", ozow: "Ozow" };
+
+export interface RefundCapability {
+  /** the provider that can pay this refund back from here, or null: the owner pays it by EFT */
+  provider: ProviderName | null;
+  label: string;
+  /** why the provider can't, when it can't */
+  why: string | null;
+}
+
+/** Can the order's payment be refunded through its provider, from here, now? */
+export function refundCapability(order: { payment_method: string; payment_provider: string | null; payment_id: string | null }): RefundCapability {
+  if (order.payment_method === "eft" || !order.payment_provider || order.payment_provider === "eft") {
+    return { provider: null, label: "Bank transfer", why: "This order was paid by bank transfer: pay the refund by EFT and record it here." };
+  }
+  const name = order.payment_provider;
+  if (!isProviderName(name)) return { provider: null, label: name, why: `${name} is not a payment provider this shop knows: pay the refund by EFT.` };
+  const label = PROVIDER_LABELS[name];
+  if (!order.payment_id) return { provider: null, label, why: `The order has no ${label} payment reference: pay the refund by EFT.` };
+  if (!enabledProviders().has(name)) return { provider: null, label, why: `${label} is no longer set up in this shop: pay the refund by EFT.` };
+  let refundable = false;
+  try {
+    refundable = typeof getPaymentProvider(name).refund === "function";
+  } catch {
+    refundable = false;
+  }
+  if (!refundable) return { provider: null, label, why: NO_REFUND_API[name] ?? RETURN_MESSAGES.providerUnavailable(label) };
+  return { provider: name, label, why: null };
+}
+
+/** Why a provider's refunds are not made from the shop (docs/decisions/041). */
+const NO_REFUND_API: Partial<Record<ProviderName, string>> = {
+  ozow: "Ozow pays refunds from a float loaded in its merchant admin, not from this shop: refund there, or by EFT, and record it here.",
+  payfast: "PayFast's refund API works only on a live account (not its sandbox): refund by EFT and record it here.",
+};
+
+/** PayFast refunds name PayFast's own payment id (pf_payment_id), kept in the paid event's id ("<pf_payment_id>:COMPLETE"). */
+async function providerPaymentIdOf(db: Queryable, orderId: string, provider: ProviderName): Promise<string | null> {
+  if (provider !== "payfast") return null;
+  const row = await db
+    .selectFrom("payment_events")
+    .select("provider_event_id")
+    .where("order_id", "=", orderId)
+    .where("provider", "=", provider)
+    .where("outcome", "=", "paid")
+    .executeTakeFirst();
+  return row ? (row.provider_event_id.split(":")[0] ?? null) : null;
+}
+
+// ---------------------------------------------------------------- one return
+
+async function orderOf(db: Queryable, orderId: string) {
+  return db
+    .selectFrom("orders as o")
+    .leftJoin("users as u", "u.id", "o.user_id")
+    .select([
+      "o.id",
+      "o.status",
+      "o.payment_status",
+      "o.payment_method",
+      "o.payment_provider",
+      "o.payment_id",
+      "o.subtotal_cents",
+      "o.discount_amount_cents",
+      "o.shipping_cents",
+      "o.total_amount_cents",
+      "o.coupon_code",
+      "o.invoice_number",
+      "o.actual_delivery_date",
+      "o.shipping_address",
+      "u.email",
+    ])
+    .where("o.id", "=", orderId)
+    .executeTakeFirst();
+}
+
+/** The refund a return comes to, from the database (returns.logic suggestRefund). */
+async function refundFor(db: Queryable, ret: ReturnSummary, order: NonNullable<Awaited<ReturnType<typeof orderOf>>>) {
+  const [lines, refunded] = await Promise.all([returnableLines(db, order.id), refundedOnOrder(db, order.id)]);
+  return suggestRefund({
+    order: {
+      subtotalCents: Number(order.subtotal_cents),
+      discountCents: Number(order.discount_amount_cents),
+      shippingCents: Number(order.shipping_cents),
+      totalAmountCents: Number(order.total_amount_cents),
+    },
+    returnLines: ret.lines,
+    // every unit of the order is in a return not declined (this one included): the customer keeps nothing
+    completesOrder: lines.every((l) => l.returned >= l.quantity),
+    refundedCents: refunded,
+  });
+}
+
+export async function getAdminReturn(db: Queryable, id: string, now: Date = new Date(), config: Env = env()) {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return null;
+  const [ret] = await listReturns(db, { returnId: id }, config);
+  if (!ret) return null;
+  const order = await orderOf(db, (await db.selectFrom("returns").select("order_id").where("id", "=", id).executeTakeFirstOrThrow()).order_id);
+  if (!order) return null;
+  const refund = await refundFor(db, ret, order);
+  return {
+    ret,
+    order: {
+      id: order.id,
+      shortId: shortOrderId(order.id),
+      status: order.status,
+      paymentMethod: order.payment_method,
+      customerEmail: order.email ?? null,
+      address: order.shipping_address,
+      totalCents: Number(order.total_amount_cents),
+      discountCents: Number(order.discount_amount_cents),
+      couponCode: order.coupon_code,
+      invoiceNumber: order.invoice_number === null ? null : Number(order.invoice_number),
+      deliveredAt: order.actual_delivery_date,
+    },
+    refund,
+    capability: refundCapability(order),
+    overdue: isOverdue(ret, now),
+  };
+}
+
+// ---------------------------------------------------------------- the steps
+
+async function lockReturn(trx: Trx, id: string) {
+  let query = trx.selectFrom("returns").selectAll().where("id", "=", id);
+  if (isPostgres(trx)) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) throw new DomainError(RETURN_MESSAGES.returnNotFound, 404);
+  return row;
+}
+
+const NOT_FROM: Record<ReturnStep, string> = {
+  approve: RETURN_MESSAGES.notRequested,
+  decline: RETURN_MESSAGES.notDecidable,
+  receive: RETURN_MESSAGES.notApproved,
+  refund: RETURN_MESSAGES.notReceived,
+};
+
+function assertFrom(step: ReturnStep, status: ReturnStatus) {
+  if (!STEP_FROM[step].includes(status)) throw new DomainError(NOT_FROM[step], 409);
+}
+
+/** Moves a return on, conditional on the status it starts from (a second click changes nothing, and says so). */
+async function move(trx: Trx, id: string, step: ReturnStep, values: Record<string, unknown>) {
+  const updated = await trx
+    .updateTable("returns")
+    .set(values)
+    .where("id", "=", id)
+    .where("status", "in", STEP_FROM[step])
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new DomainError(RETURN_MESSAGES.concurrent, 409);
+}
+
+export async function approveReturn(db: Queryable, id: string, message: string, now: Date = new Date()): Promise<string> {
+  await inTransaction(db, async (trx) => {
+    const row = await lockReturn(trx, id);
+    assertFrom("approve", row.status);
+    const at = now.toISOString();
+    await move(trx, id, "approve", { status: "approved", owner_message: message || null, decided_at: at, updated_at: at });
+  });
+  logger.info({ returnId: id }, "returns: approved");
+  await sendReturnEmails(db, id, "approved");
+  return RETURN_MESSAGES.approved;
+}
+
+export async function declineReturn(db: Queryable, id: string, message: string, now: Date = new Date()): Promise<string> {
+  if (!message.trim()) throw new DomainError(RETURN_MESSAGES.declineNeedsMessage, 400, "message");
+  await inTransaction(db, async (trx) => {
+    const row = await lockReturn(trx, id);
+    assertFrom("decline", row.status);
+    const at = now.toISOString();
+    await move(trx, id, "decline", { status: "declined", owner_message: message, decided_at: at, updated_at: at });
+  });
+  logger.info({ returnId: id }, "returns: declined");
+  await sendReturnEmails(db, id, "declined");
+  return RETURN_MESSAGES.declined;
+}
+
+/**
+ * The parcel has arrived: the return is received, and the units the owner puts back on the shelf go back into their
+ * products' stock (tracked products only). The order's lines give up that much of what their payment took
+ * (docs/decisions/020), so cancelling the order later gives back only the rest: a bottle is never counted back twice.
+ */
+export async function receiveReturn(db: Queryable, id: string, restock: Record<string, number>, now: Date = new Date()): Promise<string> {
+  const { restocked } = await inTransaction(db, async (trx) => {
+    const row = await lockReturn(trx, id);
+    assertFrom("receive", row.status);
+    const at = now.toISOString();
+    await move(trx, id, "receive", { status: "received", received_at: at, updated_at: at });
+    const lines = await trx
+      .selectFrom("return_lines as rl")
+      .innerJoin("order_lines as ol", "ol.id", "rl.order_line_id")
+      .select(["rl.id", "rl.quantity", "ol.id as order_line_id", "ol.product_id"])
+      .where("rl.return_id", "=", id)
+      .orderBy("ol.product_id")
+      .orderBy("rl.id")
+      .execute();
+    let restocked = 0;
+    for (const line of lines) {
+      const wanted = Math.min(Math.max(0, Math.floor(restock[line.id] ?? 0)), Number(line.quantity));
+      if (wanted === 0 || !line.product_id) continue;
+      const back = await trx
+        .updateTable("products")
+        .set((eb) => ({ stock: eb("stock", "+", wanted) }))
+        .where("id", "=", line.product_id)
+        .where("stock", "is not", null)
+        .executeTakeFirst();
+      if (Number(back.numUpdatedRows) !== 1) continue;
+      await trx.updateTable("return_lines").set({ restocked: wanted }).where("id", "=", line.id).execute();
+      await trx
+        .updateTable("order_lines")
+        .set({ stock_taken: sql<number>`case when stock_taken > ${wanted} then stock_taken - ${wanted} else 0 end` })
+        .where("id", "=", line.order_line_id)
+        .execute();
+      restocked += wanted;
+    }
+    return { restocked };
+  });
+  if (restocked > 0) storefrontChanged(`stock: return ${id} received`);
+  logger.info({ returnId: id, restocked }, "returns: received");
+  await sendReturnEmails(db, id, "received");
+  return RETURN_MESSAGES.received(restocked);
+}
+
+export interface RefundInput {
+  amountCents: number;
+  /** provider: through the order's payment provider; eft: the owner has paid it by bank transfer */
+  method: "provider" | "eft";
+  /** the owner's EFT reference (optional) */
+  reference: string;
+}
+
+/**
+ * Refunds a received return: checks the amount against what is left of the payment, asks the provider to pay it (or
+ * records the owner's EFT), then in one transaction marks the return refunded and issues its credit note (the next
+ * number of its own series). A refusal — too much, the wrong state, the provider saying no — changes nothing.
+ */
+export async function refundReturn(db: Queryable, id: string, input: RefundInput, now: Date = new Date(), config: Env = env()): Promise<string> {
+  const detail = await getAdminReturn(db, id, now, config);
+  if (!detail) throw new DomainError(RETURN_MESSAGES.returnNotFound, 404);
+  assertFrom("refund", detail.ret.status);
+  const amount = checkRefundAmount(input.amountCents, detail.refund.maxCents);
+  if (!amount.ok) throw new DomainError(amount.message, 400, "amount");
+
+  let provider: ProviderName | null = null;
+  let reference: string | null = input.reference.trim() || null;
+  let payout: "paid" | "pending" = "paid";
+  if (input.method === "provider") {
+    const capability = detail.capability;
+    if (!capability.provider) throw new DomainError(capability.why ?? RETURN_MESSAGES.providerUnavailable(capability.label), 409);
+    provider = capability.provider;
+    const order = await orderOf(db, detail.order.id);
+    try {
+      const result = await getPaymentProvider(provider).refund!({
+        checkoutId: order!.payment_id!,
+        providerPaymentId: await providerPaymentIdOf(db, detail.order.id, provider),
+        amountCents: input.amountCents,
+        currency: "ZAR",
+        reason: `Return of order ${detail.order.shortId}`,
+        idempotencyKey: `refund-${id}`,
+        metadata: { orderId: detail.order.id, returnId: id },
+      });
+      reference = result.refundId;
+      payout = result.status === "succeeded" ? "paid" : "pending";
+    } catch (error) {
+      if (error instanceof PaymentProviderError) throw new DomainError(error.message, 502);
+      throw error;
+    }
+  }
+
+  const number = await inTransaction(db, async (trx) => {
+    const row = await lockReturn(trx, id);
+    assertFrom("refund", row.status);
+    // Earlier refunds of the order are final (refunded returns), and only one return per order is open at a time,
+    // so the cap read above still holds; read it again under the lock all the same.
+    const left = Number((await trx.selectFrom("orders").select("total_amount_cents").where("id", "=", row.order_id).executeTakeFirstOrThrow()).total_amount_cents) - (await refundedOnOrder(trx, row.order_id));
+    const again = checkRefundAmount(input.amountCents, left);
+    if (!again.ok) throw new DomainError(again.message, 409, "amount");
+    const at = now.toISOString();
+    const creditNote = await takeNextNumber(trx, "credit_note_counter");
+    await move(trx, id, "refund", {
+      status: "refunded",
+      refunded_at: at,
+      refund_cents: input.amountCents,
+      refund_method: input.method,
+      refund_provider: provider,
+      refund_reference: reference,
+      payout_status: payout,
+      credit_note_number: creditNote,
+      credit_note_issued_at: at,
+      credit_goods_cents: detail.refund.goodsCents,
+      credit_discount_cents: detail.refund.discountCents,
+      credit_delivery_cents: detail.refund.deliveryCents,
+      updated_at: at,
+    });
+    return creditNote;
+  }).catch((error) => {
+    // The provider has already been asked: say so loudly. The same return's retry is the same refund there
+    // (idempotency key), so the owner can simply try again.
+    if (provider) logger.error({ err: error, returnId: id, provider, reference }, "returns: the provider accepted a refund the shop could not record; retry the refund");
+    throw error;
+  });
+  logger.info({ returnId: id, amountCents: input.amountCents, method: input.method, provider, payout }, "returns: refunded");
+  await sendReturnEmails(db, id, "refunded");
+  return RETURN_MESSAGES.refunded(input.amountCents, refundRoute(input.method, provider), formatCreditNoteNumber(number, config.CREDIT_NOTE_PREFIX));
+}
+
+/** A provider refund that failed was paid by the owner by bank transfer instead. */
+export async function markPaidByEft(db: Queryable, id: string, reference: string, now: Date = new Date()): Promise<string> {
+  await inTransaction(db, async (trx) => {
+    const row = await lockReturn(trx, id);
+    // Only a failed one: a refund the provider has accepted and not yet confirmed may still be paid by it (twice, then).
+    if (row.status !== "refunded" || row.payout_status !== "failed") throw new DomainError(RETURN_MESSAGES.notPendingPayout, 409);
+    await trx
+      .updateTable("returns")
+      .set({ refund_method: "eft", payout_status: "paid", refund_reference: reference.trim() || row.refund_reference, updated_at: now.toISOString() })
+      .where("id", "=", id)
+      .where("status", "=", "refunded")
+      .where("payout_status", "=", "failed")
+      .execute();
+  });
+  logger.info({ returnId: id }, "returns: paid out by EFT after the provider's refund failed");
+  return RETURN_MESSAGES.paidByEft;
+}

@@ -1,0 +1,48 @@
+/**
+ * A real SMTP server for a test (npm smtp-server on a free port), keeping every message it receives as mailparser
+ * reads it. Point the shop at it with SMTP_URL = server.url (then resetEnvForTests()).
+ *
+ *   const mail = await startMailServer();
+ *   process.env.SMTP_URL = mail.url;
+ *   …
+ *   expect(mail.received[0]!.subject).toBe(…);
+ *   await mail.close();
+ */
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface MailServer {
+  url: string;
+  /** every message received so far, in order */
+  received: ParsedMail[];
+  /** forget what was received */
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export async function startMailServer(): Promise<MailServer> {
+  const received: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`,
+    received,
+    clear: () => {
+      received.length = 0;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
