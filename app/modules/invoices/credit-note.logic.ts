@@ -9,6 +9,8 @@
  * number and date, the adjusted amount with its VAT, why it was issued, and the supply it corrects).
  */
 import {
+  documentFilename,
+  documentParties,
   formatInvoiceNumber,
   formatIssueDate,
   isSouthAfricanVatNumber,
@@ -86,7 +88,6 @@ export function buildCreditNoteDocument(source: CreditNoteSource): CreditNoteDoc
   totals.push({ label: vatRegistered ? "Total credited (including VAT)" : "Total credited", amount: formatRand(source.amountCents), strong: true });
   if (vatCents !== null) totals.push({ label: `VAT at ${VAT_RATE_PERCENT}% credited`, amount: formatRand(vatCents) });
   const a = source.recipient;
-  const safe = (lines: string[]) => lines.map((l) => toWinAnsi(l.trim())).filter(Boolean);
   return {
     title: "Credit Note",
     number,
@@ -100,19 +101,7 @@ export function buildCreditNoteDocument(source: CreditNoteSource): CreditNoteDoc
       ["Invoice dated", invoiceDate],
       ["Reference", `Order #${source.orderShortId}`],
     ],
-    supplier: {
-      wordmark: toWinAnsi(supplier.shopName),
-      name: toWinAnsi(supplier.legalName),
-      addressLines: safe(supplier.addressLines),
-      vatNumber: vatRegistered ? supplier.vatNumber : null,
-      email: toWinAnsi(supplier.email),
-    },
-    recipient: {
-      name: toWinAnsi(a.name),
-      addressLines: safe([a.street, [a.suburb, a.city].filter(Boolean).join(", "), [a.province, a.postalCode].filter(Boolean).join(" ")]),
-      telephone: toWinAnsi(a.telephone),
-      email: source.customerEmail ? toWinAnsi(source.customerEmail) : null,
-    },
+    ...documentParties(supplier, vatRegistered, a, source.customerEmail),
     recipientLabel: "Credited to",
     lines: source.lines.map((l) => ({
       description: toWinAnsi(l.name),
@@ -127,15 +116,7 @@ export function buildCreditNoteDocument(source: CreditNoteSource): CreditNoteDoc
         ? `The total credited of ${formatRand(source.amountCents)} includes VAT of ${formatRand(vatCents)} at ${VAT_RATE_PERCENT}%, by which the VAT of ${correctsLabel.toLowerCase()} ${invoiceNumber} is reduced.`
         : null,
     note: toWinAnsi(`Issued for: ${source.reason}. This credit note corrects ${correctsLabel.toLowerCase()} ${invoiceNumber} of ${invoiceDate}.`),
-    filename: `${fileSafe(supplier.shopName)}-${number}.pdf`,
+    filename: documentFilename(supplier.shopName, number, "credit-note"),
   };
 }
 
-function fileSafe(text: string): string {
-  return (
-    toWinAnsi(text)
-      .normalize("NFKD")
-      .replace(/[^A-Za-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "") || "credit-note"
-  );
-}

@@ -150,25 +150,12 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   const vatCents = taxInvoice ? vatInInclusiveTotal(order.totalAmountCents) : null;
   totals.push({ label: taxInvoice ? "Total (including VAT)" : "Total", amount: formatRand(order.totalAmountCents), strong: true });
   if (vatCents !== null) totals.push({ label: `VAT at ${VAT_RATE_PERCENT}% included`, amount: formatRand(vatCents) });
-  const safe = (lines: string[]) => lines.map((l) => toWinAnsi(l.trim())).filter(Boolean);
   return {
     title: taxInvoice ? "Tax Invoice" : "Invoice",
     number,
     issueDate: formatIssueDate(source.issuedAt),
     reference: `Order #${order.shortId}`,
-    supplier: {
-      wordmark: toWinAnsi(supplier.shopName),
-      name: toWinAnsi(supplier.legalName),
-      addressLines: safe(supplier.addressLines),
-      vatNumber: taxInvoice ? supplier.vatNumber : null,
-      email: toWinAnsi(supplier.email),
-    },
-    recipient: {
-      name: toWinAnsi(a.name),
-      addressLines: safe([a.street, [a.suburb, a.city].filter(Boolean).join(", "), [a.province, a.postalCode].filter(Boolean).join(" ")]),
-      telephone: toWinAnsi(a.telephone),
-      email: source.customerEmail ? toWinAnsi(source.customerEmail) : null,
-    },
+    ...documentParties(supplier, taxInvoice, a, source.customerEmail),
     lines: order.lines.map((l) => ({
       description: toWinAnsi(l.name),
       quantity: String(l.quantity),
@@ -178,15 +165,39 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
     totals,
     amounts: { totalCents: order.totalAmountCents, vatCents },
     vatNote: taxInvoice ? `All prices include VAT at ${VAT_RATE_PERCENT}%. The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.` : null,
-    filename: `${fileSafe(supplier.shopName)}-${number}.pdf`,
+    filename: documentFilename(supplier.shopName, number, "invoice"),
   };
 }
 
-/** A download name's safe part: letters, digits and dashes. */
-function fileSafe(text: string): string {
-  const s = toWinAnsi(text)
-    .normalize("NFKD")
-    .replace(/[^A-Za-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  return s || "invoice";
+/**
+ * The supplier and recipient blocks a printed document (tax invoice, credit note) shows, WinAnsi-safe; the supplier's
+ * VAT number only when `showVat` (a VAT-registered shop).
+ */
+export function documentParties(supplier: InvoiceSupplier, showVat: boolean, a: ShippingAddress, email: string | null): Pick<InvoiceDocument, "supplier" | "recipient"> {
+  const safe = (lines: string[]) => lines.map((l) => toWinAnsi(l.trim())).filter(Boolean);
+  return {
+    supplier: {
+      wordmark: toWinAnsi(supplier.shopName),
+      name: toWinAnsi(supplier.legalName),
+      addressLines: safe(supplier.addressLines),
+      vatNumber: showVat ? supplier.vatNumber : null,
+      email: toWinAnsi(supplier.email),
+    },
+    recipient: {
+      name: toWinAnsi(a.name),
+      addressLines: safe([a.street, [a.suburb, a.city].filter(Boolean).join(", "), [a.province, a.postalCode].filter(Boolean).join(" ")]),
+      telephone: toWinAnsi(a.telephone),
+      email: email ? toWinAnsi(email) : null,
+    },
+  };
+}
+
+/** A document's download name, "Scentara-INV-000123.pdf": the shop's name as letters, digits and dashes (or `fallback`). */
+export function documentFilename(shopName: string, number: string, fallback: string): string {
+  const safeName =
+    toWinAnsi(shopName)
+      .normalize("NFKD")
+      .replace(/[^A-Za-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || fallback;
+  return `${safeName}-${number}.pdf`;
 }
