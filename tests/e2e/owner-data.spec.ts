@@ -5,12 +5,10 @@
  * database with the demo catalogue, from the same build), not on the shared E2E shop whose catalogue later journeys
  * count on.
  */
-import { readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { expect, test, type Browser, type BrowserContext, type Download, type Page } from "./helpers/test";
-import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, signIn } from "./helpers/auth";
-import { startShop, waitForShop } from "./helpers/shop-server";
+import { startOwnShop, type OwnShop } from "./helpers/shop-server";
 import { addFromProductPage, fillAddress } from "./helpers/shop";
 
 const FIXTURE = "tests/fixtures/woocommerce-products.csv";
@@ -18,47 +16,19 @@ const BOM = [0xef, 0xbb, 0xbf];
 const OUR_HEADER_LINE =
   "SKU,Slug,Name,Category,Price (ZAR),Tier prices (ZAR),Stock,Size (ml),Weight (g),Inspired by (house),Inspired by (fragrance),Description,Images,Meta title,Meta description,Scent family,Top notes,Heart notes,Base notes,Intensity,Worn,Seasons,Made for";
 
-let shop: ReturnType<typeof startShop>;
 let baseURL = "";
 let admin: Awaited<ReturnType<BrowserContext["storageState"]>>;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+let own: OwnShop;
 
 test.beforeAll(async ({ browser }) => {
-  const port = await freePort();
-  baseURL = `http://127.0.0.1:${port}`;
-  // the shared E2E shop's settings (playwright.config.ts), with the demo catalogue
-  shop = startShop(port, {
-    SEED_DEMO: "true",
-    PUBLIC_BASE_URL: baseURL,
-    AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
-    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
-    LOG_LEVEL: "warn",
-    WEB_CONCURRENCY: "1",
-    PAYMENT_METHODS: "card",
-    DELIVERY_KINDS: "",
-  });
-  await waitForShop(shop, baseURL);
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  const user = { email: E2E_ADMIN_EMAIL, password: E2E_PASSWORD };
-  await register(page, user);
-  await signIn(page, user);
-  admin = await context.storageState();
-  await context.close();
+  own = await startOwnShop(browser);
+  baseURL = own.baseURL;
+  admin = own.adminState;
 });
 
 test.afterAll(async () => {
-  if (!shop) return;
-  shop.child.kill("SIGTERM");
-  await shop.exited;
-  rmSync(shop.dir, { recursive: true, force: true });
+  await own?.close();
 });
 
 async function asAdmin(browser: Browser, options: { javaScriptEnabled?: boolean } = {}) {

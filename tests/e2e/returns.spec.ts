@@ -5,59 +5,32 @@
  * (so the credit note shows VAT at 15 %), from the same build, so the shared E2E shop's settings stay as they are.
  * Screenshots of the new pages at 1280, 390 and 360 px go to test-results/<port>/returns/.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdirSync, readFileSync } from "node:fs";
 import { expect, test, type Browser, type BrowserContext, type Page } from "./helpers/test";
-import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, registerAndSignIn, signIn } from "./helpers/auth";
-import { startShop, waitForShop } from "./helpers/shop-server";
+import { registerAndSignIn } from "./helpers/auth";
+import { startOwnShop, type OwnShop } from "./helpers/shop-server";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { pdfReaderLines } from "../factories/pdf-text";
 
-let shop: ReturnType<typeof startShop>;
 let baseURL = "";
 let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
 const SHOTS = `test-results/${process.env.E2E_PORT ?? 3210}/returns`;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+let own: OwnShop;
 
 test.beforeAll(async ({ browser }) => {
-  const port = await freePort();
-  baseURL = `http://127.0.0.1:${port}`;
-  shop = startShop(port, {
-    SEED_DEMO: "true",
-    PUBLIC_BASE_URL: baseURL,
-    AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
-    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
-    LOG_LEVEL: "warn",
-    WEB_CONCURRENCY: "1",
-    PAYMENT_METHODS: "card",
-    DELIVERY_KINDS: "",
+  own = await startOwnShop(browser, {
     // a VAT-registered shop: tax invoices, and credit notes with the VAT they adjust
     SHOP_VAT_NUMBER: "4123456789",
     SHOP_ADDRESS: "Unit 4, The Old Biscuit Mill | 373 Albert Road, Woodstock | Cape Town 7925",
     SHOP_LEGAL_NAME: "Scentara Fragrances (Pty) Ltd",
   });
-  await waitForShop(shop, baseURL);
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  const admin = { email: E2E_ADMIN_EMAIL, password: E2E_PASSWORD };
-  await register(page, admin);
-  await signIn(page, admin);
-  adminState = await context.storageState();
-  await context.close();
+  baseURL = own.baseURL;
+  adminState = own.adminState;
 });
 
 test.afterAll(async () => {
-  if (!shop) return;
-  shop.child.kill("SIGTERM");
-  await shop.exited;
-  rmSync(shop.dir, { recursive: true, force: true });
+  await own?.close();
 });
 
 async function newPage(browser: Browser, storageState?: typeof adminState) {

@@ -3,9 +3,12 @@
  * folder, and the environment the test adds. Its output is kept for assertions and failure messages.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Browser, BrowserContext } from "@playwright/test";
+import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, signIn } from "./auth";
 
 export function startShop(port: number, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "scentara-server-"));
@@ -45,4 +48,61 @@ export async function waitForShop(shop: ReturnType<typeof startShop>, base: stri
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`the shop did not start in ${timeoutMs} ms:\n${shop.output()}`);
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface OwnShop {
+  baseURL: string;
+  /** the signed-in admin's cookies, for browser.newContext({ storageState }) */
+  adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+  shop: ReturnType<typeof startShop>;
+  /** stops the shop and removes its data */
+  close: () => Promise<void>;
+}
+
+/**
+ * A shop of its own for a spec whose journeys would disturb the worker's shared shop (thousands of imported products,
+ * VAT registration): the demo catalogue and the shared shop's settings plus `env`, on a free port, with the admin
+ * registered and signed in.
+ */
+export async function startOwnShop(browser: Browser, env: Record<string, string> = {}): Promise<OwnShop> {
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const shop = startShop(port, {
+    SEED_DEMO: "true",
+    PUBLIC_BASE_URL: baseURL,
+    AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123",
+    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+    LOG_LEVEL: "warn",
+    WEB_CONCURRENCY: "1",
+    PAYMENT_METHODS: "card",
+    DELIVERY_KINDS: "",
+    ...env,
+  });
+  await waitForShop(shop, baseURL);
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  const admin = { email: E2E_ADMIN_EMAIL, password: E2E_PASSWORD };
+  await register(page, admin);
+  await signIn(page, admin);
+  const adminState = await context.storageState();
+  await context.close();
+  return {
+    baseURL,
+    adminState,
+    shop,
+    close: async () => {
+      shop.child.kill("SIGTERM");
+      await shop.exited;
+      rmSync(shop.dir, { recursive: true, force: true });
+    },
+  };
 }
