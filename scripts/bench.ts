@@ -14,6 +14,9 @@
  *     and module scripts), of the CSS (the budgets' measure), the bytes really sent to a browser that accepts brotli,
  *     and the largest image above the fold (Chromium at a phone's viewport);
  *  6. PASS/FAIL per budget. It reports; it does not gate (exit 0 unless the bench itself breaks).
+ *
+ * `npm run bench -- --scale [--scale-db sqlite,postgres] [--scale-runs 20]` runs only the admin at scale instead
+ * (100 000 products, 1 000 000 orders, kept between runs: scripts/bench-scale.ts, scripts/scale-data.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { get as httpGet } from "node:http";
@@ -26,6 +29,7 @@ import { gzipSync } from "node:zlib";
 import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
+import { runScaleBench } from "./bench-scale";
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +38,9 @@ const { values } = parseArgs({
     orders: { type: "string", default: "100000" },
     duration: { type: "string", default: "8" },
     connections: { type: "string", default: "50" },
+    scale: { type: "boolean", default: false },
+    "scale-db": { type: "string", default: "sqlite,postgres" },
+    "scale-runs": { type: "string", default: "20" },
   },
 });
 
@@ -414,6 +421,20 @@ async function main() {
   // The build lives outside the project: give it the project's packages and ES module semantics.
   if (!existsSync(join(ROOT, "node_modules"))) symlinkSync(resolve("node_modules"), join(ROOT, "node_modules"), "dir");
   writeFileSync(join(ROOT, "package.json"), '{ "private": true, "type": "module" }\n');
+  if (values.scale) {
+    await build();
+    await runScaleBench({
+      buildDir: BUILD_DIR,
+      dataDir: DATA_DIR,
+      port: PORT,
+      databases: values["scale-db"].split(",").map((d) => d.trim()).filter((d) => d === "sqlite" || d === "postgres"),
+      runs: Math.max(3, Number(values["scale-runs"]) || 20),
+      log,
+      table,
+    });
+    log(`\nDone in ${seconds(started)}.`);
+    return;
+  }
   // The build (a child process) and the seeding (this process) use one core each: run them side by side.
   const [, { productSlug, searchTerm, productId }] = await Promise.all([build(), seed()]);
   const server = await startServer();

@@ -22,6 +22,7 @@ import * as scentProfiles from "./migrations/0023_scent_profiles";
 import * as consentsAndAnnouncements from "./migrations/0024_consents_and_announcements";
 import * as privacyRequestsAndRetention from "./migrations/0025_privacy_requests_and_retention";
 import * as returnsAndCreditNotes from "./migrations/0026_returns_and_credit_notes";
+import * as orderDayTotals from "./migrations/0027_order_day_totals";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -44,11 +45,12 @@ const migrations: Record<string, Migration> = {
   "0019_couriers": couriers,
   "0020_product_sku": productSku,
   "0021_orders_created_index": ordersCreatedIndex,
-  // 0022: none (the parked order day totals, docs/wip, must land as a later number: 0023 has run on shops)
+  // 0022: none (the order day totals were written as 0022 but landed as 0027, after 0023 had run on shops)
   "0023_scent_profiles": scentProfiles,
   "0024_consents_and_announcements": consentsAndAnnouncements,
   "0025_privacy_requests_and_retention": privacyRequestsAndRetention,
   "0026_returns_and_credit_notes": returnsAndCreditNotes,
+  "0027_order_day_totals": orderDayTotals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

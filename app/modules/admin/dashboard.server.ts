@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "~/db/schema";
 import type { Queryable } from "~/db/db.server";
+import { allOrderDays, dayTotals } from "~/modules/reports/sales-totals.server";
 import { env } from "~/utils/env.server";
 import { percentOf, RECENT_SIGNUP_DAYS } from "./dashboard.logic";
 
@@ -18,7 +19,7 @@ export interface DashboardFigures {
 export async function dashboardFigures(db: Queryable, now = new Date()): Promise<DashboardFigures> {
   const since = new Date(now.getTime() - RECENT_SIGNUP_DAYS * 24 * 60 * 60 * 1000).toISOString();
   const listed = env().ADMIN_EMAILS;
-  const count = (table: "products" | "categories" | "coupons" | "shipping_zones" | "orders" | "reviews") =>
+  const count = (table: "products" | "categories" | "coupons" | "shipping_zones" | "reviews") =>
     db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow().then((r) => Number(r.n));
   const [users, products, categories, coupons, zones, orders, reviews, unread] = await Promise.all([
     db
@@ -33,7 +34,11 @@ export async function dashboardFigures(db: Queryable, now = new Date()): Promise
     count("categories"),
     count("coupons"),
     count("shipping_zones"),
-    count("orders"),
+    // every order, from the day sums (migration 0027: docs/decisions/034), not a count of the orders table
+    allOrderDays(db)
+      .then((days) => dayTotals(db, days))
+      .then((t) => sql<{ n: number }>`select sum(orders) as n from ${t} t`.execute(db))
+      .then((r) => Number(r.rows[0]?.n ?? 0)),
     count("reviews"),
     db.selectFrom("contact_messages").select((eb) => eb.fn.countAll<number>().as("n")).where("read_at", "is", null).executeTakeFirstOrThrow().then((r) => Number(r.n)),
   ]);
@@ -67,33 +72,26 @@ export interface ReviewRequestFigures {
  * so an older review never counts). Its own query, so the users page, which shares dashboardFigures, doesn't pay it.
  */
 export async function reviewRequestFigures(db: Queryable): Promise<ReviewRequestFigures> {
-  const row = await db
-    .selectFrom("review_requests as rr")
-    .select((eb) => [
-      eb.fn.countAll<number>().as("sent"),
-      eb.fn
-        .sum<number>(
+  // Counted from the reviews' side (fewer than the requests at scale), each looking up its customer's requests sent
+  // before it (index review_requests (user_id, sent_at), migration 0027) and whether that order holds the product.
+  const [sentRow, reviewedRow] = await Promise.all([
+    db.selectFrom("review_requests").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("reviews as r")
+      .innerJoin("review_requests as rr", (join) => join.onRef("rr.user_id", "=", "r.user_id").onRef("rr.sent_at", "<", "r.created_at"))
+      .select((eb) => eb.fn.count<number>("rr.order_id").distinct().as("n"))
+      .where((eb) =>
+        eb.exists(
           eb
-            .case()
-            .when(
-              eb.exists(
-                eb
-                  .selectFrom("order_lines as l")
-                  .innerJoin("reviews as r", "r.product_id", "l.product_id")
-                  .select(sql<number>`1`.as("one"))
-                  .whereRef("l.order_id", "=", "rr.order_id")
-                  .whereRef("r.user_id", "=", "rr.user_id")
-                  .whereRef("r.created_at", ">", "rr.sent_at"),
-              ),
-            )
-            .then(1)
-            .else(0)
-            .end(),
-        )
-        .as("reviewed"),
-    ])
-    .executeTakeFirstOrThrow();
-  const sent = Number(row.sent);
-  const reviewed = Number(row.reviewed ?? 0);
+            .selectFrom("order_lines as l")
+            .select(sql<number>`1`.as("one"))
+            .whereRef("l.order_id", "=", "rr.order_id")
+            .whereRef("l.product_id", "=", "r.product_id"),
+        ),
+      )
+      .executeTakeFirstOrThrow(),
+  ]);
+  const sent = Number(sentRow.n);
+  const reviewed = Number(reviewedRow.n ?? 0);
   return { sent, reviewed, percent: percentOf(reviewed, sent) };
 }

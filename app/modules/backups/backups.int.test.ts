@@ -115,7 +115,7 @@ beforeAll(async () => {
     source = { url: process.env.DATABASE_URL!, db: getDb() };
   }
   // A shop with some history: 1000 sales (2000 order lines), the demo's kind of media, and a write in progress.
-  // Orders of past days (their triggers mark the days' sums stale, migration 0022: derived rows a restore must carry as they are).
+  // Orders of past days (their triggers mark the days' sums stale, migration 0027: derived rows a restore must carry as they are).
   const sales = Array.from({ length: 1000 }, (_, i) => sale(`seed-${i}`, new Date(Date.now() - (3 + (i % 60)) * 86_400_000).toISOString()));
   await insertChunked(source.db, "users", sales.map((s) => s.user));
   await insertChunked(source.db, "orders", sales.map((s) => s.order));

@@ -61,7 +61,7 @@ export interface RowConnection {
   /** writer only, PostgreSQL: every sequence owned by a column continues after the column's largest value */
   resetSequences(): Promise<string[]>;
   /**
-   * writer only: the tables' triggers (the order-day sums' "stale" marks, migration 0022) stop firing until the answered
+   * writer only: the tables' triggers (the order-day sums' "stale" marks, migration 0027) stop firing until the answered
    * function puts them back, in the same transaction: restored rows go in exactly as the archive has them, derived
    * rows included. PostgreSQL: ALTER TABLE … DISABLE/ENABLE TRIGGER USER; SQLite: the triggers are dropped and made
    * again from their own SQL. A rollback leaves them as they were either way.

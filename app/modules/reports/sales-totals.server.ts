@@ -6,9 +6,10 @@
  * marked a bank transfer paid), counted on the day it was placed (created_at, South African time), whatever its order
  * status. Every amount is in cents and VAT-inclusive, as stored on the order.
  */
-import { sql } from "kysely";
-import type { Queryable } from "~/db/db.server";
-import { rangeBounds, type DayRange } from "./reports.logic";
+import { sql, type RawBuilder } from "kysely";
+import { isPostgres, type Queryable } from "~/db/db.server";
+import { addDays } from "./sales.logic";
+import { rangeBounds, saDay, type DayRange } from "./reports.logic";
 
 export interface SalesTotals {
   /** paid orders placed in the range */
@@ -46,29 +47,333 @@ export async function salesTotals(db: Queryable, range: DayRange): Promise<Sales
     .where("o.created_at", ">=", start)
     .where("o.created_at", "<", end)
     .executeTakeFirst();
-  const totals = db
-    .selectFrom("orders")
-    .select((eb) => [
-      eb.fn.countAll<number>().as("orders"),
-      eb.fn.sum<number>("total_amount_cents").as("revenue"),
-      eb.fn.sum<number>("subtotal_cents").as("subtotal"),
-      eb.fn.sum<number>("discount_amount_cents").as("discount"),
-      eb.fn.sum<number>("shipping_cents").as("delivery"),
-      // bigint: 6 × a total above R3.5 million would overflow PostgreSQL's integer; integer division on both databases.
-      eb.fn.sum<number>(sql`(6 * cast(total_amount_cents as bigint) + 23) / 46`).as("vat"),
-    ])
-    .where("payment_status", "=", PAID)
-    .where("created_at", ">=", start)
-    .where("created_at", "<", end)
-    .executeTakeFirstOrThrow();
-  const [row, refunded] = await Promise.all([totals, refunds]);
+  const totals = sql<{ orders: number; revenue: number; subtotal: number; discount: number; delivery: number; vat: number }>`
+    select sum(orders) as orders, sum(revenue) as revenue, sum(subtotal) as subtotal, sum(discount) as discount, sum(shipping) as delivery, sum(vat) as vat
+    from ${await dayTotals(db, range)} t
+    where payment_status = ${PAID}
+  `.execute(db);
+  const [{ rows }, refunded] = await Promise.all([totals, refunds]);
+  const row = rows[0];
   return {
-    orders: Number(row.orders),
-    revenueCents: Number(row.revenue ?? 0),
-    subtotalCents: Number(row.subtotal ?? 0),
-    discountCents: Number(row.discount ?? 0),
-    deliveryCents: Number(row.delivery ?? 0),
-    vatCents: Number(row.vat ?? 0),
+    orders: Number(row?.orders ?? 0),
+    revenueCents: Number(row?.revenue ?? 0),
+    subtotalCents: Number(row?.subtotal ?? 0),
+    discountCents: Number(row?.discount ?? 0),
+    deliveryCents: Number(row?.delivery ?? 0),
+    vatCents: Number(row?.vat ?? 0),
     refundedCents: Number(refunded?.refunded ?? 0),
   };
+}
+
+// ---------------------------------------------------------------- orders summed per day (migration 0022)
+
+/**
+ * The orders of a range, summed per South African day (docs/decisions/034). Settled days (before the last LIVE_DAYS)
+ * are summed once into order_day_totals / order_day_coupons / order_day_sellers and read from there; the last
+ * LIVE_DAYS days are summed from the orders at every read (they change all the time, and checkouts then never touch
+ * the sums). A settled day is summed again when the database's triggers have marked it stale (one of its orders, its
+ * lines or metrics changed; or an earlier order of the same customer), before it is read. The figures are therefore
+ * exactly the orders' own, as if read from the orders table.
+ */
+export const LIVE_DAYS = 3;
+
+/** The South African day of orders.created_at (column of the alias `o`) as YYYY-MM-DD text, on either database. */
+export function saDaySql(db: Queryable, column = "o.created_at"): RawBuilder<string> {
+  return isPostgres(db)
+    ? sql<string>`to_char((${sql.ref(column)} at time zone 'UTC') + interval '2 hours', 'YYYY-MM-DD')`
+    : sql<string>`date(${sql.ref(column)}, '+2 hours')`;
+}
+
+/** The first day read live (today and the LIVE_DAYS - 1 before), by the server's clock. */
+export function liveFrom(now = new Date()): string {
+  return addDays(saDay(now), -(LIVE_DAYS - 1));
+}
+
+/** A range cut in its settled part (stored sums) and its live part (read from the orders). */
+export function splitRange(range: DayRange, now = new Date()): { settled: DayRange | null; live: DayRange | null } {
+  const live = liveFrom(now);
+  return {
+    settled: range.from < live ? { from: range.from, to: range.to < live ? range.to : addDays(live, -1) } : null,
+    live: range.to >= live ? { from: range.from > live ? range.from : live, to: range.to } : null,
+  };
+}
+
+/** Per day, status, payment status and method: the sums order_day_totals holds, straight from the orders. */
+function totalsSelect(db: Queryable, range: DayRange, parts: LiveParts = ALL_PARTS): RawBuilder<unknown> {
+  const { start, end } = rangeBounds(range);
+  const day = saDaySql(db);
+  // Read live, a figure nobody asked for is left out (0): the customers' history test and the metrics' join are most
+  // of the cost. Stored days always have every column.
+  const isNew = parts.customers
+    ? sql`case when o.payment_status = ${PAID} and not exists (
+          select 1 from orders p where p.user_id = o.user_id and p.payment_status = ${PAID} and p.created_at < o.created_at
+        ) then 1 else 0 end`
+    : sql`0`;
+  const metrics = parts.metrics
+    ? sql`count(m.order_id) as metrics_rows, count(m.processing_time) as processing_n, coalesce(sum(m.processing_time), 0) as processing_sum,
+      count(m.delivery_time) as delivery_n, coalesce(sum(m.delivery_time), 0) as delivery_sum`
+    : sql`0 as metrics_rows, 0 as processing_n, 0 as processing_sum, 0 as delivery_n, 0 as delivery_sum`;
+  return sql`
+    select x.day, x.status, x.payment_status, x.payment_method, count(*) as orders,
+      sum(x.total_amount_cents) as revenue, sum(x.subtotal_cents) as subtotal, sum(x.discount_amount_cents) as discount,
+      sum(x.shipping_cents) as shipping, sum((6 * cast(x.total_amount_cents as bigint) + 23) / 46) as vat,
+      sum(case when x.coupon_code is not null then 1 else 0 end) as coupon_orders,
+      sum(case when x.coupon_code is not null then x.discount_amount_cents else 0 end) as coupon_discount,
+      sum(x.is_new) as new_orders, count(distinct case when x.is_new = 1 then x.user_id end) as new_customers,
+      sum(case when x.is_new = 1 then x.total_amount_cents else 0 end) as new_revenue,
+      ${metrics}
+    from (
+      select o.id, o.user_id, o.status, o.payment_status, o.payment_method, o.total_amount_cents, o.subtotal_cents, o.discount_amount_cents,
+        o.shipping_cents, o.coupon_code, ${day} as day, ${isNew} as is_new
+      from orders o
+      where o.created_at >= ${start} and o.created_at < ${end}
+    ) x
+    ${parts.metrics ? sql`left join order_metrics m on m.order_id = x.id` : sql``}
+    group by x.day, x.status, x.payment_status, x.payment_method
+  `;
+}
+
+/** Per day and coupon code, the paid orders that used it. */
+function couponsSelect(db: Queryable, range: DayRange): RawBuilder<unknown> {
+  const { start, end } = rangeBounds(range);
+  const day = saDaySql(db);
+  return sql`
+    select ${day} as day, o.coupon_code, count(*) as orders, sum(o.discount_amount_cents) as discount, sum(o.total_amount_cents) as revenue
+    from orders o
+    where o.payment_status = ${PAID} and o.created_at >= ${start} and o.created_at < ${end} and o.coupon_code is not null
+    group by ${day}, o.coupon_code
+  `;
+}
+
+/** Per day and product (its line name once the product is gone), the paid units and the lines' totals. */
+export function sellersSelect(db: Queryable, range: DayRange): RawBuilder<unknown> {
+  const { start, end } = rangeBounds(range);
+  const day = saDaySql(db);
+  return sql`
+    select ${day} as day, coalesce(l.product_id, l.name) as k, max(l.name) as name, sum(l.quantity) as units, sum(l.total_price_cents) as revenue
+    from order_lines l
+    inner join orders o on o.id = l.order_id
+    where o.payment_status = ${PAID} and o.created_at >= ${start} and o.created_at < ${end}
+    group by ${day}, coalesce(l.product_id, l.name)
+  `;
+}
+
+/**
+ * Per day, the paid orders of returning customers (an earlier paid order exists) by the day of the customer's previous
+ * paid order, and whether that previous one was the customer's first. The distinct returning customers of a range
+ * [s, e] are then: its returning orders whose previous paid order is before s (each customer's first returning order in
+ * the range), plus its second paid orders whose first is in the range (returning from an order of the range itself).
+ */
+function returningSelect(db: Queryable, range: DayRange): RawBuilder<unknown> {
+  const { start, end } = rangeBounds(range);
+  return sql`
+    select day, prev_day, second, count(*) as orders from (
+      select y.day, ${saDaySql(db, "y.prev")} as prev_day,
+        case when exists (select 1 from orders q where q.user_id = y.user_id and q.payment_status = ${PAID} and q.created_at < y.prev) then 0 else 1 end as second
+      from (
+        select o.user_id, ${saDaySql(db)} as day,
+          (select max(p.created_at) from orders p where p.user_id = o.user_id and p.payment_status = ${PAID} and p.created_at < o.created_at) as prev
+        from orders o
+        where o.payment_status = ${PAID} and o.created_at >= ${start} and o.created_at < ${end} and o.user_id is not null
+      ) y
+      where y.prev is not null
+    ) z
+    group by day, prev_day, second
+  `;
+}
+
+/** Which of the costlier live figures a reader needs (new customers; order metrics). */
+export interface LiveParts {
+  customers?: boolean;
+  metrics?: boolean;
+}
+const ALL_PARTS: LiveParts = { customers: true, metrics: true };
+
+const TOTAL_COLUMNS = sql.raw(
+  "day, status, payment_status, payment_method, orders, revenue, subtotal, discount, shipping, vat, coupon_orders, coupon_discount, new_orders, new_customers, new_revenue, metrics_rows, processing_n, processing_sum, delivery_n, delivery_sum",
+);
+
+/** A derived table of the range's day sums: the stored settled days and the live days, with the same columns. */
+type DayTable = "order_day_totals" | "order_day_coupons" | "order_day_sellers" | "order_day_returning";
+const DAY_TABLES: Record<DayTable, { select: (db: Queryable, range: DayRange) => RawBuilder<unknown>; columns: RawBuilder<unknown> }> = {
+  order_day_totals: { select: totalsSelect, columns: TOTAL_COLUMNS },
+  order_day_coupons: { select: couponsSelect, columns: sql.raw("day, coupon_code, orders, discount, revenue") },
+  order_day_sellers: { select: sellersSelect, columns: sql.raw("day, k, name, units, revenue") },
+  order_day_returning: { select: returningSelect, columns: sql.raw("day, prev_day, second, orders") },
+};
+
+async function source(db: Queryable, range: DayRange, table: DayTable, want: LiveParts = {}): Promise<RawBuilder<unknown>> {
+  const { settled, live } = splitRange(range);
+  if (settled) await ensureOrderDays(db, settled);
+  const { select, columns } = DAY_TABLES[table];
+  const stored = settled ? sql`select ${columns} from ${sql.table(table)} where day >= ${settled.from} and day <= ${settled.to}` : null;
+  let fresh: RawBuilder<unknown> | null = null;
+  if (live && table === "order_day_totals") {
+    // A page reads the live days' totals several times (tabs, sales, orders by status, customers): summed once.
+    const rows = await liveTotals(db, live, want);
+    const number = isPostgres(db) ? sql.raw("bigint") : sql.raw("integer");
+    const names = TOTAL_COLUMN_NAMES;
+    fresh = rows.length
+      ? sql.join(
+          rows.map((r) => sql`select ${sql.join(names.map((c, i) => (i < 4 ? sql`cast(${r[c]} as text) as ${sql.ref(c)}` : sql`cast(${r[c]} as ${number}) as ${sql.ref(c)}`)))}`),
+          sql` union all `,
+        )
+      : null;
+  } else if (live) {
+    fresh = sql`select ${columns} from (${select(db, live)}) live`;
+  }
+  const parts = [stored, fresh].filter((p): p is RawBuilder<unknown> => p !== null);
+  // nothing at all: an empty table of the right columns
+  if (parts.length === 0) return sql`(select ${columns} from ${sql.table(table)} where 1 = 0)`;
+  return sql`(${sql.join(parts, sql` union all `)})`;
+}
+
+const TOTAL_COLUMN_NAMES = [
+  "day", "status", "payment_status", "payment_method", "orders", "revenue", "subtotal", "discount", "shipping", "vat", "coupon_orders", "coupon_discount",
+  "new_orders", "new_customers", "new_revenue", "metrics_rows", "processing_n", "processing_sum", "delivery_n", "delivery_sum",
+] as const;
+type TotalsRow = Record<(typeof TOTAL_COLUMN_NAMES)[number], string | number>;
+
+/**
+ * The live days' totals, summed from the orders. Calls made while the same sums are being read (a page's figures,
+ * asked for together) share that one read, as if made at the same instant; a later call reads again. Inside a
+ * transaction it is always read afresh.
+ */
+const liveReads = new WeakMap<object, Map<string, Promise<TotalsRow[]>>>();
+function liveTotals(db: Queryable, live: DayRange, parts: LiveParts): Promise<TotalsRow[]> {
+  const read = () => sql<TotalsRow>`${totalsSelect(db, live, parts)}`.execute(db).then((r) => r.rows);
+  if (db.isTransaction) return read();
+  let reads = liveReads.get(db);
+  if (!reads) liveReads.set(db, (reads = new Map()));
+  const key = `${live.from}:${live.to}:${parts.customers ? "c" : ""}${parts.metrics ? "m" : ""}`;
+  const inFlight = reads.get(key);
+  if (inFlight) return inFlight;
+  const rows = read();
+  reads.set(key, rows);
+  const done = () => reads.delete(key);
+  rows.then(done, done);
+  return rows;
+}
+
+/**
+ * The range's order sums per day, status, payment status and method (see order_day_totals' columns). The live days'
+ * new-customer and metrics columns are 0 unless `parts` asks for them.
+ */
+export function dayTotals(db: Queryable, range: DayRange, parts: LiveParts = {}) {
+  return source(db, range, "order_day_totals", parts);
+}
+/** The range's paid coupon use per day and code. */
+export function dayCoupons(db: Queryable, range: DayRange) {
+  return source(db, range, "order_day_coupons");
+}
+/** The range's paid units and revenue per day and product key. */
+export function daySellers(db: Queryable, range: DayRange) {
+  return source(db, range, "order_day_sellers");
+}
+
+/** The range's returning paid orders per day, by their previous paid order's day (see returningSelect). */
+export function dayReturning(db: Queryable, range: DayRange) {
+  return source(db, range, "order_day_returning");
+}
+
+/** Every order's days: from the first order's day to today (what the all-time counts read). */
+export async function allOrderDays(db: Queryable, now = new Date()): Promise<DayRange> {
+  const first = await db.selectFrom("orders").select("created_at").orderBy("created_at").limit(1).executeTakeFirst();
+  const today = saDay(now);
+  const from = first ? saDay(first.created_at) : today;
+  return { from: from < today ? from : today, to: today };
+}
+
+function eachDay(range: DayRange): string[] {
+  const days: string[] = [];
+  for (let d = range.from; d <= range.to; d = addDays(d, 1)) days.push(d);
+  return days;
+}
+
+/** Most days summed in one statement (a first backfill of two years goes by months). */
+const SPAN_DAYS = 31;
+
+/** One refresh at a time in this process; the others wait for it and then find their days summed. */
+let refreshing: Promise<unknown> = Promise.resolve();
+
+/**
+ * Makes sure every settled day of the range is summed and not stale. The quick check (two indexed reads) finds
+ * nothing to do on almost every page; otherwise the missing and stale days are summed again, a span of days per
+ * statement, in one transaction (PostgreSQL: under an advisory lock, so two processes never sum the same day at once).
+ * A stale mark is removed only if it still has the count of changes read: a change made meanwhile keeps its day stale
+ * (on PostgreSQL the removal waits for a change in flight, whose trigger holds the mark's row, to commit).
+ */
+export async function ensureOrderDays(db: Queryable, range: DayRange): Promise<void> {
+  const check = async () => {
+    const [present, stale] = await Promise.all([
+      sql<{ n: number }>`select count(*) as n from order_days where day >= ${range.from} and day <= ${range.to}`.execute(db),
+      sql<{ day: string }>`select day from order_days_stale where day >= ${range.from} and day <= ${range.to} limit 1`.execute(db),
+    ]);
+    return Number(present.rows[0]?.n ?? 0) === eachDay(range).length && stale.rows.length === 0;
+  };
+  if (await check()) return;
+  const run = refreshing.then(() => (db.isTransaction ? sumDays(db, range) : db.transaction().execute((trx) => sumDays(trx, range))));
+  refreshing = run.catch(() => undefined);
+  await run;
+}
+
+async function sumDays(trx: Queryable, range: DayRange): Promise<void> {
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(2026112605)`.execute(trx);
+  const present = new Set(
+    ((await sql<{ day: string }>`select day from order_days where day >= ${range.from} and day <= ${range.to}`.execute(trx)).rows).map((r) => r.day),
+  );
+  const stale = (await sql<{ day: string; changes: number }>`select day, changes from order_days_stale where day >= ${range.from} and day <= ${range.to}`.execute(trx)).rows;
+  const staleDays = new Set(stale.map((s) => s.day));
+  const todo = eachDay(range).filter((d) => !present.has(d) || staleDays.has(d));
+  const now = new Date().toISOString();
+  // contiguous spans of at most SPAN_DAYS days
+  const spans: DayRange[] = [];
+  for (const d of todo) {
+    const last = spans[spans.length - 1];
+    if (last && addDays(last.to, 1) === d && eachDay(last).length < SPAN_DAYS) last.to = d;
+    else spans.push({ from: d, to: d });
+  }
+  for (const span of spans) {
+    for (const [table, { select, columns }] of Object.entries(DAY_TABLES)) {
+      await sql`delete from ${sql.table(table)} where day >= ${span.from} and day <= ${span.to}`.execute(trx);
+      await sql`insert into ${sql.table(table)} (${columns}) ${select(trx, span)}`.execute(trx);
+    }
+    const cutoffs = await sumTopSellers(trx, span);
+    const days = eachDay(span);
+    await sql`delete from order_days where day >= ${span.from} and day <= ${span.to}`.execute(trx);
+    for (let i = 0; i < days.length; i += 200) {
+      const values = days.slice(i, i + 200).map((d) => sql`(${d}, ${now}, ${cutoffs.get(d)?.units ?? 0}, ${cutoffs.get(d)?.revenue ?? 0})`);
+      await sql`insert into order_days (day, summed_at, units_cutoff, revenue_cutoff) values ${sql.join(values)}`.execute(trx);
+    }
+  }
+  for (const s of stale) await sql`delete from order_days_stale where day = ${s.day} and changes = ${s.changes}`.execute(trx);
+}
+
+/**
+ * How many of each day's best sellers (by units, and by revenue) are kept as candidates for a range's top ten
+ * (sales.server.ts bestSellers). More candidates make the bound on everything else hold more often; 20 keeps the list
+ * small (at most 40 rows a day).
+ */
+export const TOP_SELLERS_PER_DAY = 20;
+
+/**
+ * A span's days' top lists (order_day_top_sellers), from its order_day_sellers rows just summed, and per day the most
+ * units and the most revenue of a product not on the list (the bound for everything else; 0 when every product of the
+ * day is on it).
+ */
+async function sumTopSellers(trx: Queryable, span: DayRange): Promise<Map<string, { units: number; revenue: number }>> {
+  const top = TOP_SELLERS_PER_DAY;
+  const ranked = sql`
+    select day, k, units, revenue,
+      row_number() over (partition by day order by units desc, revenue desc, k) as ur,
+      row_number() over (partition by day order by revenue desc, units desc, k) as rr
+    from order_day_sellers where day >= ${span.from} and day <= ${span.to}
+  `;
+  await sql`delete from order_day_top_sellers where day >= ${span.from} and day <= ${span.to}`.execute(trx);
+  await sql`insert into order_day_top_sellers (day, k) select day, k from (${ranked}) r where ur <= ${top} or rr <= ${top}`.execute(trx);
+  const { rows } = await sql<{ day: string; units: number | null; revenue: number | null }>`
+    select day, max(case when ur > ${top} and rr > ${top} then units end) as units, max(case when ur > ${top} and rr > ${top} then revenue end) as revenue
+    from (${ranked}) r group by day
+  `.execute(trx);
+  return new Map(rows.map((r) => [r.day, { units: Number(r.units ?? 0), revenue: Number(r.revenue ?? 0) }]));
 }

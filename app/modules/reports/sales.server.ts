@@ -1,30 +1,24 @@
 /**
- * The sales dashboard's figures (issue 20 point 4), aggregated in the database: every query is a GROUP BY over one
- * range of orders.created_at, and no order row ever comes to JavaScript. A sale is what salesTotals counts (PAID: the
+ * The sales dashboard's figures (issue 20 point 4), aggregated in the database: every query is a GROUP BY over the
+ * range's per-day sums (settled days stored, the last days summed from the orders: sales-totals.server.ts, docs/
+ * decisions/034), and no order row ever comes to JavaScript. A sale is what salesTotals counts (PAID: the
  * payment is completed), and the headline totals are salesTotals' own, so the dashboard and the accountant's export
  * agree to the cent; days are South African days (UTC+2), as reports.logic.ts has them.
  *
  * Each dataset is its own function so the CSV download runs only the query it needs.
  */
-import { sql, type ExpressionBuilder, type RawBuilder } from "kysely";
-import { isPostgres, type Queryable } from "~/db/db.server";
-import type { Database, OrderStatus } from "~/db/schema";
+import { sql } from "kysely";
+import type { Queryable } from "~/db/db.server";
+import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { rangeBounds } from "./reports.logic";
-import { PAID, salesTotals } from "./sales-totals.server";
-import { averageOrderCents, queryBounds, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
+import { dayCoupons, dayReturning, daySellers, dayTotals, ensureOrderDays, PAID, salesTotals, sellersSelect, splitRange, TOP_SELLERS_PER_DAY } from "./sales-totals.server";
+import type { DayRange } from "./reports.logic";
+import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
 /** How many best sellers, and at most how many coupon codes, a chart shows. */
 export const BEST_SELLERS = 10;
 export const COUPON_ROWS = 25;
-
-/** The South African day of orders.created_at as YYYY-MM-DD text, on either database. */
-function saDayOf(db: Queryable): RawBuilder<string> {
-  return isPostgres(db)
-    ? sql<string>`to_char((orders.created_at at time zone 'UTC') + interval '2 hours', 'YYYY-MM-DD')`
-    : sql<string>`date(orders.created_at, '+2 hours')`;
-}
 
 const n = (v: unknown) => Number(v ?? 0);
 
@@ -42,29 +36,17 @@ export interface PaidDayRow {
 }
 
 /**
- * One scan of the paid orders of both periods (the range and the one before), grouped by South African day and
- * payment method: revenue over time, the payment methods and the coupon totals all come from these rows (at most
+ * The paid orders of both periods (the range and the one before) per South African day and payment method, from the
+ * day sums: revenue over time, the payment methods and the coupon totals all come from these rows (at most
  * 3 × 2 × the range's days), so the orders are read once, not once per chart.
  */
 export async function paidDays(db: Queryable, range: SalesRange): Promise<PaidDayRow[]> {
-  const { start, end } = queryBounds(range);
-  const day = saDayOf(db);
-  const withCoupon = sql<number>`case when coupon_code is not null then 1 else 0 end`;
-  const rows = await db
-    .selectFrom("orders")
-    .select((eb) => [
-      day.as("day"),
-      "payment_method",
-      eb.fn.countAll<number>().as("orders"),
-      eb.fn.sum<number>("total_amount_cents").as("revenue"),
-      eb.fn.sum<number>(withCoupon).as("coupon_orders"),
-      eb.fn.sum<number>(sql`case when coupon_code is not null then discount_amount_cents else 0 end`).as("discount"),
-    ])
-    .where("payment_status", "=", PAID)
-    .where("created_at", ">=", start)
-    .where("created_at", "<", end)
-    .groupBy([day, "payment_method"])
-    .execute();
+  const { rows } = await sql<{ day: string; payment_method: string; orders: number; revenue: number; coupon_orders: number; discount: number }>`
+    select day, payment_method, sum(orders) as orders, sum(revenue) as revenue, sum(coupon_orders) as coupon_orders, sum(coupon_discount) as discount
+    from ${await dayTotals(db, { from: range.previous.from, to: range.to })} t
+    where payment_status = ${PAID}
+    group by day, payment_method
+  `.execute(db);
   return rows.map((r) => ({ day: r.day, method: r.payment_method, orders: n(r.orders), revenueCents: n(r.revenue), couponOrders: n(r.coupon_orders), discountCents: n(r.discount) }));
 }
 
@@ -116,18 +98,9 @@ export interface StatusRow {
 
 /**
  * Every order placed in the range (paid or not) by its status; each status present, in the order's life order.
- * Naming every status lets the database count from its (status, created_at) index alone, one short range per status.
  */
 export async function ordersByStatus(db: Queryable, range: SalesRange): Promise<StatusRow[]> {
-  const { start, end } = rangeBounds(range);
-  const rows = await db
-    .selectFrom("orders")
-    .select((eb) => ["status", eb.fn.countAll<number>().as("orders")])
-    .where("status", "in", [...ORDER_STATUSES])
-    .where("created_at", ">=", start)
-    .where("created_at", "<", end)
-    .groupBy("status")
-    .execute();
+  const { rows } = await sql<{ status: OrderStatus; orders: number }>`select status, sum(orders) as orders from ${await dayTotals(db, range)} t group by status`.execute(db);
   const counts = new Map(rows.map((r) => [r.status, n(r.orders)]));
   return ORDER_STATUSES.map((status) => ({ status, label: ORDER_STATUS_LABELS[status], orders: counts.get(status) ?? 0 }));
 }
@@ -143,30 +116,110 @@ export interface SellerRow {
   revenueCents: number;
 }
 
+const byUnitsOrder = (a: SellerRow, b: SellerRow) => b.units - a.units || b.revenueCents - a.revenueCents || a.name.localeCompare(b.name) || a.key.localeCompare(b.key);
+const byRevenueOrder = (a: SellerRow, b: SellerRow) => b.revenueCents - a.revenueCents || b.units - a.units || a.name.localeCompare(b.name) || a.key.localeCompare(b.key);
+
 /**
- * The ten best sellers of the range's paid orders by units and the ten by revenue, from one pass over their lines (a
- * common table both rankings read); names as the order lines have them. A tie goes to the other figure, then the name.
+ * The ten best sellers of the range's paid orders by units and the ten by revenue; names as the order lines have them.
+ * A tie goes to the other figure, then the name.
+ *
+ * Exact without adding up every product of the range (a year is 650 000 product-days at 100 000 products): the
+ * candidates are the products on some day's top list (order_day_top_sellers, TOP_SELLERS_PER_DAY by units and by
+ * revenue) and the live days' best; everything else sold at most the sum of the days' cutoffs (the most any product off
+ * a day's list sold that day) plus the live days' cutoff. The candidates' own sums are read exactly; when the tenth
+ * candidate is above that bound, nothing else can be in the top ten. When it is not (few sales, close long tails) the
+ * range is added up in full, as before.
  */
-export async function bestSellers(db: Queryable, range: SalesRange): Promise<{ byUnits: SellerRow[]; byRevenue: SellerRow[] }> {
-  const { start, end } = rangeBounds(range);
+export async function bestSellers(db: Queryable, range: SalesRange): Promise<BestSellers> {
+  return (await bestSellersFromTopLists(db, range)) ?? bestSellersOfAll(db, range);
+}
+
+export interface BestSellers {
+  byUnits: SellerRow[];
+  byRevenue: SellerRow[];
+}
+
+/** The best sellers from the top lists and their bound (see bestSellers); null when the bound does not settle them. */
+export async function bestSellersFromTopLists(db: Queryable, range: DayRange): Promise<BestSellers | null> {
+  const { settled, live } = splitRange(range);
+  if (settled) await ensureOrderDays(db, settled);
+  const liveRows = live
+    ? (await sql<{ k: string; name: string; units: number; revenue: number }>`
+        select k, max(name) as name, sum(units) as units, sum(revenue) as revenue from (${sellersSelect(db, live)}) s group by k
+      `.execute(db)).rows.map(seller)
+    : [];
+  // the live days' own top lists and the most any other product sold in them
+  const liveTop = new Set([...liveRows].sort(byUnitsOrder).slice(0, TOP_SELLERS_PER_DAY).map((r) => r.key));
+  for (const r of [...liveRows].sort(byRevenueOrder).slice(0, TOP_SELLERS_PER_DAY)) liveTop.add(r.key);
+  const liveRest = liveRows.filter((r) => !liveTop.has(r.key));
+  const bound = { units: Math.max(0, ...liveRest.map((r) => r.units)), revenueCents: Math.max(0, ...liveRest.map((r) => r.revenueCents)) };
+
+  const candidates = new Map<string, SellerRow>();
+  for (const r of liveRows) if (liveTop.has(r.key)) candidates.set(r.key, { ...r });
+  if (settled) {
+    const [tops, cutoffs] = await Promise.all([
+      sql<{ k: string }>`select distinct k from order_day_top_sellers where day >= ${settled.from} and day <= ${settled.to}`.execute(db),
+      sql<{ units: number; revenue: number }>`
+        select coalesce(sum(units_cutoff), 0) as units, coalesce(sum(revenue_cutoff), 0) as revenue from order_days where day >= ${settled.from} and day <= ${settled.to}
+      `.execute(db),
+    ]);
+    bound.units += n(cutoffs.rows[0]?.units);
+    bound.revenueCents += n(cutoffs.rows[0]?.revenue);
+    const keys = [...new Set([...tops.rows.map((r) => r.k), ...candidates.keys()])];
+    if (keys.length > MAX_CANDIDATES) return null;
+    const stored = keys.length
+      ? (await sql<{ k: string; name: string; units: number; revenue: number }>`
+          select k, max(name) as name, sum(units) as units, sum(revenue) as revenue
+          from order_day_sellers where day >= ${settled.from} and day <= ${settled.to} and k in (${sql.join(keys)})
+          group by k
+        `.execute(db)).rows
+      : [];
+    for (const r of stored) {
+      const c = candidates.get(r.k);
+      if (!c) candidates.set(r.k, seller(r));
+      else {
+        c.units += n(r.units);
+        c.revenueCents += n(r.revenue);
+        if (String(r.name) > c.name) c.name = String(r.name);
+      }
+    }
+  }
+  // the live figures of settled-day candidates that were not on a live top list
+  for (const r of liveRest) {
+    const c = candidates.get(r.key);
+    if (!c) continue;
+    c.units += r.units;
+    c.revenueCents += r.revenueCents;
+    if (r.name > c.name) c.name = r.name;
+  }
+  const all = [...candidates.values()];
+  const byUnits = [...all].sort(byUnitsOrder).slice(0, BEST_SELLERS);
+  const byRevenue = [...all].sort(byRevenueOrder).slice(0, BEST_SELLERS);
+  // Exact when nothing off the lists sold (bound 0), or the tenth is strictly above what anything off them can reach.
+  const holds = (top: SellerRow[], value: (r: SellerRow) => number, limit: number) => limit === 0 || (top.length === BEST_SELLERS && value(top[BEST_SELLERS - 1]!) > limit);
+  return holds(byUnits, (r) => r.units, bound.units) && holds(byRevenue, (r) => r.revenueCents, bound.revenueCents) ? { byUnits, byRevenue } : null;
+}
+
+/** Beyond this many candidates the range is added up in full (the lists would not be the cheaper way). */
+const MAX_CANDIDATES = 5000;
+
+const seller = (r: { k: string; name: string; units: number; revenue: number }): SellerRow => ({ key: r.k, name: String(r.name), units: n(r.units), revenueCents: n(r.revenue) });
+
+/** The best sellers from every product of the range: one pass over the day sums, both rankings from one table. */
+export async function bestSellersOfAll(db: Queryable, range: DayRange): Promise<BestSellers> {
   const { rows } = await sql<{ ranking: "units" | "revenue"; k: string; name: string; units: number; revenue: number }>`
     with g as (
-      select coalesce(l.product_id, l.name) as k, max(l.name) as name, sum(l.quantity) as units, sum(l.total_price_cents) as revenue
-      from order_lines l
-      inner join orders o on o.id = l.order_id
-      where o.payment_status = ${PAID} and o.created_at >= ${start} and o.created_at < ${end}
-      group by coalesce(l.product_id, l.name)
+      select k, max(name) as name, sum(units) as units, sum(revenue) as revenue
+      from ${await daySellers(db, range)} s
+      group by k
     )
     select 'units' as ranking, u.* from (select * from g order by units desc, revenue desc, name, k limit ${BEST_SELLERS}) u
     union all
     select 'revenue' as ranking, r.* from (select * from g order by revenue desc, units desc, name, k limit ${BEST_SELLERS}) r
   `.execute(db);
-  const seller = (r: (typeof rows)[number]): SellerRow => ({ key: r.k, name: String(r.name), units: n(r.units), revenueCents: n(r.revenue) });
   // each half keeps its order through union all; sorted again so no database's plan can change it
-  const byUnits = rows.filter((r) => r.ranking === "units").map(seller);
-  const byRevenue = rows.filter((r) => r.ranking === "revenue").map(seller);
-  byUnits.sort((a, b) => b.units - a.units || b.revenueCents - a.revenueCents || a.name.localeCompare(b.name) || a.key.localeCompare(b.key));
-  byRevenue.sort((a, b) => b.revenueCents - a.revenueCents || b.units - a.units || a.name.localeCompare(b.name) || a.key.localeCompare(b.key));
+  const byUnits = rows.filter((r) => r.ranking === "units").map(seller).sort(byUnitsOrder);
+  const byRevenue = rows.filter((r) => r.ranking === "revenue").map(seller).sort(byRevenueOrder);
   return { byUnits, byRevenue };
 }
 
@@ -208,35 +261,30 @@ export interface CustomerKindRow {
  * customer's first paid order). An order whose account is gone (user_id null) has no history and counts as new.
  */
 export async function newAndReturning(db: Queryable, range: SalesRange): Promise<CustomerKindRow[]> {
-  const { start, end } = rangeBounds(range);
-  const returning = (eb: ExpressionBuilder<Database & { o: Database["orders"] }, "o">) =>
-    eb.exists(
-      eb
-        .selectFrom("orders as p")
-        .select(sql<number>`1`.as("one"))
-        .whereRef("p.user_id", "=", "o.user_id")
-        .where("p.payment_status", "=", PAID)
-        .whereRef("p.created_at", "<", "o.created_at"),
-    );
-  const kind = sql<"new" | "returning">`kind`;
-  const rows = await db
-    .selectFrom((qb) =>
-      qb
-        .selectFrom("orders as o")
-        .select((eb) => [eb.case().when(returning(eb)).then(sql.lit("returning")).else(sql.lit("new")).end().as("kind"), "o.user_id", "o.total_amount_cents"])
-        .where("o.payment_status", "=", PAID)
-        .where("o.created_at", ">=", start)
-        .where("o.created_at", "<", end)
-        .as("k"),
-    )
-    .select((eb) => [kind.as("kind"), eb.fn.countAll<number>().as("orders"), eb.fn.count<number>("k.user_id").distinct().as("customers"), eb.fn.sum<number>("k.total_amount_cents").as("revenue")])
-    .groupBy(kind)
-    .execute();
-  const byKind = new Map(rows.map((r) => [r.kind, r]));
-  return (["new", "returning"] as const).map((k) => {
-    const r = byKind.get(k);
-    return { kind: k, label: k === "new" ? "New customers" : "Returning customers", orders: n(r?.orders), customers: n(r?.customers), revenueCents: n(r?.revenue) };
-  });
+  // Orders and revenue add up per day (order_day_totals), and so do new customers (a customer's new orders are all at
+  // their first paid instant, so on one day); distinct returning customers come from order_day_returning.
+  const [{ rows }, { rows: back }] = await Promise.all([
+    dayTotals(db, range, { customers: true }).then((t) =>
+      sql<{ orders: number; revenue: number; new_orders: number; new_customers: number; new_revenue: number }>`
+        select sum(orders) as orders, sum(revenue) as revenue, sum(new_orders) as new_orders, sum(new_customers) as new_customers, sum(new_revenue) as new_revenue
+        from ${t} t
+        where payment_status = ${PAID}
+      `.execute(db),
+    ),
+    dayReturning(db, range).then((r) =>
+      sql<{ customers: number }>`
+        select sum(case when prev_day < ${range.from} or second = 1 then orders else 0 end) as customers from ${r} r
+      `.execute(db),
+    ),
+  ]);
+  const returning = back[0];
+  const t = rows[0];
+  const paidOrders = n(t?.orders);
+  const newOrders = n(t?.new_orders);
+  return [
+    { kind: "new", label: "New customers", orders: newOrders, customers: n(t?.new_customers), revenueCents: n(t?.new_revenue) },
+    { kind: "returning", label: "Returning customers", orders: paidOrders - newOrders, customers: n(returning?.customers), revenueCents: n(t?.revenue) - n(t?.new_revenue) },
+  ];
 }
 
 // ---------------------------------------------------------------- coupons
@@ -257,26 +305,16 @@ export interface CouponFigures {
 
 /** The range's paid orders that used a coupon, by code (most used first, at most COUPON_ROWS codes), with totals. */
 export async function couponUse(db: Queryable, range: SalesRange, days: Promise<PaidDayRow[]> = paidDays(db, range)): Promise<CouponFigures> {
-  const { start, end } = rangeBounds(range);
-  const [rows, paid] = await Promise.all([
-    db
-      .selectFrom("orders")
-      .select((eb) => [
-        "coupon_code",
-        eb.fn.countAll<number>().as("orders"),
-        eb.fn.sum<number>("discount_amount_cents").as("discount"),
-        eb.fn.sum<number>("total_amount_cents").as("revenue"),
-      ])
-      .where("payment_status", "=", PAID)
-      .where("created_at", ">=", start)
-      .where("created_at", "<", end)
-      .where("coupon_code", "is not", null)
-      .groupBy("coupon_code")
-      .orderBy(sql`count(*)`, "desc")
-      .orderBy(sql`sum(discount_amount_cents)`, "desc")
-      .orderBy("coupon_code")
-      .limit(COUPON_ROWS)
-      .execute(),
+  const [{ rows }, paid] = await Promise.all([
+    dayCoupons(db, range).then((coupons) =>
+      sql<{ coupon_code: string; orders: number; discount: number; revenue: number }>`
+        select coupon_code, sum(orders) as orders, sum(discount) as discount, sum(revenue) as revenue
+        from ${coupons} c
+        group by coupon_code
+        order by sum(orders) desc, sum(discount) desc, coupon_code
+        limit ${COUPON_ROWS}
+      `.execute(db),
+    ),
     days,
   ]);
   const current = inRange(range, paid);

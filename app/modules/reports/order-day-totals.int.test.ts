@@ -1,0 +1,140 @@
+/**
+ * The day sums (migration 0027, docs/decisions/034) give exactly what the orders give, on SQLite and PostgreSQL: after
+ * they were summed, an order changed by the owner, a payment set back, an order deleted, a line edited, a customer
+ * deleted, an old order written directly: every figure is the orders' own again at the next read. Each figure is checked
+ * against a count made here from the orders' rows.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/db.server";
+import type { OrderStatus, PaymentStatus } from "~/db/schema";
+import { deleteOrder, orderMetrics, orderTabCounts, setOrderStatus, setPaymentStatus } from "~/modules/orders/order-admin.server";
+import { dashboardFigures } from "~/modules/admin/dashboard.server";
+import { summarizeMetrics } from "~/modules/orders/order-admin.logic";
+import { insertOrder } from "../../../tests/factories/orders";
+import { insertProduct } from "../../../tests/factories/catalog";
+import { createUser } from "../../../tests/factories/users";
+import { rangeBounds, saDay } from "./reports.logic";
+import { salesTotals } from "./sales-totals.server";
+import { addDays, salesRange } from "./sales.logic";
+import { bestSellers, newAndReturning, ordersByStatus } from "./sales.server";
+
+const db = () => getDb();
+const average = (values: Array<number | null>) => {
+  const known = values.filter((v): v is number => v !== null).map(Number);
+  return known.length ? known.reduce((a, b) => a + b, 0) / known.length : null;
+};
+const DAY = 86_400_000;
+const today = saDay(new Date());
+// 40 days up to today: settled days (stored sums) and the live last days
+const RANGE = salesRange({ from: addDays(today, -39), to: today }, "day");
+const ids: string[] = [];
+const users: string[] = [];
+
+/** The figures counted here from the orders' rows, by the definitions of sales.server / order-admin.server. */
+async function expected() {
+  const { start, end } = rangeBounds(RANGE);
+  const orders = await db().selectFrom("orders").select(["id", "user_id", "status", "payment_status", "total_amount_cents", "created_at"]).execute();
+  const paid = orders.filter((o) => o.payment_status === "completed");
+  const inRange = (o: { created_at: string }) => o.created_at >= start && o.created_at < end;
+  const returning = (o: (typeof orders)[number]) => o.user_id !== null && paid.some((p) => p.user_id === o.user_id && p.created_at < o.created_at);
+  const tabs = Object.fromEntries((["pending", "processing", "shipped", "delivered", "cancelled"] as const).map((s) => [s, orders.filter((o) => o.status === s).length]));
+  const paidInRange = paid.filter(inRange);
+  const lines = await db()
+    .selectFrom("order_lines as l")
+    .innerJoin("orders as o", "o.id", "l.order_id")
+    .select(["l.product_id", "l.name", "l.quantity"])
+    .where("o.payment_status", "=", "completed")
+    .where("o.created_at", ">=", start)
+    .where("o.created_at", "<", end)
+    .execute();
+  const units = new Map<string, number>();
+  for (const l of lines) units.set(l.product_id ?? l.name, (units.get(l.product_id ?? l.name) ?? 0) + Number(l.quantity));
+  const metrics = await db().selectFrom("order_metrics").selectAll().execute();
+  return {
+    tabs,
+    all: orders.length,
+    revenue: paidInRange.reduce((s, o) => s + Number(o.total_amount_cents), 0),
+    paidOrders: paidInRange.length,
+    byStatus: Object.fromEntries((["pending", "processing", "shipped", "delivered", "cancelled"] as const).map((s) => [s, orders.filter((o) => inRange(o) && o.status === s).length])),
+    newOrders: paidInRange.filter((o) => !returning(o)).length,
+    newCustomers: new Set(paidInRange.filter((o) => !returning(o) && o.user_id).map((o) => o.user_id)).size,
+    returningCustomers: new Set(paidInRange.filter((o) => returning(o)).map((o) => o.user_id)).size,
+    topUnits: Math.max(0, ...units.values()),
+    metrics: summarizeMetrics({
+      rows: metrics.length,
+      withDelivery: metrics.filter((m) => m.delivery_time !== null).length,
+      avgProcessingSeconds: average(metrics.map((m) => m.processing_time)),
+      avgDeliverySeconds: average(metrics.map((m) => m.delivery_time)),
+    }),
+  };
+}
+
+async function check() {
+  const want = await expected();
+  const [tabs, totals, statuses, customers, best, figures, metrics] = await Promise.all([
+    orderTabCounts(db(), ""),
+    salesTotals(db(), RANGE),
+    ordersByStatus(db(), RANGE),
+    newAndReturning(db(), RANGE),
+    bestSellers(db(), RANGE),
+    dashboardFigures(db()),
+    orderMetrics(db()),
+  ]);
+  expect(tabs).toEqual(want.tabs);
+  expect(figures.counts.orders).toBe(want.all);
+  expect(totals.revenueCents).toBe(want.revenue);
+  expect(totals.orders).toBe(want.paidOrders);
+  expect(Object.fromEntries(statuses.map((s) => [s.status, s.orders]))).toEqual(want.byStatus);
+  expect(customers[0]!.orders).toBe(want.newOrders);
+  expect(customers[0]!.customers).toBe(want.newCustomers);
+  expect(customers[1]!.orders).toBe(want.paidOrders - want.newOrders);
+  expect(customers[1]!.customers).toBe(want.returningCustomers);
+  expect(best.byUnits[0]?.units ?? 0).toBe(want.topUnits);
+  expect(metrics).toEqual(want.metrics);
+}
+
+beforeAll(async () => {
+  for (let i = 0; i < 6; i++) users.push((await createUser(db())).id);
+  const products = [await insertProduct(db(), { price_cents: 20_000 }), await insertProduct(db(), { price_cents: 35_000 })];
+  const statuses: [OrderStatus, PaymentStatus][] = [["delivered", "completed"], ["shipped", "completed"], ["cancelled", "cancelled"], ["pending", "pending"], ["processing", "completed"]];
+  const now = Date.now();
+  for (let i = 0; i < 60; i++) {
+    const [status, payment] = statuses[i % statuses.length]!;
+    const p = products[i % 2]!;
+    const o = await insertOrder(db(), {
+      userId: i % 11 === 0 ? null : users[i % users.length]!,
+      status,
+      paymentStatus: payment,
+      createdAt: new Date(now - ((i * 37) % 45) * DAY - (i % 7) * 3_600_000).toISOString(),
+      lines: [{ productId: p.id, name: "Scale test", unitPriceCents: p.price_cents, quantity: 1 + (i % 3) }],
+    });
+    ids.push(o.id);
+  }
+});
+
+describe("the day sums stay the orders' own", () => {
+  it("when first summed", async () => {
+    await check();
+    await check(); // read back from the stored days
+  });
+
+  it("after the owner's changes to old orders, a deletion and direct writes", async () => {
+    const old = ids.filter((_, i) => ((i * 37) % 45) >= 5);
+    await setPaymentStatus(db(), old[0]!, "completed"); // a delivered order's payment: no change; a pending one's: a sale
+    await setPaymentStatus(db(), old[3]!, "completed");
+    await setOrderStatus(db(), old[1]!, "cancelled");
+    await setOrderStatus(db(), old[5]!, "delivered");
+    await check();
+    await deleteOrder(db(), old[2]!);
+    await check();
+    await db().updateTable("order_lines").set({ quantity: 40, total_price_cents: 40 * 20_000 }).where("order_id", "=", old[6]!).execute();
+    await db().updateTable("orders").set({ payment_status: "failed", status: "cancelled" }).where("id", "=", old[7]!).execute();
+    await check();
+    // a customer deleted: their orders stay, without a customer (new customers, returning ones change)
+    await db().deleteFrom("users").where("id", "=", users[1]!).execute();
+    await check();
+    // an old order written directly (an import, a restore)
+    await insertOrder(db(), { userId: users[2]!, status: "delivered", paymentStatus: "completed", createdAt: new Date(Date.now() - 30 * DAY).toISOString() });
+    await check();
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * `npm run bench -- --scale [--scale-db sqlite,postgres] [--scale-runs 20]`: the admin at scale (issue 20 point 5).
+ *
+ * On a kept database of 100 000 products and 1 000 000 orders (scripts/scale-data.ts: made on the first run, reused
+ * after), for SQLite and PostgreSQL in turn: the production build in one process (WEB_CONCURRENCY=1, its jobs off so
+ * the kept data stays as made), signed in as an admin, each admin page one request at a time (2 to warm up, then the
+ * median and p95 of --scale-runs), against the 100 ms budget; then the CSV export of every order (two years), its time,
+ * size and the server's resident memory while it streams (sampled every 50 ms from /proc, and the process's peak,
+ * VmHWM), against the 300 MB budget.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase } from "~/db/db.server";
+import { ensureScalePostgres, ensureScaleSqlite } from "./scale-data";
+
+const BUDGET_MS = 100;
+const BUDGET_RSS_MB = 300;
+const ADMIN = "scale-admin@scentara.test";
+const PASSWORD = "scale-amber-vetiver-2026";
+
+export interface ScaleBenchOptions {
+  buildDir: string;
+  dataDir: string;
+  port: number;
+  databases: string[];
+  runs: number;
+  log: (line?: string) => void;
+  table: (headers: string[], rows: (string | number)[][]) => void;
+}
+
+interface PageRow {
+  name: string;
+  path: string;
+  status: number;
+  median: number;
+  p95: number;
+}
+
+const day = (t: number) => new Date(t + 2 * 3_600_000).toISOString().slice(0, 10);
+
+/** What the pages are asked for: real ids, e-mails and names from the data. */
+async function probes(url: string) {
+  const handle = openDatabase(url, 2);
+  try {
+    const db = handle.db;
+    const order = await db
+      .selectFrom("orders")
+      .innerJoin("users", "users.id", "orders.user_id")
+      .select(["orders.id", "users.email"])
+      .where("orders.status", "=", "delivered")
+      .orderBy("orders.created_at", "desc")
+      .offset(3000)
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const category = await db.selectFrom("categories").select(["id", "slug"]).orderBy("slug").executeTakeFirstOrThrow();
+    return { orderPrefix: order.id.slice(0, 8), email: order.email, surname: "mokoena", categoryId: category.id };
+  } finally {
+    await handle.close();
+  }
+}
+
+function rssOf(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+async function startServer(options: ScaleBenchOptions, databaseUrl: string): Promise<ChildProcess> {
+  const base = `http://127.0.0.1:${options.port}`;
+  const server = spawn(process.execPath, ["server.js"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(options.port),
+      BUILD_DIR: options.buildDir,
+      DATABASE_URL: databaseUrl,
+      MEDIA_DIR: join(options.dataDir, "media"),
+      PUBLIC_BASE_URL: base,
+      AUTH_SECRET: "scale-secret-scale-secret-scale-secret-0123",
+      ADMIN_EMAILS: ADMIN,
+      SEED_DEMO: "false",
+      LOG_LEVEL: "warn",
+      // one process (its memory is the export's), and no job changes the kept data while it is measured
+      WEB_CONCURRENCY: "1",
+      UNPAID_ORDER_TTL_MINUTES: "0",
+      REVIEW_REQUEST_AFTER_DAYS: "0",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  server.kill("SIGTERM");
+  throw new Error("server did not become healthy within 120 s");
+}
+
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const force = setTimeout(() => server.kill("SIGKILL"), 15_000);
+    server.once("exit", () => {
+      clearTimeout(force);
+      done();
+    });
+    server.kill("SIGTERM");
+  });
+}
+
+async function adminCookie(base: string): Promise<string> {
+  const post = (path: string) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+      body: new URLSearchParams({ email: ADMIN, password: PASSWORD }),
+      redirect: "manual",
+    });
+  const signedIn = await post("/auth/login");
+  let cookie = signedIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  if (!cookie.includes("session_token")) {
+    await post("/auth/register");
+    cookie = (await post("/auth/login")).headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  }
+  if (!cookie.includes("session_token")) throw new Error(`could not sign in ${ADMIN}`);
+  return cookie;
+}
+
+async function timePage(base: string, cookie: string, name: string, path: string, runs: number): Promise<PageRow> {
+  const once = async () => {
+    const t = performance.now();
+    const res = await fetch(`${base}${path}`, { headers: { cookie, "accept-encoding": "gzip" } });
+    await res.arrayBuffer();
+    return { ms: performance.now() - t, status: res.status };
+  };
+  let status = 0;
+  for (let i = 0; i < 2; i++) status = (await once()).status;
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push((await once()).ms);
+  times.sort((a, b) => a - b);
+  return { name, path, status, median: times[Math.floor(runs / 2)]!, p95: times[Math.min(runs - 1, Math.ceil(runs * 0.95) - 1)]! };
+}
+
+async function timeExport(base: string, cookie: string, pid: number, path: string) {
+  const before = rssOf(pid);
+  let peak = before?.rss ?? 0;
+  const sampler = setInterval(() => {
+    const now = rssOf(pid);
+    if (now && now.rss > peak) peak = now.rss;
+  }, 50);
+  const started = performance.now();
+  const res = await fetch(`${base}${path}`, { headers: { cookie } });
+  const reader = res.body!.getReader();
+  let bytes = 0;
+  let rows = 0;
+  let firstByte = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (!firstByte) firstByte = performance.now() - started;
+    bytes += value.length;
+    for (let i = 0; i < value.length; i++) if (value[i] === 10) rows++;
+  }
+  const ms = performance.now() - started;
+  clearInterval(sampler);
+  const after = rssOf(pid);
+  return { status: res.status, ms, firstByte, bytes, rows: rows - 1, rssBefore: before?.rss ?? 0, peak, hwm: after?.hwm ?? 0 };
+}
+
+export async function runScaleBench(options: ScaleBenchOptions) {
+  const { log, table } = options;
+  const base = `http://127.0.0.1:${options.port}`;
+  const summary: (string | number)[][] = [];
+  for (const kind of options.databases) {
+    const started = Date.now();
+    const data = kind === "postgres" ? await ensureScalePostgres(undefined, log) : await ensureScaleSqlite(log);
+    log(`\nScale data (${kind}): ${data.made ? `made in ${((Date.now() - started) / 1000).toFixed(0)} s` : `reused, made ${data.madeAt}`} — ${data.url.replace(/\/\/[^@]*@/, "//")}`);
+    const p = await probes(data.url);
+    const server = await startServer(options, data.url);
+    try {
+      const cookie = await adminCookie(base);
+      const now = Date.now();
+      const yearRange = `from=${day(now - 364 * 86_400_000)}&to=${day(now)}`;
+      const pages: [string, string][] = [
+        ["dashboard (30 days)", "/admin"],
+        ["dashboard (1 year)", `/admin?${yearRange}`],
+        ...(["pending", "processing", "shipped", "delivered", "cancelled"] as const).map((s): [string, string] => [`orders: ${s}`, `/admin/orders?status=${s}`]),
+        ["orders: delivered, page 2", "/admin/orders?status=delivered&page=2"],
+        ["orders: search order number", `/admin/orders?status=delivered&q=${p.orderPrefix}`],
+        ["orders: search e-mail", `/admin/orders?status=delivered&q=${encodeURIComponent(p.email)}`],
+        ["orders: search name", `/admin/orders?status=delivered&q=${p.surname}`],
+        ["products", "/admin/products"],
+        ["products: category", `/admin/products?category=${p.categoryId}`],
+        ["products: search", "/admin/products?q=amber"],
+        ["users", "/admin/users"],
+      ];
+      const rows: PageRow[] = [];
+      for (const [name, path] of pages) rows.push(await timePage(base, cookie, name, path, options.runs));
+      log(`\nAdmin at scale on ${kind}: one request at a time, ${options.runs} after 2 to warm up (ms; budget ${BUDGET_MS} ms)`);
+      table(
+        ["page", "status", "median", "p95", `≤ ${BUDGET_MS} ms`],
+        rows.map((r) => [`${r.name}  ${r.path.length > 60 ? `${r.path.slice(0, 57)}…` : r.path}`, r.status, r.median.toFixed(1), r.p95.toFixed(1), r.status === 200 && r.median <= BUDGET_MS ? "PASS" : "FAIL"]),
+      );
+      const exportPath = `/admin/orders/export.csv?from=${day(now - 731 * 86_400_000)}&to=${day(now)}`;
+      const e = await timeExport(base, cookie, server.pid!, exportPath);
+      log(
+        `Orders CSV, every order (${exportPath}): ${e.status}, ${e.rows} rows, ${(e.bytes / 1024 / 1024).toFixed(0)} MB in ${(e.ms / 1000).toFixed(1)} s (first byte ${e.firstByte.toFixed(0)} ms); ` +
+          `server RSS ${e.rssBefore.toFixed(0)} MB before, peak ${e.peak.toFixed(0)} MB while streaming, process peak (VmHWM) ${e.hwm.toFixed(0)} MB: ${e.peak < BUDGET_RSS_MB ? "PASS" : "FAIL"} (< ${BUDGET_RSS_MB} MB)`,
+      );
+      for (const r of rows) summary.push([kind, r.name, r.median.toFixed(1), r.p95.toFixed(1)]);
+      summary.push([kind, "orders CSV (all orders)", `${(e.ms / 1000).toFixed(1)} s`, `peak RSS ${e.peak.toFixed(0)} MB`]);
+    } finally {
+      await stopServer(server);
+    }
+  }
+  if (options.databases.length > 1) {
+    log("\nAt scale, side by side (median / p95 ms):");
+    const names = [...new Set(summary.map((r) => String(r[1])))];
+    table(
+      ["page", ...options.databases],
+      names.map((n) => [n, ...options.databases.map((k) => {
+        const r = summary.find((s) => s[0] === k && s[1] === n);
+        return r ? `${r[2]} / ${r[3]}` : "n/a";
+      })]),
+    );
+  }
+}
