@@ -23,6 +23,8 @@ import * as consentsAndAnnouncements from "./migrations/0024_consents_and_announ
 import * as privacyRequestsAndRetention from "./migrations/0025_privacy_requests_and_retention";
 import * as returnsAndCreditNotes from "./migrations/0026_returns_and_credit_notes";
 import * as orderDayTotals from "./migrations/0027_order_day_totals";
+import * as adminListIndexes from "./migrations/0028_admin_list_indexes";
+import * as reviewRequestOutcomes from "./migrations/0029_review_request_outcomes";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +53,8 @@ const migrations: Record<string, Migration> = {
   "0025_privacy_requests_and_retention": privacyRequestsAndRetention,
   "0026_returns_and_credit_notes": returnsAndCreditNotes,
   "0027_order_day_totals": orderDayTotals,
+  "0028_admin_list_indexes": adminListIndexes,
+  "0029_review_request_outcomes": reviewRequestOutcomes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -339,6 +339,8 @@ export interface ReviewRequestsTable {
   order_id: string;
   user_id: string;
   sent_at: Timestamp;
+  /** 1 once the customer reviewed a product of the order after this request (kept by triggers, migration 0029) */
+  reviewed: Generated<number>;
 }
 
 /** One row (id 1): the next invoice number (migration 0008). */

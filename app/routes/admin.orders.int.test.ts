@@ -6,6 +6,7 @@ import { createUser, sessionCookieFor, type TestUser } from "../../tests/factori
 import { insertCoupon, insertOrder, TEST_ADDRESS } from "../../tests/factories/orders";
 import { couponState, insertAwaitingOrder, outboxFor } from "../../tests/factories/payments";
 import * as route from "./admin.orders";
+import { adminOrdersView } from "~/modules/orders/order-admin.server";
 
 /** The owner's orders page: tabs and search, every transition with its stamp, the coupon it holds, edit, e-mail, delete. */
 const db = () => getDb();
@@ -47,6 +48,38 @@ describe("admin orders: the list", () => {
     const nobody = await dataOf(await load("?q=no-such-customer@nowhere"));
     expect(nobody.list.rows).toEqual([]);
     expect(Object.values(nobody.counts)).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it("counts a broad search's tabs only up to a bound, says so, and lists the newest; a narrow search stays exact", async () => {
+    // Three customers share a name; small limits stand in for 500 customers and 1 000 orders (the same code path).
+    const name = `mokoena${Date.now()}`;
+    const people = [];
+    for (let i = 0; i < 3; i++) people.push(await createUser(db(), { email: `thandi.${name}.${i}@example.co.za` }));
+    const delivered = [];
+    for (let i = 0; i < 5; i++) {
+      delivered.push(await insertOrder(db(), { userId: people[i % 3]!.id, status: "delivered", paymentStatus: "completed", createdAt: new Date(Date.UTC(2026, 0, 10 + i)).toISOString() }));
+    }
+    await insertOrder(db(), { userId: people[0]!.id });
+    const limits = { customers: 2, countBound: 3 };
+
+    const broad = await adminOrdersView(db(), { status: "delivered", q: name, page: 1 }, limits);
+    expect(broad.counts).toEqual({ pending: 1, processing: 0, shipped: 0, delivered: 3, cancelled: 0 });
+    expect(broad.over).toEqual(["delivered"]);
+    // the newest three of the five, newest first, on one page
+    expect(broad.list.rows.map((o) => o.id)).toEqual(delivered.slice(2).reverse().map((o) => o.id));
+    expect(broad.list.pageCount).toBe(1);
+    expect((await adminOrdersView(db(), { status: "delivered", q: name, page: 2 }, limits)).list.page).toBe(1);
+
+    // one customer's e-mail is a narrow search: exact, whatever the bound
+    const narrow = await adminOrdersView(db(), { status: "delivered", q: people[0]!.email, page: 1 }, limits);
+    expect(narrow.counts).toEqual({ pending: 1, processing: 0, shipped: 0, delivered: 2, cancelled: 0 });
+    expect(narrow.over).toEqual([]);
+
+    // with the shop's limits this search is narrow: every tab exact, and the page says nothing of a bound
+    const page = await dataOf(await load(`?status=delivered&q=${name.toUpperCase()}`));
+    expect(page.counts).toEqual({ pending: 1, processing: 0, shipped: 0, delivered: 5, cancelled: 0 });
+    expect(page.over).toEqual([]);
+    expect(page.list.rows).toHaveLength(5);
   });
 
   it("computes the metrics of SPEC §9 from order_metrics", async () => {

@@ -22,10 +22,10 @@ import { requireAdmin } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
-import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUSES, paymentStatusLabel } from "~/modules/orders/order-admin.logic";
+import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUSES, paymentStatusLabel, SEARCH_COUNT_BOUND, tabCountLabel } from "~/modules/orders/order-admin.logic";
 import { gatherLines, orderAdminIntent } from "~/modules/orders/order-admin.schema";
 import { monthToDate } from "~/modules/reports/reports.logic";
-import { deleteOrder, listAdminOrders, orderMetrics, orderTabCounts, sendStatusEmailNow, setOrderStatus, setPaymentStatus, updateOrder } from "~/modules/orders/order-admin.server";
+import { adminOrdersView, deleteOrder, sendStatusEmailNow, setOrderStatus, setPaymentStatus, updateOrder } from "~/modules/orders/order-admin.server";
 import { formatDateTimeZA } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
@@ -40,7 +40,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = parseListQuery(readQuery(request), filters);
   const tab = (query.filters.status || "pending") as OrderStatus;
   const db = getDb();
-  const [list, counts, metrics, waiting] = await Promise.all([listAdminOrders(db, { status: tab, q: query.filters.q, page: query.page }), orderTabCounts(db, query.filters.q), orderMetrics(db), paidAwaitingCourier(db)]);
+  const [{ list, counts, over, metrics }, waiting] = await Promise.all([adminOrdersView(db, { status: tab, q: query.filters.q, page: query.page }), paidAwaitingCourier(db)]);
   const deliveries = await deliveryForOrders(db, list.rows.map((o) => o.id));
   return {
     waiting,
@@ -49,6 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     query,
     tab,
     counts,
+    over,
     metrics,
     list: {
       ...list,
@@ -119,7 +120,7 @@ export type AdminOrderRow = Route.ComponentProps["loaderData"]["list"]["rows"][n
 const figure = (value: number | null, unit: string) => (value === null ? "–" : `${value}${unit}`);
 
 export default function Orders({ loaderData: d }: Route.ComponentProps) {
-  const { query, list, tab, counts, metrics, waiting, exportRange } = d;
+  const { query, list, tab, counts, over, metrics, waiting, exportRange } = d;
   const here = listHref(PATH, query);
   const editor = useRowEditor(query.edit);
   const columns: Column<AdminOrderRow>[] = [
@@ -179,9 +180,14 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
       ]}
       status={<AdminStatus />}
     >
-      <StatusTabs query={query} tab={tab} counts={counts} />
+      <StatusTabs query={query} tab={tab} counts={counts} over={over} />
       {tab === "processing" ? <BookAllPaid action={here} waiting={waiting} /> : null}
       <FilterBar path={PATH} query={query} keep={["status"]} fields={[{ name: "q", label: "Search", kind: "search", placeholder: "Order number (first characters) or customer e-mail" }]} />
+      {over.includes(tab) ? (
+        <p role="status" className="mb-4 border-l-2 border-gold bg-sand/60 px-4 py-3 text-sm text-ink-soft">
+          {ORDER_ADMIN_MESSAGES.manyMatches(tabCountLabel(SEARCH_COUNT_BOUND, false))}
+        </p>
+      ) : null}
       <DataTable<AdminOrderRow>
         rows={list.rows}
         columns={columns}
@@ -204,7 +210,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
   );
 }
 
-function StatusTabs({ query, tab, counts }: { query: ListQuery; tab: OrderStatus; counts: Record<OrderStatus, number> }) {
+function StatusTabs({ query, tab, counts, over }: { query: ListQuery; tab: OrderStatus; counts: Record<OrderStatus, number>; over: OrderStatus[] }) {
   return (
     <nav aria-label="Order status" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
       <ul className="flex min-w-max gap-1 border-b border-line">
@@ -220,7 +226,7 @@ function StatusTabs({ query, tab, counts }: { query: ListQuery; tab: OrderStatus
                 }`}
               >
                 {ORDER_STATUS_LABELS[status]}
-                <span className={`min-w-6 px-1.5 py-0.5 text-center text-[0.68rem] tabular-nums ${current ? "bg-ink text-white" : "bg-sand text-ink-soft"}`}>{counts[status]}</span>
+                <span className={`min-w-6 px-1.5 py-0.5 text-center text-[0.68rem] tabular-nums ${current ? "bg-ink text-white" : "bg-sand text-ink-soft"}`}>{tabCountLabel(counts[status], over.includes(status))}</span>
               </Link>
             </li>
           );

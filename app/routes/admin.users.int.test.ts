@@ -7,6 +7,8 @@ import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/rout
 import { createUser, sessionCookieFor } from "../../tests/factories/users";
 import { insertOrder, TEST_ADDRESS } from "../../tests/factories/orders";
 import * as route from "./admin.users";
+import { resetEnvForTests } from "~/utils/env.server";
+import { dashboardFigures } from "~/modules/admin/dashboard.server";
 
 const db = () => getDb();
 let owner = { id: "", cookie: "" };
@@ -106,6 +108,26 @@ describe("admin users", () => {
     expect(await db().selectFrom("order_lines").select("name").where("order_id", "=", order.id).execute()).toEqual([{ name: "Amber Lantern" }]);
     // an order never paid keeps no name, telephone or address
     expect((await db().selectFrom("orders").select("shipping_address").where("id", "=", unpaid.id).executeTakeFirstOrThrow()).shipping_address.name).toBe("");
+  });
+
+  it("counts its people as the dashboard does (admins by flag or ADMIN_EMAILS, recent = last 7 days), from indexes", async () => {
+    const before = (await load("/admin/users")).users;
+    const listed = await createUser(db());
+    const flagged = await createUser(db(), { isAdmin: true });
+    const old = await createUser(db());
+    await db().updateTable("users").set({ created_at: "2020-01-01T00:00:00.000Z" }).where("id", "=", old.id).execute();
+    // a listed address that also has the flag counts once
+    process.env.ADMIN_EMAILS = `${listed.email.toUpperCase()},${flagged.email},nobody-yet@shop.test`;
+    resetEnvForTests();
+    try {
+      const after = (await load("/admin/users")).users;
+      expect(after).toEqual({ total: before.total + 3, admins: before.admins + 2, regular: before.regular + 1, recent: before.recent + 2 });
+      expect(after).toEqual((await dashboardFigures(db())).users);
+    } finally {
+      delete process.env.ADMIN_EMAILS;
+      resetEnvForTests();
+    }
+    await db().deleteFrom("users").where("id", "in", [listed.id, flagged.id, old.id]).execute();
   });
 
   it("searches by e-mail and filters by role", async () => {

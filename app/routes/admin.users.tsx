@@ -7,11 +7,10 @@ import { FilterBar } from "~/components/admin/filter-bar";
 import { EditLink, RowEditorForm, useRowEditor } from "~/components/admin/row-editor";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
-import { deleteUserByAdmin, listAdminUsers, updateUserByAdmin } from "~/modules/accounts/users-admin.server";
+import { deleteUserByAdmin, listAdminUsers, updateUserByAdmin, userFigures } from "~/modules/accounts/users-admin.server";
 import { USER_ADMIN_MESSAGES, USER_ROLES, userAdminIntent } from "~/modules/accounts/users-admin.schema";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
-import { dashboardFigures } from "~/modules/admin/dashboard.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { formatDateTimeZA, formatDateZA } from "~/utils/dates";
 import { consentVerb, PURPOSE_LABELS, SOURCE_LABELS } from "~/modules/consent/consent.logic";
@@ -30,12 +29,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   // ?consents=<user id>: that person's consent history opens under their row (works without JavaScript).
   const historyOf = (params.get("consents") ?? "").slice(0, 100);
   const db = getDb();
-  const [list, figures, history] = await Promise.all([
+  const [list, users, history] = await Promise.all([
     listAdminUsers(db, { ...query.filters, page: query.page }),
-    dashboardFigures(db),
+    // only the users' figures: the dashboard's other counts (every order among them) are not shown here
+    userFigures(db),
     historyOf ? consentHistory(db, historyOf) : null,
   ]);
-  return { query, me: admin.id, users: figures.users, history, list: { ...list, rows: list.rows.map((u) => ({ ...u, created: formatDateZA(u.createdAt) })) } };
+  return { query, me: admin.id, users, history, list: { ...list, rows: list.rows.map((u) => ({ ...u, created: formatDateZA(u.createdAt) })) } };
 }
 
 /** A person's consent rows as the panel shows them, oldest first, with the admin who made a change named. */

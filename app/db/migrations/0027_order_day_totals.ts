@@ -12,9 +12,6 @@ import { columnTypes } from "./column-types";
  *   revenue by day, payment methods, orders by status, the metrics.
  * - `order_day_coupons`: per day and coupon code, the paid orders that used it.
  * - `order_day_sellers`: per day and product (or line name once the product is gone), paid units and revenue.
- * - `order_day_top_sellers`: per day, the products among its TOP_SELLERS_PER_DAY best by units or by revenue, and in
- *   `order_days` the most units and revenue of any other product that day: the best sellers of a range come from these
- *   candidates with an exact bound on everything else (sales.server.ts bestSellers).
  * - `order_day_returning`: per day, the paid orders of returning customers by the day of the customer's previous paid
  *   order (and whether that one was their first): distinct returning customers of any range add up from it.
  * - `order_days`: the days summed (a day without orders has a row too); `order_days_stale`: days whose orders changed
@@ -83,21 +80,12 @@ export async function up(db: Kysely<any>) {
     .addColumn("orders", "integer", (c) => c.notNull())
     .addPrimaryKeyConstraint("order_day_returning_pk", ["day", "prev_day", "second"])
     .execute();
-  // A product's sums over a range, for the best sellers' candidates only (see order_day_top_sellers).
+  // One product's sums over a range (the best sellers look up the live days' products: sales.server.ts bestSellers).
   await db.schema.createIndex("order_day_sellers_k_idx").on("order_day_sellers").columns(["k", "day", "units", "revenue"]).execute();
-  await db.schema
-    .createTable("order_day_top_sellers")
-    .addColumn("day", "text", (c) => c.notNull())
-    .addColumn("k", "text", (c) => c.notNull())
-    .addPrimaryKeyConstraint("order_day_top_sellers_pk", ["day", "k"])
-    .execute();
   await db.schema
     .createTable("order_days")
     .addColumn("day", "text", (c) => c.primaryKey())
     .addColumn("summed_at", t.timestamp, (c) => c.notNull())
-    // the best sellers' bounds: the most units and revenue of any product of the day not in its top list
-    .addColumn("units_cutoff", money, (c) => c.notNull().defaultTo(0))
-    .addColumn("revenue_cutoff", money, (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createTable("order_days_stale")
@@ -253,5 +241,5 @@ export async function down(db: Kysely<any>) {
   }
   await db.schema.dropIndex("review_requests_user_idx").ifExists().execute();
   await db.schema.dropIndex("orders_user_paid_created_idx").ifExists().execute();
-  for (const table of ["order_days_stale", "order_days", "order_day_top_sellers", "order_day_returning", "order_day_sellers", "order_day_coupons", "order_day_totals"]) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ["order_days_stale", "order_days", "order_day_returning", "order_day_sellers", "order_day_coupons", "order_day_totals"]) await db.schema.dropTable(table).ifExists().execute();
 }

@@ -11,6 +11,7 @@ import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { ADMIN_MARKETING_OFF_WORDING } from "~/modules/consent/consent.logic";
 import { setMarketingConsent } from "~/modules/consent/consent.server";
+import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
 
 /**
  * The people of the shop as an admin manages them (SPEC §2 Users, §7 get_all_users / update_user_role /
@@ -65,6 +66,31 @@ export async function listAdminUsers(db: Queryable, input: { q: string; role: st
       };
     }),
   };
+}
+
+/** The users page's figures (the same as the dashboard's): everyone, the admins, the rest, and the last days' signups. */
+export interface UserFigures {
+  total: number;
+  admins: number;
+  regular: number;
+  recent: number;
+}
+
+/**
+ * Counted from indexes, not by reading 100 000 users (migration 0028): admins are the flagged users plus the
+ * ADMIN_EMAILS addresses that have an account without the flag.
+ */
+export async function userFigures(db: Queryable, now = new Date()): Promise<UserFigures> {
+  const since = new Date(now.getTime() - RECENT_SIGNUP_DAYS * 24 * 60 * 60 * 1000).toISOString();
+  const count = (row: { n: number | string | bigint } | undefined) => Number(row?.n ?? 0);
+  const [total, flagged, listedUsers, recent] = await Promise.all([
+    db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst().then(count),
+    db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where("is_admin", "=", true).executeTakeFirst().then(count),
+    listed().length ? db.selectFrom("users").select("is_admin").where(sql<string>`lower(email)`, "in", listed()).execute() : [],
+    db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where("created_at", ">=", since).executeTakeFirst().then(count),
+  ]);
+  const admins = flagged + listedUsers.filter((u) => u.is_admin !== true).length;
+  return { total, admins, regular: total - admins, recent };
 }
 
 async function adminCount(db: Queryable): Promise<number> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
-import { changePayment, changeStatus, confirmsPayment, holdsStock, stockEffect, editedTotals, metricsOf, orderIdPrefix, paymentStatusLabel, summarizeMetrics } from "./order-admin.logic";
+import { changePayment, changeStatus, confirmsPayment, holdsStock, stockEffect, editedTotals, metricsOf, ORDER_ADMIN_MESSAGES, orderIdPrefix, paymentStatusLabel, summarizeMetrics, tabCountLabel } from "./order-admin.logic";
 
 const NOW = new Date("2026-11-23T10:00:00.000Z");
 const at = NOW.toISOString();
@@ -107,4 +107,14 @@ describe("orderIdPrefix", () => {
     ["", null],
     ["3f2a9c1e%", null],
   ])("%j → %j", (q, prefix) => expect(orderIdPrefix(q)).toBe(prefix));
+});
+
+describe("tabCountLabel: a tab's count as its badge shows it", () => {
+  it("groups thousands with a no-break space, and marks a count a broad search stopped at", () => {
+    expect(tabCountLabel(0)).toBe("0");
+    expect(tabCountLabel(999)).toBe("999");
+    expect(tabCountLabel(866271)).toBe("866\u00a0271");
+    expect(tabCountLabel(1000, true)).toBe("1\u00a0000+");
+    expect(ORDER_ADMIN_MESSAGES.manyMatches(tabCountLabel(1000))).toContain("More than 1\u00a0000 orders in this tab match your search: the newest 1\u00a0000 are listed");
+  });
 });

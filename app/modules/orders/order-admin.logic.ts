@@ -49,6 +49,8 @@ export const ORDER_ADMIN_MESSAGES = {
   emailSent: "Status email sent successfully!",
   emailFailed: (reason: string) => `Failed to send email: ${reason}`,
   none: (status: OrderStatus) => `No ${status} orders found`,
+  /** a broad search (a common name): its tabs count up to a bound, and the newest orders are listed */
+  manyMatches: (bound: string) => `More than ${bound} orders in this tab match your search: the newest ${bound} are listed. Type more of the e-mail address or the order number to narrow it down.`,
   notFound: "That order no longer exists",
   eftHint: "For EFT payments, manually set payment to Completed once payment is received.",
   shortHint: "Short of stock: the product had run out when this order was paid. Restock it, or contact the customer about a refund.",
@@ -162,6 +164,18 @@ const seconds = (from: string | null, to: string | null): number | null => {
 /** An order's order_metrics row (SPEC §3): processing = start → shipped, delivery = shipped → delivered, in seconds. */
 export function metricsOf(order: StampedOrder): { processingTime: number | null; deliveryTime: number | null } {
   return { processingTime: seconds(order.processingStartedAt, order.shippedAt), deliveryTime: seconds(order.shippedAt, order.deliveredAt) };
+}
+
+/** A broad search's tab counts stop at this many orders: the tab then shows "1 000+" and lists the newest of them. */
+export const SEARCH_COUNT_BOUND = 1000;
+
+/**
+ * A tab's count as its badge shows it: thousands grouped with a no-break space (by hand: the server and the browser
+ * must render the very same text); `more` when a broad search stopped counting there ("1 000+").
+ */
+export function tabCountLabel(n: number, more = false): string {
+  const shown = String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+  return more ? `${shown}+` : shown;
 }
 
 export interface MetricsSummary {

@@ -4,11 +4,11 @@
  * an admin and a payment webhook can't interleave; the rules themselves are the pure functions of order-admin.logic.
  * E-mails go out after the commit, and a failed e-mail never undoes a change.
  */
-import { sql } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
 import { containsInsensitive, isPostgres } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
-import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
+import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { reclaimCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
 import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 import { DomainError } from "~/utils/errors";
@@ -22,6 +22,7 @@ import {
   ORDER_ADMIN_MESSAGES,
   ORDER_STATUSES,
   orderIdPrefix,
+  SEARCH_COUNT_BOUND,
   summarizeMetrics,
   type MetricsSummary,
   type Transition,
@@ -31,6 +32,9 @@ import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
+import { allOrderDays, dayTotals, liveFrom } from "~/modules/reports/sales-totals.server";
+import { rangeBounds, type DayRange } from "~/modules/reports/reports.logic";
+import { addDays } from "~/modules/reports/sales.logic";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
@@ -72,39 +76,88 @@ export interface AdminOrder {
   lines: AdminOrderLine[];
 }
 
+/** How a search narrows the orders (the same for the tabs' counts and the page's rows). */
+interface OrderSearch {
+  where: (eb: ExpressionBuilder<Database, "orders">) => Expression<SqlBool>;
+  /** more customers match than SearchLimits.customers (a common name): the tabs' counts are bounded */
+  broad: boolean;
+}
+
+/** Part of a customer's e-mail, case-insensitive; on PostgreSQL the form users_email_trgm_idx answers (migration 0028). */
+function emailContains(db: Queryable, q: string) {
+  // SQLite's LIKE already ignores ASCII case and its lower() folds nothing else: the same matches, without calling
+  // lower() on 100 000 e-mails (a third of the scan).
+  if (isPostgres(db)) return containsInsensitive("users.email", q);
+  const escaped = q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<boolean>`users.email like ${`%${escaped}%`} escape '\\'`;
+}
+
+/** orders.user_id is one of these customers (a long list as one parameter: SQLite's json_each, PostgreSQL's array). */
+function customerIn(db: Queryable, ids: string[]) {
+  return isPostgres(db) ? sql<boolean>`orders.user_id = any(${ids}::text[])` : sql<boolean>`orders.user_id in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
 /**
  * Orders matching the search box: an id prefix (as shown, 8 characters or more) or part of the customer's e-mail.
- * The customers are looked up first (a short list of ids), so both halves of the search use an index on orders.
+ * The customers are looked up once (one pass over the users), so both halves of the search then use an index on
+ * orders: (user_id, status, created_at, id), migration 0028, counts a customer's orders of a tab from the index alone.
  */
-async function searched(db: Queryable, q: string) {
-  const query = db.selectFrom("orders");
-  if (!q) return query;
-  const customers = await db.selectFrom("users").select("id").where(containsInsensitive("email", q)).limit(MAX_SEARCHED_CUSTOMERS + 1).execute();
-  const byEmail =
-    customers.length > MAX_SEARCHED_CUSTOMERS
-      ? db.selectFrom("users").select("id").where(containsInsensitive("email", q)) // a very broad search: let the database join
-      : customers.map((c) => c.id);
+async function orderSearch(db: Queryable, q: string, limits: SearchLimits = SEARCH_LIMITS): Promise<OrderSearch> {
+  const customers = (await db.selectFrom("users").select("id").where(emailContains(db, q)).execute()).map((c) => c.id);
+  const broad = customers.length > limits.customers;
+  const byEmail = customers.length === 0 ? null : customers.length > MAX_LISTED_CUSTOMERS ? customerIn(db, customers) : sql<boolean>`orders.user_id in (${sql.join(customers)})`;
   const prefix = orderIdPrefix(q);
-  const noCustomer = Array.isArray(byEmail) && byEmail.length === 0;
-  if (!prefix) return noCustomer ? query.where(sql<boolean>`1 = 0`) : query.where("orders.user_id", "in", byEmail);
+  if (!prefix) return { broad, where: () => byEmail ?? sql<boolean>`1 = 0` };
   // The range on the id's hex head lets the primary key find the prefix on both databases (whatever their collation);
-  // LIKE then checks the whole prefix.
+  // LIKE then checks the whole prefix. The ids are looked up first (a few orders for a typed order number), so the
+  // page and the counts then read those orders by id instead of walking a whole tab to test each id.
   const head = prefix.split("-")[0]!;
-  return query.where((eb) => {
-    const byId = eb.and([eb("orders.id", ">=", head), eb("orders.id", "<", `${head}g`), eb("orders.id", "like", `${prefix}%`)]);
-    return noCustomer ? byId : eb.or([byId, eb("orders.user_id", "in", byEmail)]);
-  });
+  const idMatches = await db
+    .selectFrom("orders")
+    .select("id")
+    .where((eb) => eb.and([eb("orders.id", ">=", head), eb("orders.id", "<", `${head}g`), eb("orders.id", "like", `${prefix}%`)]))
+    .limit(MAX_SEARCHED_ORDERS + 1)
+    .execute();
+  return {
+    broad: broad || idMatches.length > MAX_SEARCHED_ORDERS,
+    where: (eb) => {
+      const byId =
+        idMatches.length > MAX_SEARCHED_ORDERS
+          ? eb.and([eb("orders.id", ">=", head), eb("orders.id", "<", `${head}g`), eb("orders.id", "like", `${prefix}%`)])
+          : idMatches.length > 0
+            ? eb("orders.id", "in", idMatches.map((o) => o.id))
+            : sql<boolean>`1 = 0`;
+      return byEmail ? eb.or([byId, byEmail]) : byId;
+    },
+  };
 }
-const MAX_SEARCHED_CUSTOMERS = 500;
+const MAX_SEARCHED_ORDERS = 500;
+/**
+ * Up to `customers` matching customers a search's counts are exact (a few thousand orders, counted from the index);
+ * beyond, each tab is counted up to `countBound`. (Tests pass small limits to see both on a small shop.)
+ */
+export interface SearchLimits {
+  customers: number;
+  countBound: number;
+}
+const SEARCH_LIMITS: SearchLimits = { customers: 500, countBound: SEARCH_COUNT_BOUND };
+/** More than this many customers' ids go to the database as one parameter rather than one each. */
+const MAX_LISTED_CUSTOMERS = 500;
 
 /** One status tab, newest first, with each order's lines and customer (two queries for the page). */
-export async function listAdminOrders(db: Queryable, input: { status: OrderStatus; q: string; page: number }): Promise<Page<AdminOrder>> {
+export async function listAdminOrders(
+  db: Queryable,
+  input: { status: OrderStatus; q: string; page: number },
+  known?: { matching: number; search: OrderSearch | null; bounded?: boolean },
+): Promise<Page<AdminOrder>> {
   // The page's ids first, from the (status, created_at, id) index alone however deep the page (migration 0006);
-  // then only those orders' rows, customers and lines.
-  const page = await paginate(
-    (await searched(db, input.q)).where("orders.status", "=", input.status).select("orders.id").orderBy("orders.created_at", "desc").orderBy("orders.id", "desc"),
-    { page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE },
-  );
+  // then only those orders' rows, customers and lines. The tab's size is the one its tab shows (the day sums without
+  // a search, migration 0027; the search's count, bounded for a broad search, with one), so it is not counted twice.
+  const search = known ? known.search : input.q ? await orderSearch(db, input.q) : null;
+  const base = db.selectFrom("orders").where("orders.status", "=", input.status);
+  const ordered = (search ? base.where(search.where) : base).select("orders.id").orderBy("orders.created_at", "desc").orderBy("orders.id", "desc");
+  const matching = known ? known.matching : search ? (await searchCounts(db, search)).counts[input.status] : (await orderFigures(db)).counts[input.status];
+  const page = await pageOf(ordered, matching, input.page, known?.bounded ?? false);
   const ids = page.rows.map((o) => o.id);
   if (ids.length === 0) return { ...page, rows: [] };
   const [orders, lines] = await Promise.all([
@@ -158,30 +211,141 @@ export async function listAdminOrders(db: Queryable, input: { status: OrderStatu
   };
 }
 
-/** How many orders each tab holds (matching the search, when there is one): one grouped count. */
+/**
+ * One page of an ordered select whose size is known: as paginate, without counting. A bounded size (a broad
+ * search's "1 000+") also ends the list there: its pages hold the newest `matching` rows.
+ */
+async function pageOf<Row>(query: { limit(n: number): { offset(n: number): { execute(): Promise<Row[]> } } }, matching: number, wanted: number, bounded: boolean): Promise<Page<Row>> {
+  const pageSize = ADMIN_ORDERS_PAGE_SIZE;
+  const pageCount = Math.max(1, Math.ceil(matching / pageSize));
+  const page = Math.min(Math.max(1, Math.floor(wanted) || 1), pageCount);
+  const offset = (page - 1) * pageSize;
+  const rows = matching === 0 ? [] : await query.limit(bounded ? Math.min(pageSize, matching - offset) : pageSize).offset(offset).execute();
+  return { rows, matching, page, pageCount, pageSize };
+}
+
+const noCounts = () => Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
+
+/**
+ * A search's orders per tab: exact for a narrow search (one grouped count over a few thousand index entries); for a
+ * broad one (more customers than SearchLimits.customers, a common name) each tab is counted up to the bound only, and
+ * `over` names the tabs that hold more (the page shows "1 000+").
+ */
+async function searchCounts(db: Queryable, search: OrderSearch, bound = SEARCH_COUNT_BOUND): Promise<{ counts: Record<OrderStatus, number>; over: OrderStatus[] }> {
+  const counts = noCounts();
+  if (!search.broad) {
+    const rows = await db
+      .selectFrom("orders")
+      .where(search.where)
+      .select((eb) => ["orders.status", eb.fn.countAll<number>().as("n")])
+      .groupBy("orders.status")
+      .execute();
+    for (const r of rows) counts[r.status] = Number(r.n);
+    return { counts, over: [] };
+  }
+  const over: OrderStatus[] = [];
+  await Promise.all(
+    ORDER_STATUSES.map(async (status) => {
+      const some = db.selectFrom("orders").where(search.where).where("orders.status", "=", status).select(sql<number>`1`.as("one")).limit(bound + 1);
+      const row = await db.selectFrom(some.as("t")).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const n = Number(row.n);
+      counts[status] = Math.min(n, bound);
+      if (n > bound) over.push(status);
+    }),
+  );
+  return { counts, over: ORDER_STATUSES.filter((s) => over.includes(s)) };
+}
+
+/** How many orders each tab holds (matching the search, when there is one; exact). */
 export async function orderTabCounts(db: Queryable, q: string): Promise<Record<OrderStatus, number>> {
-  const rows = await (await searched(db, q))
+  if (!q) return (await orderFigures(db)).counts;
+  const search = await orderSearch(db, q);
+  const rows = await db
+    .selectFrom("orders")
+    .where(search.where)
     .select((eb) => ["orders.status", eb.fn.countAll<number>().as("n")])
     .groupBy("orders.status")
     .execute();
-  const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
+  const counts = noCounts();
   for (const r of rows) counts[r.status] = Number(r.n);
   return counts;
 }
 
-/** SPEC §9's three figures over order_metrics, aggregated in the database. */
+/** SPEC §9's three figures over order_metrics. */
 export async function orderMetrics(db: Queryable): Promise<MetricsSummary> {
-  const row = await db
-    .selectFrom("order_metrics")
-    .select((eb) => [
-      eb.fn.countAll<number>().as("rows"),
-      eb.fn.count<number>("delivery_time").as("with_delivery"),
-      eb.fn.avg<number>("processing_time").as("avg_processing"),
-      eb.fn.avg<number>("delivery_time").as("avg_delivery"),
-    ])
-    .executeTakeFirstOrThrow();
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return summarizeMetrics({ rows: Number(row.rows), withDelivery: Number(row.with_delivery), avgProcessingSeconds: num(row.avg_processing), avgDeliverySeconds: num(row.avg_delivery) });
+  return (await orderFigures(db)).metrics;
+}
+
+/**
+ * Every order's tab count and SPEC §9's metrics, read together (docs/decisions/034): the settled days from their
+ * stored sums (migration 0027: the same numbers a count of the orders gives), the live days from the orders
+ * themselves — only what this page needs of them: a count per status from the (status, created_at, id) index and
+ * those orders' order_metrics rows, not the day sums' other columns.
+ */
+export async function orderFigures(db: Queryable, now = new Date()): Promise<{ counts: Record<OrderStatus, number>; metrics: MetricsSummary }> {
+  const days = await allOrderDays(db, now);
+  const live = liveFrom(now);
+  const settled: DayRange | null = days.from < live ? { from: days.from, to: addDays(live, -1) } : null;
+  const { start, end } = rangeBounds({ from: live, to: days.to < live ? live : days.to });
+  type Sums = { status: OrderStatus; orders: number; metrics_rows: number; processing_n: number; processing_sum: number; delivery_n: number; delivery_sum: number };
+  const [stored, fresh] = await Promise.all([
+    settled
+      ? dayTotals(db, settled).then((t) =>
+          sql<Sums>`
+            select status, sum(orders) as orders, sum(metrics_rows) as metrics_rows, sum(processing_n) as processing_n, sum(processing_sum) as processing_sum,
+              sum(delivery_n) as delivery_n, sum(delivery_sum) as delivery_sum
+            from ${t} t group by status
+          `.execute(db),
+        )
+      : { rows: [] as Sums[] },
+    sql<Sums>`
+      select o.status, count(*) as orders, count(m.order_id) as metrics_rows, count(m.processing_time) as processing_n, coalesce(sum(m.processing_time), 0) as processing_sum,
+        count(m.delivery_time) as delivery_n, coalesce(sum(m.delivery_time), 0) as delivery_sum
+      from orders o left join order_metrics m on m.order_id = o.id
+      where o.created_at >= ${start} and o.created_at < ${end}
+      group by o.status
+    `.execute(db),
+  ]);
+  const counts = noCounts();
+  const total = { rows: 0, processingN: 0, processingSum: 0, deliveryN: 0, deliverySum: 0 };
+  for (const r of [...stored.rows, ...fresh.rows]) {
+    if (r.status in counts) counts[r.status] += Number(r.orders);
+    total.rows += Number(r.metrics_rows);
+    total.processingN += Number(r.processing_n);
+    total.processingSum += Number(r.processing_sum);
+    total.deliveryN += Number(r.delivery_n);
+    total.deliverySum += Number(r.delivery_sum);
+  }
+  return {
+    counts,
+    metrics: summarizeMetrics({
+      rows: total.rows,
+      withDelivery: total.deliveryN,
+      avgProcessingSeconds: total.processingN > 0 ? total.processingSum / total.processingN : null,
+      avgDeliverySeconds: total.deliveryN > 0 ? total.deliverySum / total.deliveryN : null,
+    }),
+  };
+}
+
+/** What the orders page shows: one tab's page, every tab's count (bounded for a broad search) and the metrics. */
+export interface AdminOrdersView {
+  list: Page<AdminOrder>;
+  counts: Record<OrderStatus, number>;
+  /** tabs holding more than SEARCH_COUNT_BOUND orders matching a broad search (their count shows as "1 000+") */
+  over: OrderStatus[];
+  metrics: MetricsSummary;
+}
+
+/** The orders page's reads, each once: the figures, the search (customers looked up once), then the tab's page. */
+export async function adminOrdersView(db: Queryable, input: { status: OrderStatus; q: string; page: number }, limits: SearchLimits = SEARCH_LIMITS): Promise<AdminOrdersView> {
+  const [figures, searchedTabs] = await Promise.all([
+    orderFigures(db),
+    input.q ? orderSearch(db, input.q, limits).then(async (search) => ({ search, ...(await searchCounts(db, search, limits.countBound)) })) : null,
+  ]);
+  const counts = searchedTabs ? searchedTabs.counts : figures.counts;
+  const over = searchedTabs?.over ?? [];
+  const list = await listAdminOrders(db, input, { matching: counts[input.status], search: searchedTabs?.search ?? null, bounded: over.includes(input.status) });
+  return { list, counts, over, metrics: figures.metrics };
 }
 
 // ---------------------------------------------------------------- changes

@@ -99,20 +99,14 @@ export function splitRange(range: DayRange, now = new Date()): { settled: DayRan
 }
 
 /** Per day, status, payment status and method: the sums order_day_totals holds, straight from the orders. */
-function totalsSelect(db: Queryable, range: DayRange, parts: LiveParts = ALL_PARTS): RawBuilder<unknown> {
+function totalsSelect(db: Queryable, range: DayRange): RawBuilder<unknown> {
   const { start, end } = rangeBounds(range);
   const day = saDaySql(db);
-  // Read live, a figure nobody asked for is left out (0): the customers' history test and the metrics' join are most
-  // of the cost. Stored days always have every column.
-  const isNew = parts.customers
-    ? sql`case when o.payment_status = ${PAID} and not exists (
-          select 1 from orders p where p.user_id = o.user_id and p.payment_status = ${PAID} and p.created_at < o.created_at
-        ) then 1 else 0 end`
-    : sql`0`;
-  const metrics = parts.metrics
-    ? sql`count(m.order_id) as metrics_rows, count(m.processing_time) as processing_n, coalesce(sum(m.processing_time), 0) as processing_sum,
-      count(m.delivery_time) as delivery_n, coalesce(sum(m.delivery_time), 0) as delivery_sum`
-    : sql`0 as metrics_rows, 0 as processing_n, 0 as processing_sum, 0 as delivery_n, 0 as delivery_sum`;
+  const isNew = sql`case when o.payment_status = ${PAID} and not exists (
+      select 1 from orders p where p.user_id = o.user_id and p.payment_status = ${PAID} and p.created_at < o.created_at
+    ) then 1 else 0 end`;
+  const metrics = sql`count(m.order_id) as metrics_rows, count(m.processing_time) as processing_n, coalesce(sum(m.processing_time), 0) as processing_sum,
+    count(m.delivery_time) as delivery_n, coalesce(sum(m.delivery_time), 0) as delivery_sum`;
   return sql`
     select x.day, x.status, x.payment_status, x.payment_method, count(*) as orders,
       sum(x.total_amount_cents) as revenue, sum(x.subtotal_cents) as subtotal, sum(x.discount_amount_cents) as discount,
@@ -128,7 +122,7 @@ function totalsSelect(db: Queryable, range: DayRange, parts: LiveParts = ALL_PAR
       from orders o
       where o.created_at >= ${start} and o.created_at < ${end}
     ) x
-    ${parts.metrics ? sql`left join order_metrics m on m.order_id = x.id` : sql``}
+    left join order_metrics m on m.order_id = x.id
     group by x.day, x.status, x.payment_status, x.payment_method
   `;
 }
@@ -182,43 +176,30 @@ function returningSelect(db: Queryable, range: DayRange): RawBuilder<unknown> {
   `;
 }
 
-/** Which of the costlier live figures a reader needs (new customers; order metrics). */
-export interface LiveParts {
-  customers?: boolean;
-  metrics?: boolean;
-}
-const ALL_PARTS: LiveParts = { customers: true, metrics: true };
-
 const TOTAL_COLUMNS = sql.raw(
   "day, status, payment_status, payment_method, orders, revenue, subtotal, discount, shipping, vat, coupon_orders, coupon_discount, new_orders, new_customers, new_revenue, metrics_rows, processing_n, processing_sum, delivery_n, delivery_sum",
 );
+const COUPON_COLUMNS = sql.raw("day, coupon_code, orders, discount, revenue");
 
 /** A derived table of the range's day sums: the stored settled days and the live days, with the same columns. */
 type DayTable = "order_day_totals" | "order_day_coupons" | "order_day_sellers" | "order_day_returning";
 const DAY_TABLES: Record<DayTable, { select: (db: Queryable, range: DayRange) => RawBuilder<unknown>; columns: RawBuilder<unknown> }> = {
   order_day_totals: { select: totalsSelect, columns: TOTAL_COLUMNS },
-  order_day_coupons: { select: couponsSelect, columns: sql.raw("day, coupon_code, orders, discount, revenue") },
+  order_day_coupons: { select: couponsSelect, columns: COUPON_COLUMNS },
   order_day_sellers: { select: sellersSelect, columns: sql.raw("day, k, name, units, revenue") },
   order_day_returning: { select: returningSelect, columns: sql.raw("day, prev_day, second, orders") },
 };
 
-async function source(db: Queryable, range: DayRange, table: DayTable, want: LiveParts = {}): Promise<RawBuilder<unknown>> {
+async function source(db: Queryable, range: DayRange, table: "order_day_totals" | "order_day_coupons" | "order_day_sellers"): Promise<RawBuilder<unknown>> {
   const { settled, live } = splitRange(range);
   if (settled) await ensureOrderDays(db, settled);
   const { select, columns } = DAY_TABLES[table];
   const stored = settled ? sql`select ${columns} from ${sql.table(table)} where day >= ${settled.from} and day <= ${settled.to}` : null;
   let fresh: RawBuilder<unknown> | null = null;
-  if (live && table === "order_day_totals") {
-    // A page reads the live days' totals several times (tabs, sales, orders by status, customers): summed once.
-    const rows = await liveTotals(db, live, want);
-    const number = isPostgres(db) ? sql.raw("bigint") : sql.raw("integer");
-    const names = TOTAL_COLUMN_NAMES;
-    fresh = rows.length
-      ? sql.join(
-          rows.map((r) => sql`select ${sql.join(names.map((c, i) => (i < 4 ? sql`cast(${r[c]} as text) as ${sql.ref(c)}` : sql`cast(${r[c]} as ${number}) as ${sql.ref(c)}`)))}`),
-          sql` union all `,
-        )
-      : null;
+  if (live && table !== "order_day_sellers") {
+    // The live days' totals and coupons come from one read of their orders per view (liveOrders), as literal rows.
+    const snapshot = await liveOrders(db, live);
+    fresh = table === "order_day_totals" ? literalRows(db, TOTAL_COLUMN_NAMES, 4, snapshot.totals) : literalRows(db, COUPON_COLUMN_NAMES, 2, snapshot.coupons);
   } else if (live) {
     fresh = sql`select ${columns} from (${select(db, live)}) live`;
   }
@@ -228,39 +209,110 @@ async function source(db: Queryable, range: DayRange, table: DayTable, want: Liv
   return sql`(${sql.join(parts, sql` union all `)})`;
 }
 
+/** Rows computed here as a derived table: the first `texts` columns text, the others integers (bigint on PostgreSQL). */
+function literalRows<C extends string>(db: Queryable, names: readonly C[], texts: number, rows: Array<Record<C, string | number | null>>): RawBuilder<unknown> | null {
+  if (rows.length === 0) return null;
+  const number = isPostgres(db) ? sql.raw("bigint") : sql.raw("integer");
+  return sql.join(
+    rows.map((r) => sql`select ${sql.join(names.map((c, i) => (i < texts ? sql`cast(${r[c]} as text) as ${sql.ref(c)}` : sql`cast(${r[c]} as ${number}) as ${sql.ref(c)}`)))}`),
+    sql` union all `,
+  );
+}
+
 const TOTAL_COLUMN_NAMES = [
   "day", "status", "payment_status", "payment_method", "orders", "revenue", "subtotal", "discount", "shipping", "vat", "coupon_orders", "coupon_discount",
   "new_orders", "new_customers", "new_revenue", "metrics_rows", "processing_n", "processing_sum", "delivery_n", "delivery_sum",
 ] as const;
-type TotalsRow = Record<(typeof TOTAL_COLUMN_NAMES)[number], string | number>;
+type TotalsRow = Record<(typeof TOTAL_COLUMN_NAMES)[number], string | number | null>;
+const COUPON_COLUMN_NAMES = ["day", "coupon_code", "orders", "discount", "revenue"] as const;
+type CouponsRow = Record<(typeof COUPON_COLUMN_NAMES)[number], string | number | null>;
 
-/**
- * The live days' totals, summed from the orders. Calls made while the same sums are being read (a page's figures,
- * asked for together) share that one read, as if made at the same instant; a later call reads again. Inside a
- * transaction it is always read afresh.
- */
-const liveReads = new WeakMap<object, Map<string, Promise<TotalsRow[]>>>();
-function liveTotals(db: Queryable, live: DayRange, parts: LiveParts): Promise<TotalsRow[]> {
-  const read = () => sql<TotalsRow>`${totalsSelect(db, live, parts)}`.execute(db).then((r) => r.rows);
-  if (db.isTransaction) return read();
-  let reads = liveReads.get(db);
-  if (!reads) liveReads.set(db, (reads = new Map()));
-  const key = `${live.from}:${live.to}:${parts.customers ? "c" : ""}${parts.metrics ? "m" : ""}`;
-  const inFlight = reads.get(key);
-  if (inFlight) return inFlight;
-  const rows = read();
-  reads.set(key, rows);
-  const done = () => reads.delete(key);
-  rows.then(done, done);
-  return rows;
+/** The live days' figures, each as its stored table would hold them; `returning` as returningSelect's rows. */
+interface LiveSnapshot {
+  totals: TotalsRow[];
+  coupons: CouponsRow[];
+  returning: Array<{ day: string; prev_day: string; second: number; orders: number }>;
 }
 
 /**
- * The range's order sums per day, status, payment status and method (see order_day_totals' columns). The live days'
- * new-customer and metrics columns are 0 unless `parts` asks for them.
+ * The live days' orders, read once: every figure of a view (tabs, sales, orders by status, new and returning
+ * customers, coupons, metrics) comes from one pass over them, with two index probes per paid order for the customer's
+ * history (the previous paid order's day; whether there were one or more before it), instead of one pass per figure. Calls made while the read is in flight (a page's figures, asked for together) share it, as if made at
+ * the same instant; a later call reads again. Inside a transaction it is always read afresh.
  */
-export function dayTotals(db: Queryable, range: DayRange, parts: LiveParts = {}) {
-  return source(db, range, "order_day_totals", parts);
+const liveReads = new WeakMap<object, Map<string, Promise<LiveSnapshot>>>();
+function liveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
+  if (db.isTransaction) return readLiveOrders(db, live);
+  let reads = liveReads.get(db);
+  if (!reads) liveReads.set(db, (reads = new Map()));
+  const key = `${live.from}:${live.to}`;
+  const inFlight = reads.get(key);
+  if (inFlight) return inFlight;
+  const read = readLiveOrders(db, live);
+  reads.set(key, read);
+  const done = () => reads.delete(key);
+  read.then(done, done);
+  return read;
+}
+
+async function readLiveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
+  const { start, end } = rangeBounds(live);
+  const history = sql`o.payment_status = ${PAID} and o.user_id is not null`;
+  // One pass over the live orders (materialized once), grouped three ways; only the groups come back (rows to
+  // JavaScript cost more than the database's sums). `earlier`: the customer's paid orders before this one, counted up
+  // to 2 — 0 a new customer's order, 1 the second (its previous is their first), 2 a later one.
+  const { rows } = await sql<{
+    kind: "t" | "c" | "r"; day: string; status: string | null; payment_status: string | null; payment_method: string | null; coupon_code: string | null;
+    prev_day: string | null; second: number | null; orders: number; revenue: number; subtotal: number; discount: number; shipping: number; vat: number;
+    coupon_orders: number; coupon_discount: number; new_orders: number; new_customers: number; new_revenue: number;
+    metrics_rows: number; processing_n: number; processing_sum: number; delivery_n: number; delivery_sum: number;
+  }>`
+    with x as materialized (
+      select o.user_id, o.status, o.payment_status, o.payment_method, o.total_amount_cents as total, o.subtotal_cents as subtotal,
+        o.discount_amount_cents as discount, o.shipping_cents as shipping, o.coupon_code, ${saDaySql(db)} as day,
+        m.order_id as metrics_id, m.processing_time, m.delivery_time,
+        case when ${history} then (select max(p.created_at) from orders p where p.user_id = o.user_id and p.payment_status = ${PAID} and p.created_at < o.created_at) end as prev,
+        case when o.payment_status <> ${PAID} then null when o.user_id is null then 0 else
+          (select count(*) from (select 1 from orders q where q.user_id = o.user_id and q.payment_status = ${PAID} and q.created_at < o.created_at limit 2) e) end as earlier
+      from orders o left join order_metrics m on m.order_id = o.id
+      where o.created_at >= ${start} and o.created_at < ${end}
+    )
+    select 't' as kind, day, status, payment_status, payment_method, cast(null as text) as coupon_code, cast(null as text) as prev_day, cast(null as integer) as second, count(*) as orders,
+      sum(total) as revenue, sum(subtotal) as subtotal, sum(discount) as discount, sum(shipping) as shipping, sum((6 * cast(total as bigint) + 23) / 46) as vat,
+      sum(case when coupon_code is not null then 1 else 0 end) as coupon_orders, sum(case when coupon_code is not null then discount else 0 end) as coupon_discount,
+      sum(case when earlier = 0 then 1 else 0 end) as new_orders, count(distinct case when earlier = 0 then user_id end) as new_customers,
+      sum(case when earlier = 0 then total else 0 end) as new_revenue,
+      count(metrics_id) as metrics_rows, count(processing_time) as processing_n, coalesce(sum(processing_time), 0) as processing_sum,
+      count(delivery_time) as delivery_n, coalesce(sum(delivery_time), 0) as delivery_sum
+    from x group by day, status, payment_status, payment_method
+    union all
+    select 'c', day, null, null, null, coupon_code, null, null, count(*), sum(total), 0, sum(discount), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    from x where payment_status = ${PAID} and coupon_code is not null group by day, coupon_code
+    union all
+    select 'r', day, null, null, null, null, prev_day, second, count(*), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    from (select day, ${saDaySql(db, "x.prev")} as prev_day, case when earlier = 1 then 1 else 0 end as second from x where prev is not null) y
+    group by day, prev_day, second
+  `.execute(db);
+  const num = (v: unknown) => Number(v ?? 0);
+  const snapshot: LiveSnapshot = { totals: [], coupons: [], returning: [] };
+  for (const r of rows) {
+    if (r.kind === "t") {
+      const row = Object.fromEntries(TOTAL_COLUMN_NAMES.map((c, i) => [c, i < 4 ? r[c] : num(r[c])])) as TotalsRow;
+      snapshot.totals.push(row);
+    } else if (r.kind === "c") {
+      snapshot.coupons.push({ day: r.day, coupon_code: r.coupon_code, orders: num(r.orders), discount: num(r.discount), revenue: num(r.revenue) });
+    } else {
+      snapshot.returning.push({ day: r.day, prev_day: String(r.prev_day), second: num(r.second), orders: num(r.orders) });
+    }
+  }
+  return snapshot;
+}
+
+/**
+ * The range's order sums per day, status, payment status and method (see order_day_totals' columns).
+ */
+export function dayTotals(db: Queryable, range: DayRange) {
+  return source(db, range, "order_day_totals");
 }
 /** The range's paid coupon use per day and code. */
 export function dayCoupons(db: Queryable, range: DayRange) {
@@ -271,9 +323,25 @@ export function daySellers(db: Queryable, range: DayRange) {
   return source(db, range, "order_day_sellers");
 }
 
-/** The range's returning paid orders per day, by their previous paid order's day (see returningSelect). */
-export function dayReturning(db: Queryable, range: DayRange) {
-  return source(db, range, "order_day_returning");
+/**
+ * The distinct returning customers of the range's paid orders (see returningSelect): its returning orders whose
+ * previous paid order is before the range, plus its second paid orders whose first is in the range.
+ */
+export async function returningCustomers(db: Queryable, range: DayRange): Promise<number> {
+  const { settled, live } = splitRange(range);
+  const counts = (r: { prev_day: string; second: number }) => r.prev_day < range.from || Number(r.second) === 1;
+  const [stored, fresh] = await Promise.all([
+    settled
+      ? ensureOrderDays(db, settled).then(() =>
+          sql<{ n: number }>`
+            select coalesce(sum(orders), 0) as n from order_day_returning
+            where day >= ${settled.from} and day <= ${settled.to} and (prev_day < ${range.from} or second = 1)
+          `.execute(db),
+        )
+      : null,
+    live ? liveOrders(db, live) : null,
+  ]);
+  return Number(stored?.rows[0]?.n ?? 0) + (fresh?.returning.filter(counts).reduce((sum, r) => sum + r.orders, 0) ?? 0);
 }
 
 /** Every order's days: from the first order's day to today (what the all-time counts read). */
@@ -338,42 +406,23 @@ async function sumDays(trx: Queryable, range: DayRange): Promise<void> {
       await sql`delete from ${sql.table(table)} where day >= ${span.from} and day <= ${span.to}`.execute(trx);
       await sql`insert into ${sql.table(table)} (${columns}) ${select(trx, span)}`.execute(trx);
     }
-    const cutoffs = await sumTopSellers(trx, span);
     const days = eachDay(span);
     await sql`delete from order_days where day >= ${span.from} and day <= ${span.to}`.execute(trx);
     for (let i = 0; i < days.length; i += 200) {
-      const values = days.slice(i, i + 200).map((d) => sql`(${d}, ${now}, ${cutoffs.get(d)?.units ?? 0}, ${cutoffs.get(d)?.revenue ?? 0})`);
-      await sql`insert into order_days (day, summed_at, units_cutoff, revenue_cutoff) values ${sql.join(values)}`.execute(trx);
+      await sql`insert into order_days (day, summed_at) values ${sql.join(days.slice(i, i + 200).map((d) => sql`(${d}, ${now})`))}`.execute(trx);
     }
   }
   for (const s of stale) await sql`delete from order_days_stale where day = ${s.day} and changes = ${s.changes}`.execute(trx);
 }
 
-/**
- * How many of each day's best sellers (by units, and by revenue) are kept as candidates for a range's top ten
- * (sales.server.ts bestSellers). More candidates make the bound on everything else hold more often; 20 keeps the list
- * small (at most 40 rows a day).
- */
-export const TOP_SELLERS_PER_DAY = 20;
 
 /**
- * A span's days' top lists (order_day_top_sellers), from its order_day_sellers rows just summed, and per day the most
- * units and the most revenue of a product not on the list (the bound for everything else; 0 when every product of the
- * day is on it).
+ * What the stored sums of a settled range are at: the count and the latest summed_at of its days. Stored sums change
+ * only when sumDays writes a day again, with a new summed_at, so an unchanged version means unchanged sums (a reader
+ * may keep what it computed from them: sales.server.ts bestSellers).
  */
-async function sumTopSellers(trx: Queryable, span: DayRange): Promise<Map<string, { units: number; revenue: number }>> {
-  const top = TOP_SELLERS_PER_DAY;
-  const ranked = sql`
-    select day, k, units, revenue,
-      row_number() over (partition by day order by units desc, revenue desc, k) as ur,
-      row_number() over (partition by day order by revenue desc, units desc, k) as rr
-    from order_day_sellers where day >= ${span.from} and day <= ${span.to}
-  `;
-  await sql`delete from order_day_top_sellers where day >= ${span.from} and day <= ${span.to}`.execute(trx);
-  await sql`insert into order_day_top_sellers (day, k) select day, k from (${ranked}) r where ur <= ${top} or rr <= ${top}`.execute(trx);
-  const { rows } = await sql<{ day: string; units: number | null; revenue: number | null }>`
-    select day, max(case when ur > ${top} and rr > ${top} then units end) as units, max(case when ur > ${top} and rr > ${top} then revenue end) as revenue
-    from (${ranked}) r group by day
-  `.execute(trx);
-  return new Map(rows.map((r) => [r.day, { units: Number(r.units ?? 0), revenue: Number(r.revenue ?? 0) }]));
+export async function settledVersion(db: Queryable, settled: DayRange): Promise<string> {
+  const { rows } = await sql<{ n: number; at: unknown }>`select count(*) as n, max(summed_at) as at from order_days where day >= ${settled.from} and day <= ${settled.to}`.execute(db);
+  const at = rows[0]?.at;
+  return `${Number(rows[0]?.n ?? 0)}:${at instanceof Date ? at.toISOString() : String(at ?? "")}`;
 }

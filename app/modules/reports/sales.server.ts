@@ -12,7 +12,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { dayCoupons, dayReturning, daySellers, dayTotals, ensureOrderDays, PAID, salesTotals, sellersSelect, splitRange, TOP_SELLERS_PER_DAY } from "./sales-totals.server";
+import { dayCoupons, daySellers, dayTotals, ensureOrderDays, PAID, returningCustomers, salesTotals, sellersSelect, settledVersion, splitRange } from "./sales-totals.server";
 import type { DayRange } from "./reports.logic";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
@@ -123,15 +123,15 @@ const byRevenueOrder = (a: SellerRow, b: SellerRow) => b.revenueCents - a.revenu
  * The ten best sellers of the range's paid orders by units and the ten by revenue; names as the order lines have them.
  * A tie goes to the other figure, then the name.
  *
- * Exact without adding up every product of the range (a year is 650 000 product-days at 100 000 products): the
- * candidates are the products on some day's top list (order_day_top_sellers, TOP_SELLERS_PER_DAY by units and by
- * revenue) and the live days' best; everything else sold at most the sum of the days' cutoffs (the most any product off
- * a day's list sold that day) plus the live days' cutoff. The candidates' own sums are read exactly; when the tenth
- * candidate is above that bound, nothing else can be in the top ten. When it is not (few sales, close long tails) the
- * range is added up in full, as before.
+ * Adding up every product of the range on each view is what a million orders cannot afford (30 days: 65 000
+ * product-days, 38 000 products; a year: 650 000). The settled days' sums only change when a day is summed again, so
+ * their ranking is kept in this process for as long as the days' summed_at say nothing changed (settledRanking): the
+ * first RANKED of each figure and the next value after them, an exact bound on every product further down. Each view
+ * adds the live days' products to it; a live product off the kept list has its settled sum looked up when it could
+ * reach the top ten. When the bound does not settle the tenth place (a flat long tail) the range is added up in full.
  */
 export async function bestSellers(db: Queryable, range: SalesRange): Promise<BestSellers> {
-  return (await bestSellersFromTopLists(db, range)) ?? bestSellersOfAll(db, range);
+  return (await bestSellersFromRanking(db, range)) ?? bestSellersOfAll(db, range);
 }
 
 export interface BestSellers {
@@ -139,69 +139,109 @@ export interface BestSellers {
   byRevenue: SellerRow[];
 }
 
-/** The best sellers from the top lists and their bound (see bestSellers); null when the bound does not settle them. */
-export async function bestSellersFromTopLists(db: Queryable, range: DayRange): Promise<BestSellers | null> {
-  const { settled, live } = splitRange(range);
-  if (settled) await ensureOrderDays(db, settled);
-  const liveRows = live
-    ? (await sql<{ k: string; name: string; units: number; revenue: number }>`
-        select k, max(name) as name, sum(units) as units, sum(revenue) as revenue from (${sellersSelect(db, live)}) s group by k
-      `.execute(db)).rows.map(seller)
-    : [];
-  // the live days' own top lists and the most any other product sold in them
-  const liveTop = new Set([...liveRows].sort(byUnitsOrder).slice(0, TOP_SELLERS_PER_DAY).map((r) => r.key));
-  for (const r of [...liveRows].sort(byRevenueOrder).slice(0, TOP_SELLERS_PER_DAY)) liveTop.add(r.key);
-  const liveRest = liveRows.filter((r) => !liveTop.has(r.key));
-  const bound = { units: Math.max(0, ...liveRest.map((r) => r.units)), revenueCents: Math.max(0, ...liveRest.map((r) => r.revenueCents)) };
+/** How many of each figure the settled ranking keeps. */
+const RANKED = 100;
 
-  const candidates = new Map<string, SellerRow>();
-  for (const r of liveRows) if (liveTop.has(r.key)) candidates.set(r.key, { ...r });
-  if (settled) {
-    const [tops, cutoffs] = await Promise.all([
-      sql<{ k: string }>`select distinct k from order_day_top_sellers where day >= ${settled.from} and day <= ${settled.to}`.execute(db),
-      sql<{ units: number; revenue: number }>`
-        select coalesce(sum(units_cutoff), 0) as units, coalesce(sum(revenue_cutoff), 0) as revenue from order_days where day >= ${settled.from} and day <= ${settled.to}
-      `.execute(db),
-    ]);
-    bound.units += n(cutoffs.rows[0]?.units);
-    bound.revenueCents += n(cutoffs.rows[0]?.revenue);
-    const keys = [...new Set([...tops.rows.map((r) => r.k), ...candidates.keys()])];
-    if (keys.length > MAX_CANDIDATES) return null;
-    const stored = keys.length
+interface SettledRanking {
+  /** by key: the RANKED first by units and the RANKED first by revenue */
+  rows: Map<string, SellerRow>;
+  /** the units of the first product after the RANKED by units (0: none), and the same for revenue */
+  unitsBound: number;
+  revenueBound: number;
+}
+
+const rankings = new Map<string, Promise<SettledRanking>>();
+
+/** The settled days' ranking, read again only when one of the range's days was summed again since (see bestSellers). */
+async function settledRanking(db: Queryable, settled: DayRange): Promise<SettledRanking> {
+  await ensureOrderDays(db, settled);
+  const version = await settledVersion(db, settled);
+  const key = `${settled.from}:${settled.to}:${version}`;
+  let ranking = rankings.get(key);
+  if (!ranking) {
+    ranking = readSettledRanking(db, settled);
+    if (rankings.size >= 16) rankings.delete(rankings.keys().next().value!);
+    rankings.set(key, ranking);
+    ranking.catch(() => rankings.delete(key));
+  }
+  return ranking;
+}
+
+async function readSettledRanking(db: Queryable, settled: DayRange): Promise<SettledRanking> {
+  const { rows } = await sql<{ ranking: "units" | "revenue"; k: string; name: string; units: number; revenue: number }>`
+    with g as (
+      select k, max(name) as name, sum(units) as units, sum(revenue) as revenue
+      from order_day_sellers where day >= ${settled.from} and day <= ${settled.to}
+      group by k
+    )
+    select 'units' as ranking, u.* from (select * from g order by units desc, revenue desc, k limit ${RANKED + 1}) u
+    union all
+    select 'revenue' as ranking, r.* from (select * from g order by revenue desc, units desc, k limit ${RANKED + 1}) r
+  `.execute(db);
+  const units = rows.filter((r) => r.ranking === "units").map(seller).sort(byUnitsOrder);
+  const revenue = rows.filter((r) => r.ranking === "revenue").map(seller).sort(byRevenueOrder);
+  const kept = new Map<string, SellerRow>();
+  for (const r of [...units.slice(0, RANKED), ...revenue.slice(0, RANKED)]) kept.set(r.key, r);
+  return { rows: kept, unitsBound: units[RANKED]?.units ?? 0, revenueBound: revenue[RANKED]?.revenueCents ?? 0 };
+}
+
+/** The best sellers from the settled ranking and the live days (see bestSellers); null when the bound does not settle them. */
+export async function bestSellersFromRanking(db: Queryable, range: DayRange): Promise<BestSellers | null> {
+  const { settled, live } = splitRange(range);
+  const [ranking, liveRows] = await Promise.all([
+    settled ? settledRanking(db, settled) : Promise.resolve<SettledRanking>({ rows: new Map(), unitsBound: 0, revenueBound: 0 }),
+    live
+      ? sql<{ k: string; name: string; units: number; revenue: number }>`
+          select k, max(name) as name, sum(units) as units, sum(revenue) as revenue from (${sellersSelect(db, live)}) s group by k
+        `.execute(db).then((r) => r.rows.map(seller))
+      : Promise.resolve<SellerRow[]>([]),
+  ]);
+  // exact totals: the kept settled rows plus their live sales
+  const exact = new Map<string, SellerRow>([...ranking.rows].map(([k, r]) => [k, { ...r }]));
+  const unknown: SellerRow[] = [];
+  for (const r of liveRows) {
+    const kept = exact.get(r.key);
+    if (kept) add(kept, r);
+    else unknown.push(r);
+  }
+  // A live product off the kept lists sold at most the bound in the settled days: look its sum up when that could reach
+  // the tenth place of either figure, as it stands.
+  const tenth = (order: (a: SellerRow, b: SellerRow) => number) => [...exact.values()].sort(order)[BEST_SELLERS - 1];
+  const tenthUnits = tenth(byUnitsOrder)?.units ?? 0;
+  const tenthRevenue = tenth(byRevenueOrder)?.revenueCents ?? 0;
+  const lookUp = unknown.filter((r) => r.units + ranking.unitsBound >= tenthUnits || r.revenueCents + ranking.revenueBound >= tenthRevenue);
+  if (settled && lookUp.length > MAX_LOOKUPS) return null;
+  const found =
+    settled && lookUp.length
       ? (await sql<{ k: string; name: string; units: number; revenue: number }>`
           select k, max(name) as name, sum(units) as units, sum(revenue) as revenue
-          from order_day_sellers where day >= ${settled.from} and day <= ${settled.to} and k in (${sql.join(keys)})
+          from order_day_sellers where day >= ${settled.from} and day <= ${settled.to} and k in (${sql.join(lookUp.map((r) => r.key))})
           group by k
         `.execute(db)).rows
       : [];
-    for (const r of stored) {
-      const c = candidates.get(r.k);
-      if (!c) candidates.set(r.k, seller(r));
-      else {
-        c.units += n(r.units);
-        c.revenueCents += n(r.revenue);
-        if (String(r.name) > c.name) c.name = String(r.name);
-      }
-    }
+  const settledOf = new Map(found.map((r) => [r.k, seller(r)]));
+  for (const r of lookUp) {
+    const total = { ...r };
+    const before = settledOf.get(r.key);
+    if (before) add(total, before);
+    exact.set(r.key, total);
   }
-  // the live figures of settled-day candidates that were not on a live top list
-  for (const r of liveRest) {
-    const c = candidates.get(r.key);
-    if (!c) continue;
-    c.units += r.units;
-    c.revenueCents += r.revenueCents;
-    if (r.name > c.name) c.name = r.name;
-  }
-  const all = [...candidates.values()];
+  const all = [...exact.values()];
   const byUnits = [...all].sort(byUnitsOrder).slice(0, BEST_SELLERS);
   const byRevenue = [...all].sort(byRevenueOrder).slice(0, BEST_SELLERS);
-  // Exact when nothing off the lists sold (bound 0), or the tenth is strictly above what anything off them can reach.
-  const holds = (top: SellerRow[], value: (r: SellerRow) => number, limit: number) => limit === 0 || (top.length === BEST_SELLERS && value(top[BEST_SELLERS - 1]!) > limit);
-  return holds(byUnits, (r) => r.units, bound.units) && holds(byRevenue, (r) => r.revenueCents, bound.revenueCents) ? { byUnits, byRevenue } : null;
+  // Everything not in `exact` sold at most the bound (the settled days only, or a live product below the tenth place).
+  const holds = (top: SellerRow[], value: (r: SellerRow) => number, bound: number) => bound === 0 || (top.length === BEST_SELLERS && value(top[BEST_SELLERS - 1]!) > bound);
+  return holds(byUnits, (r) => r.units, ranking.unitsBound) && holds(byRevenue, (r) => r.revenueCents, ranking.revenueBound) ? { byUnits, byRevenue } : null;
 }
 
-/** Beyond this many candidates the range is added up in full (the lists would not be the cheaper way). */
-const MAX_CANDIDATES = 5000;
+/** Beyond this many live products to look up, the range is added up in full instead. */
+const MAX_LOOKUPS = 2000;
+
+function add(into: SellerRow, more: SellerRow) {
+  into.units += more.units;
+  into.revenueCents += more.revenueCents;
+  if (more.name > into.name) into.name = more.name;
+}
 
 const seller = (r: { k: string; name: string; units: number; revenue: number }): SellerRow => ({ key: r.k, name: String(r.name), units: n(r.units), revenueCents: n(r.revenue) });
 
@@ -262,28 +302,23 @@ export interface CustomerKindRow {
  */
 export async function newAndReturning(db: Queryable, range: SalesRange): Promise<CustomerKindRow[]> {
   // Orders and revenue add up per day (order_day_totals), and so do new customers (a customer's new orders are all at
-  // their first paid instant, so on one day); distinct returning customers come from order_day_returning.
-  const [{ rows }, { rows: back }] = await Promise.all([
-    dayTotals(db, range, { customers: true }).then((t) =>
+  // their first paid instant, so on one day); distinct returning customers from order_day_returning (returningCustomers).
+  const [{ rows }, returning] = await Promise.all([
+    dayTotals(db, range).then((t) =>
       sql<{ orders: number; revenue: number; new_orders: number; new_customers: number; new_revenue: number }>`
         select sum(orders) as orders, sum(revenue) as revenue, sum(new_orders) as new_orders, sum(new_customers) as new_customers, sum(new_revenue) as new_revenue
         from ${t} t
         where payment_status = ${PAID}
       `.execute(db),
     ),
-    dayReturning(db, range).then((r) =>
-      sql<{ customers: number }>`
-        select sum(case when prev_day < ${range.from} or second = 1 then orders else 0 end) as customers from ${r} r
-      `.execute(db),
-    ),
+    returningCustomers(db, range),
   ]);
-  const returning = back[0];
   const t = rows[0];
   const paidOrders = n(t?.orders);
   const newOrders = n(t?.new_orders);
   return [
     { kind: "new", label: "New customers", orders: newOrders, customers: n(t?.new_customers), revenueCents: n(t?.new_revenue) },
-    { kind: "returning", label: "Returning customers", orders: paidOrders - newOrders, customers: n(returning?.customers), revenueCents: n(t?.revenue) - n(t?.new_revenue) },
+    { kind: "returning", label: "Returning customers", orders: paidOrders - newOrders, customers: returning, revenueCents: n(t?.revenue) - n(t?.new_revenue) },
   ];
 }
 

@@ -8,6 +8,7 @@ import { insertOrder } from "../../../tests/factories/orders";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";
 import { callLoader, dataOf } from "../../../tests/setup/route";
 import { verifyReviewToken } from "./review-link.server";
+import { deleteReview } from "./reviews-admin.server";
 import { REVIEW_REQUEST_GRACE_DAYS, sendDueReviewRequests } from "./review-requests.server";
 import { startMailServer, type MailServer } from "../../../tests/factories/mail-server";
 
@@ -48,7 +49,7 @@ describe("review requests after delivery", () => {
     const onTheDay = at(delivered, AFTER_DAYS);
     const first = await run(onTheDay);
     expect(first.sent).toEqual([{ orderId: order.id, userId: customer.id, productIds: [order.lines[0]!.productId], delivered: false }]);
-    expect(await requestOf(order.id)).toEqual({ order_id: order.id, user_id: customer.id, sent_at: onTheDay.toISOString() });
+    expect(await requestOf(order.id)).toEqual({ order_id: order.id, user_id: customer.id, sent_at: onTheDay.toISOString(), reviewed: 0 });
 
     expect((await run(onTheDay)).sent).toEqual([]);
     expect((await run(at(delivered, AFTER_DAYS + 3))).sent).toEqual([]);
@@ -184,6 +185,17 @@ describe("review requests after delivery", () => {
     const { loader } = await import("~/routes/admin._index");
     const page = await dataOf(await callLoader(loader, "/admin", { headers: { cookie: await sessionCookieFor(getDb(), admin.id) } }));
     expect(page.reviewRequests).toEqual({ ...after, afterDays: env().REVIEW_REQUEST_AFTER_DAYS });
+
+    // kept on each request by the database (migration 0029): the silent customer writes later, the first review is
+    // removed by the admin, and the customer who had reviewed before the request changes nothing by editing it
+    const silentReview = await insertReview(getDb(), p3.id, { user_id: silent.id, created_at: at(now, 2).toISOString() });
+    expect((await reviewRequestFigures(getDb())).reviewed - before.reviewed).toBe(2);
+    const first = await getDb().selectFrom("reviews").select("id").where("user_id", "=", writes.id).executeTakeFirstOrThrow();
+    await deleteReview(getDb(), first.id);
+    await getDb().updateTable("reviews").set({ rating: 1 }).where("user_id", "=", alreadyWrote.id).execute();
+    expect((await reviewRequestFigures(getDb())).reviewed - before.reviewed).toBe(1);
+    await deleteReview(getDb(), silentReview.id);
+    expect(await reviewRequestFigures(getDb())).toEqual({ ...after, reviewed: after.reviewed - 1, percent: percentOf(after.reviewed - 1, after.sent) });
   });
 });
 
