@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from "kysely";
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type Transaction } from "kysely";
 import pg from "pg";
 import { env, isPostgresUrl } from "~/utils/env.server";
 import { nodeSqliteDialect, openSqlite, SqliteTypesPlugin } from "./sqlite-driver.server";
@@ -46,12 +46,38 @@ export function poolSizes(total: number): { shop: number; auth: number } {
   return { shop: total - auth, auth };
 }
 
+/**
+ * The shop's pool as Kysely uses it, each query sent in pg's callback form. In its promise form (client.query(text,
+ * values) with no callback) pg's results outlive the young-generation collections that should free them: measured on
+ * 1 000-row queries, 8–20 MB of every ~50 MB collected was promoted to the old generation as garbage that only a full
+ * collection frees, so the orders export (a thousand such queries) grew the server by ~500 MB before one came. The
+ * callback form promotes ~10 KB per collection and is faster. The same rows and the same errors either way.
+ */
+function withCallbackQueries(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let wrapped = clients.get(client);
+    if (!wrapped) {
+      wrapped = {
+        query: ((text: string | PostgresCursor<unknown>, values?: ReadonlyArray<unknown>) => {
+          if (typeof text !== "string") return client.query(text as never); // a cursor (Kysely's stream): as it is
+          return new Promise((resolve, reject) => client.query(text, values as unknown[], (error, result) => (error ? reject(error) : resolve(result as never))));
+        }) as PostgresPoolClient["query"],
+        release: () => client.release(),
+      };
+      clients.set(client, wrapped);
+    }
+    return wrapped;
+  };
+  return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
+}
+
 export function openDatabase(url: string, poolSize = 14): DatabaseHandle {
   if (isPostgresUrl(url)) {
     const sizes = poolSizes(poolSize);
     const pool = new pg.Pool({ connectionString: url, max: sizes.shop, types: appTypes() });
     const authPool = new pg.Pool({ connectionString: url, max: sizes.auth });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withCallbackQueries(pool) }) });
     const authDb = new Kysely<any>({ dialect: new PostgresDialect({ pool: authPool }) });
     return {
       db,

@@ -10,7 +10,8 @@ import { loader } from "~/routes/admin.orders.export[.]csv";
 import { insertOrder, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { createUser, sessionCookieFor, type TestUser } from "../../../tests/factories/users";
 import { callLoader, dataOf, statusOf } from "../../../tests/setup/route";
-import { LINE_COLUMNS, ORDER_COLUMNS, orderBatches } from "./orders-export.server";
+import { AliasNode, TableNode, type KyselyPlugin, type RootOperationNode } from "kysely";
+import { LINE_COLUMNS, ORDER_COLUMNS, orderBatches, ordersCsvStream } from "./orders-export.server";
 import { EXPORT_MESSAGES } from "./reports.schema";
 import { salesTotals } from "./sales-totals.server";
 
@@ -180,6 +181,49 @@ describe("GET /admin/orders/export.csv", () => {
     expect(seen.sort()).toEqual(ids.sort());
   });
 
+  it("quotes a cell holding a comma, a quote or a line break, so it reads back as one cell", async () => {
+    const db = getDb();
+    const name = 'Naledi "Ledi" Dube, Jr.\r\nc/o Sipho\nDube';
+    await insertOrder(db, { userId: customer.id, createdAt: "2017-03-03T09:00:00.000Z", shippingAddress: { ...TEST_ADDRESS, name }, lines: [{ name: "Oud, Rose & Amber", unitPriceCents: 10000 }] });
+    const { rows } = await exportCsv("from=2017-03-03&to=2017-03-03&lines=1");
+    expect(rows.map((r) => [r.length, r[col("Customer")], r[col("Product")]])).toEqual([[ORDER_COLUMNS.length + LINE_COLUMNS.length, name, "Oud, Rose & Amber"]]);
+  });
+
+  it("reads the next batch only when the download has taken the one before, and stops when it goes away", async () => {
+    // A client slower than the database must cost the server one batch read ahead, not the orders it has not taken
+    // yet; and one that leaves must stop the reading. Counted as the export's queries on orders, after letting the
+    // stream run as far as it would by itself.
+    const db = getDb();
+    for (let i = 0; i < 12; i++) await insertOrder(db, { userId: customer.id, lines: [], createdAt: `2017-08-0${1 + (i % 9)}T10:00:00.000Z` });
+    let reads = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (readsOrders(args.node)) reads += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const settle = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((done) => setTimeout(done, 5));
+    };
+    const reader = ordersCsvStream(db.withPlugin(counting), { from: "2017-08-01", to: "2017-08-09", lines: false, status: null, invoicePrefix: "INV-", batchSize: 3 }).getReader();
+    await settle();
+    expect(reads).toBe(0); // the header is ready; no order read before the client asks
+    const taken: string[] = [];
+    for (let chunk = 0; chunk < 3; chunk++) {
+      taken.push(new TextDecoder().decode((await reader.read()).value));
+      await settle();
+      // the header and `chunk` batches taken: at most the next batch read ahead
+      expect(reads).toBeLessThanOrEqual(chunk + 1);
+    }
+    expect(taken.join("").split("\r\n").length - 2).toBe(6); // two batches of 3 orders have arrived
+    await reader.cancel();
+    const readsWhenLeft = reads;
+    await settle();
+    expect(reads).toBe(readsWhenLeft);
+    expect(reads).toBeLessThan(5); // the 12 orders take 4 batches and a last empty read: not all were read
+  });
+
   it("refuses a bad query with 400 and what to fix", async () => {
     for (const [query, error] of [
       ["from=2026-03-02&to=2026-03-01", EXPORT_MESSAGES.order],
@@ -194,3 +238,10 @@ describe("GET /admin/orders/export.csv", () => {
     }
   });
 });
+
+/** Is this query the export's read of a batch of orders (from "orders as o")? */
+function readsOrders(node: RootOperationNode): boolean {
+  if (node.kind !== "SelectQueryNode") return false;
+  const from = node.from?.froms[0];
+  return !!from && AliasNode.is(from) && TableNode.is(from.node) && from.node.table.identifier.name === "orders";
+}

@@ -14,7 +14,7 @@
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
-import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
+import type { OrderStatus, PaymentStatus } from "~/db/schema";
 import { formatInvoiceNumber, vatInInclusiveTotal } from "~/modules/invoices/invoice.logic";
 import { ORDER_STATUS_LABELS, paymentStatusLabel } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
@@ -72,7 +72,9 @@ interface ExportOrder {
   shipping_cents: number;
   total_amount_cents: number;
   invoice_number: number | null;
-  shipping_address: ShippingAddress;
+  /** the shipping address's name and province: read from its JSON by the database, the rest of it is not needed */
+  ship_name: string | null;
+  ship_province: string | null;
   email: string | null;
   /** what its refunds paid back (its credit notes' totals, docs/decisions/041) */
   refunded_cents?: number;
@@ -118,7 +120,8 @@ export async function* orderBatches(db: Queryable, options: OrdersExportOptions)
         "o.shipping_cents",
         "o.total_amount_cents",
         "o.invoice_number",
-        "o.shipping_address",
+        sql<string | null>`o.shipping_address ->> 'name'`.as("ship_name"),
+        sql<string | null>`o.shipping_address ->> 'province'`.as("ship_province"),
         "u.email",
       ])
       .where("o.created_at", ">=", start)
@@ -133,7 +136,10 @@ export async function* orderBatches(db: Queryable, options: OrdersExportOptions)
     if (orders.length === 0) return;
     const ids = orders.map((o) => o.id);
     const [lines, refunds] = await Promise.all([options.lines ? linesOf(db, ids) : new Map<string, ExportLine[]>(), refundsByOrder(db, ids)]);
-    yield orders.map((order) => ({ order: { ...order, refunded_cents: refunds.get(order.id) ?? 0 }, lines: lines.get(order.id) ?? [] }));
+    yield orders.map((order) => {
+      order.refunded_cents = refunds.get(order.id) ?? 0;
+      return { order, lines: lines.get(order.id) ?? [] };
+    });
     if (orders.length < size) return;
     const last = orders[orders.length - 1]!;
     after = { at: last.cursor_at, id: last.id };
@@ -167,9 +173,9 @@ function orderCells(o: ExportOrder, invoicePrefix: string): string[] {
     shortOrderId(o.id),
     o.id,
     o.invoice_number === null ? "" : neutraliseCell(formatInvoiceNumber(Number(o.invoice_number), invoicePrefix)),
-    neutraliseCell(o.shipping_address.name ?? ""),
+    neutraliseCell(o.ship_name ?? ""),
     neutraliseCell(o.email ?? ""),
-    neutraliseCell(o.shipping_address.province ?? ""),
+    neutraliseCell(o.ship_province ?? ""),
     ORDER_STATUS_LABELS[o.status] ?? neutraliseCell(String(o.status)),
     paymentMethodShort(o.payment_method),
     paymentStatusLabel(o.payment_status),
@@ -185,7 +191,7 @@ function orderCells(o: ExportOrder, invoicePrefix: string): string[] {
 }
 
 /** A batch's records: one per order, or one per line (an order without lines still gets one, its line cells empty). */
-function batchRecords(batch: Array<{ order: ExportOrder; lines: ExportLine[] }>, options: OrdersExportOptions): string[][] {
+function batchRecords(batch: Array<{ order: ExportOrder; lines: ExportLine[] }>, options: Pick<OrdersExportOptions, "lines" | "invoicePrefix">): string[][] {
   const records: string[][] = [];
   for (const { order, lines } of batch) {
     const cells = orderCells(order, options.invoicePrefix);
@@ -198,7 +204,9 @@ function batchRecords(batch: Array<{ order: ExportOrder; lines: ExportLine[] }>,
   return records;
 }
 
-const CSV = { record_delimiter: "windows" } as const;
+// CRLF records (RFC 4180, Excel); a cell holding a lone \n or \r is quoted too (csv-stringify quotes only a cell holding
+// the record delimiter itself, and a bare line break inside a cell would split the row).
+const CSV = { record_delimiter: "windows", quoted_match: /[\r\n]/ } as const;
 
 /**
  * The export as a byte stream for a Response: the header first, then one chunk per batch, each read only when the
