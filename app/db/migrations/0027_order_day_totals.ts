@@ -15,11 +15,12 @@ import { columnTypes } from "./column-types";
  * - `order_day_returning`: per day, the paid orders of returning customers by the day of the customer's previous paid
  *   order (and whether that one was their first): distinct returning customers of any range add up from it.
  * - `order_days`: the days summed (a day without orders has a row too); `order_days_stale`: days whose orders changed
- *   since. Triggers on orders and order_metrics mark a day stale when one of its orders (older than two days: newer
- *   days are never stored) is added, changed or deleted, and the days of that customer's later orders when a payment
+ *   since. Triggers on orders and order_metrics mark a day stale when one of its orders (older than 20 hours: today's
+ *   and yesterday's orders are read live and never stored; the 4 hours between are the tolerance for the clocks of the
+ *   database and the app servers) is added, changed or deleted, and the days of that customer's later orders when a payment
  *   or customer changes (they may stop or start being "returning"). The next page to need a stale day sums it again.
  *   The mark is an upsert that bumps a counter, so a page summing the day waits for an in-flight change to commit and
- *   keeps the day stale when it changed meanwhile (see sales-totals.server.ts refreshOrderDays).
+ *   keeps the day stale when it changed meanwhile (see sales-totals.server.ts sumDays).
  *
  * Two indexes: orders (user_id, payment_status, created_at) answers "had this customer paid before?" from the index
  * alone (new and returning customers); review_requests (user_id, sent_at) lets the dashboard count the requests that
@@ -105,7 +106,7 @@ export async function up(db: Kysely<any>) {
     `.execute(db);
     // Statement-level triggers with transition tables: one set-based statement per INSERT/UPDATE/DELETE however many
     // rows it touches (a row-level trigger ran a query per row: a bulk insert of 50 000 orders took over 600 s).
-    // `settled`: older than two days by the database's clock (now(): the transaction's start), the days that are stored.
+    // `settled`: older than 20 hours by the database's clock (now(): the transaction's start): orders of the stored days.
     // The days are marked with distinct rows (ON CONFLICT DO UPDATE cannot touch one row twice in a statement). A
     // customer's later orders are found from their earliest written order, one index range (orders (user_id,
     // created_at)) per customer: a join per written row was quadratic for a bulk load of one customer's orders.
@@ -117,7 +118,7 @@ export async function up(db: Kysely<any>) {
     `.execute(db);
     await sql`
       create function orders_inserted_mark() returns trigger language plpgsql as $$
-      declare settled timestamptz := now() - interval '2 days';
+      declare settled timestamptz := now() - interval '20 hours';
       begin
         perform order_days_mark(array(
           select order_day_of(n.created_at) from new_rows n where n.created_at < settled
@@ -133,7 +134,7 @@ export async function up(db: Kysely<any>) {
     `.execute(db);
     await sql`
       create function orders_deleted_mark() returns trigger language plpgsql as $$
-      declare settled timestamptz := now() - interval '2 days';
+      declare settled timestamptz := now() - interval '20 hours';
       begin
         perform order_days_mark(array(
           select order_day_of(d.created_at) from old_rows d where d.created_at < settled
@@ -148,7 +149,7 @@ export async function up(db: Kysely<any>) {
     `.execute(db);
     await sql`
       create function orders_updated_mark() returns trigger language plpgsql as $$
-      declare settled timestamptz := now() - interval '2 days';
+      declare settled timestamptz := now() - interval '20 hours';
       begin
         perform order_days_mark(array(
           with moved as (
@@ -179,7 +180,7 @@ export async function up(db: Kysely<any>) {
     // statement when it runs, so each branch names only the transition tables its event has).
     await sql`
       create function order_children_mark() returns trigger language plpgsql as $$
-      declare settled timestamptz := now() - interval '2 days';
+      declare settled timestamptz := now() - interval '20 hours';
       begin
         if tg_op = 'INSERT' then
           perform order_days_mark(array(select order_day_of(o.created_at) from orders o where o.id in (select order_id from new_rows) and o.created_at < settled));
@@ -199,7 +200,7 @@ export async function up(db: Kysely<any>) {
     }
   } else {
     const day = (ref: string) => `date(${ref}, '+2 hours')`;
-    const settled = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-2 days')`;
+    const settled = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-20 hours')`;
     const mark = (ref: string) =>
       `insert into order_days_stale (day, changes) select ${day(ref)}, 1 where ${ref} < ${settled} on conflict (day) do update set changes = changes + 1;`;
     const later = (user: string, after: string) =>

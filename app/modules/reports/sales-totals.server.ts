@@ -8,6 +8,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
+import { requestScope } from "~/utils/logger.server";
 import { addDays } from "./sales.logic";
 import { rangeBounds, saDay, type DayRange } from "./reports.logic";
 
@@ -65,7 +66,7 @@ export async function salesTotals(db: Queryable, range: DayRange): Promise<Sales
   };
 }
 
-// ---------------------------------------------------------------- orders summed per day (migration 0022)
+// ---------------------------------------------------------------- orders summed per day (migration 0027)
 
 /**
  * The orders of a range, summed per South African day (docs/decisions/034). Settled days (before the last LIVE_DAYS)
@@ -74,8 +75,12 @@ export async function salesTotals(db: Queryable, range: DayRange): Promise<Sales
  * the sums). A settled day is summed again when the database's triggers have marked it stale (one of its orders, its
  * lines or metrics changed; or an earlier order of the same customer), before it is read. The figures are therefore
  * exactly the orders' own, as if read from the orders table.
+ *
+ * Two live days (today and yesterday): every view reads them, so fewer is cheaper; the triggers mark the days of orders
+ * older than 20 hours, so the oldest live order (yesterday's midnight) is 24 hours old at the earliest, and the clocks
+ * of the database and the app may differ by up to 4 hours without a change going unmarked.
  */
-export const LIVE_DAYS = 3;
+export const LIVE_DAYS = 2;
 
 /** The South African day of orders.created_at (column of the alias `o`) as YYYY-MM-DD text, on either database. */
 export function saDaySql(db: Queryable, column = "o.created_at"): RawBuilder<string> {
@@ -237,21 +242,25 @@ interface LiveSnapshot {
 /**
  * The live days' orders, read once: every figure of a view (tabs, sales, orders by status, new and returning
  * customers, coupons, metrics) comes from one pass over them, with two index probes per paid order for the customer's
- * history (the previous paid order's day; whether there were one or more before it), instead of one pass per figure. Calls made while the read is in flight (a page's figures, asked for together) share it, as if made at
- * the same instant; a later call reads again. Inside a transaction it is always read afresh.
+ * history (the previous paid order's day; whether there were one or more before it), instead of one pass per figure.
+ * The figures of one page are then of one instant. Inside a transaction it is always read afresh.
  */
 const liveReads = new WeakMap<object, Map<string, Promise<LiveSnapshot>>>();
 function liveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
   if (db.isTransaction) return readLiveOrders(db, live);
-  let reads = liveReads.get(db);
-  if (!reads) liveReads.set(db, (reads = new Map()));
+  // Within a request every figure shares one read (the request's scope holds it until the request is gone); outside
+  // one (jobs, scripts, tests), the calls made while a read is in flight share it.
+  const scope = requestScope.getStore();
+  let reads = liveReads.get(scope ?? db);
+  if (!reads) liveReads.set(scope ?? db, (reads = new Map()));
   const key = `${live.from}:${live.to}`;
   const inFlight = reads.get(key);
   if (inFlight) return inFlight;
   const read = readLiveOrders(db, live);
   reads.set(key, read);
   const done = () => reads.delete(key);
-  read.then(done, done);
+  if (scope) read.catch(done);
+  else read.then(done, done);
   return read;
 }
 
