@@ -7,7 +7,7 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * the index alone (orders_user_created_idx had to read each order's row for its status: 500 ms for a surname).
  *
  * On PostgreSQL a trigram index on lower(email) answers `lower(email) like '%part%'` (the search's form) without
- * reading the 100 000 users, as products_search_trgm_idx does for the shop search (0018: same fallback when pg_trgm
+ * reading the 100 000 users (and one on products' lower(name), the admin's product search), as products_search_trgm_idx does for the shop search (0018: same fallback when pg_trgm
  * can't be had — the search works, unindexed). SQLite reads every e-mail, from an index of (email, id): half the
  * time of reading the users' rows.
  *
@@ -30,7 +30,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       create extension if not exists pg_trgm;
       if exists (select 1 from pg_extension where extname = 'pg_trgm') then
         create index if not exists users_email_trgm_idx on users using gin ((lower(email)) gin_trgm_ops);
+        -- the admin's product search (lower(name) like '%word%'): 0018's index is on the storefront's joined texts
+        create index if not exists products_name_trgm_idx on products using gin ((lower(name)) gin_trgm_ops);
         analyze users;
+        analyze products;
       end if;
     exception when others then
       raise notice 'the e-mail search index was not made (%): order search by e-mail stays unindexed', sqlerrm;
@@ -39,7 +42,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`drop index if exists users_email_trgm_idx`.execute(db);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`drop index if exists users_email_trgm_idx`.execute(db);
+    await sql`drop index if exists products_name_trgm_idx`.execute(db);
+  }
   else await db.schema.dropIndex("users_email_id_idx").execute();
   await db.schema.dropIndex("users_email_lower_idx").execute();
   await db.schema.dropIndex("users_is_admin_idx").execute();
