@@ -12,6 +12,9 @@ const chromium = {
  * End-to-end tests against the production build. Each worker (one per core) has a shop of its own on a fresh SQLite
  * database with the demo catalogue (tests/e2e/helpers/test.ts), ports E2E_PORT, E2E_PORT + 10, …; spec files are
  * shared out between the workers, and the tests of one file run in order in one worker.
+ *
+ * Screenshots taken to look at the pages (test-results/…) are JPEG: a full-page PNG took 2–3 times as long to encode.
+ * Accessibility checks go through tests/e2e/helpers/shop.ts `axe` (legacy mode, violations only: a third of the time).
  */
 export default defineConfig({
   testDir: "tests/e2e",

@@ -1,8 +1,8 @@
 import { DatabaseSync } from "node:sqlite";
-import AxeBuilder from "@axe-core/playwright";
 import { e2eDataDir, expect, test, type Page } from "./helpers/test";
 import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, registerAndSignIn, signIn, uniqueEmail } from "./helpers/auth";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
+import { axe } from "./helpers/shop";
 
 /** The worker's E2E shop's SQLite file (tests/e2e/helpers/test.ts). */
 function e2eDatabasePath(baseURL: string) {
@@ -278,7 +278,7 @@ test.describe("accounts accessibility", () => {
     test.setTimeout(120_000); // axe is slow on a busy 2-core machine
     const audit = async (path: string) => {
       await page.goto(path);
-      const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      const { violations } = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
       expect(violations.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     };
     for (const path of ["/auth/login", "/auth/register", "/auth/forgot-password", "/auth/reset-password?token=nope"]) await audit(path);

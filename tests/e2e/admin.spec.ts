@@ -204,7 +204,7 @@ test.describe("admin", () => {
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: `test-results/screenshots/admin${path.replace(/[^a-z0-9]+/gi, "_")}-${width}.png`, fullPage: true });
+        await page.screenshot({ path: `test-results/screenshots/admin${path.replace(/[^a-z0-9]+/gi, "_")}-${width}.jpg`, fullPage: true });
       }
     });
   }

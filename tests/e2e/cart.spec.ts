@@ -3,14 +3,13 @@
  * (Pink Protea R399.00 with bulk tiers 3–5 at R367.00 and 6+ at R339.00; White Tea Ritual R299.00; zones
  * 'Gauteng Metro' (first) and 'Rest of South Africa'; coupon WELCOME10 = 10% off).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "./helpers/test";
 import { registerAndSignIn } from "./helpers/auth";
-import { addFromProductPage, fillAddress } from "./helpers/shop";
+import { addFromProductPage, axe, fillAddress } from "./helpers/shop";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 async function expectNoAxeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axe(page).analyze();
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 

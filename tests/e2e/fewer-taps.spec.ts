@@ -20,7 +20,7 @@ async function screenshots(page: Page, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     expect(await horizontalOverflow(page), `${name} at ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `test-results/screenshots/${name}-${width}.jpg`, fullPage: true });
   }
   await page.setViewportSize(phone.viewport);
 }

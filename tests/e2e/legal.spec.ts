@@ -20,7 +20,7 @@ async function shoot(page: Page, name: string) {
   const { width, height } = page.viewportSize()!;
   const full = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0, i = 0; y < full && i < 8; y += height * 1.5, i++) {
-    await page.screenshot({ path: `${SHOTS}/${name}-${i}.png`, fullPage: true, clip: { x: 0, y, width, height: Math.min(height * 1.5, full - y) } });
+    await page.screenshot({ path: `${SHOTS}/${name}-${i}.jpg`, fullPage: true, clip: { x: 0, y, width, height: Math.min(height * 1.5, full - y) } });
   }
 }
 

@@ -29,7 +29,7 @@ async function expectFitsAndAccessible(page: Page, name: string) {
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/screenshots/my-data-${name}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `test-results/screenshots/my-data-${name}-${width}.jpg`, fullPage: true });
     if (width === 1280) expect(await seriousViolations(page), name).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -45,7 +45,7 @@ async function look(page: Page, name: string) {
     await page.setViewportSize({ width, height: 900 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${width}px is wider than the screen`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.jpg`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

@@ -60,7 +60,7 @@ test.describe("the scent finder on a 360 px phone", () => {
       expect(box.height, `question ${i + 1}`).toBeLessThanOrEqual(740 - HEADER_PX);
       expect(box.width, `question ${i + 1}`).toBeLessThanOrEqual(360);
     }
-    await page.screenshot({ path: `${SHOTS}/scent-finder-questions-360.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/scent-finder-questions-360.jpg`, fullPage: true });
 
     expect(await answerFive(page)).toBeLessThanOrEqual(6);
     await expect(page).toHaveURL(ANSWERED);
@@ -69,7 +69,7 @@ test.describe("the scent finder on a 360 px phone", () => {
     await expect(picks).toHaveCount(3);
     for (let i = 0; i < 3; i++) await expect(picks.nth(i).getByTestId("pick-reason")).toHaveText(/R\d+\.\d\d/);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/scent-finder-result-360.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/scent-finder-result-360.jpg`, fullPage: true });
 
     // WhatsApp carries the result's own link
     const share = page.getByRole("link", { name: "Share on WhatsApp" });
@@ -151,9 +151,9 @@ test.describe("profiles in the shop", () => {
       await expect(similar.getByRole("heading", { level: 3 }).first()).toHaveText("Blue Meridian");
       expect(await horizontalOverflow(page), `product at ${width}`).toBeLessThanOrEqual(0);
       await pyramid.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/scent-pyramid-${width}.png` });
+      await page.screenshot({ path: `${SHOTS}/scent-pyramid-${width}.jpg` });
       await similar.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/scent-similar-${width}.png` });
+      await page.screenshot({ path: `${SHOTS}/scent-similar-${width}.jpg` });
     }
     await page.getByTestId("scent-pyramid").getByRole("link", { name: "lavender absolute" }).click();
     await expect(page).toHaveURL(/\/shop\?note=lavender$/);
@@ -166,11 +166,11 @@ test.describe("profiles in the shop", () => {
       await page.setViewportSize({ width, height: width < 800 ? 844 : 900 });
       await page.goto("/scent-finder");
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${SHOTS}/scent-finder-questions-${width}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/scent-finder-questions-${width}.jpg`, fullPage: true });
       await page.goto("/scent-finder?for=men&when=evening&family=woody&love=Tom+Ford&strength=strong&budget=800");
       await expect(page.getByTestId("finder-pick")).toHaveCount(3);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${SHOTS}/scent-finder-result-${width}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/scent-finder-result-${width}.jpg`, fullPage: true });
     }
   });
 

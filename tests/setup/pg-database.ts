@@ -47,15 +47,24 @@ async function withClient<T>(connectionString: string, use: (client: pg.Client) 
 const MIGRATIONS_DIR = join(process.cwd(), "app/db/migrations");
 
 /**
- * The name of a template database on `base` holding the schema of the migrations in app/db/migrations, made (by
- * `migrate`, given the template's URL) the first time it is asked for and then copied by every test file's database
- * (CREATE DATABASE … TEMPLATE, a file copy: ~60 ms). Named by a hash of the migrations' files, so a changed migration
- * makes a new template; test processes asking at once wait on an advisory lock while one of them makes it.
+ * A hash of the migrations' files and of the list that runs them (app/db/migrate.server.ts), naming the migrated
+ * templates here and in sqlite-template.ts: a changed or newly listed migration makes a new template.
  */
-export async function migratedTemplate(base: string, migrate: (url: string) => Promise<void>): Promise<string> {
+export function migrationsHash(): string {
   const hash = createHash("sha256");
   for (const file of readdirSync(MIGRATIONS_DIR).sort()) hash.update(file).update(readFileSync(join(MIGRATIONS_DIR, file)));
-  const name = `tpl_${hash.digest("hex").slice(0, 24)}`;
+  hash.update(readFileSync(join(process.cwd(), "app/db/migrate.server.ts")));
+  return hash.digest("hex").slice(0, 24);
+}
+
+/**
+ * The name of a template database on `base` holding the schema of the migrations in app/db/migrations, made (by
+ * `migrate`, given the template's URL) the first time it is asked for and then copied by every test file's database
+ * (CREATE DATABASE … TEMPLATE, a file copy: ~60 ms). Named by migrationsHash(), so a changed migration makes a new
+ * template; test processes asking at once wait on an advisory lock while one of them makes it.
+ */
+export async function migratedTemplate(base: string, migrate: (url: string) => Promise<void>): Promise<string> {
+  const name = `tpl_${migrationsHash()}`;
   await withClient(base, async (c) => {
     await c.query("select pg_advisory_lock(hashtext('scentara test template'))");
     try {
