@@ -26,6 +26,7 @@ import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
 import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
+import { sumSettledOrderDays } from "~/modules/reports/sales-totals.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
 
@@ -136,6 +137,8 @@ export function scheduleRepeating(options: RepeatingJobOptions): RepeatingJob {
 
 export const UNPAID_EXPIRY_EVERY_MS = 60_000;
 export const FIRST_RUN_AFTER_MS = 5_000;
+/** How often the day sums' job looks for past days to sum (two indexed reads when there are none). */
+export const ORDER_DAYS_EVERY_MS = 60_000;
 /** A holder renews its lease every run (every minute): it lapses only when the holder has missed three runs. */
 export const JOB_LEASE_MS = 3 * UNPAID_EXPIRY_EVERY_MS;
 
@@ -290,6 +293,24 @@ export function startJobs(
         run: async () => {
           const run = await runRetentionIfDue(db(), { policy, holder });
           if (run) logger.info({ run: run.id, ...run.counts }, "privacy: retention run");
+        },
+      }),
+    );
+  }
+  // The admin's day sums of orders (docs/decisions/034): the past days not summed yet (after an upgrade, a restore, an
+  // import) or changed since, summed in the background a week at a time, so no admin page has to sum them first.
+  // (Scheduled by the server, whose configuration names its database; the unit tests of the other jobs pass none.)
+  if (config.DATABASE_URL) {
+    jobs.push(
+      scheduleRepeating({
+        name: "sum-order-days",
+        everyMs: fast ?? ORDER_DAYS_EVERY_MS,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "sum-order-days", holder, 3 * ORDER_DAYS_EVERY_MS),
+        logger,
+        run: async () => {
+          const { summed, more } = await sumSettledOrderDays(db());
+          if (summed) logger.info({ summed, more }, "reports: order days summed");
         },
       }),
     );

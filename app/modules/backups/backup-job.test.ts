@@ -12,7 +12,7 @@ const noDb = (() => {
 describe("the nightly backup job", () => {
   it("is scheduled when BACKUP_KEEP is above 0: every 24 hours, first some minutes after start, its lease outliving the interval", async () => {
     const started = startJobs({ ...base, BACKUP_KEEP: 7, DATABASE_URL: "data/shop.db", MEDIA_STORAGE: "local" }, noDb, quietLogger() as never);
-    expect(started.jobs.map((j) => j.name)).toEqual(["nightly-backup"]);
+    expect(started.jobs.map((j) => j.name)).toContain("nightly-backup");
     expect(NIGHTLY_BACKUP_EVERY_MS).toBe(24 * 60 * 60_000);
     expect(BACKUP_FIRST_AFTER_MS).toBeGreaterThanOrEqual(60_000);
     expect(BACKUP_LEASE_MS).toBeGreaterThan(NIGHTLY_BACKUP_EVERY_MS);
@@ -22,9 +22,10 @@ describe("the nightly backup job", () => {
   it("is off with BACKUP_KEEP=0 (and says so), without the setting, and with an in-memory database", async () => {
     const logger = quietLogger();
     const off = startJobs({ ...base, BACKUP_KEEP: 0, DATABASE_URL: "data/shop.db", MEDIA_STORAGE: "local" }, noDb, logger as never);
-    expect(off.jobs).toEqual([]);
+    const backups = (started: ReturnType<typeof startJobs>) => started.jobs.filter((j) => j.name === "nightly-backup");
+    expect(backups(off)).toEqual([]);
     expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining("BACKUP_KEEP=0"));
-    expect(startJobs(base, noDb, quietLogger() as never).jobs).toEqual([]);
-    expect(startJobs({ ...base, BACKUP_KEEP: 3, DATABASE_URL: ":memory:" }, noDb, quietLogger() as never).jobs).toEqual([]);
+    expect(backups(startJobs(base, noDb, quietLogger() as never))).toEqual([]);
+    expect(backups(startJobs({ ...base, BACKUP_KEEP: 3, DATABASE_URL: ":memory:" }, noDb, quietLogger() as never))).toEqual([]);
   });
 });

@@ -435,3 +435,41 @@ export async function settledVersion(db: Queryable, settled: DayRange): Promise<
   const at = rows[0]?.at;
   return `${Number(rows[0]?.n ?? 0)}:${at instanceof Date ? at.toISOString() : String(at ?? "")}`;
 }
+
+/**
+ * Sums the settled days that are missing or stale, a few days per transaction with a pause between, until done or
+ * `budgetMs` has passed (the job "sum-order-days", server/jobs.ts). After an upgrade, a restore or a bulk import a shop
+ * with many orders would otherwise sum every past day inside the first admin page that asks (minutes at a million
+ * orders, with SQLite answering nothing else meanwhile); the job does it in the background in short steps, and a page
+ * then finds its days summed. Returns how many days it summed and whether some are left.
+ */
+export async function sumSettledOrderDays(db: Queryable, options: { spanDays?: number; budgetMs?: number; now?: Date } = {}): Promise<{ summed: number; more: boolean }> {
+  const spanDays = options.spanDays ?? 7;
+  const budgetMs = options.budgetMs ?? 20_000;
+  const started = Date.now();
+  const all = await allOrderDays(db, options.now);
+  const { settled } = splitRange(all, options.now);
+  if (!settled) return { summed: 0, more: false };
+  const [present, stale] = await Promise.all([
+    sql<{ day: string }>`select day from order_days where day >= ${settled.from} and day <= ${settled.to}`.execute(db),
+    sql<{ day: string }>`select day from order_days_stale where day >= ${settled.from} and day <= ${settled.to}`.execute(db),
+  ]);
+  const done = new Set(present.rows.map((r) => r.day));
+  for (const r of stale.rows) done.delete(r.day);
+  // newest first: the days the dashboard's ranges reach first
+  const todo = eachDay(settled).filter((d) => !done.has(d)).reverse();
+  let summed = 0;
+  for (let i = 0; i < todo.length; ) {
+    const to = todo[i]!;
+    let from = to;
+    let j = i + 1;
+    while (j < todo.length && j - i < spanDays && todo[j] === addDays(from, -1)) from = todo[j++]!;
+    await ensureOrderDays(db, { from, to });
+    summed += j - i;
+    i = j;
+    if (i < todo.length && Date.now() - started > budgetMs) return { summed, more: true };
+    // let the process answer its requests between two spans
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { summed, more: false };
+}
