@@ -1,5 +1,7 @@
 import { sql } from "kysely";
 import type { Queryable } from "~/db/db.server";
+import type { OrderStatus } from "~/db/schema";
+import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { userFigures } from "~/modules/accounts/users-admin.server";
 import { allOrderDays, dayTotals } from "~/modules/reports/sales-totals.server";
 import { percentOf } from "./dashboard.logic";
@@ -7,6 +9,8 @@ import { percentOf } from "./dashboard.logic";
 export interface DashboardFigures {
   users: { total: number; admins: number; regular: number; recent: number };
   counts: { products: number; categories: number; coupons: number; zones: number; orders: number; reviews: number };
+  /** every order by its status (the order tabs' sizes) */
+  orders: Record<OrderStatus, number>;
   inbox: { unread: number };
 }
 
@@ -24,17 +28,23 @@ export async function dashboardFigures(db: Queryable): Promise<DashboardFigures>
     count("categories"),
     count("coupons"),
     count("shipping_zones"),
-    // every order, from the day sums (migration 0027: docs/decisions/034), not a count of the orders table
+    // every order by status, from the day sums (migration 0027: docs/decisions/034), not a count of the orders table;
+    // the same read (and the same live days, once per request) as the sales figures
     allOrderDays(db)
       .then((days) => dayTotals(db, days))
-      .then((t) => sql<{ n: number }>`select sum(orders) as n from ${t} t`.execute(db))
-      .then((r) => Number(r.rows[0]?.n ?? 0)),
+      .then((t) => sql<{ status: OrderStatus; n: number }>`select status, sum(orders) as n from ${t} t group by status`.execute(db))
+      .then((r) => {
+        const byStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
+        for (const row of r.rows) if (row.status in byStatus) byStatus[row.status] += Number(row.n);
+        return byStatus;
+      }),
     count("reviews"),
     db.selectFrom("contact_messages").select((eb) => eb.fn.countAll<number>().as("n")).where("read_at", "is", null).executeTakeFirstOrThrow().then((r) => Number(r.n)),
   ]);
   return {
     users,
-    counts: { products, categories, coupons, zones, orders, reviews },
+    counts: { products, categories, coupons, zones, orders: Object.values(orders).reduce((a, b) => a + b, 0), reviews },
+    orders,
     inbox: { unread },
   };
 }

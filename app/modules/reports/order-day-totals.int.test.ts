@@ -82,6 +82,7 @@ async function check() {
   ]);
   expect(tabs).toEqual(want.tabs);
   expect(figures.counts.orders).toBe(want.all);
+  expect(figures.orders).toEqual(want.tabs); // the dashboard's cards by status: the tabs' sizes
   expect(totals.revenueCents).toBe(want.revenue);
   expect(totals.orders).toBe(want.paidOrders);
   expect(Object.fromEntries(statuses.map((s) => [s.status, s.orders]))).toEqual(want.byStatus);
