@@ -26,7 +26,7 @@ import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { allOrderDays, ensureOrderDays, liveFrom } from "~/modules/reports/sales-totals.server";
 import { addDays } from "~/modules/reports/sales.logic";
-import { seedDemo } from "~/db/seed/seed.server";
+import { prng, seedDemo } from "~/db/seed/seed.server";
 
 export const SCALE_DATA_VERSION = "v2";
 export const SCALE_DIR = "/tmp/scentara-scale";
@@ -43,17 +43,6 @@ const DAY = 86_400_000;
 const SPAN_DAYS = 730;
 
 // ---------------------------------------------------------------- deterministic pieces
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A version-4-shaped UUID from the PRNG (ids look like the shop's, and the same run makes the same ids). */
 function uuid(rng: () => number): string {

@@ -116,37 +116,27 @@ export async function up(db: Kysely<any>) {
         on conflict (day) do update set changes = order_days_stale.changes + 1
       $$
     `.execute(db);
-    await sql`
-      create function orders_inserted_mark() returns trigger language plpgsql as $$
-      declare settled timestamptz := now() - interval '20 hours';
-      begin
-        perform order_days_mark(array(
-          select order_day_of(n.created_at) from new_rows n where n.created_at < settled
-          union
-          -- the customer's later orders may stop being their first paid one
-          select order_day_of(o.created_at)
-            from (select user_id, min(created_at) as since from new_rows where user_id is not null group by user_id) c
-            join orders o on o.user_id = c.user_id and o.created_at > c.since
-            where o.created_at < settled
-        ));
-        return null;
-      end $$
-    `.execute(db);
-    await sql`
-      create function orders_deleted_mark() returns trigger language plpgsql as $$
-      declare settled timestamptz := now() - interval '20 hours';
-      begin
-        perform order_days_mark(array(
-          select order_day_of(d.created_at) from old_rows d where d.created_at < settled
-          union
-          select order_day_of(o.created_at)
-            from (select user_id, min(created_at) as since from old_rows where user_id is not null group by user_id) c
-            join orders o on o.user_id = c.user_id and o.created_at > c.since
-            where o.created_at < settled
-        ));
-        return null;
-      end $$
-    `.execute(db);
+    // Orders written or deleted: their own days, and the days of their customers' later orders (which may stop or
+    // start being a customer's first paid one). The same function over the statement's new or old rows.
+    for (const [name, rows] of [["orders_inserted_mark", "new_rows"], ["orders_deleted_mark", "old_rows"]] as const) {
+      await sql
+        .raw(
+          `create function ${name}() returns trigger language plpgsql as $$
+          declare settled timestamptz := now() - interval '20 hours';
+          begin
+            perform order_days_mark(array(
+              select order_day_of(w.created_at) from ${rows} w where w.created_at < settled
+              union
+              select order_day_of(o.created_at)
+                from (select user_id, min(created_at) as since from ${rows} where user_id is not null group by user_id) c
+                join orders o on o.user_id = c.user_id and o.created_at > c.since
+                where o.created_at < settled
+            ));
+            return null;
+          end $$`,
+        )
+        .execute(db);
+    }
     await sql`
       create function orders_updated_mark() returns trigger language plpgsql as $$
       declare settled timestamptz := now() - interval '20 hours';

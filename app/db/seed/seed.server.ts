@@ -347,7 +347,7 @@ export async function ensureDemoCatalogue(db: DB, options: SeedOptions = {}): Pr
 // --- large catalogue for benchmarks ---
 
 /** Small deterministic PRNG (mulberry32), so a benchmark data set is reproducible from its seed. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

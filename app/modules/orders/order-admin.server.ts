@@ -232,17 +232,8 @@ const noCounts = () => Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as 
  * `over` names the tabs that hold more (the page shows "1 000+").
  */
 async function searchCounts(db: Queryable, search: OrderSearch, bound = SEARCH_COUNT_BOUND): Promise<{ counts: Record<OrderStatus, number>; over: OrderStatus[] }> {
+  if (!search.broad) return { counts: await exactSearchCounts(db, search), over: [] };
   const counts = noCounts();
-  if (!search.broad) {
-    const rows = await db
-      .selectFrom("orders")
-      .where(search.where)
-      .select((eb) => ["orders.status", eb.fn.countAll<number>().as("n")])
-      .groupBy("orders.status")
-      .execute();
-    for (const r of rows) counts[r.status] = Number(r.n);
-    return { counts, over: [] };
-  }
   const over: OrderStatus[] = [];
   await Promise.all(
     ORDER_STATUSES.map(async (status) => {
@@ -259,7 +250,11 @@ async function searchCounts(db: Queryable, search: OrderSearch, bound = SEARCH_C
 /** How many orders each tab holds (matching the search, when there is one; exact). */
 export async function orderTabCounts(db: Queryable, q: string): Promise<Record<OrderStatus, number>> {
   if (!q) return (await orderFigures(db)).counts;
-  const search = await orderSearch(db, q);
+  return exactSearchCounts(db, await orderSearch(db, q));
+}
+
+/** A search's orders per tab, each counted in full (one grouped count). */
+async function exactSearchCounts(db: Queryable, search: OrderSearch): Promise<Record<OrderStatus, number>> {
   const rows = await db
     .selectFrom("orders")
     .where(search.where)
