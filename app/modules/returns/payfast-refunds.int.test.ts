@@ -11,7 +11,7 @@ import { createCheckoutForOrder } from "~/modules/payments/payments.server";
 import { payfastApiSignature, payfastTimestamp } from "~/modules/payments/payfast.server";
 import { action as adminReturnAction, loader as adminReturnLoader } from "~/routes/admin.returns.$id";
 import { action as requestAction } from "~/routes/orders.return";
-import { resetEnvForTests } from "~/utils/env.server";
+import { setTestEnv } from "../../../tests/factories/env";
 import { snapshotDatabase } from "../../../tests/authz/matrix";
 import { startFakePayfast, type FakePayfast } from "../../../tests/fakes/fake-payfast";
 import { insertOrder } from "../../../tests/factories/orders";
@@ -23,11 +23,11 @@ let fake: FakePayfast;
 let shopper: TestUser;
 let admin: TestUser;
 const cookies: Record<string, string> = {};
-const KEYS = ["PAYMENT_PROVIDER", "PAYMENT_METHODS", "PAYFAST_BASE_URL", "PAYFAST_API_BASE", "PAYFAST_MERCHANT_ID", "PAYFAST_MERCHANT_KEY", "PAYFAST_PASSPHRASE", "PAYFAST_SANDBOX", "PUBLIC_BASE_URL"];
-const saved = { ...process.env };
+let restoreEnv: (() => void) | null = null;
 
+/** The fake PayFast's settings, with `overrides`; the first call's restore puts back what the file started with. */
 function useEnv(overrides: Record<string, string | undefined> = {}) {
-  Object.assign(process.env, {
+  const restore = setTestEnv({
     PAYMENT_PROVIDER: "payfast",
     PAYMENT_METHODS: "card",
     PAYFAST_BASE_URL: fake.baseUrl,
@@ -36,12 +36,9 @@ function useEnv(overrides: Record<string, string | undefined> = {}) {
     PAYFAST_MERCHANT_KEY: fake.merchantKey,
     PAYFAST_PASSPHRASE: fake.passphrase,
     PUBLIC_BASE_URL: TEST_ORIGIN,
+    ...overrides,
   });
-  for (const [k, v] of Object.entries(overrides)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetEnvForTests();
+  restoreEnv ??= restore;
 }
 
 beforeAll(async () => {
@@ -53,11 +50,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const key of KEYS) {
-    if (saved[key] === undefined) delete process.env[key];
-    else process.env[key] = saved[key];
-  }
-  resetEnvForTests();
+  restoreEnv?.();
   await fake.close();
 });
 

@@ -9,7 +9,7 @@ import { setOrderStatus, setPaymentStatus } from "~/modules/orders/order-admin.s
 import { createCheckoutForOrder } from "~/modules/payments/payments.server";
 import { action as adminReturnAction } from "~/routes/admin.returns.$id";
 import { action as requestAction } from "~/routes/orders.return";
-import { resetEnvForTests } from "~/utils/env.server";
+import { setTestEnv } from "../../../tests/factories/env";
 import { snapshotDatabase } from "../../../tests/authz/matrix";
 import { startFakeYoco, type FakeYoco } from "../../../tests/fakes/fake-yoco";
 import { insertOrder } from "../../../tests/factories/orders";
@@ -23,12 +23,11 @@ let fake: FakeYoco;
 let shopper: TestUser;
 let admin: TestUser;
 const cookies: Record<string, string> = {};
-const KEYS = ["PAYMENT_PROVIDER", "PAYMENT_METHODS", "YOCO_API_BASE", "YOCO_SECRET_KEY", "YOCO_WEBHOOK_SECRET", "PUBLIC_BASE_URL", "EFT_BANK_NAME", "EFT_ACCOUNT_NAME", "EFT_ACCOUNT_NUMBER", "EFT_BRANCH_CODE"];
-const saved = { ...process.env };
+let restoreEnv: () => void;
 
 beforeAll(async () => {
   fake = await startFakeYoco();
-  Object.assign(process.env, {
+  restoreEnv = setTestEnv({
     PAYMENT_PROVIDER: "yoco",
     PAYMENT_METHODS: "card,eft",
     YOCO_API_BASE: fake.baseUrl,
@@ -40,18 +39,13 @@ beforeAll(async () => {
     EFT_ACCOUNT_NUMBER: "62812345678",
     EFT_BRANCH_CODE: "250655",
   });
-  resetEnvForTests();
   shopper = await createUser(db());
   admin = await createUser(db(), { isAdmin: true });
   for (const u of [shopper, admin]) cookies[u.id] = await sessionCookieFor(db(), u.id);
 });
 
 afterAll(async () => {
-  for (const key of KEYS) {
-    if (saved[key] === undefined) delete process.env[key];
-    else process.env[key] = saved[key];
-  }
-  resetEnvForTests();
+  restoreEnv();
   await fake.close();
 });
 
