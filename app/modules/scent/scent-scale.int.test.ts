@@ -50,7 +50,7 @@ describe(`the finder and similar scents at ${PRODUCTS} products (${isPostgres(ge
     const buildStart = performance.now();
     const catalogue = await scentCatalogue(db);
     const build = performance.now() - buildStart;
-    expect(catalogue.candidates.length).toBe(PRODUCTS);
+    expect(catalogue.index.size).toBe(PRODUCTS);
 
     // cold: the ranking itself (the answer memo emptied before each call); warm: the same answers again
     const emptyMemo = () => catalogue.memo.clear();
@@ -63,7 +63,7 @@ describe(`the finder and similar scents at ${PRODUCTS} products (${isPostgres(ge
       finder.push(await measure(15, () => runFinder(db, answers), emptyMemo));
       finderWarm.push(await measure(15, () => runFinder(db, answers)));
     }
-    const ids = catalogue.candidates.slice(0, 5).map((c) => c.id);
+    const ids = catalogue.index.ids.slice(0, 5);
     const similar: Array<{ wall: number; cpu: number }> = [];
     for (const id of ids) {
       expect(await similarScents(db, id)).toHaveLength(3);

@@ -52,48 +52,21 @@ export const EMPTY_PROFILE: Readonly<ScentProfile> = Object.freeze({
   audience: null,
 });
 
-/** A product as the matching sees it: its profile, price, stock and inspiration, with its notes' keys worked out once. */
+/** A product as the matching takes it in: what the tests build with toCandidate (the server feeds rows straight to a ScentIndexBuilder). */
 export interface ScentCandidate {
   id: string;
   name: string;
-  /** the name lower-cased, the last tiebreak before the id */
-  sortName: string;
   priceCents: number;
   inStock: boolean;
+  /** trimmed; null = not said */
   house: string | null;
   fragrance: string | null;
   family: ScentFamily | null;
   intensity: Intensity | null;
   occasion: Occasion | null;
   audience: Audience | null;
-  /** distinct note keys (noteKey) and the heads of those keys (noteHead) */
-  noteKeys: string[];
-  noteHeads: string[];
-  /** house and fragrance as loveText makes them ('' = none), worked out once: matching a typed name reads every product */
-  houseText: string;
-  fragranceText: string;
-  /**
-   * The same facts as small integers, for the ranking's inner loop (10 000 products in a few milliseconds): the
-   * family's, audience's, occasion's and intensity's index in their lists (-1 = not said), the house's and the notes'
-   * ids from the interner below.
-   */
-  codes: { family: number; audience: number; occasion: number; intensity: number; house: number; fragrance: number; keys: Int32Array; heads: Int32Array };
-}
-
-/**
- * Interned note keys and houses → small integer ids, shared by every catalogue this process builds (a shop has a
- * few hundred distinct notes). Bounded: past the limit it starts again, and candidates made before keep ids that may
- * then be reused — harmless for a catalogue built afterwards (all its candidates share one interner generation).
- */
-const interned = new Map<string, number>();
-function intern(value: string): number {
-  let id = interned.get(value);
-  if (id === undefined) {
-    if (interned.size >= 1_000_000) interned.clear();
-    id = interned.size + 1;
-    interned.set(value, id);
-  }
-  return id;
+  /** the notes as written, top, heart and base */
+  notes: readonly string[];
 }
 
 export function toCandidate(input: {
@@ -105,11 +78,9 @@ export function toCandidate(input: {
   fragrance: string | null;
   profile: ScentProfile;
 }): ScentCandidate {
-  const keys = [...new Set([...input.profile.top, ...input.profile.heart, ...input.profile.base].map(noteKey).filter(Boolean))];
   return {
     id: input.id,
     name: input.name,
-    sortName: input.name.toLowerCase(),
     priceCents: input.priceCents,
     inStock: input.stock === null || input.stock > 0,
     house: input.house?.trim() || null,
@@ -118,21 +89,215 @@ export function toCandidate(input: {
     intensity: input.profile.intensity,
     occasion: input.profile.occasion,
     audience: input.profile.audience,
-    noteKeys: keys,
-    noteHeads: [...new Set(keys.map(noteHead))],
-    houseText: loveText(input.house ?? ""),
-    fragranceText: loveText(input.fragrance ?? ""),
-    codes: {
-      family: input.profile.family ? SCENT_FAMILIES.indexOf(input.profile.family) : -1,
-      audience: input.profile.audience ? AUDIENCES.indexOf(input.profile.audience) : -1,
-      occasion: input.profile.occasion ? OCCASIONS.indexOf(input.profile.occasion) : -1,
-      intensity: input.profile.intensity ? INTENSITIES.indexOf(input.profile.intensity) : -1,
-      house: input.house?.trim() ? intern(`house:${loveText(input.house)}`) : 0,
-      fragrance: input.fragrance?.trim() ? intern(`fragrance:${loveText(input.fragrance)}`) : 0,
-      keys: Int32Array.from(keys, (k) => intern(k)),
-      heads: Int32Array.from(new Set(keys.map(noteHead)), (h) => intern(h)),
-    },
+    notes: [...input.profile.top, ...input.profile.heart, ...input.profile.base],
   };
+}
+
+/**
+ * The catalogue as the ranking reads it: a struct of arrays, one slot per product (docs/decisions/035, Speed). At
+ * 100 000 products an object per product with its own strings and two small Int32Arrays cost ~110 MB of heap; these
+ * arrays cost ~15 MB, and the inner loop reads them faster. What a pick's card shows is not kept: the server fetches
+ * the few picks' cards by id after ranking.
+ *
+ * Small integers stand for everything the loop compares: the family's, audience's, occasion's and intensity's index
+ * in their lists (-1 = not said); the house's and the fragrance's index among the catalogue's distinct names as
+ * loveText makes them (-1 = none), so "Tom Ford" and "TOM FORD" are one house; the notes' keys and heads as indexes
+ * among the catalogue's distinct ones, every product's in one array (product i's from keyStart[i] to keyStart[i + 1]).
+ */
+export interface ScentIndex {
+  readonly size: number;
+  readonly ids: readonly string[];
+  readonly priceCents: Float64Array;
+  readonly inStock: Uint8Array;
+  readonly family: Int8Array;
+  readonly audience: Int8Array;
+  readonly occasion: Int8Array;
+  readonly intensity: Int8Array;
+  readonly house: Int32Array;
+  readonly fragrance: Int32Array;
+  /** the house and fragrance as the product writes them (an index into `inspirations`; -1 = neither), for its reason line */
+  readonly inspiration: Int32Array;
+  readonly inspirations: ReadonlyArray<{ house: string | null; fragrance: string | null }>;
+  /** the last tiebreak: the product's place among all by lower-cased name, then id (one sort when built, no names kept for it) */
+  readonly order: Int32Array;
+  readonly keyStart: Int32Array;
+  readonly keys: Int32Array;
+  readonly headStart: Int32Array;
+  readonly heads: Int32Array;
+  readonly keyCount: number;
+  readonly headCount: number;
+  /** the distinct houses by loveText, in the order first met, with the first product's way of writing it */
+  readonly houses: ReadonlyArray<{ text: string; name: string }>;
+  readonly houseByText: ReadonlyMap<string, number>;
+  /** the distinct fragrances by loveText, in the order first met, as the first product writes it and its house */
+  readonly fragrances: ReadonlyArray<{ text: string; fragrance: string; house: string | null }>;
+  /** every name in one string (product i's from nameStart[i] to nameStart[i + 1]): one note names a product */
+  readonly nameText: string;
+  readonly nameStart: Int32Array;
+}
+
+export function nameOf(index: ScentIndex, i: number): string {
+  return index.nameText.slice(index.nameStart[i]!, index.nameStart[i + 1]!);
+}
+
+/** Builds a ScentIndex one product at a time, in the catalogue's order (the order decides ties among first-met names). */
+export class ScentIndexBuilder {
+  private ids: string[] = [];
+  private names: string[] = [];
+  private prices: number[] = [];
+  private stock: number[] = [];
+  private codes: number[] = []; // family, audience, occasion, intensity, house, fragrance, inspiration per product
+  private keys: number[] = [];
+  private keyStart: number[] = [0];
+  private heads: number[] = [];
+  private headStart: number[] = [0];
+  private keyIds = new Map<string, number>();
+  private headIds = new Map<string, number>();
+  private houses: Array<{ text: string; name: string }> = [];
+  private houseByText = new Map<string, number>();
+  private fragrances: Array<{ text: string; fragrance: string; house: string | null }> = [];
+  private fragranceByText = new Map<string, number>();
+  private inspirations: Array<{ house: string | null; fragrance: string | null }> = [];
+  private inspirationIds = new Map<string, number>();
+
+  add(c: ScentCandidate): void {
+    this.ids.push(c.id);
+    this.names.push(c.name);
+    this.prices.push(c.priceCents);
+    this.stock.push(c.inStock ? 1 : 0);
+    const house = c.house?.trim() || null;
+    const fragrance = c.fragrance?.trim() || null;
+    let houseId = -1;
+    if (house) {
+      const text = loveText(house);
+      houseId = this.houseByText.get(text) ?? -1;
+      if (houseId === -1) {
+        houseId = this.houses.length;
+        this.houses.push({ text, name: house });
+        this.houseByText.set(text, houseId);
+      }
+    }
+    let fragranceId = -1;
+    if (fragrance) {
+      const text = loveText(fragrance);
+      fragranceId = this.fragranceByText.get(text) ?? -1;
+      if (fragranceId === -1) {
+        fragranceId = this.fragrances.length;
+        this.fragrances.push({ text, fragrance, house });
+        this.fragranceByText.set(text, fragranceId);
+      }
+    }
+    let inspiration = -1;
+    if (house || fragrance) {
+      const key = `${house ?? ""}\u0000${fragrance ?? ""}`;
+      inspiration = this.inspirationIds.get(key) ?? -1;
+      if (inspiration === -1) {
+        inspiration = this.inspirations.length;
+        this.inspirations.push({ house, fragrance });
+        this.inspirationIds.set(key, inspiration);
+      }
+    }
+    this.codes.push(
+      c.family ? SCENT_FAMILIES.indexOf(c.family) : -1,
+      c.audience ? AUDIENCES.indexOf(c.audience) : -1,
+      c.occasion ? OCCASIONS.indexOf(c.occasion) : -1,
+      c.intensity ? INTENSITIES.indexOf(c.intensity) : -1,
+      houseId,
+      fragranceId,
+      inspiration,
+    );
+    // distinct note keys, then the distinct heads of those keys, each as the catalogue's own small ids
+    const keyFrom = this.keys.length;
+    const headFrom = this.heads.length;
+    for (const note of c.notes) {
+      const key = noteKey(note);
+      if (!key) continue;
+      const keyId = intern(this.keyIds, key);
+      if (!hasFrom(this.keys, keyFrom, keyId)) {
+        this.keys.push(keyId);
+        const headId = intern(this.headIds, noteHead(key));
+        if (!hasFrom(this.heads, headFrom, headId)) this.heads.push(headId);
+      }
+    }
+    this.keyStart.push(this.keys.length);
+    this.headStart.push(this.heads.length);
+  }
+
+  build(): ScentIndex {
+    const size = this.ids.length;
+    const column = (k: number) => Int8Array.from({ length: size }, (_, i) => this.codes[i * 7 + k]!);
+    const wide = (k: number) => Int32Array.from({ length: size }, (_, i) => this.codes[i * 7 + k]!);
+    // the tiebreak's order: lower-cased name (compared as strings compare), then id
+    const lower = this.names.map((n) => n.toLowerCase());
+    const ids = this.ids;
+    const byName = Array.from({ length: size }, (_, i) => i).sort((a, b) => {
+      const x = lower[a]!;
+      const y = lower[b]!;
+      if (x !== y) return x < y ? -1 : 1;
+      return ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0;
+    });
+    const order = new Int32Array(size);
+    byName.forEach((product, place) => (order[product] = place));
+    const nameStart = new Int32Array(size + 1);
+    for (let i = 0; i < size; i++) nameStart[i + 1] = nameStart[i]! + this.names[i]!.length;
+    return {
+      size,
+      ids,
+      priceCents: Float64Array.from(this.prices),
+      inStock: Uint8Array.from(this.stock),
+      family: column(0),
+      audience: column(1),
+      occasion: column(2),
+      intensity: column(3),
+      house: wide(4),
+      fragrance: wide(5),
+      inspiration: wide(6),
+      inspirations: this.inspirations,
+      order,
+      keyStart: Int32Array.from(this.keyStart),
+      keys: Int32Array.from(this.keys),
+      headStart: Int32Array.from(this.headStart),
+      heads: Int32Array.from(this.heads),
+      keyCount: this.keyIds.size,
+      headCount: this.headIds.size,
+      houses: this.houses,
+      houseByText: this.houseByText,
+      fragrances: this.fragrances,
+      nameText: this.names.join(""),
+      nameStart,
+    };
+  }
+}
+
+function intern(ids: Map<string, number>, value: string): number {
+  let id = ids.get(value);
+  if (id === undefined) {
+    id = ids.size;
+    ids.set(value, id);
+  }
+  return id;
+}
+
+function hasFrom(list: readonly number[], from: number, value: number): boolean {
+  for (let i = from; i < list.length; i++) if (list[i] === value) return true;
+  return false;
+}
+
+/** The index of a list of candidates (the tests' way in), built once per array. */
+const indexes = new WeakMap<readonly ScentCandidate[], ScentIndex>();
+export function scentIndex(candidates: readonly ScentCandidate[]): ScentIndex {
+  let index = indexes.get(candidates);
+  if (!index) {
+    const builder = new ScentIndexBuilder();
+    for (const c of candidates) builder.add(c);
+    index = builder.build();
+    indexes.set(candidates, index);
+  }
+  return index;
+}
+
+function asIndex(catalogue: ScentIndex | readonly ScentCandidate[]): ScentIndex {
+  return Array.isArray(catalogue) ? scentIndex(catalogue as readonly ScentCandidate[]) : (catalogue as ScentIndex);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -157,56 +322,72 @@ export const LIKENESS = {
  * source's note and head ids as a bitmap (a Uint8Array indexed by id) for constant-time "do both carry it".
  */
 interface Likeness {
-  source: ScentCandidate;
+  source: number;
   familyPoints: Float64Array;
   keyMarks: Uint8Array;
   headMarks: Uint8Array;
 }
 
-function likenessOf(source: ScentCandidate): Likeness {
+function likenessOf(index: ScentIndex, source: number): Likeness {
   const familyPoints = new Float64Array(SCENT_FAMILIES.length + 1);
-  if (source.family) {
+  const family = index.family[source]!;
+  if (family >= 0) {
+    const own = SCENT_FAMILIES[family]!;
     SCENT_FAMILIES.forEach((f, i) => {
-      familyPoints[i + 1] = f === source.family ? LIKENESS.sameFamily : areNear(source.family!, f) ? LIKENESS.nearFamily : 0;
+      familyPoints[i + 1] = f === own ? LIKENESS.sameFamily : areNear(own, f) ? LIKENESS.nearFamily : 0;
     });
   }
-  const size = interned.size + 2;
-  const keyMarks = new Uint8Array(size);
-  const headMarks = new Uint8Array(size);
-  for (const id of source.codes.keys) keyMarks[id] = 1;
-  for (const id of source.codes.heads) headMarks[id] = 1;
+  const keyMarks = new Uint8Array(index.keyCount);
+  const headMarks = new Uint8Array(index.headCount);
+  for (let k = index.keyStart[source]!; k < index.keyStart[source + 1]!; k++) keyMarks[index.keys[k]!] = 1;
+  for (let k = index.headStart[source]!; k < index.headStart[source + 1]!; k++) headMarks[index.heads[k]!] = 1;
   return { source, familyPoints, keyMarks, headMarks };
 }
 
-export function likeness(l: Likeness, other: ScentCandidate): number {
-  const s = l.source.codes;
-  const o = other.codes;
-  let score = l.familyPoints[o.family + 1]!;
+/** The likeness of product `other` to the source, on the LIKENESS scale. */
+export function likeness(l: Likeness, index: ScentIndex, other: number): number {
+  const s = l.source;
+  let score = l.familyPoints[index.family[other]! + 1]!;
   let shared = 0;
   let heads = 0;
-  for (let i = 0; i < o.keys.length; i++) shared += l.keyMarks[o.keys[i]!] ?? 0;
-  for (let i = 0; i < o.heads.length; i++) heads += l.headMarks[o.heads[i]!] ?? 0;
+  const keys = index.keys;
+  const headIds = index.heads;
+  for (let k = index.keyStart[other]!, end = index.keyStart[other + 1]!; k < end; k++) shared += l.keyMarks[keys[k]!]!;
+  for (let k = index.headStart[other]!, end = index.headStart[other + 1]!; k < end; k++) heads += l.headMarks[headIds[k]!]!;
   score += Math.min(shared, LIKENESS.maxSharedNotes) * LIKENESS.sharedNote + Math.max(0, heads - shared) * LIKENESS.sharedHead;
-  if (s.house !== 0 && s.house === o.house) score += LIKENESS.sameHouse;
-  if (s.audience >= 0 && s.audience === o.audience) score += LIKENESS.sameAudience;
-  if (s.intensity >= 0 && s.intensity === o.intensity) score += LIKENESS.sameIntensity;
+  const house = index.house[s]!;
+  if (house !== -1 && house === index.house[other]) score += LIKENESS.sameHouse;
+  const audience = index.audience[s]!;
+  if (audience >= 0 && audience === index.audience[other]) score += LIKENESS.sameAudience;
+  const intensity = index.intensity[s]!;
+  if (intensity >= 0 && intensity === index.intensity[other]) score += LIKENESS.sameIntensity;
   return score;
 }
 
 /**
- * "If you love X, try Y": the `count` products most like `source`, in stock first, then by likeness, then cheaper,
- * then by name and id. One pass over the catalogue keeping the best few (no sort of 10 000 rows).
+ * "If you love X, try Y": the places of the `count` products most like `sourceId`, in stock first, then by likeness,
+ * then cheaper, then by name and id. One pass over the catalogue keeping the best few (no sort of 10 000 rows).
  */
-export function similarTo(catalogue: readonly ScentCandidate[], sourceId: string, count = 3): ScentCandidate[] {
-  const source = catalogue.find((c) => c.id === sourceId);
-  if (!source) return [];
-  const like = likenessOf(source);
-  const best = new TopK<ScentCandidate>(count);
-  for (const c of catalogue) {
-    if (c === source) continue;
-    best.offer(c, c.inStock ? 0 : 1, rankValue(likeness(like, c), c.priceCents), c.sortName, c.id);
+function similarPlaces(index: ScentIndex, sourceId: string, count: number): number[] {
+  const source = index.ids.indexOf(sourceId);
+  if (source === -1) return [];
+  const like = likenessOf(index, source);
+  const best = new TopK<number>(count);
+  for (let i = 0; i < index.size; i++) {
+    if (i === source) continue;
+    best.offer(i, index.inStock[i] ? 0 : 1, rankValue(likeness(like, index, i), index.priceCents[i]!), index.order[i]!, 0);
   }
   return best.items();
+}
+
+/** The ids of the `count` products most like `sourceId` (what the server shows). */
+export function similarIds(index: ScentIndex, sourceId: string, count = 3): string[] {
+  return similarPlaces(index, sourceId, count).map((i) => index.ids[i]!);
+}
+
+/** The same over a list of candidates, answering the candidates themselves. */
+export function similarTo(catalogue: readonly ScentCandidate[], sourceId: string, count = 3): ScentCandidate[] {
+  return similarPlaces(scentIndex(catalogue), sourceId, count).map((i) => catalogue[i]!);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -281,49 +462,44 @@ function makeLoveText(value: string): string {
  * "Wood"), so "Tom Ford Oud Wood" is Oud Wood; a house alone ("tom ford") is the house. Names shorter than 3
  * letters are never matched on their own (they would be found inside every sentence).
  */
-export function matchLove(catalogue: readonly ScentCandidate[], love: string): LoveMatch {
-  const text = loveText(love);
-  if (!text) return { kind: "none" };
-  // the catalogue's distinct names (a few hundred), not its 10 000 products, are searched in the text
-  const names = distinctNames(catalogue);
-  let best: { fragrance: string; house: string | null; length: number } | null = null;
-  let house: { name: string; length: number } | null = null;
-  for (const [f, found] of names.fragrances) {
-    if (f.length - 2 >= 3 && (!best || f.length > best.length) && text.includes(f)) best = { ...found, length: f.length };
-  }
-  for (const [h, name] of names.houses) {
-    if (h.length - 2 >= 3 && (!house || h.length > house.length) && text.includes(h)) house = { name, length: h.length };
-  }
-  if (best) {
-    // the same fragrance name under another house ("For Her") is another fragrance: when the text names a house, it must agree
-    const fragranceId = intern(`fragrance:${loveText(best.fragrance)}`);
-    const houseId = house ? intern(`house:${loveText(house.name)}`) : -1;
-    const ids: string[] = [];
-    for (const c of catalogue) if (c.codes.fragrance === fragranceId && (houseId === -1 || c.codes.house === houseId)) ids.push(c.id);
-    if (ids.length > 0) return { kind: "fragrance", house: house?.name ?? best.house, fragrance: best.fragrance, ids };
-  }
-  if (house) {
-    const houseId = intern(`house:${loveText(house.name)}`);
-    const ids: string[] = [];
-    for (const c of catalogue) if (c.codes.house === houseId) ids.push(c.id);
-    return { kind: "house", house: house.name, ids };
-  }
-  return { kind: "unknown", text: love.trim() };
+export function matchLove(catalogue: ScentIndex | readonly ScentCandidate[], love: string): LoveMatch {
+  return matchLoveIn(asIndex(catalogue), love).match;
 }
 
-/** The catalogue's distinct fragrance and house names by their loveText, worked out once per catalogue array. */
-const namesOf = new WeakMap<readonly ScentCandidate[], { fragrances: Map<string, { fragrance: string; house: string | null }>; houses: Map<string, string> }>();
-function distinctNames(catalogue: readonly ScentCandidate[]) {
-  let names = namesOf.get(catalogue);
-  if (!names) {
-    names = { fragrances: new Map(), houses: new Map() };
-    for (const c of catalogue) {
-      if (c.fragrance && !names.fragrances.has(c.fragranceText)) names.fragrances.set(c.fragranceText, { fragrance: c.fragrance, house: c.house });
-      if (c.house && !names.houses.has(c.houseText)) names.houses.set(c.houseText, c.house);
-    }
-    namesOf.set(catalogue, names);
+/** The match, and the places of the products it names (in the catalogue's order). */
+function matchLoveIn(index: ScentIndex, love: string): { match: LoveMatch; members: number[] } {
+  const text = loveText(love);
+  if (!text) return { match: { kind: "none" }, members: [] };
+  // the catalogue's distinct names (a few hundred), not its 10 000 products, are searched in the text
+  let best: { fragrance: string; house: string | null; length: number; id: number } | null = null;
+  let house: { name: string; length: number; id: number } | null = null;
+  index.fragrances.forEach((f, id) => {
+    if (f.text.length - 2 >= 3 && (!best || f.text.length > best.length) && text.includes(f.text)) best = { fragrance: f.fragrance, house: f.house, length: f.text.length, id };
+  });
+  index.houses.forEach((h, id) => {
+    if (h.text.length - 2 >= 3 && (!house || h.text.length > house.length) && text.includes(h.text)) house = { name: h.name, length: h.text.length, id };
+  });
+  const found = best as { fragrance: string; house: string | null; length: number; id: number } | null;
+  const named = house as { name: string; length: number; id: number } | null;
+  if (found) {
+    // the same fragrance name under another house ("For Her") is another fragrance: when the text names a house, it must agree
+    const members: number[] = [];
+    for (let i = 0; i < index.size; i++) if (index.fragrance[i] === found.id && (!named || index.house[i] === named.id)) members.push(i);
+    if (members.length > 0)
+      return { match: { kind: "fragrance", house: named?.name ?? found.house, fragrance: found.fragrance, ids: members.map((i) => index.ids[i]!) }, members };
   }
-  return names;
+  if (named) {
+    const members: number[] = [];
+    for (let i = 0; i < index.size; i++) if (index.house[i] === named.id) members.push(i);
+    return { match: { kind: "house", house: named.name, ids: members.map((i) => index.ids[i]!) }, members };
+  }
+  return { match: { kind: "unknown", text: love.trim() }, members: [] };
+}
+
+/** The house's loveText of product i ('' = none). */
+function houseTextOf(index: ScentIndex, i: number): string {
+  const house = index.house[i]!;
+  return house === -1 ? "" : index.houses[house]!.text;
 }
 
 export interface FinderPick {
@@ -393,63 +569,67 @@ function familyWords(families: readonly ScentFamily[]): string {
  * budget (or the shop holds fewer), and then a note says so; nothing is ever padded with a product over the budget
  * while one under it exists.
  */
-export function findScents(catalogue: readonly ScentCandidate[], answers: FinderAnswers, count = FINDER_PICKS): FinderResult {
+export function findScents(catalogue: ScentIndex | readonly ScentCandidate[], answers: FinderAnswers, count = FINDER_PICKS): FinderResult {
+  const index = asIndex(catalogue);
+  const size = index.size;
+  const prices = index.priceCents;
   const notes: string[] = [];
   const budgetCents = answers.budgetRand === null ? null : answers.budgetRand * 100;
 
-  // 1. the budget
-  let pool: readonly ScentCandidate[] = catalogue;
+  // 1. the budget: the products in the running are those at or under `cap`
+  let cap = Infinity;
   let budgetWidened = false;
   if (budgetCents !== null) {
-    const within = catalogue.filter((c) => c.priceCents <= budgetCents);
-    if (within.length > 0) pool = within;
-    else if (catalogue.length > 0) {
+    let within = false;
+    for (let i = 0; i < size && !within; i++) within = prices[i]! <= budgetCents;
+    if (within) cap = budgetCents;
+    else if (size > 0) {
       // Nothing fits: the cheapest price points holding `count` products, and say how far we went.
-      const cap = kthSmallestPrice(catalogue, Math.min(count, catalogue.length));
-      pool = catalogue.filter((c) => c.priceCents <= cap);
+      cap = kthSmallestPrice(prices, Math.min(count, size));
       budgetWidened = true;
       notes.push(`Nothing in the shop is ${formatRand(budgetCents)} or less, so we looked up to ${formatRand(cap)}: our most affordable scents.`);
     }
   }
 
   // what they named
-  const love = matchLove(catalogue, answers.love);
-  const named = new Set(love.kind === "fragrance" ? love.ids : []);
-  // the loop below asks the Set only for products of the named fragrance's name (an integer compare first: asking a
-  // Set of string ids for each of 10 000 products costs a millisecond)
-  const namedFragrance = love.kind === "fragrance" ? intern(`fragrance:${loveText(love.fragrance)}`) : -1;
-  const namedHouse = love.kind === "house" ? intern(`house:${loveText(love.house)}`) : -1;
+  const { match: love, members } = matchLoveIn(index, answers.love);
+  const named = new Set(love.kind === "fragrance" ? members : []);
+  // the loop below asks the Set only for products of the named fragrance (an integer compare first)
+  const namedFragrance = love.kind === "fragrance" ? index.fragrance[members[0]!]! : -2;
+  const namedHouse = love.kind === "house" ? (index.houseByText.get(loveText(love.house)) ?? -2) : -2;
   // the fragrance they named stands for its profile: picks are scored on likeness to it
-  const reference = love.kind === "fragrance" ? catalogue.find((c) => c.id === love.ids[0]) ?? null : null;
-  const like = reference ? likenessOf(reference) : null;
+  const reference = love.kind === "fragrance" ? members[0]! : -1;
+  const like = reference >= 0 ? likenessOf(index, reference) : null;
 
   const chosen = new Set(answers.families);
   const near = new Set(answers.families.flatMap(nearFamilies).filter((f) => !chosen.has(f)));
-  // every answer as a table of points by the candidate's code, so the loop below is lookups and additions
+  // every answer as a table of points by the product's code, so the loop below is lookups and additions
   const audienceT = table(AUDIENCES, (has) => audienceScore(answers.audience, has));
   const occasionT = table(OCCASIONS, (has) => occasionScore(answers.occasion, has));
   const intensityT = table(INTENSITIES, (has) => intensityScore(answers.intensity, has));
   const familyT = table(SCENT_FAMILIES, (has) => (has !== null && near.has(has) ? FINDER_WEIGHTS.nearFamily : 0));
   const inFamilyT = table(SCENT_FAMILIES, (has) => (has !== null && chosen.has(has) ? 1 : 0));
 
-  const best = new TopK<ScentCandidate>(count);
+  const { family, audience, occasion, intensity, house, fragrance, inStock, order } = index;
+  const best = new TopK<number>(count);
   let familyInPool = false;
   let familyInStock = false;
-  for (const c of pool) {
-    const code = c.codes;
-    const inFamily = inFamilyT[code.family + 1] === 1;
+  for (let i = 0; i < size; i++) {
+    if (prices[i]! > cap) continue;
+    const code = family[i]! + 1;
+    const inFamily = inFamilyT[code] === 1;
     if (inFamily) {
       familyInPool = true;
-      if (c.inStock) familyInStock = true;
+      if (inStock[i]) familyInStock = true;
     }
-    const isNamed = code.fragrance === namedFragrance && named.has(c.id);
-    const tier = (c.inStock ? 0 : 4) + (isNamed ? 0 : 2) + (inFamily ? 0 : 1);
+    const isNamed = fragrance[i] === namedFragrance && named.has(i);
+    const tier = (inStock[i] ? 0 : 4) + (isNamed ? 0 : 2) + (inFamily ? 0 : 1);
     // a product whose tier can't make the three needs no score (the likeness is the costly part)
     if (tier > best.worstTier()) continue;
-    let score = audienceT[code.audience + 1]! + occasionT[code.occasion + 1]! + intensityT[code.intensity + 1]! + familyT[code.family + 1]!;
-    if (like && c !== reference) score += likeness(like, c) * FINDER_WEIGHTS.likenessShare;
-    if (code.house === namedHouse) score += FINDER_WEIGHTS.namedHouse;
-    best.offer(c, tier, rankValue(score, c.priceCents), c.sortName, c.id);
+    let score = audienceT[audience[i]! + 1]! + occasionT[occasion[i]! + 1]! + intensityT[intensity[i]! + 1]! + familyT[code]!;
+    if (like && i !== reference) score += likeness(like, index, i) * FINDER_WEIGHTS.likenessShare;
+    if (house[i] === namedHouse) score += FINDER_WEIGHTS.namedHouse;
+    best.offer(i, tier, rankValue(score, prices[i]!), order[i]!, 0);
   }
   const picked = best.items();
 
@@ -468,15 +648,15 @@ export function findScents(catalogue: readonly ScentCandidate[], answers: Finder
   }
   if (love.kind === "unknown") notes.push(`We don't know “${shorten(love.text, 60)}” yet, so your picks follow your other answers.`);
   if (love.kind === "fragrance") {
-    const own = catalogue.filter((c) => named.has(c.id));
-    const shown = own.some((c) => picked.some((p) => p.id === c.id));
-    if (!shown && own.length > 0) {
-      const first = own[0]!;
-      const why = budgetCents !== null && !budgetWidened && first.priceCents > budgetCents ? `costs ${formatRand(first.priceCents)}, over your budget` : !first.inStock ? "is sold out right now" : "didn't make the three";
-      notes.push(`Our scent inspired by ${love.fragrance}, ${first.name}, ${why}; these are the closest to it.`);
+    const shown = members.some((i) => picked.includes(i));
+    if (!shown && members.length > 0) {
+      const first = members[0]!;
+      const why =
+        budgetCents !== null && !budgetWidened && prices[first]! > budgetCents ? `costs ${formatRand(prices[first]!)}, over your budget` : !inStock[first] ? "is sold out right now" : "didn't make the three";
+      notes.push(`Our scent inspired by ${love.fragrance}, ${nameOf(index, first)}, ${why}; these are the closest to it.`);
     }
   }
-  if (love.kind === "house" && picked.length > 0 && !picked.some((c) => c.houseText === loveText(love.house))) {
+  if (love.kind === "house" && picked.length > 0 && !picked.some((i) => houseTextOf(index, i) === loveText(love.house))) {
     const within = budgetCents !== null && !budgetWidened ? ` at ${formatRand(budgetCents)} or less` : "";
     notes.push(
       love.ids.length === 0
@@ -485,7 +665,7 @@ export function findScents(catalogue: readonly ScentCandidate[], answers: Finder
     );
   }
   if (picked.length < count) {
-    if (catalogue.length < count) notes.push(`The shop has ${catalogue.length === 0 ? "no scents" : catalogue.length === 1 ? "only one scent" : `only ${catalogue.length} scents`} so far.`);
+    if (size < count) notes.push(`The shop has ${size === 0 ? "no scents" : size === 1 ? "only one scent" : `only ${size} scents`} so far.`);
     else if (budgetCents !== null && !budgetWidened)
       notes.push(
         `Only ${picked.length === 1 ? "one of our scents is" : `${picked.length} of our scents are`} ${formatRand(budgetCents)} or less; a higher budget shows more.`,
@@ -493,7 +673,7 @@ export function findScents(catalogue: readonly ScentCandidate[], answers: Finder
   }
 
   return {
-    picks: picked.map((c) => ({ id: c.id, named: named.has(c.id), reason: reasonFor(c, answers, love, reference) })),
+    picks: picked.map((i) => ({ id: index.ids[i]!, named: named.has(i), reason: reasonFor(index, i, answers, love, named, reference) })),
     notes,
     love,
     budgetCents,
@@ -502,13 +682,14 @@ export function findScents(catalogue: readonly ScentCandidate[], answers: Finder
 }
 
 /** The k-th smallest price (1-based) in one pass, keeping the k smallest seen: no sort of the whole catalogue. */
-function kthSmallestPrice(catalogue: readonly ScentCandidate[], k: number): number {
+function kthSmallestPrice(prices: Float64Array, k: number): number {
   const smallest: number[] = [];
-  for (const c of catalogue) {
-    if (smallest.length === k && c.priceCents >= smallest[k - 1]!) continue;
+  for (let i = 0; i < prices.length; i++) {
+    const price = prices[i]!;
+    if (smallest.length === k && price >= smallest[k - 1]!) continue;
     let at = smallest.length;
-    while (at > 0 && smallest[at - 1]! > c.priceCents) at--;
-    smallest.splice(at, 0, c.priceCents);
+    while (at > 0 && smallest[at - 1]! > price) at--;
+    smallest.splice(at, 0, price);
     if (smallest.length > k) smallest.pop();
   }
   return smallest[k - 1]!;
@@ -523,22 +704,28 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** One line on why: what it is like (and like what they named), how strong and when, and its price. */
-export function reasonFor(c: ScentCandidate, answers: FinderAnswers, love: LoveMatch, reference: ScentCandidate | null): string {
+/**
+ * One line on why product i was picked: what it is like (and like what they named), how strong and when, and its
+ * price. `named` holds the places of the named fragrance's own products, `reference` the one standing for it (-1 = none).
+ */
+function reasonFor(index: ScentIndex, i: number, answers: FinderAnswers, love: LoveMatch, named: ReadonlySet<number>, reference: number): string {
   const parts: string[] = [];
-  const adjective = c.family ? FAMILY_TEXT[c.family].adjective : null;
-  if (love.kind === "fragrance" && love.ids.includes(c.id)) parts.push(`inspired by ${love.fragrance}, the one you named`);
-  else if (love.kind === "house" && c.houseText === loveText(love.house)) parts.push(`${adjective ?? "a signature"} like the ${love.house} you named`);
-  else if (reference && adjective && reference.family === c.family) parts.push(`${adjective} like the ${reference.fragrance ?? reference.name} you love`);
-  else if (adjective && c.family && answers.families.includes(c.family)) parts.push(`${adjective}, just as you like it`);
-  else if (adjective && c.family && answers.families.length > 0) {
-    const close = answers.families.find((f) => nearFamilies(f).includes(c.family!));
+  const family = index.family[i]! >= 0 ? SCENT_FAMILIES[index.family[i]!]! : null;
+  const adjective = family ? FAMILY_TEXT[family].adjective : null;
+  if (love.kind === "fragrance" && named.has(i)) parts.push(`inspired by ${love.fragrance}, the one you named`);
+  else if (love.kind === "house" && houseTextOf(index, i) === loveText(love.house)) parts.push(`${adjective ?? "a signature"} like the ${love.house} you named`);
+  else if (reference >= 0 && adjective && index.family[reference] === index.family[i])
+    parts.push(`${adjective} like the ${index.inspirations[index.inspiration[reference]!]?.fragrance ?? nameOf(index, reference)} you love`);
+  else if (adjective && family && answers.families.includes(family)) parts.push(`${adjective}, just as you like it`);
+  else if (adjective && family && answers.families.length > 0) {
+    const close = answers.families.find((f) => nearFamilies(f).includes(family));
     parts.push(close ? `${adjective}, close to the ${FAMILY_TEXT[close].label.toLowerCase()} you like` : adjective);
   } else if (adjective) parts.push(adjective);
 
-  const wear = wearPhrase(c.intensity, c.occasion);
+  const wear = wearPhrase(index.intensity[i]! >= 0 ? INTENSITIES[index.intensity[i]!]! : null, index.occasion[i]! >= 0 ? OCCASIONS[index.occasion[i]!]! : null);
   if (wear) parts.push(wear);
-  parts.push(c.inStock ? formatRand(c.priceCents) : `${formatRand(c.priceCents)}, sold out for now`);
+  const price = index.priceCents[i]!;
+  parts.push(index.inStock[i] ? formatRand(price) : `${formatRand(price)}, sold out for now`);
   return capitalise(parts.join(", "));
 }
 
@@ -563,14 +750,14 @@ function rankValue(score: number, priceCents: number): number {
 /**
  * The best `k` of a stream by (tier, value) ascending, then name and id: a small sorted array, so ranking 10 000
  * products costs one pass and a comparison or two each instead of a sort, and nothing is allocated for a product
- * that doesn't make the cut.
+ * that doesn't make the cut. The catalogue passes its name order (ScentIndex.order) as the name, so ties compare
+ * integers.
  */
 export class TopK<T> {
-  private entries: Array<{ item: T; tier: number; value: number; name: string; id: string }> = [];
-  /** `name` is compared as given: pass it lower-cased (ScentCandidate.sortName) so ties cost no allocation. */
+  private entries: Array<{ item: T; tier: number; value: number; name: string | number; id: string | number }> = [];
   constructor(private readonly k: number) {}
 
-  offer(item: T, tier: number, value: number, name: string, id: string): void {
+  offer(item: T, tier: number, value: number, name: string | number, id: string | number): void {
     if (this.k <= 0) return;
     const list = this.entries;
     if (list.length === this.k) {
@@ -595,9 +782,11 @@ export class TopK<T> {
   }
 }
 
-function compare(a: { tier: number; value: number; name: string; id: string }, b: { tier: number; value: number; name: string; id: string }): number {
+type Ranked = { tier: number; value: number; name: string | number; id: string | number };
+function compare(a: Ranked, b: Ranked): number {
   if (a.tier !== b.tier) return a.tier - b.tier;
   if (a.value !== b.value) return a.value - b.value;
-  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  // both strings or both numbers: `<` orders either
+  if (a.name !== b.name) return (a.name as string) < (b.name as string) ? -1 : 1;
+  return (a.id as string) < (b.id as string) ? -1 : (a.id as string) > (b.id as string) ? 1 : 0;
 }

@@ -2,7 +2,7 @@ import type { Queryable } from "~/db/db.server";
 import { summarySelect, toSummary } from "~/modules/catalog/catalog.server";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
-import { findScents, similarTo, toCandidate, type FinderAnswers, type FinderResult, type ScentCandidate, type ScentProfile } from "./scent.logic";
+import { findScents, similarIds, toCandidate, ScentIndexBuilder, type FinderAnswers, type FinderResult, type LoveMatch, type ScentIndex, type ScentProfile } from "./scent.logic";
 import { profileFromRow, SCENT_COLUMNS } from "./scent-profile";
 import { serializeFinder } from "./scent.schema";
 import { NOTE_VOCABULARY } from "./scent.vocabulary";
@@ -11,37 +11,35 @@ import { NOTE_VOCABULARY } from "./scent.vocabulary";
  * The scent finder's and similar scents' data (issue 22, docs/decisions/035).
  *
  * The matching (scent.logic.ts) ranks the whole catalogue on every request, which SQL could not do within the 5 ms
- * budget at 10 000 products (a scan that reads every profile costs ~20 ms on SQLite). So each process keeps the
- * catalogue's profiles in memory — about 1 KB a product — built by one query and dropped whenever the storefront
- * changes (a product saved, an import, stock taken by a paid order: storefrontChanged, which the change feed also
- * raises for changes made by other processes), and after SCENT_CATALOGUE_TTL_MS as a backstop for writes that raise
- * nothing (a seed, a hand-made SQL fix). The cards the picks show are kept with it, so a request costs the ranking
- * alone (about 1–4 ms at 10 000 products, measured in scent-scale.int.test.ts), and an answer already given for this
- * catalogue (the same product page, the same shared result link) a lookup.
+ * budget at 10 000 products (a scan that reads every profile costs ~20 ms on SQLite). So each process keeps what the
+ * ranking reads in memory — a struct of typed arrays (ScentIndex), about 150 bytes a product — built by one query and
+ * dropped whenever the storefront changes (a product saved, an import, stock taken by a paid order: storefrontChanged,
+ * which the change feed also raises for changes made by other processes), and after SCENT_CATALOGUE_TTL_MS as a
+ * backstop for writes that raise nothing (a seed, a hand-made SQL fix). The cards the answer shows (three at most) are
+ * read after ranking by id, in one indexed query, and remembered with the answer: an answer already given for this
+ * catalogue (the same product page, the same shared result link) is a lookup.
  */
 export const SCENT_CATALOGUE_TTL_MS = 60_000;
 
 export interface ScentCatalogue {
-  candidates: ScentCandidate[];
-  /** every product's card (what a pick or a similar scent shows), so an answer needs no query at all */
-  cards: Map<string, ProductSummary>;
+  /** what the ranking reads, one slot per product (ids, prices, stock, profile codes, note ids) */
+  index: ScentIndex;
   /** the notes the catalogue uses, for the admin form's suggestions and the shop's note filter */
   notes: string[];
   /** "House Fragrance" and houses, for the finder's fragrance box suggestions */
   loves: string[];
   /**
-   * Answers already worked out for this catalogue (finder: by the answers' URL; similar: by product id). The same
-   * product page or shared result link asked again costs a lookup. Bounded; emptied with the catalogue.
+   * Answers already worked out for this catalogue, with their few cards (finder: by the answers' URL; similar: by
+   * product id). The same product page or shared result link asked again costs a lookup. Bounded (at most MEMO_MAX
+   * answers of at most a few cards each, ~1 KB a card); emptied with the catalogue.
    */
   memo: Map<string, unknown>;
   builtAt: number;
 }
 
-const MEMO_MAX = 5_000;
+const MEMO_MAX = 2_000;
 
-function remember<T>(catalogue: ScentCatalogue, key: string, make: () => T): T {
-  if (catalogue.memo.has(key)) return catalogue.memo.get(key) as T;
-  const value = make();
+function remember<T>(catalogue: ScentCatalogue, key: string, value: T): T {
   if (catalogue.memo.size >= MEMO_MAX) catalogue.memo.clear();
   catalogue.memo.set(key, value);
   return value;
@@ -72,11 +70,16 @@ export async function scentCatalogue(db: Queryable, now = Date.now()): Promise<S
 }
 
 async function buildCatalogue(db: Queryable, now: number): Promise<ScentCatalogue> {
-  const rows = await summarySelect(db).select(SCENT_COLUMNS.map((c) => `p.${c}` as const)).execute();
+  // Only what the ranking reads; no order by: the catalogue's order (which product of a fragrance stands for it, whose
+  // spelling of a name is shown) is the table's, as it always was.
+  const rows = await db
+    .selectFrom("products as p")
+    .select(["p.id", "p.name", "p.price_cents", "p.stock", "p.inspired_house", "p.inspired_fragrance", ...SCENT_COLUMNS.map((c) => `p.${c}` as const)])
+    .execute();
   const notes = new Map<string, string>();
   const loves = new Map<string, string>();
-  const cards = new Map<string, ProductSummary>();
-  const candidates = rows.map((r) => {
+  const builder = new ScentIndexBuilder();
+  for (const r of rows) {
     const profile = profileFromRow(r);
     for (const n of [...profile.top, ...profile.heart, ...profile.base]) {
       const key = n.toLowerCase();
@@ -86,16 +89,19 @@ async function buildCatalogue(db: Queryable, now: number): Promise<ScentCatalogu
     const fragrance = r.inspired_fragrance?.trim();
     if (house) loves.set(house.toLowerCase(), house);
     if (fragrance) loves.set(`${house ?? ""} ${fragrance}`.trim().toLowerCase(), `${house ?? ""} ${fragrance}`.trim());
-    const card = toSummary(r);
-    cards.set(card.id, card);
-    return toCandidate({ id: card.id, name: card.name, priceCents: card.priceCents, stock: card.stock, house: card.inspiredHouse, fragrance: card.inspiredFragrance, profile });
-  });
+    const stock = r.stock === null || r.stock === undefined ? null : Number(r.stock);
+    builder.add(toCandidate({ id: r.id, name: r.name, priceCents: Number(r.price_cents), stock, house: r.inspired_house ?? null, fragrance: r.inspired_fragrance ?? null, profile }));
+  }
   const byName = (a: string, b: string) => a.localeCompare(b, "en");
-  return { candidates, cards, notes: [...notes.values()].sort(byName), loves: [...loves.values()].sort(byName), memo: new Map(), builtAt: now };
+  return { index: builder.build(), notes: [...notes.values()].sort(byName), loves: [...loves.values()].sort(byName), memo: new Map(), builtAt: now };
 }
 
-function cardsOf(catalogue: ScentCatalogue, ids: string[]): ProductSummary[] {
-  return ids.flatMap((id) => catalogue.cards.get(id) ?? []);
+/** The cards of these products, in this order, in one query; a product gone meanwhile is left out. */
+async function cardsOf(db: Queryable, ids: string[]): Promise<ProductSummary[]> {
+  if (ids.length === 0) return [];
+  const rows = await summarySelect(db).where("p.id", "in", ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, toSummary(r)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export interface FinderPickCard extends ProductSummary {
@@ -103,23 +109,39 @@ export interface FinderPickCard extends ProductSummary {
   named: boolean;
 }
 
-export interface FinderPage extends Omit<FinderResult, "picks"> {
+/** What the fragrance box was understood as, without the named products' ids (thousands for a house in a big shop). */
+export type LoveShown = { kind: "none" } | { kind: "fragrance"; house: string | null; fragrance: string } | { kind: "house"; house: string } | { kind: "unknown"; text: string };
+
+export interface FinderPage extends Omit<FinderResult, "picks" | "love"> {
   picks: FinderPickCard[];
+  love: LoveShown;
+}
+
+function loveShown(love: LoveMatch): LoveShown {
+  if (love.kind === "fragrance") return { kind: "fragrance", house: love.house, fragrance: love.fragrance };
+  if (love.kind === "house") return { kind: "house", house: love.house };
+  return love;
 }
 
 export async function runFinder(db: Queryable, answers: FinderAnswers): Promise<FinderPage> {
   const catalogue = await scentCatalogue(db);
-  const result = remember(catalogue, `finder:${serializeFinder(answers).toString()}`, () => findScents(catalogue.candidates, answers));
+  const key = `finder:${serializeFinder(answers).toString()}`;
+  const known = catalogue.memo.get(key) as FinderPage | undefined;
+  if (known) return known;
+  const result = findScents(catalogue.index, answers);
   const why = new Map(result.picks.map((p) => [p.id, p]));
-  const cards = cardsOf(catalogue, result.picks.map((p) => p.id));
-  return { ...result, picks: cards.map((c) => ({ ...c, reason: why.get(c.id)!.reason, named: why.get(c.id)!.named })) };
+  const cards = await cardsOf(db, result.picks.map((p) => p.id));
+  const page: FinderPage = { ...result, love: loveShown(result.love), picks: cards.map((c) => ({ ...c, reason: why.get(c.id)!.reason, named: why.get(c.id)!.named })) };
+  return remember(catalogue, key, page);
 }
 
 /** "If you love X, try Y": three products most like this one, in stock first. */
 export async function similarScents(db: Queryable, productId: string, count = 3): Promise<ProductSummary[]> {
   const catalogue = await scentCatalogue(db);
-  const ids = remember(catalogue, `similar:${count}:${productId}`, () => similarTo(catalogue.candidates, productId, count).map((c) => c.id));
-  return cardsOf(catalogue, ids);
+  const key = `similar:${count}:${productId}`;
+  const known = catalogue.memo.get(key) as ProductSummary[] | undefined;
+  if (known) return known;
+  return remember(catalogue, key, await cardsOf(db, similarIds(catalogue.index, productId, count)));
 }
 
 /** The finder's fragrance box suggestions: the houses and fragrances our products are inspired by (at most `max`). */
