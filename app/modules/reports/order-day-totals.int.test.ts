@@ -1,11 +1,12 @@
 /**
  * The day sums (migration 0027, docs/decisions/034) give exactly what the orders give, on SQLite and PostgreSQL: after
  * they were summed, an order changed by the owner, a payment set back, an order deleted, a line edited, a customer
- * deleted, an old order written directly: every figure is the orders' own again at the next read. Each figure is checked
- * against a count made here from the orders' rows.
+ * deleted, an old order written directly: every figure is the orders' own again at the next read. So are today's orders,
+ * whose read the dashboard keeps until an order changes (migration 0030). Each figure is checked against a count made
+ * here from the orders' rows.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "~/db/db.server";
+import { getDb, isPostgres, openDatabase } from "~/db/db.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
 import { deleteOrder, orderMetrics, orderTabCounts, setOrderStatus, setPaymentStatus } from "~/modules/orders/order-admin.server";
 import { dashboardFigures } from "~/modules/admin/dashboard.server";
@@ -14,7 +15,7 @@ import { insertOrder } from "../../../tests/factories/orders";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { createUser } from "../../../tests/factories/users";
 import { rangeBounds, saDay } from "./reports.logic";
-import { salesTotals } from "./sales-totals.server";
+import { keptWhileUnchanged, salesTotals } from "./sales-totals.server";
 import { addDays, salesRange } from "./sales.logic";
 import { bestSellers, newAndReturning, ordersByStatus } from "./sales.server";
 
@@ -138,4 +139,45 @@ describe("the day sums stay the orders' own", () => {
     await insertOrder(db(), { userId: users[2]!, status: "delivered", paymentStatus: "completed", createdAt: new Date(Date.now() - 30 * DAY).toISOString() });
     await check();
   });
+
+  it("and today's orders, kept between reads only until an order, a line or a metric changes (by any connection)", async () => {
+    await check();
+    // each kind of change to the live days' orders shows at the next read: kept reads are dropped by the count of changes
+    const fresh = await insertOrder(db(), { userId: users[3]!, status: "processing", paymentStatus: "completed", createdAt: new Date(Date.now() - 60_000).toISOString() });
+    await check();
+    await setOrderStatus(db(), fresh.id, "shipped"); // its metrics row (processing time) is written
+    await check();
+    await db().updateTable("order_lines").set({ quantity: 60, total_price_cents: 60 * 34_999 }).where("order_id", "=", fresh.id).execute();
+    await check();
+    await db().updateTable("order_metrics").set({ processing_time: 7 }).where("order_id", "=", fresh.id).execute();
+    await check();
+    await deleteOrder(db(), fresh.id);
+    await check();
+
+    // unchanged orders: the kept read is given again, without reading
+    let reads = 0;
+    const read = async () => ++reads;
+    expect(await keptWhileUnchanged(db(), "test", read)).toBe(1);
+    expect(await keptWhileUnchanged(db(), "test", read)).toBe(1);
+    await insertOrder(db(), { userId: null, status: "pending", paymentStatus: "pending" });
+    expect(await keptWhileUnchanged(db(), "test", read)).toBe(2);
+    // inside a transaction it always reads (what the transaction wrote is nobody else's yet)
+    await db().transaction().execute(async (trx) => {
+      expect(await keptWhileUnchanged(trx, "test", read)).toBe(3);
+    });
+    expect(await keptWhileUnchanged(db(), "test", read)).toBe(2);
+    if (isPostgres(db())) {
+      // another process's change (another connection pool on the same database) moves the count too; on SQLite the
+      // count lives in the shared file the same way, and this test's database is one process's memory
+      const other = openDatabase(process.env.DATABASE_URL!, 2);
+      try {
+        await other.db.updateTable("orders").set({ notes: "changed elsewhere" }).where("id", "=", ids[0]!).execute();
+      } finally {
+        await other.close();
+      }
+      expect(await keptWhileUnchanged(db(), "test", read)).toBe(4);
+      await check();
+    }
+  });
 });
+

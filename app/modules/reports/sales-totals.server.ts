@@ -244,6 +244,10 @@ interface LiveSnapshot {
  * customers, coupons, metrics) comes from one pass over them, with two index probes per paid order for the customer's
  * history (the previous paid order's day; whether there were one or more before it), instead of one pass per figure.
  * The figures of one page are then of one instant. Inside a transaction it is always read afresh.
+ *
+ * Between pages the read is kept for as long as no order, order line or order metric has changed since (keptWhileUnchanged:
+ * the count of changes, migration 0030), so a view after no change costs one small read; the first view after a
+ * change reads the orders again.
  */
 const liveReads = new WeakMap<object, Map<string, Promise<LiveSnapshot>>>();
 function liveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
@@ -256,12 +260,41 @@ function liveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
   const key = `${live.from}:${live.to}`;
   const inFlight = reads.get(key);
   if (inFlight) return inFlight;
-  const read = readLiveOrders(db, live);
+  const read = keptWhileUnchanged(db, `live:${key}`, () => readLiveOrders(db, live));
   reads.set(key, read);
   const done = () => reads.delete(key);
   if (scope) read.catch(done);
   else read.then(done, done);
   return read;
+}
+
+/** How many changes orders, their lines and their metrics have had (migration 0030: the slots' sum). */
+export async function orderChangesCount(db: Queryable): Promise<string> {
+  const { rows } = await sql<{ n: unknown }>`select sum(n) as n from order_changes`.execute(db);
+  return String(rows[0]?.n ?? 0);
+}
+
+const kept = new WeakMap<object, Map<string, { changes: string; value: Promise<unknown> }>>();
+
+/**
+ * What `read` gives, kept in this process (per database) until orders, order lines or order metrics change: the count
+ * of changes is read first, so a change committed while `read` runs leaves the kept value under the older count, and
+ * the next call reads again. Inside a transaction it always reads (its own changes are not yet anyone's).
+ */
+export async function keptWhileUnchanged<T>(db: Queryable, key: string, read: () => Promise<T>): Promise<T> {
+  if (db.isTransaction) return read();
+  const changes = await orderChangesCount(db);
+  let values = kept.get(db);
+  if (!values) kept.set(db, (values = new Map()));
+  const hit = values.get(key);
+  if (hit && hit.changes === changes) return hit.value as Promise<T>;
+  const value = read();
+  if (values.size >= 32) values.delete(values.keys().next().value!);
+  values.set(key, { changes, value });
+  value.catch(() => {
+    if (values.get(key)?.value === value) values.delete(key);
+  });
+  return value;
 }
 
 async function readLiveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {

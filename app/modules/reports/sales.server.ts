@@ -12,7 +12,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { dayCoupons, daySellers, dayTotals, ensureOrderDays, PAID, returningCustomers, salesTotals, sellersSelect, settledVersion, splitRange } from "./sales-totals.server";
+import { dayCoupons, daySellers, dayTotals, ensureOrderDays, keptWhileUnchanged, PAID, returningCustomers, salesTotals, sellersSelect, settledVersion, splitRange } from "./sales-totals.server";
 import type { DayRange } from "./reports.logic";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
@@ -190,10 +190,13 @@ export async function bestSellersFromRanking(db: Queryable, range: DayRange): Pr
   const { settled, live } = splitRange(range);
   const [ranking, liveRows] = await Promise.all([
     settled ? settledRanking(db, settled) : Promise.resolve<SettledRanking>({ rows: new Map(), unitsBound: 0, revenueBound: 0 }),
+    // the live days' products, kept until an order changes (shared: read, never changed here)
     live
-      ? sql<{ k: string; name: string; units: number; revenue: number }>`
-          select k, max(name) as name, sum(units) as units, sum(revenue) as revenue from (${sellersSelect(db, live)}) s group by k
-        `.execute(db).then((r) => r.rows.map(seller))
+      ? keptWhileUnchanged(db, `sellers:${live.from}:${live.to}`, () =>
+          sql<{ k: string; name: string; units: number; revenue: number }>`
+            select k, max(name) as name, sum(units) as units, sum(revenue) as revenue from (${sellersSelect(db, live)}) s group by k
+          `.execute(db).then((r) => r.rows.map(seller)),
+        )
       : Promise.resolve<SellerRow[]>([]),
   ]);
   // exact totals: the kept settled rows plus their live sales
