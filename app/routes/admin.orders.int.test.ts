@@ -4,6 +4,7 @@ import { ORDER_ADMIN_MESSAGES } from "~/modules/orders/order-admin.logic";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { createUser, sessionCookieFor, type TestUser } from "../../tests/factories/users";
 import { insertCoupon, insertOrder, TEST_ADDRESS } from "../../tests/factories/orders";
+import { insertProduct } from "../../tests/factories/catalog";
 import { couponState, insertAwaitingOrder, outboxFor } from "../../tests/factories/payments";
 import * as route from "./admin.orders";
 import { adminOrdersView } from "~/modules/orders/order-admin.server";
@@ -80,6 +81,30 @@ describe("admin orders: the list", () => {
     expect(page.counts).toEqual({ pending: 1, processing: 0, shipped: 0, delivered: 5, cancelled: 0 });
     expect(page.over).toEqual([]);
     expect(page.list.rows).toHaveLength(5);
+  });
+
+  it("lists a search whose customers fill much of a tab by walking the tab newest first: the same orders, page by page", async () => {
+    // 120 delivered orders of three customers among 40 of others, interleaved in time: page 1 is read by walking the
+    // tab (its matches are dense), later pages by reading and sorting the matches; both must be the search's own.
+    const name = `dlamini${Date.now()}`;
+    const people = [];
+    for (let i = 0; i < 3; i++) people.push(await createUser(db(), { email: `sipho.${name}.${i}@example.co.za` }));
+    const product = await insertProduct(db(), { price_cents: 30_000 });
+    const lines = [{ productId: product.id, name: product.name, unitPriceCents: 30_000 }];
+    const matches: { id: string; createdAt: string }[] = [];
+    for (let i = 0; i < 160; i++) {
+      const mine = i % 4 !== 3;
+      const createdAt = new Date(Date.UTC(2025, 5, 1) + i * 3_600_000).toISOString();
+      const o = await insertOrder(db(), { userId: mine ? people[i % 3]!.id : customer.id, status: "delivered", paymentStatus: "completed", createdAt, lines });
+      if (mine) matches.push({ id: o.id, createdAt });
+    }
+    const newestFirst = matches.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id)).map((o) => o.id);
+    for (const page of [1, 2, 6]) {
+      const view = await adminOrdersView(db(), { status: "delivered", q: name, page });
+      expect(view.counts.delivered).toBe(120);
+      expect(view.list.rows.map((o) => o.id)).toEqual(newestFirst.slice((page - 1) * 20, page * 20));
+      expect(view.list.rows.every((o) => o.customerEmail?.includes(name))).toBe(true);
+    }
   });
 
   it("computes the metrics of SPEC §9 from order_metrics", async () => {

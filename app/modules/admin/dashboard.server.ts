@@ -3,7 +3,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { userFigures } from "~/modules/accounts/users-admin.server";
-import { allOrderDays, dayTotals } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, dayTotals, keptWhileUnchanged } from "~/modules/reports/sales-totals.server";
 import { percentOf } from "./dashboard.logic";
 
 export interface DashboardFigures {
@@ -31,8 +31,12 @@ export async function dashboardFigures(db: Queryable): Promise<DashboardFigures>
     // every order by status, from the day sums (migration 0027: docs/decisions/034), not a count of the orders table;
     // the same read (and the same live days, once per request) as the sales figures
     allOrderDays(db)
-      .then((days) => dayTotals(db, days))
-      .then((t) => sql<{ status: OrderStatus; n: number }>`select status, sum(orders) as n from ${t} t group by status`.execute(db))
+      .then((days) =>
+        // kept until an order changes (docs/decisions/042)
+        keptWhileUnchanged(db, `status:${days.from}:${days.to}`, () =>
+          dayTotals(db, days).then((t) => sql<{ status: OrderStatus; n: number }>`select status, sum(orders) as n from ${t} t group by status`.execute(db)),
+        ),
+      )
       .then((r) => {
         const byStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
         for (const row of r.rows) if (row.status in byStatus) byStatus[row.status] += Number(row.n);
