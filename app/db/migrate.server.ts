@@ -25,7 +25,7 @@ import * as returnsAndCreditNotes from "./migrations/0026_returns_and_credit_not
 import * as orderDayTotals from "./migrations/0027_order_day_totals";
 import * as adminListIndexes from "./migrations/0028_admin_list_indexes";
 import * as reviewRequestOutcomes from "./migrations/0029_review_request_outcomes";
-import * as orderChanges from "./migrations/0030_order_changes";
+import * as dataChanges from "./migrations/0030_data_changes";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -56,7 +56,7 @@ const migrations: Record<string, Migration> = {
   "0027_order_day_totals": orderDayTotals,
   "0028_admin_list_indexes": adminListIndexes,
   "0029_review_request_outcomes": reviewRequestOutcomes,
-  "0030_order_changes": orderChanges,
+  "0030_data_changes": dataChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -107,6 +107,21 @@ describe("admin orders: the list", () => {
     }
   });
 
+  it("finds a customer's orders as soon as their e-mail matches: a kept search is read again when a customer changes", async () => {
+    const name = `khumalo${Date.now()}`;
+    const first = await createUser(db(), { email: `ayanda.${name}@example.co.za` });
+    const other = await createUser(db(), { email: `bongani.${Date.now()}@example.co.za` });
+    await insertOrder(db(), { userId: first.id, status: "delivered", paymentStatus: "completed" });
+    await insertOrder(db(), { userId: other.id, status: "delivered", paymentStatus: "completed" });
+    expect((await adminOrdersView(db(), { status: "delivered", q: name, page: 1 })).counts.delivered).toBe(1);
+    expect((await adminOrdersView(db(), { status: "delivered", q: name, page: 1 })).counts.delivered).toBe(1);
+    // only the customer changes (no order does): the search must see it
+    await db().updateTable("users").set({ email: `bongani.${name}@example.co.za` }).where("id", "=", other.id).execute();
+    const after = await adminOrdersView(db(), { status: "delivered", q: name, page: 1 });
+    expect(after.counts.delivered).toBe(2);
+    expect(after.list.rows.map((o) => o.customerEmail).sort()).toEqual([`ayanda.${name}@example.co.za`, `bongani.${name}@example.co.za`]);
+  });
+
   it("computes the metrics of SPEC §9 from order_metrics", async () => {
     const data = await dataOf(await load());
     const m = await db()

@@ -3,7 +3,8 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { userFigures } from "~/modules/accounts/users-admin.server";
-import { allOrderDays, dayTotals, keptWhileUnchanged } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, dayTotals } from "~/modules/reports/sales-totals.server";
+import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { percentOf } from "./dashboard.logic";
 
 export interface DashboardFigures {

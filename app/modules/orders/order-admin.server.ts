@@ -32,7 +32,8 @@ import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { allOrderDays, dayTotals, keptWhileUnchanged, liveFrom } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, dayTotals, liveFrom } from "~/modules/reports/sales-totals.server";
+import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { rangeBounds, type DayRange } from "~/modules/reports/reports.logic";
 import { addDays } from "~/modules/reports/sales.logic";
 
@@ -78,6 +79,8 @@ export interface AdminOrder {
 
 /** How a search narrows the orders (the same for the tabs' counts and the page's rows). */
 interface OrderSearch {
+  /** what was searched for, and under which limits (what its kept reads are known by) */
+  key: string;
   where: (eb: ExpressionBuilder<Database, "orders">) => Expression<SqlBool>;
   /**
    * The same orders, with the customers tested row by row instead of looked up by index: so the database walks a tab's
@@ -114,13 +117,20 @@ function customerIn(db: Queryable, ids: string[], walking = false) {
  * The customers are looked up once (one pass over the users), so both halves of the search then use an index on
  * orders: (user_id, status, created_at, id), migration 0028, counts a customer's orders of a tab from the index alone.
  */
-async function orderSearch(db: Queryable, q: string, limits: SearchLimits = SEARCH_LIMITS): Promise<OrderSearch> {
+function orderSearch(db: Queryable, q: string, limits: SearchLimits = SEARCH_LIMITS): Promise<OrderSearch> {
+  // Kept until an order or a customer changes (docs/decisions/042): paging through a search, or coming back to it,
+  // does not scan the customers again. A broad search's thousands of ids are not kept.
+  return keptWhileUnchanged(db, `search:${limits.customers}:${q}`, () => readOrderSearch(db, q, limits), { topics: ["orders", "customers"], keep: (s) => !s.broad });
+}
+
+async function readOrderSearch(db: Queryable, q: string, limits: SearchLimits): Promise<OrderSearch> {
   const customers = (await db.selectFrom("users").select("id").where(emailContains(db, q)).execute()).map((c) => c.id);
   const broad = customers.length > limits.customers;
   const byEmail = customers.length === 0 ? null : customers.length > MAX_LISTED_CUSTOMERS ? customerIn(db, customers) : sql<boolean>`orders.user_id in (${sql.join(customers)})`;
   const byEmailWalking = customers.length === 0 ? null : customerIn(db, customers, true);
   const prefix = orderIdPrefix(q);
-  if (!prefix) return { broad, where: () => byEmail ?? sql<boolean>`1 = 0`, walking: () => byEmailWalking ?? sql<boolean>`1 = 0` };
+  const key = `${limits.customers}:${q}`;
+  if (!prefix) return { key, broad, where: () => byEmail ?? sql<boolean>`1 = 0`, walking: () => byEmailWalking ?? sql<boolean>`1 = 0` };
   // The range on the id's hex head lets the primary key find the prefix on both databases (whatever their collation);
   // LIKE then checks the whole prefix. The ids are looked up first (a few orders for a typed order number), so the
   // page and the counts then read those orders by id instead of walking a whole tab to test each id.
@@ -138,6 +148,7 @@ async function orderSearch(db: Queryable, q: string, limits: SearchLimits = SEAR
         ? eb("orders.id", "in", idMatches.map((o) => o.id))
         : sql<boolean>`1 = 0`;
   return {
+    key,
     broad: broad || idMatches.length > MAX_SEARCHED_ORDERS,
     where: (eb) => (byEmail ? eb.or([byId(eb), byEmail]) : byId(eb)),
     walking: (eb) => (byEmailWalking ? eb.or([byId(eb), byEmailWalking]) : byId(eb)),
@@ -251,7 +262,7 @@ const noCounts = () => Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as 
  * `over` names the tabs that hold more (the page shows "1 000+").
  */
 async function searchCounts(db: Queryable, search: OrderSearch, bound = SEARCH_COUNT_BOUND): Promise<{ counts: Record<OrderStatus, number>; over: OrderStatus[] }> {
-  if (!search.broad) return { counts: await exactSearchCounts(db, search), over: [] };
+  if (!search.broad) return { counts: await keptWhileUnchanged(db, `search-counts:${search.key}`, () => exactSearchCounts(db, search), { topics: ["orders", "customers"] }), over: [] };
   const counts = noCounts();
   const over: OrderStatus[] = [];
   await Promise.all(

@@ -15,7 +15,8 @@ import { insertOrder } from "../../../tests/factories/orders";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { createUser } from "../../../tests/factories/users";
 import { rangeBounds, saDay } from "./reports.logic";
-import { keptWhileUnchanged, salesTotals } from "./sales-totals.server";
+import { salesTotals } from "./sales-totals.server";
+import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { addDays, salesRange } from "./sales.logic";
 import { bestSellers, newAndReturning, ordersByStatus } from "./sales.server";
 

@@ -8,6 +8,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
+import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { requestScope } from "~/utils/logger.server";
 import { addDays } from "./sales.logic";
 import { rangeBounds, saDay, type DayRange } from "./reports.logic";
@@ -266,35 +267,6 @@ function liveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
   if (scope) read.catch(done);
   else read.then(done, done);
   return read;
-}
-
-/** How many changes orders, their lines and their metrics have had (migration 0030: the slots' sum). */
-export async function orderChangesCount(db: Queryable): Promise<string> {
-  const { rows } = await sql<{ n: unknown }>`select sum(n) as n from order_changes`.execute(db);
-  return String(rows[0]?.n ?? 0);
-}
-
-const kept = new WeakMap<object, Map<string, { changes: string; value: Promise<unknown> }>>();
-
-/**
- * What `read` gives, kept in this process (per database) until orders, order lines or order metrics change: the count
- * of changes is read first, so a change committed while `read` runs leaves the kept value under the older count, and
- * the next call reads again. Inside a transaction it always reads (its own changes are not yet anyone's).
- */
-export async function keptWhileUnchanged<T>(db: Queryable, key: string, read: () => Promise<T>): Promise<T> {
-  if (db.isTransaction) return read();
-  const changes = await orderChangesCount(db);
-  let values = kept.get(db);
-  if (!values) kept.set(db, (values = new Map()));
-  const hit = values.get(key);
-  if (hit && hit.changes === changes) return hit.value as Promise<T>;
-  const value = read();
-  if (values.size >= 32) values.delete(values.keys().next().value!);
-  values.set(key, { changes, value });
-  value.catch(() => {
-    if (values.get(key)?.value === value) values.delete(key);
-  });
-  return value;
 }
 
 async function readLiveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {

@@ -8,11 +8,12 @@
  * Each dataset is its own function so the CSV download runs only the query it needs.
  */
 import { sql } from "kysely";
+import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { dayCoupons, daySellers, dayTotals, ensureOrderDays, keptWhileUnchanged, PAID, returningCustomers, salesTotals, sellersSelect, settledVersion, splitRange } from "./sales-totals.server";
+import { dayCoupons, daySellers, dayTotals, ensureOrderDays, PAID, returningCustomers, salesTotals, sellersSelect, settledVersion, splitRange } from "./sales-totals.server";
 import type { DayRange } from "./reports.logic";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 

@@ -1,0 +1,54 @@
+import { sql } from "kysely";
+import type { Queryable } from "./db.server";
+
+/**
+ * Reads kept in this process until the data they read changes (docs/decisions/042): the admin's heaviest reads at a
+ * million orders (the dashboard's live days, the order tabs' counts, a search's customers and counts) are given again
+ * while the count of changes of their topics stands (migration 0030: triggers count every insert, update and delete,
+ * by any process).
+ * - `orders`: orders, order_lines, order_metrics;
+ * - `customers`: users.
+ */
+export type ChangeTopic = "orders" | "customers";
+
+/** Each topic's count of changes (migration 0030: the sum of its slots). */
+export async function dataChanges(db: Queryable): Promise<Record<ChangeTopic, string>> {
+  const { rows } = await sql<{ topic: ChangeTopic; n: unknown }>`select topic, sum(n) as n from data_changes group by topic`.execute(db);
+  const counts = { orders: "0", customers: "0" };
+  for (const r of rows) counts[r.topic] = String(r.n ?? 0);
+  return counts;
+}
+
+const kept = new WeakMap<object, Map<string, { changes: string; value: Promise<unknown> }>>();
+const KEPT_MAX = 32;
+
+/**
+ * What `read` gives, kept in this process (per database) until one of `topics` changes. The counts are read first,
+ * so a change committed while `read` runs leaves the kept value under the older counts and the next call reads again.
+ * Inside a transaction it always reads (its own changes are not yet anyone's). `keep` may refuse to keep a value (a
+ * large one: the kept reads are few, KEPT_MAX, and meant to be small).
+ */
+export async function keptWhileUnchanged<T>(
+  db: Queryable,
+  key: string,
+  read: () => Promise<T>,
+  options: { topics?: readonly ChangeTopic[]; keep?: (value: T) => boolean } = {},
+): Promise<T> {
+  if (db.isTransaction) return read();
+  const counts = await dataChanges(db);
+  const changes = (options.topics ?? ["orders"]).map((t) => `${t}:${counts[t]}`).join(" ");
+  let values = kept.get(db);
+  if (!values) kept.set(db, (values = new Map()));
+  const hit = values.get(key);
+  if (hit && hit.changes === changes) return hit.value as Promise<T>;
+  const value = read();
+  if (values.size >= KEPT_MAX) values.delete(values.keys().next().value!);
+  values.set(key, { changes, value });
+  const forget = () => {
+    if (values.get(key)?.value === value) values.delete(key);
+  };
+  value.then((v) => {
+    if (options.keep && !options.keep(v)) forget();
+  }, forget);
+  return value;
+}
