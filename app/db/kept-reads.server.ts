@@ -3,18 +3,20 @@ import type { Queryable } from "./db.server";
 
 /**
  * Reads kept in this process until the data they read changes (docs/decisions/042): the admin's heaviest reads at a
- * million orders (the dashboard's live days, the order tabs' counts, a search's customers and counts) are given again
- * while the count of changes of their topics stands (migration 0030: triggers count every insert, update and delete,
- * by any process).
- * - `orders`: orders, order_lines, order_metrics;
- * - `customers`: users.
+ * million orders (the dashboard's figures, the order tabs' counts, a search's customers and counts) are given again
+ * while the counts of changes of their topics stand (migration 0030: triggers count every insert, update and delete,
+ * by any process, on each topic's tables).
+ * - `orders`: orders, order_lines, order_metrics, returns;
+ * - `customers`: users;
+ * - `reviews`: reviews, review_requests;
+ * - `catalog`: products, categories, coupons, shipping_zones.
  */
-export type ChangeTopic = "orders" | "customers";
+export type ChangeTopic = "orders" | "customers" | "reviews" | "catalog";
 
 /** Each topic's count of changes (migration 0030: the sum of its slots). */
 export async function dataChanges(db: Queryable): Promise<Record<ChangeTopic, string>> {
   const { rows } = await sql<{ topic: ChangeTopic; n: unknown }>`select topic, sum(n) as n from data_changes group by topic`.execute(db);
-  const counts = { orders: "0", customers: "0" };
+  const counts: Record<ChangeTopic, string> = { orders: "0", customers: "0", reviews: "0", catalog: "0" };
   for (const r of rows) counts[r.topic] = String(r.n ?? 0);
   return counts;
 }

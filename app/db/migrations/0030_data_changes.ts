@@ -2,10 +2,12 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
 
 /**
  * Counts of the changes to what the admin's heaviest pages read (issue 20 point 5: the admin at a million orders;
- * docs/decisions/042). A process keeps what such a page read until the count of its topic moves:
- * - `orders`: any insert, update or delete on orders, order_lines or order_metrics (the dashboard's live days, the
- *   order tabs' counts, a search's counts);
- * - `customers`: the same on users (a search's customers, found by e-mail).
+ * docs/decisions/042). A process keeps what such a page read until the count of its topic moves; a topic counts any
+ * insert, update or delete on its tables:
+ * - `orders`: orders, order_lines, order_metrics, returns (the dashboard's sales, the order tabs' counts, a search's);
+ * - `customers`: users (a search's customers, found by e-mail; the dashboard's people);
+ * - `reviews`: reviews, review_requests (the dashboard's review figures);
+ * - `catalog`: products, categories, coupons, shipping_zones (the dashboard's catalogue counts).
  * Triggers add one, for changes made by any process, so a kept read is the data as it is, and an unchanged count costs
  * one small read instead of the page's.
  *
@@ -15,7 +17,12 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * writes it back with its triggers suspended, like the order-day sums.
  */
 export const DATA_CHANGE_SLOTS = 16;
-const TOPICS = { orders: ["orders", "order_lines", "order_metrics"], customers: ["users"] } as const;
+const TOPICS = {
+  orders: ["orders", "order_lines", "order_metrics", "returns"],
+  customers: ["users"],
+  reviews: ["reviews", "review_requests"],
+  catalog: ["products", "categories", "coupons", "shipping_zones"],
+} as const;
 
 export async function up(db: Kysely<any>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;

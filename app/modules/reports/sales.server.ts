@@ -376,7 +376,12 @@ export interface SalesDashboard {
   coupons: CouponFigures;
 }
 
-export async function salesDashboard(db: Queryable, range: SalesRange): Promise<SalesDashboard> {
+/** Every figure of the range, kept until an order (or its lines, metrics, returns) changes (docs/decisions/042). */
+export function salesDashboard(db: Queryable, range: SalesRange): Promise<SalesDashboard> {
+  return keptWhileUnchanged(db, `sales:${JSON.stringify(range)}`, () => readSalesDashboard(db, range));
+}
+
+async function readSalesDashboard(db: Queryable, range: SalesRange): Promise<SalesDashboard> {
   const days = paidDays(db, range);
   const [revenue, statuses, best, methods, customers, coupons] = await Promise.all([
     revenueFigures(db, range, days),
