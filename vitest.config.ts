@@ -16,6 +16,10 @@ export default defineConfig({
     // waiting on PostgreSQL, another process, so on the 2-core reference machine one worker left a core half idle and
     // the run took 604 s. Timing tests take medians of warm calls, so a neighbour file doesn't decide them.
     maxWorkers: availableParallelism(),
+    // In every project test files share their worker's process (`isolate: false`: a process per file spent ~1 s
+    // starting and loading the packages again, in each of ~250 file runs); tests/setup/fresh-process.ts, each
+    // project's first setup file, gives every file the worker's starting environment and its own fresh evaluation of
+    // the app's modules, as its own process did.
     projects: [
       {
         resolve: { alias },
@@ -23,6 +27,8 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: integration,
+          isolate: false,
+          setupFiles: ["tests/setup/fresh-process.ts"],
           env: { NODE_ENV: "test" },
         },
       },
@@ -31,7 +37,8 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: integration,
-          setupFiles: ["tests/setup/integration.ts"],
+          isolate: false,
+          setupFiles: ["tests/setup/fresh-process.ts", "tests/setup/integration.ts"],
           env: { NODE_ENV: "test", TEST_DB: "sqlite" },
           testTimeout: 20_000,
           hookTimeout: 30_000,
@@ -44,7 +51,8 @@ export default defineConfig({
               test: {
                 name: "postgres",
                 include: integration,
-                setupFiles: ["tests/setup/integration.ts"],
+                isolate: false,
+                setupFiles: ["tests/setup/fresh-process.ts", "tests/setup/integration.ts"],
                 env: { NODE_ENV: "test", TEST_DB: "postgres" },
                 testTimeout: 20_000,
                 hookTimeout: 30_000,

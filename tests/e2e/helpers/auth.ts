@@ -6,7 +6,7 @@
  *   const user = await registerAndSignIn(page);          // a fresh customer, signed in
  *   await signInAsAdmin(page);                           // the admin (registered on first use)
  */
-import { expect, type Page } from "@playwright/test";
+import { expect, type Cookie, type Page } from "@playwright/test";
 
 export const E2E_ADMIN_EMAIL = "admin@scentara.test";
 export const E2E_PASSWORD = "amber-vetiver-nocturne-7";
@@ -48,19 +48,38 @@ export async function registerAndSignIn(page: Page, user: Partial<E2EUser> = {})
   return full;
 }
 
-let adminRegistered = false;
+/** Per shop (origin): the admin is registered there, and the cookies of its signed-in session. */
+const adminRegistered = new Set<string>();
+const adminSessions = new Map<string, Cookie[]>();
 
 /**
- * Signs in as the configured admin e-mail, registered on first use in this test process (registering again each time
- * would meet the registration limit of five an hour per address).
+ * Signs in as the configured admin e-mail. The first time in this test process for a shop, through the pages as a
+ * user does (registering first: registering again each time would meet the registration limit of five an hour per
+ * address), ending on the page the sign-in leads to; after that it reuses that signed-in session's cookies in the
+ * page's context (the sign-in form's round trip cost about a second in each of ~25 admin tests) and leaves the page
+ * where it was — every caller goes to the page it needs next. A session that no longer answers as the admin (a
+ * test signed it out) is replaced by a sign-in through the pages. The tests about signing in (accounts.spec.ts,
+ * fewer-taps.spec.ts) use register/signIn, so they always go through the forms.
  */
 export async function signInAsAdmin(page: Page): Promise<E2EUser> {
   const admin = { email: E2E_ADMIN_EMAIL, password: E2E_PASSWORD };
-  if (!adminRegistered) {
+  // the shop this page's context talks to (its baseURL), which relative URLs resolve against
+  const me = await page.request.get("/api/me");
+  const origin = new URL(me.url()).origin;
+  const saved = adminSessions.get(origin);
+  if (saved) {
+    await page.context().addCookies(saved);
+    const check = await page.request.get("/api/me");
+    if (check.ok() && (await check.json()).email === E2E_ADMIN_EMAIL) return admin;
+    adminSessions.delete(origin); // the sign-in below sets a new session cookie in its place
+  }
+  if (!adminRegistered.has(origin)) {
     await register(page, admin);
-    adminRegistered = true;
+    adminRegistered.add(origin);
   }
   await signIn(page, admin);
+  // the session cookie only: nothing else the pages set on the way (e.g. the remembered e-mail) travels on
+  adminSessions.set(origin, (await page.context().cookies(origin)).filter((c) => c.name.endsWith(".session_token")));
   return admin;
 }
 

@@ -67,6 +67,9 @@ export const test = base.extend<object, { shopURL: string }>({
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       await use(url);
+      // a shop that already stopped (it crashed, or something outside killed it) has no exit left to wait for: the
+      // worker's teardown then hung for the fixture's 90 s timeout after the failure the dead shop caused
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       await exited;
