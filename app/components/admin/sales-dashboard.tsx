@@ -11,7 +11,7 @@ import {
   averageOrderCents,
   changePercent,
   formatChange,
-  formatCount,
+  formatCountUnbroken,
   formatRandShort,
   GROUPING_LABELS,
   GROUPINGS,
@@ -29,7 +29,7 @@ const GROUPING_WORDS = { day: "per day", week: "per week", month: "per month" } 
 
 /** Amounts and counts never break across lines (their thousands are separated by spaces). */
 const money = (cents: number) => formatRand(cents).replace(/ /g, "\u00a0");
-const num = (n: number) => formatCount(n).replace(/ /g, "\u00a0");
+const num = formatCountUnbroken;
 
 /** A change against the previous period for a table: "+12%", "new", or "–" when both are nothing. */
 const changeLabel = (now: number, before: number) => (now === 0 && before === 0 ? "–" : formatChange(changePercent(now, before)));

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { formatCount } from "~/modules/reports/sales.logic";
+import { formatCountUnbroken } from "~/modules/reports/sales.logic";
 
 export interface StatCard {
   label: string;
@@ -9,9 +9,6 @@ export interface StatCard {
   hint?: string;
 }
 
-/** 866 271 as "866 271", held together by no-break spaces, as the charts' tables write counts. */
-const groupedCount = (n: number) => formatCount(n).replace(/ /g, "\u00a0");
-
 /** A row of figures: as many to a row as fit (two on a phone), each row filled edge to edge. */
 export function StatCards({ cards, className = "" }: { cards: StatCard[]; className?: string }) {
   return (
@@ -20,7 +17,7 @@ export function StatCards({ cards, className = "" }: { cards: StatCard[]; classN
         const body = (
           <>
             <span className="block text-[0.68rem] font-medium uppercase tracking-[0.16em] text-muted">{card.label}</span>
-            <span className="mt-2 block font-display text-3xl leading-none text-ink tabular-nums">{typeof card.value === "number" ? groupedCount(card.value) : card.value}</span>
+            <span className="mt-2 block font-display text-3xl leading-none text-ink tabular-nums">{typeof card.value === "number" ? formatCountUnbroken(card.value) : card.value}</span>
             {card.hint ? <span className="mt-1.5 block text-xs text-muted">{card.hint}</span> : null}
           </>
         );

@@ -7,6 +7,7 @@
  * not cancelled (docs/decisions/020). Every transition says what it does to both.
  */
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
+import { formatCountUnbroken } from "~/modules/reports/sales.logic";
 
 export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const satisfies readonly OrderStatus[];
 export const PAYMENT_STATUSES = ["pending", "completed", "failed", "cancelled"] as const satisfies readonly PaymentStatus[];
@@ -174,7 +175,7 @@ export const SEARCH_COUNT_BOUND = 1000;
  * must render the very same text); `more` when a broad search stopped counting there ("1 000+").
  */
 export function tabCountLabel(n: number, more = false): string {
-  const shown = String(n).replace(/\B(?=(\d{3})+(?!\d))/g, "\u00a0");
+  const shown = formatCountUnbroken(n);
   return more ? `${shown}+` : shown;
 }
 

@@ -257,6 +257,11 @@ export function formatCount(n: number): string {
     .replace(/\B(?=(\d{3})+(?!\d))/g, " ");
 }
 
+/** The same held together by no-break spaces, for a figure on a page (a card, a tab, a table cell): 12 345. */
+export function formatCountUnbroken(n: number): string {
+  return formatCount(n).replace(/ /g, "\u00a0");
+}
+
 /** Rand for a chart's axis: R0, R850, R12k, R1.2m (no cents; not for amounts anyone adds up). */
 export function formatRandShort(cents: number): string {
   const rand = cents / 100;
