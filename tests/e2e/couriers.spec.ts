@@ -13,6 +13,7 @@ import { SMTPServer } from "smtp-server";
 import { startFakeCouriers } from "../fakes/couriers";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { E2E_PASSWORD, uniqueEmail } from "./helpers/auth";
+import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 7;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -134,12 +135,15 @@ test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, t
   // The owner books it and prints the label.
   const desk = await browser.newContext({ baseURL: BASE, viewport: { width: 1280, height: 900 } });
   const admin = await desk.newPage();
+  // the booking's message lasts 3 s (SPEC §9): the test owns the page's clock so it cannot miss it (helpers/clock.ts)
+  await useTestClock(admin);
   await register(admin, ADMIN);
   await admin.goto(`/admin/orders?status=processing&q=${orderId.slice(0, 8)}`);
   const panel = admin.getByTestId("shipment-panel").filter({ hasText: lockerName });
   await expect(panel).toContainText("PUDO locker");
+  await holdTime(admin);
   await panel.getByRole("button", { name: /Book courier/ }).click();
-  await expect(admin.getByText(/Courier booked: waybill \S+/)).toBeVisible();
+  await expectFleeting(admin, admin.getByText(/Courier booked: waybill \S+/));
   await expect(panel).toContainText("Courier booked");
   const labelHref = await panel.getByRole("link", { name: /Print label/ }).getAttribute("href");
   const label = await admin.request.get(labelHref!);
