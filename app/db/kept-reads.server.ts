@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { requestScope } from "~/utils/logger.server";
 import type { Queryable } from "./db.server";
 
 /**
@@ -9,14 +10,19 @@ import type { Queryable } from "./db.server";
  * - `orders`: orders, order_lines, order_metrics, returns;
  * - `customers`: users;
  * - `reviews`: reviews, review_requests;
- * - `catalog`: products, categories, coupons, shipping_zones.
+ * - `catalog`: products, categories, coupons, shipping_zones;
+ * - `sums`: the stored day sums of the settled days (order_days and its tables: migration 0031).
  */
-export type ChangeTopic = "orders" | "customers" | "reviews" | "catalog";
+export type ChangeTopic = "orders" | "customers" | "reviews" | "catalog" | "sums";
 
 /** Each topic's count of changes (migration 0030: the sum of its slots). */
-export async function dataChanges(db: Queryable): Promise<Record<ChangeTopic, string>> {
+export function dataChanges(db: Queryable): Promise<Record<ChangeTopic, string>> {
+  return sharedWhileInFlight(db, "data_changes", () => readDataChanges(db));
+}
+
+async function readDataChanges(db: Queryable): Promise<Record<ChangeTopic, string>> {
   const { rows } = await sql<{ topic: ChangeTopic; n: unknown }>`select topic, sum(n) as n from data_changes group by topic`.execute(db);
-  const counts: Record<ChangeTopic, string> = { orders: "0", customers: "0", reviews: "0", catalog: "0" };
+  const counts: Record<ChangeTopic, string> = { orders: "0", customers: "0", reviews: "0", catalog: "0", sums: "0" };
   for (const r of rows) counts[r.topic] = String(r.n ?? 0);
   return counts;
 }
@@ -52,5 +58,32 @@ export async function keptWhileUnchanged<T>(
   value.then((v) => {
     if (options.keep && !options.keep(v)) forget();
   }, forget);
+  return value;
+}
+
+const inFlight = new WeakMap<object, WeakMap<object, Map<string, Promise<unknown>>>>();
+
+/**
+ * One read for the calls that one request makes while it is in flight: a page's loaders ask for their figures all at
+ * once, and each figure checks the same counts (a dozen identical small queries, each a round trip on PostgreSQL).
+ * Only within a request, and only while the read runs: a call made after it has finished reads again, so a loader that
+ * runs after its request's action (the action's writes committed) never gets a read made before them; nor does one
+ * request ever get another's. Outside a request, and inside a transaction, every call reads.
+ */
+export function sharedWhileInFlight<T>(db: Queryable, key: string, read: () => Promise<T>): Promise<T> {
+  const scope = requestScope.getStore();
+  if (!scope || db.isTransaction) return read();
+  let byDb = inFlight.get(scope);
+  if (!byDb) inFlight.set(scope, (byDb = new WeakMap()));
+  let reads = byDb.get(db);
+  if (!reads) byDb.set(db, (reads = new Map()));
+  const running = reads.get(key);
+  if (running) return running as Promise<T>;
+  const value = read();
+  reads.set(key, value);
+  const done = () => {
+    if (reads.get(key) === value) reads.delete(key);
+  };
+  value.then(done, done);
   return value;
 }

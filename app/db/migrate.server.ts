@@ -26,6 +26,7 @@ import * as orderDayTotals from "./migrations/0027_order_day_totals";
 import * as adminListIndexes from "./migrations/0028_admin_list_indexes";
 import * as reviewRequestOutcomes from "./migrations/0029_review_request_outcomes";
 import * as dataChanges from "./migrations/0030_data_changes";
+import * as orderHourChanges from "./migrations/0031_order_hour_changes";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   "0028_admin_list_indexes": adminListIndexes,
   "0029_review_request_outcomes": reviewRequestOutcomes,
   "0030_data_changes": dataChanges,
+  "0031_order_hour_changes": orderHourChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

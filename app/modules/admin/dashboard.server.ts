@@ -3,7 +3,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { userFigures } from "~/modules/accounts/users-admin.server";
-import { allOrderDays, dayTotals } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, dayTotals, keptWhileSettled, liveTotals, splitRange } from "~/modules/reports/sales-totals.server";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { percentOf } from "./dashboard.logic";
 
@@ -30,18 +30,24 @@ export async function dashboardFigures(db: Queryable): Promise<DashboardFigures>
     // counted from indexes (migration 0028), the same figures the users page shows
     userFigures(db),
     catalog,
-    // every order by status, from the day sums (migration 0027: docs/decisions/034), not a count of the orders table;
-    // the same read (and the same live days, once per request) as the sales figures
+    // every order by status, from the day sums (migration 0027: docs/decisions/034), not a count of the orders table:
+    // the settled days' stored sums, kept until they change, and the live days' (the same read, once per request, as
+    // the sales figures; kept per hour: docs/decisions/043)
     allOrderDays(db)
-      .then((days) =>
-        // kept until an order changes (docs/decisions/042)
-        keptWhileUnchanged(db, `status:${days.from}:${days.to}`, () =>
-          dayTotals(db, days).then((t) => sql<{ status: OrderStatus; n: number }>`select status, sum(orders) as n from ${t} t group by status`.execute(db)),
-        ),
-      )
-      .then((r) => {
+      .then((days) => {
+        const { settled, live } = splitRange(days);
+        return Promise.all([
+          settled
+            ? keptWhileSettled(db, settled, "status", () =>
+                dayTotals(db, settled).then((t) => sql<{ status: OrderStatus; n: number }>`select status, sum(orders) as n from ${t} t group by status`.execute(db)).then((r) => r.rows),
+              )
+            : [],
+          live ? liveTotals(db, live).then((rows) => rows.map((r) => ({ status: r.status as OrderStatus, n: Number(r.orders) }))) : [],
+        ]);
+      })
+      .then(([stored, fresh]) => {
         const byStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
-        for (const row of r.rows) if (row.status in byStatus) byStatus[row.status] += Number(row.n);
+        for (const row of [...stored, ...fresh]) if (row.status in byStatus) byStatus[row.status] += Number(row.n);
         return byStatus;
       }),
     keptWhileUnchanged(db, "dashboard:reviews", () => count("reviews"), { topics: ["reviews"] }),

@@ -32,9 +32,9 @@ import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { allOrderDays, dayTotals, liveFrom } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, dayTotals, keptWhileSettled, liveFrom, liveTotals } from "~/modules/reports/sales-totals.server";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
-import { rangeBounds, type DayRange } from "~/modules/reports/reports.logic";
+import type { DayRange } from "~/modules/reports/reports.logic";
 import { addDays } from "~/modules/reports/sales.logic";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
@@ -304,19 +304,18 @@ export async function orderMetrics(db: Queryable): Promise<MetricsSummary> {
 /**
  * Every order's tab count and SPEC §9's metrics, read together (docs/decisions/034): the settled days from their
  * stored sums (migration 0027: the same numbers a count of the orders gives), the live days from the orders
- * themselves — only what this page needs of them: a count per status from the (status, created_at, id) index and
- * those orders' order_metrics rows, not the day sums' other columns.
+ * themselves (the dashboard's read of them, summed per hour: docs/decisions/043).
  */
 export async function orderFigures(db: Queryable, now = new Date()): Promise<{ counts: Record<OrderStatus, number>; metrics: MetricsSummary }> {
   const days = await allOrderDays(db, now);
   const live = liveFrom(now);
   const settled: DayRange | null = days.from < live ? { from: days.from, to: addDays(live, -1) } : null;
-  const { start, end } = rangeBounds({ from: live, to: days.to < live ? live : days.to });
   type Sums = { status: OrderStatus; orders: number; metrics_rows: number; processing_n: number; processing_sum: number; delivery_n: number; delivery_sum: number };
-  // Both reads are kept until an order changes (docs/decisions/042): a page after no change reads neither.
+  // The settled days' stored sums, kept until they change; the live days' from their orders, kept per hour until an
+  // order of that hour changes (docs/decisions/042, 043): a page after an order changed reads that order's hour.
   const [stored, fresh] = await Promise.all([
     settled
-      ? keptWhileUnchanged(db, `tabs:settled:${settled.from}:${settled.to}`, () =>
+      ? keptWhileSettled(db, settled, "tabs", () =>
           dayTotals(db, settled).then((t) =>
             sql<Sums>`
               select status, sum(orders) as orders, sum(metrics_rows) as metrics_rows, sum(processing_n) as processing_n, sum(processing_sum) as processing_sum,
@@ -326,17 +325,7 @@ export async function orderFigures(db: Queryable, now = new Date()): Promise<{ c
           ),
         )
       : { rows: [] as Sums[] },
-    keptWhileUnchanged(
-      db,
-      `tabs:live:${start}:${end}`,
-      () => sql<Sums>`
-        select o.status, count(*) as orders, count(m.order_id) as metrics_rows, count(m.processing_time) as processing_n, coalesce(sum(m.processing_time), 0) as processing_sum,
-          count(m.delivery_time) as delivery_n, coalesce(sum(m.delivery_time), 0) as delivery_sum
-        from orders o left join order_metrics m on m.order_id = o.id
-        where o.created_at >= ${start} and o.created_at < ${end}
-        group by o.status
-      `.execute(db),
-    ),
+    liveTotals(db, { from: live, to: days.to < live ? live : days.to }).then((rows) => ({ rows: rows as unknown as Sums[] })),
   ]);
   const counts = noCounts();
   const total = { rows: 0, processingN: 0, processingSum: 0, deliveryN: 0, deliverySum: 0 };

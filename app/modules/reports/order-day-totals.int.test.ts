@@ -2,8 +2,9 @@
  * The day sums (migration 0027, docs/decisions/034) give exactly what the orders give, on SQLite and PostgreSQL: after
  * they were summed, an order changed by the owner, a payment set back, an order deleted, a line edited, a customer
  * deleted, an old order written directly: every figure is the orders' own again at the next read. So are today's orders,
- * whose read the dashboard keeps until an order changes (migration 0030). Each figure is checked against a count made
- * here from the orders' rows.
+ * whose read the dashboard keeps until an order changes (migration 0030), per hour (migration 0031). Each figure is
+ * checked against a count made here from the orders' rows, and the whole sales dashboard against a read inside a
+ * transaction (which keeps nothing).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres, openDatabase } from "~/db/db.server";
@@ -18,7 +19,7 @@ import { rangeBounds, saDay } from "./reports.logic";
 import { salesTotals } from "./sales-totals.server";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { addDays, salesRange } from "./sales.logic";
-import { bestSellers, newAndReturning, ordersByStatus } from "./sales.server";
+import { bestSellers, newAndReturning, ordersByStatus, salesDashboard } from "./sales.server";
 
 const db = () => getDb();
 const average = (values: Array<number | null>) => {
@@ -94,6 +95,9 @@ async function check() {
   expect(customers[1]!.customers).toBe(want.returningCustomers);
   expect(best.byUnits[0]?.units ?? 0).toBe(want.topUnits);
   expect(metrics).toEqual(want.metrics);
+  // every figure of the sales dashboard (coupons, methods, sellers, revenue by day…) as a read that keeps nothing gives it
+  const unkept = await db().transaction().execute((trx) => salesDashboard(trx, RANGE));
+  expect(await salesDashboard(db(), RANGE)).toEqual(unkept);
 }
 
 beforeAll(async () => {
@@ -167,6 +171,7 @@ describe("the day sums stay the orders' own", () => {
       expect(await keptWhileUnchanged(trx, "test", read)).toBe(3);
     });
     expect(await keptWhileUnchanged(db(), "test", read)).toBe(2);
+    await check();
     if (isPostgres(db())) {
       // another process's change (another connection pool on the same database) moves the count too; on SQLite the
       // count lives in the shared file the same way, and this test's database is one process's memory
@@ -180,5 +185,29 @@ describe("the day sums stay the orders' own", () => {
       await check();
     }
   });
-});
 
+  it("and today's orders kept per hour: a change reads its hour again, and the hours of that customer's later orders", async () => {
+    const HOUR = 3_600_000;
+    const customer = (await createUser(db())).id;
+    const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+    // a customer's first paid order three hours ago, their second an hour ago (a returning customer's)
+    const first = await insertOrder(db(), { userId: customer, status: "processing", paymentStatus: "completed", createdAt: ago(3 * HOUR) });
+    const second = await insertOrder(db(), { userId: customer, status: "pending", paymentStatus: "completed", createdAt: ago(HOUR) });
+    await check();
+    // the first payment fails after all: the second order is now the customer's first paid one (another hour's order)
+    await db().updateTable("orders").set({ payment_status: "failed" }).where("id", "=", first.id).execute();
+    await check();
+    await db().updateTable("orders").set({ payment_status: "completed" }).where("id", "=", first.id).execute();
+    await check();
+    // an old order of theirs arrives (a settled day): both of today's orders are a returning customer's
+    const old = await insertOrder(db(), { userId: customer, status: "delivered", paymentStatus: "completed", createdAt: ago(20 * DAY) });
+    await check();
+    await deleteOrder(db(), old.id);
+    await check();
+    // an order moved to another hour, and one given to another customer
+    await db().updateTable("orders").set({ created_at: ago(5 * HOUR) }).where("id", "=", second.id).execute();
+    await check();
+    await db().updateTable("orders").set({ user_id: users[4]! }).where("id", "=", first.id).execute();
+    await check();
+  });
+});

@@ -51,6 +51,17 @@ describe("the past order days summed in the background", () => {
     expect(after.orders).toBe(before.orders - 1);
   });
 
+  it("forgets the live hours' counts of changes once their days are past (migration 0031)", async () => {
+    const hours = async () => (await sql<{ hour: string }>`select distinct hour from order_hour_changes order by hour`.execute(db())).rows.map((r) => r.hour);
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 13);
+    await sql`insert into order_hour_changes (hour, slot, n) values (${weekAgo}, 0, 3)`.execute(db());
+    // the last three days' orders counted their hours when they were written
+    const recent = [2, 1, 0].map((d) => at(d).slice(0, 13));
+    expect(await hours()).toEqual([weekAgo, ...recent]);
+    await sumSettledOrderDays(db());
+    expect(await hours()).toEqual(recent);
+  });
+
   it("is scheduled by the server and runs in the lease holder", async () => {
     await sql`delete from order_days`.execute(db());
     const logger = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;

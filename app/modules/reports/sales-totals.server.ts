@@ -8,7 +8,7 @@
  */
 import { sql, type RawBuilder } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
-import { keptWhileUnchanged } from "~/db/kept-reads.server";
+import { keptWhileUnchanged, sharedWhileInFlight } from "~/db/kept-reads.server";
 import { requestScope } from "~/utils/logger.server";
 import { addDays } from "./sales.logic";
 import { rangeBounds, saDay, type DayRange } from "./reports.logic";
@@ -229,7 +229,7 @@ const TOTAL_COLUMN_NAMES = [
   "day", "status", "payment_status", "payment_method", "orders", "revenue", "subtotal", "discount", "shipping", "vat", "coupon_orders", "coupon_discount",
   "new_orders", "new_customers", "new_revenue", "metrics_rows", "processing_n", "processing_sum", "delivery_n", "delivery_sum",
 ] as const;
-type TotalsRow = Record<(typeof TOTAL_COLUMN_NAMES)[number], string | number | null>;
+export type TotalsRow = Record<(typeof TOTAL_COLUMN_NAMES)[number], string | number | null>;
 const COUPON_COLUMN_NAMES = ["day", "coupon_code", "orders", "discount", "revenue"] as const;
 type CouponsRow = Record<(typeof COUPON_COLUMN_NAMES)[number], string | number | null>;
 
@@ -237,31 +237,29 @@ type CouponsRow = Record<(typeof COUPON_COLUMN_NAMES)[number], string | number |
 interface LiveSnapshot {
   totals: TotalsRow[];
   coupons: CouponsRow[];
-  returning: Array<{ day: string; prev_day: string; second: number; orders: number }>;
+  returning: ReturningRow[];
+  /** paid units and revenue per day and product key, as order_day_sellers holds them */
+  sellers: SellerRow[];
 }
+type ReturningRow = { day: string; prev_day: string; second: number; orders: number };
+type SellerRow = { day: string; k: string; name: string; units: number; revenue: number };
 
 /**
- * The live days' orders, read once: every figure of a view (tabs, sales, orders by status, new and returning
- * customers, coupons, metrics) comes from one pass over them, with two index probes per paid order for the customer's
- * history (the previous paid order's day; whether there were one or more before it), instead of one pass per figure.
- * The figures of one page are then of one instant. Inside a transaction it is always read afresh.
- *
- * Between pages the read is kept for as long as no order, order line or order metric has changed since (keptWhileUnchanged:
- * the count of changes, migration 0030), so a view after no change costs one small read; the first view after a
- * change reads the orders again.
+ * The live days' orders: every figure of a view (tabs, sales, orders by status, new and returning customers, coupons,
+ * metrics, best sellers) comes from them. Within a request every figure shares one read (the request's scope holds it
+ * until the request is gone); outside one (jobs, scripts, tests), the calls made while a read is in flight share it.
+ * Inside a transaction it is always read afresh.
  */
 const liveReads = new WeakMap<object, Map<string, Promise<LiveSnapshot>>>();
 function liveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
   if (db.isTransaction) return readLiveOrders(db, live);
-  // Within a request every figure shares one read (the request's scope holds it until the request is gone); outside
-  // one (jobs, scripts, tests), the calls made while a read is in flight share it.
   const scope = requestScope.getStore();
   let reads = liveReads.get(scope ?? db);
   if (!reads) liveReads.set(scope ?? db, (reads = new Map()));
   const key = `${live.from}:${live.to}`;
   const inFlight = reads.get(key);
   if (inFlight) return inFlight;
-  const read = keptWhileUnchanged(db, `live:${key}`, () => readLiveOrders(db, live));
+  const read = readLiveOrders(db, live);
   reads.set(key, read);
   const done = () => reads.delete(key);
   if (scope) read.catch(done);
@@ -269,57 +267,193 @@ function liveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
   return read;
 }
 
+/** The live days' paid units and revenue per product key (the best sellers' live part). */
+export async function liveSellers(db: Queryable, live: DayRange): Promise<Array<{ k: string; name: string; units: number; revenue: number }>> {
+  const byKey = new Map<string, { k: string; name: string; units: number; revenue: number }>();
+  for (const r of (await liveOrders(db, live)).sellers) {
+    const into = byKey.get(r.k);
+    if (!into) byKey.set(r.k, { k: r.k, name: r.name, units: r.units, revenue: r.revenue });
+    else {
+      into.units += r.units;
+      into.revenue += r.revenue;
+      if (r.name > into.name) into.name = r.name;
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** The live days' sums per day, status, payment status and method (the rows order_day_totals would hold for them). */
+export async function liveTotals(db: Queryable, live: DayRange): Promise<TotalsRow[]> {
+  return (await liveOrders(db, live)).totals;
+}
+
+/**
+ * A read of a settled range's stored sums (its stale days summed first), kept in this process until the stored sums
+ * change (the `sums` count of changes: migration 0031), not until any order changes: today's orders change no stored
+ * sum. `key` names what `read` computes from them.
+ */
+export async function keptWhileSettled<T>(db: Queryable, settled: DayRange, key: string, read: () => Promise<T>): Promise<T> {
+  await ensureOrderDays(db, settled);
+  return keptWhileUnchanged(db, `settled:${settled.from}:${settled.to}:${key}`, read, { topics: ["sums"] });
+}
+
+/** The UTC hours ("YYYY-MM-DDTHH", as migration 0031 counts them) from start (included) to end (excluded). */
+function hoursBetween(start: string, end: string): string[] {
+  const hours: string[] = [];
+  for (let t = Date.parse(start); t < Date.parse(end); t += 3_600_000) hours.push(new Date(t).toISOString().slice(0, 13));
+  return hours;
+}
+
+/** The figures of one hour's orders (the hour in which they were placed). */
+type HourPart = LiveSnapshot;
+const EMPTY_HOUR: HourPart = { totals: [], coupons: [], returning: [], sellers: [] };
+
+/**
+ * Each live hour's figures, kept per database while that hour's count of changes (migration 0031: triggers count every
+ * change to an order, its lines or metrics, by any process, in the hour the order was placed, and in the hours of the
+ * customer's later orders when its payment or customer changes) stands. A view after an order changed therefore reads
+ * that order's hour (about sixty orders at a million a year) instead of the two live days (docs/decisions/043). The
+ * counts are read before the orders, so a change that commits meanwhile leaves its hour under the older count and the
+ * next view reads it again.
+ */
+const keptHours = new WeakMap<object, Map<string, { changes: string; part: HourPart }>>();
+
 async function readLiveOrders(db: Queryable, live: DayRange): Promise<LiveSnapshot> {
   const { start, end } = rangeBounds(live);
+  const hours = hoursBetween(start, end);
+  if (db.isTransaction) return mergeHours([...(await readHours(db, hours)).values()]);
+  const { rows } = await sql<{ hour: string; n: unknown }>`
+    select hour, sum(n) as n from order_hour_changes where hour >= ${hours[0]} and hour <= ${hours[hours.length - 1]} group by hour
+  `.execute(db);
+  const counts = new Map(rows.map((r) => [r.hour, String(r.n ?? 0)]));
+  let kept = keptHours.get(db);
+  if (!kept) keptHours.set(db, (kept = new Map()));
+  const changed = hours.filter((h) => kept.get(h)?.changes !== (counts.get(h) ?? "0"));
+  if (changed.length) {
+    const fresh = await readHours(db, changed);
+    for (const h of changed) kept.set(h, { changes: counts.get(h) ?? "0", part: fresh.get(h) ?? EMPTY_HOUR });
+  }
+  const snapshot = mergeHours(hours.map((h) => kept.get(h)?.part ?? EMPTY_HOUR));
+  // the hours before the live days are not asked for again (unless by a caller with its own clock, which reads them)
+  const oldest = rangeBounds({ from: liveFrom(), to: liveFrom() }).start.slice(0, 13);
+  for (const h of kept.keys()) if (h < oldest) kept.delete(h);
+  return snapshot;
+}
+
+/** The hours' parts as one snapshot: the rows of the same key added up, as one read of all their orders gives them. */
+function mergeHours(parts: HourPart[]): LiveSnapshot {
+  const totals = new Map<string, TotalsRow>();
+  const coupons = new Map<string, CouponsRow>();
+  const returning = new Map<string, ReturningRow>();
+  const sellers = new Map<string, SellerRow>();
+  const addInto = <R extends Record<string, unknown>>(into: Map<string, R>, key: string, row: R, keys: number) => {
+    const have = into.get(key);
+    if (!have) return void into.set(key, { ...row });
+    const names = Object.keys(row);
+    for (let i = keys; i < names.length; i++) (have as Record<string, unknown>)[names[i]!] = Number(have[names[i]!] ?? 0) + Number(row[names[i]!] ?? 0);
+  };
+  for (const part of parts) {
+    for (const r of part.totals) addInto(totals, `${r.day}|${r.status}|${r.payment_status}|${r.payment_method}`, r, 4);
+    for (const r of part.coupons) addInto(coupons, `${r.day}|${r.coupon_code}`, r, 2);
+    for (const r of part.returning) addInto(returning, `${r.day}|${r.prev_day}|${r.second}`, r, 3);
+    for (const r of part.sellers) {
+      const key = `${r.day}|${r.k}`;
+      const have = sellers.get(key);
+      if (!have) sellers.set(key, { ...r });
+      else {
+        have.units += r.units;
+        have.revenue += r.revenue;
+        if (r.name > have.name) have.name = r.name;
+      }
+    }
+  }
+  return { totals: [...totals.values()], coupons: [...coupons.values()], returning: [...returning.values()], sellers: [...sellers.values()] };
+}
+
+/** The UTC hour of orders.created_at ("YYYY-MM-DDTHH"), as migration 0031's triggers name it. */
+function hourSql(db: Queryable, column = "o.created_at"): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24')` : sql<string>`substr(${sql.ref(column)}, 1, 13)`;
+}
+
+/**
+ * The orders placed in the given hours, read once and summed per hour: totals, coupons and returning customers in one
+ * pass (the orders materialized once, grouped three ways; only the groups come back: rows to JavaScript cost more than
+ * the database's sums), and the paid lines per product. Contiguous hours are one range of created_at.
+ */
+async function readHours(db: Queryable, hours: string[]): Promise<Map<string, HourPart>> {
+  const spans: Array<{ from: string; to: string }> = [];
+  for (const h of [...hours].sort()) {
+    const at = `${h}:00:00.000Z`;
+    const last = spans[spans.length - 1];
+    if (last && last.to === at) last.to = new Date(Date.parse(at) + 3_600_000).toISOString();
+    else spans.push({ from: at, to: new Date(Date.parse(at) + 3_600_000).toISOString() });
+  }
+  const within = sql.join(
+    spans.map((s) => sql`(o.created_at >= ${s.from} and o.created_at < ${s.to})`),
+    sql` or `,
+  );
   const history = sql`o.payment_status = ${PAID} and o.user_id is not null`;
-  // One pass over the live orders (materialized once), grouped three ways; only the groups come back (rows to
-  // JavaScript cost more than the database's sums). `earlier`: the customer's paid orders before this one, counted up
-  // to 2 — 0 a new customer's order, 1 the second (its previous is their first), 2 a later one.
-  const { rows } = await sql<{
-    kind: "t" | "c" | "r"; day: string; status: string | null; payment_status: string | null; payment_method: string | null; coupon_code: string | null;
+  // `earlier`: the customer's paid orders before this one, counted up to 2 — 0 a new customer's order, 1 the second
+  // (its previous is their first), 2 a later one; `prev`: the previous paid order's time.
+  const groups = sql<{
+    kind: "t" | "c" | "r"; hour: string; day: string; status: string | null; payment_status: string | null; payment_method: string | null; coupon_code: string | null;
     prev_day: string | null; second: number | null; orders: number; revenue: number; subtotal: number; discount: number; shipping: number; vat: number;
     coupon_orders: number; coupon_discount: number; new_orders: number; new_customers: number; new_revenue: number;
     metrics_rows: number; processing_n: number; processing_sum: number; delivery_n: number; delivery_sum: number;
   }>`
     with x as materialized (
       select o.user_id, o.status, o.payment_status, o.payment_method, o.total_amount_cents as total, o.subtotal_cents as subtotal,
-        o.discount_amount_cents as discount, o.shipping_cents as shipping, o.coupon_code, ${saDaySql(db)} as day,
+        o.discount_amount_cents as discount, o.shipping_cents as shipping, o.coupon_code, ${saDaySql(db)} as day, ${hourSql(db)} as hour,
         m.order_id as metrics_id, m.processing_time, m.delivery_time,
         case when ${history} then (select max(p.created_at) from orders p where p.user_id = o.user_id and p.payment_status = ${PAID} and p.created_at < o.created_at) end as prev,
         case when o.payment_status <> ${PAID} then null when o.user_id is null then 0 else
           (select count(*) from (select 1 from orders q where q.user_id = o.user_id and q.payment_status = ${PAID} and q.created_at < o.created_at limit 2) e) end as earlier
       from orders o left join order_metrics m on m.order_id = o.id
-      where o.created_at >= ${start} and o.created_at < ${end}
+      where ${within}
     )
-    select 't' as kind, day, status, payment_status, payment_method, cast(null as text) as coupon_code, cast(null as text) as prev_day, cast(null as integer) as second, count(*) as orders,
+    select 't' as kind, hour, day, status, payment_status, payment_method, cast(null as text) as coupon_code, cast(null as text) as prev_day, cast(null as integer) as second, count(*) as orders,
       sum(total) as revenue, sum(subtotal) as subtotal, sum(discount) as discount, sum(shipping) as shipping, sum((6 * cast(total as bigint) + 23) / 46) as vat,
       sum(case when coupon_code is not null then 1 else 0 end) as coupon_orders, sum(case when coupon_code is not null then discount else 0 end) as coupon_discount,
       sum(case when earlier = 0 then 1 else 0 end) as new_orders, count(distinct case when earlier = 0 then user_id end) as new_customers,
       sum(case when earlier = 0 then total else 0 end) as new_revenue,
       count(metrics_id) as metrics_rows, count(processing_time) as processing_n, coalesce(sum(processing_time), 0) as processing_sum,
       count(delivery_time) as delivery_n, coalesce(sum(delivery_time), 0) as delivery_sum
-    from x group by day, status, payment_status, payment_method
+    from x group by hour, day, status, payment_status, payment_method
     union all
-    select 'c', day, null, null, null, coupon_code, null, null, count(*), sum(total), 0, sum(discount), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-    from x where payment_status = ${PAID} and coupon_code is not null group by day, coupon_code
+    select 'c', hour, day, null, null, null, coupon_code, null, null, count(*), sum(total), 0, sum(discount), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    from x where payment_status = ${PAID} and coupon_code is not null group by hour, day, coupon_code
     union all
-    select 'r', day, null, null, null, null, prev_day, second, count(*), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-    from (select day, ${saDaySql(db, "x.prev")} as prev_day, case when earlier = 1 then 1 else 0 end as second from x where prev is not null) y
-    group by day, prev_day, second
+    select 'r', hour, day, null, null, null, null, prev_day, second, count(*), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    from (select hour, day, ${saDaySql(db, "x.prev")} as prev_day, case when earlier = 1 then 1 else 0 end as second from x where prev is not null) y
+    group by hour, day, prev_day, second
   `.execute(db);
+  const lines = sql<{ hour: string; day: string; k: string; name: string; units: number; revenue: number }>`
+    select ${hourSql(db)} as hour, ${saDaySql(db)} as day, coalesce(l.product_id, l.name) as k, max(l.name) as name, sum(l.quantity) as units, sum(l.total_price_cents) as revenue
+    from order_lines l
+    inner join orders o on o.id = l.order_id
+    where o.payment_status = ${PAID} and (${within})
+    group by ${hourSql(db)}, ${saDaySql(db)}, coalesce(l.product_id, l.name)
+  `.execute(db);
+  const [{ rows }, sold] = await Promise.all([groups, lines]);
   const num = (v: unknown) => Number(v ?? 0);
-  const snapshot: LiveSnapshot = { totals: [], coupons: [], returning: [] };
+  const parts = new Map<string, HourPart>();
+  const partOf = (hour: string) => {
+    let part = parts.get(hour);
+    if (!part) parts.set(hour, (part = { totals: [], coupons: [], returning: [], sellers: [] }));
+    return part;
+  };
   for (const r of rows) {
+    const part = partOf(r.hour);
     if (r.kind === "t") {
-      const row = Object.fromEntries(TOTAL_COLUMN_NAMES.map((c, i) => [c, i < 4 ? r[c] : num(r[c])])) as TotalsRow;
-      snapshot.totals.push(row);
+      part.totals.push(Object.fromEntries(TOTAL_COLUMN_NAMES.map((c, i) => [c, i < 4 ? r[c] : num(r[c])])) as TotalsRow);
     } else if (r.kind === "c") {
-      snapshot.coupons.push({ day: r.day, coupon_code: r.coupon_code, orders: num(r.orders), discount: num(r.discount), revenue: num(r.revenue) });
+      part.coupons.push({ day: r.day, coupon_code: r.coupon_code, orders: num(r.orders), discount: num(r.discount), revenue: num(r.revenue) });
     } else {
-      snapshot.returning.push({ day: r.day, prev_day: String(r.prev_day), second: num(r.second), orders: num(r.orders) });
+      part.returning.push({ day: r.day, prev_day: String(r.prev_day), second: num(r.second), orders: num(r.orders) });
     }
   }
-  return snapshot;
+  for (const r of sold.rows) partOf(r.hour).sellers.push({ day: r.day, k: String(r.k), name: r.name, units: num(r.units), revenue: num(r.revenue) });
+  return parts;
 }
 
 /**
@@ -393,7 +527,8 @@ export async function ensureOrderDays(db: Queryable, range: DayRange): Promise<v
     ]);
     return Number(present.rows[0]?.n ?? 0) === eachDay(range).length && stale.rows.length === 0;
   };
-  if (await check()) return;
+  // the figures of one page check the same days at once: one check for them (only while it runs: kept-reads)
+  if (await sharedWhileInFlight(db, `order-days:${range.from}:${range.to}`, check)) return;
   const run = refreshing.then(() => (db.isTransaction ? sumDays(db, range) : db.transaction().execute((trx) => sumDays(trx, range))));
   refreshing = run.catch(() => undefined);
   await run;
@@ -452,6 +587,9 @@ export async function sumSettledOrderDays(db: Queryable, options: { spanDays?: n
   const spanDays = options.spanDays ?? 7;
   const budgetMs = options.budgetMs ?? 20_000;
   const started = Date.now();
+  // the counts of the hours before the live days (migration 0031) are read no more
+  const gone = new Date((options.now ?? new Date()).getTime() - 4 * 86_400_000).toISOString().slice(0, 13);
+  await sql`delete from order_hour_changes where hour < ${gone}`.execute(db);
   const all = await allOrderDays(db, options.now);
   const { settled } = splitRange(all, options.now);
   if (!settled) return { summed: 0, more: false };

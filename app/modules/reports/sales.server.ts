@@ -13,7 +13,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { dayCoupons, daySellers, dayTotals, ensureOrderDays, PAID, returningCustomers, salesTotals, sellersSelect, settledVersion, splitRange } from "./sales-totals.server";
+import { dayCoupons, daySellers, dayTotals, ensureOrderDays, liveSellers, PAID, returningCustomers, salesTotals, settledVersion, splitRange } from "./sales-totals.server";
 import type { DayRange } from "./reports.logic";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
@@ -191,13 +191,9 @@ export async function bestSellersFromRanking(db: Queryable, range: DayRange): Pr
   const { settled, live } = splitRange(range);
   const [ranking, liveRows] = await Promise.all([
     settled ? settledRanking(db, settled) : Promise.resolve<SettledRanking>({ rows: new Map(), unitsBound: 0, revenueBound: 0 }),
-    // the live days' products, kept until an order changes (shared: read, never changed here)
+    // the live days' products (kept per hour until an order of that hour changes: sales-totals.server.ts)
     live
-      ? keptWhileUnchanged(db, `sellers:${live.from}:${live.to}`, () =>
-          sql<{ k: string; name: string; units: number; revenue: number }>`
-            select k, max(name) as name, sum(units) as units, sum(revenue) as revenue from (${sellersSelect(db, live)}) s group by k
-          `.execute(db).then((r) => r.rows.map(seller)),
-        )
+      ? liveSellers(db, live).then((rows) => rows.map(seller))
       : Promise.resolve<SellerRow[]>([]),
   ]);
   // exact totals: the kept settled rows plus their live sales
