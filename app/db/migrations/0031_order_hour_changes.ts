@@ -17,9 +17,10 @@ import { DATA_CHANGE_SLOTS } from "./0030_data_changes";
  * 16), so concurrent checkouts rarely wait on one row; SQLite counts per row in slot 0. Old hours are removed by the
  * order-days job (sales-totals.server.ts). Dropping the table loses nothing: the dashboard reads every live hour again.
  *
- * And a topic of data_changes (migration 0030), `sums`: the stored day sums (order_days and its tables, which
- * sumDays rewrites together) changed. What a page adds up from the settled days is kept until then, not until any
- * order changes (an order of today changes no stored sum).
+ * And two topics of data_changes (migration 0030) for the stored sums of the settled days: `sums` (order_day_totals,
+ * order_day_coupons, order_day_returning) and `sellers` (order_day_sellers). What a page adds up from the settled days
+ * is kept until those change, not until any order does (an order of today changes no stored sum; a status changed on
+ * an old order changes its day's totals, not its sellers: sumDays writes only the rows that differ).
  */
 export async function up(db: Kysely<any>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -31,24 +32,31 @@ export async function up(db: Kysely<any>) {
     .addPrimaryKeyConstraint("order_hour_changes_pk", ["hour", "slot"])
     .execute();
 
+  const SUMS_TOPICS = { sums: ["order_day_totals", "order_day_coupons", "order_day_returning"], sellers: ["order_day_sellers"] } as const;
   await db
     .insertInto("data_changes")
-    .values(Array.from({ length: DATA_CHANGE_SLOTS }, (_, slot) => ({ topic: "sums", slot, n: 0 })))
+    .values(Object.keys(SUMS_TOPICS).flatMap((topic) => Array.from({ length: DATA_CHANGE_SLOTS }, (_, slot) => ({ topic, slot, n: 0 }))))
     .execute();
-  if (postgres) {
-    await sql
-      .raw(
-        `create function sums_changes_count() returns trigger language plpgsql as $$
-         begin
-           update data_changes set n = n + 1 where topic = 'sums' and slot = pg_backend_pid() % ${DATA_CHANGE_SLOTS};
-           return null;
-         end $$`,
-      )
-      .execute(db);
-    await sql`create trigger order_days_count_changes after insert or update or delete on order_days for each statement execute function sums_changes_count()`.execute(db);
-  } else {
-    for (const op of ["insert", "update", "delete"]) {
-      await sql.raw(`create trigger order_days_count_changes_${op} after ${op} on order_days begin update data_changes set n = n + 1 where topic = 'sums' and slot = 0; end`).execute(db);
+  for (const [topic, tables] of Object.entries(SUMS_TOPICS)) {
+    if (postgres) {
+      await sql
+        .raw(
+          `create function ${topic}_changes_count() returns trigger language plpgsql as $$
+           begin
+             update data_changes set n = n + 1 where topic = '${topic}' and slot = pg_backend_pid() % ${DATA_CHANGE_SLOTS};
+             return null;
+           end $$`,
+        )
+        .execute(db);
+      for (const table of tables) {
+        await sql.raw(`create trigger ${table}_count_changes after insert or update or delete on ${table} for each statement execute function ${topic}_changes_count()`).execute(db);
+      }
+    } else {
+      for (const table of tables) {
+        for (const op of ["insert", "update", "delete"]) {
+          await sql.raw(`create trigger ${table}_count_changes_${op} after ${op} on ${table} begin update data_changes set n = n + 1 where topic = '${topic}' and slot = 0; end`).execute(db);
+        }
+      }
     }
   }
 
@@ -168,15 +176,17 @@ export async function down(db: Kysely<any>) {
     for (const table of ["orders", "order_lines", "order_metrics"]) {
       for (const op of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists ${table}_hours_${op} on ${table}`).execute(db);
     }
-    await sql`drop trigger if exists order_days_count_changes on order_days`.execute(db);
-    await sql`drop function if exists sums_changes_count()`.execute(db);
+    for (const table of ["order_day_totals", "order_day_coupons", "order_day_returning", "order_day_sellers"]) await sql.raw(`drop trigger if exists ${table}_count_changes on ${table}`).execute(db);
+    await sql`drop function if exists sums_changes_count(), sellers_changes_count()`.execute(db);
     await sql`drop function if exists orders_inserted_hours(), orders_updated_hours(), orders_deleted_hours(), order_children_hours(), order_hours_count(text[]), order_hour_of(timestamptz)`.execute(db);
   } else {
-    for (const op of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists order_days_count_changes_${op}`).execute(db);
+    for (const table of ["order_day_totals", "order_day_coupons", "order_day_returning", "order_day_sellers"]) {
+      for (const op of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists ${table}_count_changes_${op}`).execute(db);
+    }
     for (const name of ["orders_hours_insert", "orders_hours_delete", "orders_hours_update", "orders_hours_customer", ...["insert", "update", "delete"].flatMap((op) => [`order_metrics_hours_${op}`, `order_lines_hours_${op}`])]) {
       await sql.raw(`drop trigger if exists ${name}`).execute(db);
     }
   }
-  await db.deleteFrom("data_changes").where("topic", "=", "sums").execute();
+  await db.deleteFrom("data_changes").where("topic", "in", ["sums", "sellers"]).execute();
   await db.schema.dropTable("order_hour_changes").ifExists().execute();
 }

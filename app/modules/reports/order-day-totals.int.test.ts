@@ -17,7 +17,7 @@ import { insertProduct } from "../../../tests/factories/catalog";
 import { createUser } from "../../../tests/factories/users";
 import { rangeBounds, saDay } from "./reports.logic";
 import { salesTotals } from "./sales-totals.server";
-import { keptWhileUnchanged } from "~/db/kept-reads.server";
+import { dataChanges, keptWhileUnchanged } from "~/db/kept-reads.server";
 import { addDays, salesRange } from "./sales.logic";
 import { bestSellers, newAndReturning, ordersByStatus, salesDashboard } from "./sales.server";
 
@@ -140,6 +140,20 @@ describe("the day sums stay the orders' own", () => {
     // a customer deleted: their orders stay, without a customer (new customers, returning ones change)
     await db().deleteFrom("users").where("id", "=", users[1]!).execute();
     await check();
+    // a status moved on an old paid order: its day is summed again, and only the rows that differ are written — a row
+    // or two of the day's totals, none of its sellers (whose kept ranking therefore stays: docs/decisions/043)
+    const shipped = await db().selectFrom("orders").select("id").where("status", "=", "shipped").where("payment_status", "=", "completed").where("created_at", "<", new Date(Date.now() - 5 * DAY).toISOString()).where("created_at", ">=", rangeBounds(RANGE).start).executeTakeFirstOrThrow();
+    const counts = await dataChanges(db());
+    await db().updateTable("orders").set({ status: "delivered" }).where("id", "=", shipped.id).execute();
+    await check();
+    const after = await dataChanges(db());
+    expect(after.sums).not.toBe(counts.sums);
+    expect(after.sellers).toBe(counts.sellers);
+    // and a line of that old paid order changed: its day's sellers are written again (it is now the best seller)
+    await db().updateTable("order_lines").set({ quantity: 500, total_price_cents: 500 * 20_000 }).where("order_id", "=", shipped.id).execute();
+    await check();
+    expect((await bestSellers(db(), RANGE)).byUnits[0]!.units).toBeGreaterThanOrEqual(500);
+    expect((await dataChanges(db())).sellers).not.toBe(counts.sellers);
     // an old order written directly (an import, a restore)
     await insertOrder(db(), { userId: users[2]!, status: "delivered", paymentStatus: "completed", createdAt: new Date(Date.now() - 30 * DAY).toISOString() });
     await check();

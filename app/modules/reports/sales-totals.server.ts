@@ -182,19 +182,25 @@ function returningSelect(db: Queryable, range: DayRange): RawBuilder<unknown> {
   `;
 }
 
-const TOTAL_COLUMNS = sql.raw(
-  "day, status, payment_status, payment_method, orders, revenue, subtotal, discount, shipping, vat, coupon_orders, coupon_discount, new_orders, new_customers, new_revenue, metrics_rows, processing_n, processing_sum, delivery_n, delivery_sum",
-);
-const COUPON_COLUMNS = sql.raw("day, coupon_code, orders, discount, revenue");
+const TOTAL_COLUMN_NAMES = [
+  "day", "status", "payment_status", "payment_method", "orders", "revenue", "subtotal", "discount", "shipping", "vat", "coupon_orders", "coupon_discount",
+  "new_orders", "new_customers", "new_revenue", "metrics_rows", "processing_n", "processing_sum", "delivery_n", "delivery_sum",
+] as const;
+export type TotalsRow = Record<(typeof TOTAL_COLUMN_NAMES)[number], string | number | null>;
+const COUPON_COLUMN_NAMES = ["day", "coupon_code", "orders", "discount", "revenue"] as const;
+type CouponsRow = Record<(typeof COUPON_COLUMN_NAMES)[number], string | number | null>;
 
-/** A derived table of the range's day sums: the stored settled days and the live days, with the same columns. */
+/** A stored day-sums table: how its rows are summed from the orders, its columns, and how many of them (the first) are its key. */
 type DayTable = "order_day_totals" | "order_day_coupons" | "order_day_sellers" | "order_day_returning";
-const DAY_TABLES: Record<DayTable, { select: (db: Queryable, range: DayRange) => RawBuilder<unknown>; columns: RawBuilder<unknown> }> = {
-  order_day_totals: { select: totalsSelect, columns: TOTAL_COLUMNS },
-  order_day_coupons: { select: couponsSelect, columns: COUPON_COLUMNS },
-  order_day_sellers: { select: sellersSelect, columns: sql.raw("day, k, name, units, revenue") },
-  order_day_returning: { select: returningSelect, columns: sql.raw("day, prev_day, second, orders") },
+const DAY_TABLES: Record<DayTable, { select: (db: Queryable, range: DayRange) => RawBuilder<unknown>; names: readonly string[]; keys: number; columns: RawBuilder<unknown> }> = {
+  order_day_totals: { select: totalsSelect, ...tableColumns(TOTAL_COLUMN_NAMES, 4) },
+  order_day_coupons: { select: couponsSelect, ...tableColumns(COUPON_COLUMN_NAMES, 2) },
+  order_day_sellers: { select: sellersSelect, ...tableColumns(["day", "k", "name", "units", "revenue"], 2) },
+  order_day_returning: { select: returningSelect, ...tableColumns(["day", "prev_day", "second", "orders"], 3) },
 };
+function tableColumns(names: readonly string[], keys: number) {
+  return { names, keys, columns: sql.raw(names.join(", ")) };
+}
 
 async function source(db: Queryable, range: DayRange, table: "order_day_totals" | "order_day_coupons" | "order_day_sellers"): Promise<RawBuilder<unknown>> {
   const { settled, live } = splitRange(range);
@@ -224,14 +230,6 @@ function literalRows<C extends string>(db: Queryable, names: readonly C[], texts
     sql` union all `,
   );
 }
-
-const TOTAL_COLUMN_NAMES = [
-  "day", "status", "payment_status", "payment_method", "orders", "revenue", "subtotal", "discount", "shipping", "vat", "coupon_orders", "coupon_discount",
-  "new_orders", "new_customers", "new_revenue", "metrics_rows", "processing_n", "processing_sum", "delivery_n", "delivery_sum",
-] as const;
-export type TotalsRow = Record<(typeof TOTAL_COLUMN_NAMES)[number], string | number | null>;
-const COUPON_COLUMN_NAMES = ["day", "coupon_code", "orders", "discount", "revenue"] as const;
-type CouponsRow = Record<(typeof COUPON_COLUMN_NAMES)[number], string | number | null>;
 
 /** The live days' figures, each as its stored table would hold them; `returning` as returningSelect's rows. */
 interface LiveSnapshot {
@@ -288,13 +286,13 @@ export async function liveTotals(db: Queryable, live: DayRange): Promise<TotalsR
 }
 
 /**
- * A read of a settled range's stored sums (its stale days summed first), kept in this process until the stored sums
- * change (the `sums` count of changes: migration 0031), not until any order changes: today's orders change no stored
- * sum. `key` names what `read` computes from them.
+ * A read of a settled range's stored sums (its stale days summed first), kept in this process until the stored sums it
+ * reads change (the count of changes of `sums`, or of `sellers` for order_day_sellers: migration 0031), not until any
+ * order changes: today's orders change no stored sum. `key` names what `read` computes from them.
  */
-export async function keptWhileSettled<T>(db: Queryable, settled: DayRange, key: string, read: () => Promise<T>): Promise<T> {
+export async function keptWhileSettled<T>(db: Queryable, settled: DayRange, key: string, read: () => Promise<T>, topic: "sums" | "sellers" = "sums"): Promise<T> {
   await ensureOrderDays(db, settled);
-  return keptWhileUnchanged(db, `settled:${settled.from}:${settled.to}:${key}`, read, { topics: ["sums"] });
+  return keptWhileUnchanged(db, `settled:${settled.from}:${settled.to}:${key}`, read, { topics: [topic] });
 }
 
 /** The UTC hours ("YYYY-MM-DDTHH", as migration 0031 counts them) from start (included) to end (excluded). */
@@ -551,11 +549,19 @@ async function sumDays(trx: Queryable, range: DayRange): Promise<void> {
     else spans.push({ from: d, to: d });
   }
   for (const span of spans) {
+    const days = eachDay(span);
+    if (days.every((d) => present.has(d))) {
+      // Days summed before and marked stale since: summed again, and only the rows that differ are written. A status
+      // changed on an old order changes a row or two of its day's totals and nothing of its sellers, so what is kept
+      // from the sellers (the ranking: sales.server.ts) stays (their count of changes, migration 0031, does not move).
+      for (const table of Object.keys(DAY_TABLES) as DayTable[]) await writeDiffering(trx, table, span);
+      await sql`update order_days set summed_at = ${now} where day >= ${span.from} and day <= ${span.to}`.execute(trx);
+      continue;
+    }
     for (const [table, { select, columns }] of Object.entries(DAY_TABLES)) {
       await sql`delete from ${sql.table(table)} where day >= ${span.from} and day <= ${span.to}`.execute(trx);
       await sql`insert into ${sql.table(table)} (${columns}) ${select(trx, span)}`.execute(trx);
     }
-    const days = eachDay(span);
     await sql`delete from order_days where day >= ${span.from} and day <= ${span.to}`.execute(trx);
     for (let i = 0; i < days.length; i += 200) {
       await sql`insert into order_days (day, summed_at) values ${sql.join(days.slice(i, i + 200).map((d) => sql`(${d}, ${now})`))}`.execute(trx);
@@ -564,16 +570,29 @@ async function sumDays(trx: Queryable, range: DayRange): Promise<void> {
   for (const s of stale) await sql`delete from order_days_stale where day = ${s.day} and changes = ${s.changes}`.execute(trx);
 }
 
-
 /**
- * What the stored sums of a settled range are at: the count and the latest summed_at of its days. Stored sums change
- * only when sumDays writes a day again, with a new summed_at, so an unchanged version means unchanged sums (a reader
- * may keep what it computed from them: sales.server.ts bestSellers).
+ * A span's rows of one stored table summed again from the orders and compared with the stored ones: the stored rows no
+ * longer summed are deleted (by their key) and the new ones inserted; equal rows are not touched. (Each value is
+ * compared as text: the drivers give a sum and a stored integer as different types.)
  */
-export async function settledVersion(db: Queryable, settled: DayRange): Promise<string> {
-  const { rows } = await sql<{ n: number; at: unknown }>`select count(*) as n, max(summed_at) as at from order_days where day >= ${settled.from} and day <= ${settled.to}`.execute(db);
-  const at = rows[0]?.at;
-  return `${Number(rows[0]?.n ?? 0)}:${at instanceof Date ? at.toISOString() : String(at ?? "")}`;
+async function writeDiffering(trx: Queryable, table: DayTable, span: DayRange): Promise<void> {
+  const { select, names, keys, columns } = DAY_TABLES[table];
+  const fresh = (await sql<Record<string, unknown>>`select ${columns} from (${select(trx, span)}) s`.execute(trx)).rows;
+  const stored = (await sql<Record<string, unknown>>`select ${columns} from ${sql.table(table)} where day >= ${span.from} and day <= ${span.to}`.execute(trx)).rows;
+  const text = (r: Record<string, unknown>) => names.map((c) => (r[c] === null || r[c] === undefined ? "\u0000" : String(r[c]))).join("\u0001");
+  const freshTexts = new Set(fresh.map(text));
+  const storedTexts = new Set(stored.map(text));
+  const gone = stored.filter((r) => !freshTexts.has(text(r)));
+  const added = fresh.filter((r) => !storedTexts.has(text(r)));
+  const key = names.slice(0, keys);
+  for (let i = 0; i < gone.length; i += 100) {
+    const rows = gone.slice(i, i + 100).map((r) => sql`(${sql.join(key.map((c) => sql`${sql.ref(c)} = ${r[c]}`), sql` and `)})`);
+    await sql`delete from ${sql.table(table)} where ${sql.join(rows, sql` or `)}`.execute(trx);
+  }
+  for (let i = 0; i < added.length; i += 100) {
+    const rows = added.slice(i, i + 100).map((r) => sql`(${sql.join(names.map((c) => r[c] ?? null))})`);
+    await sql`insert into ${sql.table(table)} (${columns}) values ${sql.join(rows)}`.execute(trx);
+  }
 }
 
 /**

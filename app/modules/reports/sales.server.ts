@@ -13,7 +13,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { dayCoupons, daySellers, dayTotals, ensureOrderDays, liveSellers, PAID, returningCustomers, salesTotals, settledVersion, splitRange } from "./sales-totals.server";
+import { dayCoupons, daySellers, dayTotals, keptWhileSettled, liveSellers, PAID, returningCustomers, salesTotals, splitRange } from "./sales-totals.server";
 import type { DayRange } from "./reports.logic";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
@@ -125,8 +125,8 @@ const byRevenueOrder = (a: SellerRow, b: SellerRow) => b.revenueCents - a.revenu
  * A tie goes to the other figure, then the name.
  *
  * Adding up every product of the range on each view is what a million orders cannot afford (30 days: 65 000
- * product-days, 38 000 products; a year: 650 000). The settled days' sums only change when a day is summed again, so
- * their ranking is kept in this process for as long as the days' summed_at say nothing changed (settledRanking): the
+ * product-days, 38 000 products; a year: 650 000). The settled days' sellers only change when a day's are summed again
+ * differently, so their ranking is kept in this process until then (settledRanking: docs/decisions/043): the
  * first RANKED of each figure and the next value after them, an exact bound on every product further down. Each view
  * adds the live days' products to it; a live product off the kept list has its settled sum looked up when it could
  * reach the top ten. When the bound does not settle the tenth place (a flat long tail) the range is added up in full.
@@ -151,21 +151,9 @@ interface SettledRanking {
   revenueBound: number;
 }
 
-const rankings = new Map<string, Promise<SettledRanking>>();
-
-/** The settled days' ranking, read again only when one of the range's days was summed again since (see bestSellers). */
-async function settledRanking(db: Queryable, settled: DayRange): Promise<SettledRanking> {
-  await ensureOrderDays(db, settled);
-  const version = await settledVersion(db, settled);
-  const key = `${settled.from}:${settled.to}:${version}`;
-  let ranking = rankings.get(key);
-  if (!ranking) {
-    ranking = readSettledRanking(db, settled);
-    if (rankings.size >= 16) rankings.delete(rankings.keys().next().value!);
-    rankings.set(key, ranking);
-    ranking.catch(() => rankings.delete(key));
-  }
-  return ranking;
+/** The settled days' ranking, read again only when their stored sellers changed (see bestSellers). */
+function settledRanking(db: Queryable, settled: DayRange): Promise<SettledRanking> {
+  return keptWhileSettled(db, settled, "ranking", () => readSettledRanking(db, settled), "sellers");
 }
 
 async function readSettledRanking(db: Queryable, settled: DayRange): Promise<SettledRanking> {
