@@ -554,7 +554,17 @@ async function sumDays(trx: Queryable, range: DayRange): Promise<void> {
       // Days summed before and marked stale since: summed again, and only the rows that differ are written. A status
       // changed on an old order changes a row or two of its day's totals and nothing of its sellers, so what is kept
       // from the sellers (the ranking: sales.server.ts) stays (their count of changes, migration 0031, does not move).
-      for (const table of Object.keys(DAY_TABLES) as DayTable[]) await writeDiffering(trx, table, span);
+      // The span's orders are read the way the live days are (readHours: one pass, each order's customer history once),
+      // not with the four tables' own selects (two to three times the time: their probes run once per table).
+      const { start, end } = rangeBounds(span);
+      const fresh = mergeHours([...(await readHours(trx, hoursBetween(start, end))).values()]);
+      const rows: Record<DayTable, Array<Record<string, unknown>>> = {
+        order_day_totals: fresh.totals,
+        order_day_coupons: fresh.coupons,
+        order_day_sellers: fresh.sellers,
+        order_day_returning: fresh.returning,
+      };
+      for (const table of Object.keys(DAY_TABLES) as DayTable[]) await writeDiffering(trx, table, span, rows[table]);
       await sql`update order_days set summed_at = ${now} where day >= ${span.from} and day <= ${span.to}`.execute(trx);
       continue;
     }
@@ -571,13 +581,12 @@ async function sumDays(trx: Queryable, range: DayRange): Promise<void> {
 }
 
 /**
- * A span's rows of one stored table summed again from the orders and compared with the stored ones: the stored rows no
- * longer summed are deleted (by their key) and the new ones inserted; equal rows are not touched. (Each value is
- * compared as text: the drivers give a sum and a stored integer as different types.)
+ * A span's rows of one stored table, summed again from the orders (`fresh`), compared with the stored ones: the stored
+ * rows no longer summed are deleted (by their key) and the new ones inserted; equal rows are not touched. (Each value
+ * is compared as text: the drivers give a sum and a stored integer as different types.)
  */
-async function writeDiffering(trx: Queryable, table: DayTable, span: DayRange): Promise<void> {
-  const { select, names, keys, columns } = DAY_TABLES[table];
-  const fresh = (await sql<Record<string, unknown>>`select ${columns} from (${select(trx, span)}) s`.execute(trx)).rows;
+async function writeDiffering(trx: Queryable, table: DayTable, span: DayRange, fresh: Array<Record<string, unknown>>): Promise<void> {
+  const { names, keys, columns } = DAY_TABLES[table];
   const stored = (await sql<Record<string, unknown>>`select ${columns} from ${sql.table(table)} where day >= ${span.from} and day <= ${span.to}`.execute(trx)).rows;
   const text = (r: Record<string, unknown>) => names.map((c) => (r[c] === null || r[c] === undefined ? "\u0000" : String(r[c]))).join("\u0001");
   const freshTexts = new Set(fresh.map(text));
