@@ -224,6 +224,22 @@ export async function runScaleBench(options: ScaleBenchOptions) {
         ] as const) {
           rows.push(await timePage(base, cookie, name, path, options.runs, orderChanged));
         }
+        // An order of a settled day (five days old) written: its day is marked stale and the next page sums it again
+        // (docs/decisions/034, 043) before it reads.
+        const older = await writer.db
+          .selectFrom("orders")
+          .select("id")
+          .where("created_at", "<", new Date(now - 5 * 86_400_000).toISOString())
+          .orderBy("created_at", "desc")
+          .limit(1)
+          .executeTakeFirstOrThrow();
+        const olderChanged = () => sql`update orders set status = status where id = ${older.id}`.execute(writer.db);
+        for (const [name, path] of [
+          ["dashboard (30 days), after a 5-day-old order changed", "/admin"],
+          ["orders: delivered, after a 5-day-old order changed", "/admin/orders?status=delivered"],
+        ] as const) {
+          rows.push(await timePage(base, cookie, name, path, options.runs, olderChanged));
+        }
       } finally {
         await writer.close();
       }

@@ -24,6 +24,7 @@ import { warnMissingLegalSettings } from "~/modules/legal/legal.server";
 import { invalidatePageCache, pageCache } from "./page-cache";
 import { precompressedAssets } from "./precompressed-assets";
 import { bodyLimit, refuseNulInUrl } from "./input-guards";
+import { oneDrainListener } from "./drain-listeners";
 import { securityHeaders } from "./security-headers";
 import { startJobs } from "./jobs";
 import { startChangeFeed } from "./change-feed";
@@ -67,6 +68,8 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     }),
   );
   app.use(compression());
+  // compression leaves a listener behind for every wait for a drain (a large streamed export): see drain-listeners.ts
+  app.use(oneDrainListener());
   app.use(bodyLimit());
   app.use(refuseNulInUrl());
 
