@@ -156,6 +156,22 @@ describe("admin orders: status and payment", () => {
     expect((await row(order.id)).status).toBe("pending");
   });
 
+  it("moving an old order sums its day again in the action, so the next page reads the stored sums as they are", async () => {
+    const { sql } = await import("kysely");
+    const { sumSettledOrderDays } = await import("~/modules/reports/sales-totals.server");
+    const order = await insertOrder(db(), { userId: customer.id, status: "shipped", paymentStatus: "completed", createdAt: new Date(Date.now() - 6 * 86_400_000).toISOString() });
+    await sumSettledOrderDays(db()); // the past days summed, as the background job does
+    const before = (await dataOf(await load("?status=delivered"))) as { counts: Record<string, number> };
+    await ok(await post({ intent: "status", id: order.id, status: "delivered" }), "Order status updated to delivered");
+    // the action left no stale day behind (it summed the order's day again)…
+    const stale = await sql<{ day: string }>`select day from order_days_stale`.execute(db());
+    expect(stale.rows.filter((r) => r.day < new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10))).toEqual([]);
+    // …and the tabs count the order where it now is
+    const after = (await dataOf(await load("?status=delivered"))) as { counts: Record<string, number> };
+    expect(after.counts.delivered).toBe(before.counts.delivered + 1);
+    expect(after.counts.shipped).toBe(before.counts.shipped - 1);
+  });
+
   it("shipping then delivering writes the order's metrics row (processing and delivery time in seconds)", async () => {
     const started = new Date(Date.now() - 5 * 3600_000).toISOString();
     const order = await insertOrder(db(), { userId: customer.id, status: "processing", paymentStatus: "completed", processingStartedAt: started });

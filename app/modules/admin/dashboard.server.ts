@@ -1,9 +1,8 @@
-import { sql } from "kysely";
 import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { userFigures } from "~/modules/accounts/users-admin.server";
-import { allOrderDays, dayTotals, keptWhileSettled, liveTotals, splitRange } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, daySums } from "~/modules/reports/sales-totals.server";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { percentOf } from "./dashboard.logic";
 
@@ -31,23 +30,12 @@ export async function dashboardFigures(db: Queryable): Promise<DashboardFigures>
     userFigures(db),
     catalog,
     // every order by status, from the day sums (migration 0027: docs/decisions/034), not a count of the orders table:
-    // the settled days' stored sums, kept until they change, and the live days' (the same read, once per request, as
-    // the sales figures; kept per hour: docs/decisions/043)
+    // the settled days' stored sums, kept until they change, and the live days' kept hours (docs/decisions/043)
     allOrderDays(db)
-      .then((days) => {
-        const { settled, live } = splitRange(days);
-        return Promise.all([
-          settled
-            ? keptWhileSettled(db, settled, "status", () =>
-                dayTotals(db, settled).then((t) => sql<{ status: OrderStatus; n: number }>`select status, sum(orders) as n from ${t} t group by status`.execute(db)).then((r) => r.rows),
-              )
-            : [],
-          live ? liveTotals(db, live).then((rows) => rows.map((r) => ({ status: r.status as OrderStatus, n: Number(r.orders) }))) : [],
-        ]);
-      })
-      .then(([stored, fresh]) => {
+      .then((days) => daySums(db, days, "order_day_totals", { group: ["status"], sums: ["orders"] }))
+      .then((rows) => {
         const byStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
-        for (const row of [...stored, ...fresh]) if (row.status in byStatus) byStatus[row.status] += Number(row.n);
+        for (const row of rows) if (row.status in byStatus) byStatus[row.status as OrderStatus] += row.orders;
         return byStatus;
       }),
     keptWhileUnchanged(db, "dashboard:reviews", () => count("reviews"), { topics: ["reviews"] }),

@@ -32,10 +32,8 @@ import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { allOrderDays, dayTotals, keptWhileSettled, liveFrom, liveTotals } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, daySums, liveFrom } from "~/modules/reports/sales-totals.server";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
-import type { DayRange } from "~/modules/reports/reports.logic";
-import { addDays } from "~/modules/reports/sales.logic";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
@@ -316,28 +314,16 @@ export async function orderMetrics(db: Queryable): Promise<MetricsSummary> {
 export async function orderFigures(db: Queryable, now = new Date()): Promise<{ counts: Record<OrderStatus, number>; metrics: MetricsSummary }> {
   const days = await allOrderDays(db, now);
   const live = liveFrom(now);
-  const settled: DayRange | null = days.from < live ? { from: days.from, to: addDays(live, -1) } : null;
-  type Sums = { status: OrderStatus; orders: number; metrics_rows: number; processing_n: number; processing_sum: number; delivery_n: number; delivery_sum: number };
-  // The settled days' stored sums, kept until they change; the live days' from their orders, kept per hour until an
-  // order of that hour changes (docs/decisions/042, 043): a page after an order changed reads that order's hour.
-  const [stored, fresh] = await Promise.all([
-    settled
-      ? keptWhileSettled(db, settled, "tabs", () =>
-          dayTotals(db, settled).then((t) =>
-            sql<Sums>`
-              select status, sum(orders) as orders, sum(metrics_rows) as metrics_rows, sum(processing_n) as processing_n, sum(processing_sum) as processing_sum,
-                sum(delivery_n) as delivery_n, sum(delivery_sum) as delivery_sum
-              from ${t} t group by status
-            `.execute(db),
-          ),
-        )
-      : { rows: [] as Sums[] },
-    liveTotals(db, { from: live, to: days.to < live ? live : days.to }).then((rows) => ({ rows: rows as unknown as Sums[] })),
-  ]);
+  // The settled days' stored sums, kept until they change; the live days' kept hours (docs/decisions/042, 043): a page
+  // after an order changed reads that order's hour.
+  const rows = await daySums(db, { from: days.from, to: days.to < live ? live : days.to }, "order_day_totals", {
+    group: ["status"],
+    sums: ["orders", "metrics_rows", "processing_n", "processing_sum", "delivery_n", "delivery_sum"],
+  });
   const counts = noCounts();
   const total = { rows: 0, processingN: 0, processingSum: 0, deliveryN: 0, deliverySum: 0 };
-  for (const r of [...stored.rows, ...fresh.rows]) {
-    if (r.status in counts) counts[r.status] += Number(r.orders);
+  for (const r of rows) {
+    if (r.status in counts) counts[r.status as OrderStatus] += r.orders;
     total.rows += Number(r.metrics_rows);
     total.processingN += Number(r.processing_n);
     total.processingSum += Number(r.processing_sum);

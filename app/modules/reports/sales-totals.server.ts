@@ -49,20 +49,15 @@ export async function salesTotals(db: Queryable, range: DayRange): Promise<Sales
     .where("o.created_at", ">=", start)
     .where("o.created_at", "<", end)
     .executeTakeFirst();
-  const totals = sql<{ orders: number; revenue: number; subtotal: number; discount: number; delivery: number; vat: number }>`
-    select sum(orders) as orders, sum(revenue) as revenue, sum(subtotal) as subtotal, sum(discount) as discount, sum(shipping) as delivery, sum(vat) as vat
-    from ${await dayTotals(db, range)} t
-    where payment_status = ${PAID}
-  `.execute(db);
-  const [{ rows }, refunded] = await Promise.all([totals, refunds]);
-  const row = rows[0];
+  const totals = daySums(db, range, "order_day_totals", { group: [], sums: ["orders", "revenue", "subtotal", "discount", "shipping", "vat"], paidOnly: true });
+  const [[row], refunded] = await Promise.all([totals, refunds]);
   return {
-    orders: Number(row?.orders ?? 0),
-    revenueCents: Number(row?.revenue ?? 0),
-    subtotalCents: Number(row?.subtotal ?? 0),
-    discountCents: Number(row?.discount ?? 0),
-    deliveryCents: Number(row?.delivery ?? 0),
-    vatCents: Number(row?.vat ?? 0),
+    orders: row?.orders ?? 0,
+    revenueCents: row?.revenue ?? 0,
+    subtotalCents: row?.subtotal ?? 0,
+    discountCents: row?.discount ?? 0,
+    deliveryCents: row?.shipping ?? 0,
+    vatCents: row?.vat ?? 0,
     refundedCents: Number(refunded?.refunded ?? 0),
   };
 }
@@ -202,35 +197,6 @@ function tableColumns(names: readonly string[], keys: number) {
   return { names, keys, columns: sql.raw(names.join(", ")) };
 }
 
-async function source(db: Queryable, range: DayRange, table: "order_day_totals" | "order_day_coupons" | "order_day_sellers"): Promise<RawBuilder<unknown>> {
-  const { settled, live } = splitRange(range);
-  if (settled) await ensureOrderDays(db, settled);
-  const { select, columns } = DAY_TABLES[table];
-  const stored = settled ? sql`select ${columns} from ${sql.table(table)} where day >= ${settled.from} and day <= ${settled.to}` : null;
-  let fresh: RawBuilder<unknown> | null = null;
-  if (live && table !== "order_day_sellers") {
-    // The live days' totals and coupons come from one read of their orders per view (liveOrders), as literal rows.
-    const snapshot = await liveOrders(db, live);
-    fresh = table === "order_day_totals" ? literalRows(db, TOTAL_COLUMN_NAMES, 4, snapshot.totals) : literalRows(db, COUPON_COLUMN_NAMES, 2, snapshot.coupons);
-  } else if (live) {
-    fresh = sql`select ${columns} from (${select(db, live)}) live`;
-  }
-  const parts = [stored, fresh].filter((p): p is RawBuilder<unknown> => p !== null);
-  // nothing at all: an empty table of the right columns
-  if (parts.length === 0) return sql`(select ${columns} from ${sql.table(table)} where 1 = 0)`;
-  return sql`(${sql.join(parts, sql` union all `)})`;
-}
-
-/** Rows computed here as a derived table: the first `texts` columns text, the others integers (bigint on PostgreSQL). */
-function literalRows<C extends string>(db: Queryable, names: readonly C[], texts: number, rows: Array<Record<C, string | number | null>>): RawBuilder<unknown> | null {
-  if (rows.length === 0) return null;
-  const number = isPostgres(db) ? sql.raw("bigint") : sql.raw("integer");
-  return sql.join(
-    rows.map((r) => sql`select ${sql.join(names.map((c, i) => (i < texts ? sql`cast(${r[c]} as text) as ${sql.ref(c)}` : sql`cast(${r[c]} as ${number}) as ${sql.ref(c)}`)))}`),
-    sql` union all `,
-  );
-}
-
 /** The live days' figures, each as its stored table would hold them; `returning` as returningSelect's rows. */
 interface LiveSnapshot {
   totals: TotalsRow[];
@@ -280,11 +246,6 @@ export async function liveSellers(db: Queryable, live: DayRange): Promise<Array<
   return [...byKey.values()];
 }
 
-/** The live days' sums per day, status, payment status and method (the rows order_day_totals would hold for them). */
-export async function liveTotals(db: Queryable, live: DayRange): Promise<TotalsRow[]> {
-  return (await liveOrders(db, live)).totals;
-}
-
 /**
  * A read of a settled range's stored sums (its stale days summed first), kept in this process until the stored sums it
  * reads change (the count of changes of `sums`, or of `sellers` for order_day_sellers: migration 0031), not until any
@@ -293,6 +254,52 @@ export async function liveTotals(db: Queryable, live: DayRange): Promise<TotalsR
 export async function keptWhileSettled<T>(db: Queryable, settled: DayRange, key: string, read: () => Promise<T>, topic: "sums" | "sellers" = "sums"): Promise<T> {
   await ensureOrderDays(db, settled);
   return keptWhileUnchanged(db, `settled:${settled.from}:${settled.to}:${key}`, read, { topics: [topic] });
+}
+
+type SummedTable = "order_day_totals" | "order_day_coupons";
+type SummedColumn<T extends SummedTable> = T extends "order_day_totals" ? (typeof TOTAL_COLUMN_NAMES)[number] : (typeof COUPON_COLUMN_NAMES)[number];
+
+/**
+ * A range's day sums grouped by `group` (text columns) with `sums` added up (`paidOnly`: the paid orders' rows, of
+ * order_day_totals), as `select group, sum(…) from dayTotals(range) group by group` gives them, in two parts added here:
+ * the settled days' from the stored table (kept until the stored sums change: keptWhileSettled) and the live days' from
+ * their kept hours (liveOrders). Every column summed is a sum or a count, so the parts add up; the first view after an
+ * order changed then reads that order's hour and nothing of the settled days (docs/decisions/043).
+ */
+export async function daySums<T extends SummedTable, G extends SummedColumn<T>, S extends SummedColumn<T>>(
+  db: Queryable,
+  range: DayRange,
+  table: T,
+  spec: { group: readonly G[]; sums: readonly S[]; paidOnly?: boolean },
+): Promise<Array<Record<G, string> & Record<S, number>>> {
+  const { settled, live } = splitRange(range);
+  const paid = spec.paidOnly && table === "order_day_totals";
+  const stored = settled
+    ? keptWhileSettled(db, settled, `${table}:${spec.group.join(",")}:${spec.sums.join(",")}:${paid ? "paid" : "all"}`, async () => {
+        const groups = spec.group.map((c) => sql.ref(c));
+        const { rows } = await sql<Record<string, unknown>>`
+          select ${sql.join([...groups, ...spec.sums.map((c) => sql`sum(${sql.ref(c)}) as ${sql.ref(c)}`)])}
+          from ${sql.table(table)}
+          where day >= ${settled.from} and day <= ${settled.to} ${paid ? sql`and payment_status = ${PAID}` : sql``}
+          ${groups.length ? sql`group by ${sql.join(groups)}` : sql``}
+        `.execute(db);
+        // no group and no row: a sum over nothing (null), as over no live row
+        return rows.filter((r) => spec.group.length > 0 || r[spec.sums[0]!] !== null);
+      })
+    : Promise.resolve([]);
+  const fresh = live
+    ? liveOrders(db, live).then((snapshot) =>
+        ((table === "order_day_totals" ? snapshot.totals : snapshot.coupons) as Array<Record<string, unknown>>).filter((r) => !paid || r.payment_status === PAID),
+      )
+    : Promise.resolve([]);
+  const byGroup = new Map<string, Record<string, unknown>>();
+  for (const r of [...(await stored), ...(await fresh)]) {
+    const key = spec.group.map((c) => String(r[c])).join("\u0001");
+    const into = byGroup.get(key) ?? Object.fromEntries([...spec.group.map((c) => [c, r[c]]), ...spec.sums.map((c) => [c, 0])]);
+    byGroup.set(key, into);
+    for (const c of spec.sums) into[c] = Number(into[c]) + Number(r[c] ?? 0);
+  }
+  return [...byGroup.values()] as Array<Record<G, string> & Record<S, number>>;
 }
 
 /** The UTC hours ("YYYY-MM-DDTHH", as migration 0031 counts them) from start (included) to end (excluded). */
@@ -455,18 +462,18 @@ async function readHours(db: Queryable, hours: string[]): Promise<Map<string, Ho
 }
 
 /**
- * The range's order sums per day, status, payment status and method (see order_day_totals' columns).
+ * The range's paid units and revenue per day and product key, as a derived table: the settled days' stored rows and
+ * the live days' summed from their lines (the best sellers when the kept ranking cannot settle them: sales.server.ts).
  */
-export function dayTotals(db: Queryable, range: DayRange) {
-  return source(db, range, "order_day_totals");
-}
-/** The range's paid coupon use per day and code. */
-export function dayCoupons(db: Queryable, range: DayRange) {
-  return source(db, range, "order_day_coupons");
-}
-/** The range's paid units and revenue per day and product key. */
-export function daySellers(db: Queryable, range: DayRange) {
-  return source(db, range, "order_day_sellers");
+export async function daySellers(db: Queryable, range: DayRange): Promise<RawBuilder<unknown>> {
+  const { settled, live } = splitRange(range);
+  if (settled) await ensureOrderDays(db, settled);
+  const { columns } = DAY_TABLES.order_day_sellers;
+  const parts = [
+    settled ? sql`select ${columns} from order_day_sellers where day >= ${settled.from} and day <= ${settled.to}` : null,
+    live ? sql`select ${columns} from (${sellersSelect(db, live)}) live` : null,
+  ].filter((p): p is RawBuilder<unknown> => p !== null);
+  return sql`(${sql.join(parts, sql` union all `)})`;
 }
 
 /**
@@ -478,7 +485,7 @@ export async function returningCustomers(db: Queryable, range: DayRange): Promis
   const counts = (r: { prev_day: string; second: number }) => r.prev_day < range.from || Number(r.second) === 1;
   const [stored, fresh] = await Promise.all([
     settled
-      ? ensureOrderDays(db, settled).then(() =>
+      ? keptWhileSettled(db, settled, `returning:${range.from}`, () =>
           sql<{ n: number }>`
             select coalesce(sum(orders), 0) as n from order_day_returning
             where day >= ${settled.from} and day <= ${settled.to} and (prev_day < ${range.from} or second = 1)
@@ -602,6 +609,21 @@ async function writeDiffering(trx: Queryable, table: DayTable, span: DayRange, f
     const rows = added.slice(i, i + 100).map((r) => sql`(${sql.join(names.map((c) => r[c] ?? null))})`);
     await sql`insert into ${sql.table(table)} (${columns}) values ${sql.join(rows)}`.execute(trx);
   }
+}
+
+/**
+ * Sums again the settled days that changes have marked stale (an old order's status, payment or lines), now, so the
+ * next page does not: the admin's actions call it once they have written (admin-action.server.ts), and pay for the
+ * days they changed (a day of a million-order shop: ~50–150 ms) instead of the owner's next view. Days never summed
+ * are left to the background job (a first backfill can take minutes). A failure here changes nothing already written:
+ * the next page, or the job, sums the day.
+ */
+export async function sumStaleOrderDays(db: Queryable, now = new Date()): Promise<number> {
+  const { rows } = await sql<{ day: string }>`
+    select s.day from order_days_stale s inner join order_days d on d.day = s.day where s.day < ${liveFrom(now)} order by s.day limit 31
+  `.execute(db);
+  for (const { day } of rows) await ensureOrderDays(db, { from: day, to: day });
+  return rows.length;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { dayCoupons, daySellers, dayTotals, keptWhileSettled, liveSellers, PAID, returningCustomers, salesTotals, splitRange } from "./sales-totals.server";
+import { daySellers, daySums, keptWhileSettled, liveSellers, PAID, returningCustomers, salesTotals, splitRange } from "./sales-totals.server";
 import type { DayRange } from "./reports.logic";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
@@ -42,13 +42,14 @@ export interface PaidDayRow {
  * 3 × 2 × the range's days), so the orders are read once, not once per chart.
  */
 export async function paidDays(db: Queryable, range: SalesRange): Promise<PaidDayRow[]> {
-  const { rows } = await sql<{ day: string; payment_method: string; orders: number; revenue: number; coupon_orders: number; discount: number }>`
-    select day, payment_method, sum(orders) as orders, sum(revenue) as revenue, sum(coupon_orders) as coupon_orders, sum(coupon_discount) as discount
-    from ${await dayTotals(db, { from: range.previous.from, to: range.to })} t
-    where payment_status = ${PAID}
-    group by day, payment_method
-  `.execute(db);
-  return rows.map((r) => ({ day: r.day, method: r.payment_method, orders: n(r.orders), revenueCents: n(r.revenue), couponOrders: n(r.coupon_orders), discountCents: n(r.discount) }));
+  const rows = await daySums(db, { from: range.previous.from, to: range.to }, "order_day_totals", {
+    group: ["day", "payment_method"],
+    sums: ["orders", "revenue", "coupon_orders", "coupon_discount"],
+    paidOnly: true,
+  });
+  return rows
+    .map((r) => ({ day: r.day, method: r.payment_method, orders: r.orders, revenueCents: r.revenue, couponOrders: r.coupon_orders, discountCents: r.coupon_discount }))
+    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 }
 
 /** The rows of the range itself (not its previous period). */
@@ -101,8 +102,8 @@ export interface StatusRow {
  * Every order placed in the range (paid or not) by its status; each status present, in the order's life order.
  */
 export async function ordersByStatus(db: Queryable, range: SalesRange): Promise<StatusRow[]> {
-  const { rows } = await sql<{ status: OrderStatus; orders: number }>`select status, sum(orders) as orders from ${await dayTotals(db, range)} t group by status`.execute(db);
-  const counts = new Map(rows.map((r) => [r.status, n(r.orders)]));
+  const rows = await daySums(db, range, "order_day_totals", { group: ["status"], sums: ["orders"] });
+  const counts = new Map(rows.map((r) => [r.status, r.orders]));
   return ORDER_STATUSES.map((status) => ({ status, label: ORDER_STATUS_LABELS[status], orders: counts.get(status) ?? 0 }));
 }
 
@@ -291,17 +292,10 @@ export interface CustomerKindRow {
 export async function newAndReturning(db: Queryable, range: SalesRange): Promise<CustomerKindRow[]> {
   // Orders and revenue add up per day (order_day_totals), and so do new customers (a customer's new orders are all at
   // their first paid instant, so on one day); distinct returning customers from order_day_returning (returningCustomers).
-  const [{ rows }, returning] = await Promise.all([
-    dayTotals(db, range).then((t) =>
-      sql<{ orders: number; revenue: number; new_orders: number; new_customers: number; new_revenue: number }>`
-        select sum(orders) as orders, sum(revenue) as revenue, sum(new_orders) as new_orders, sum(new_customers) as new_customers, sum(new_revenue) as new_revenue
-        from ${t} t
-        where payment_status = ${PAID}
-      `.execute(db),
-    ),
+  const [[t], returning] = await Promise.all([
+    daySums(db, range, "order_day_totals", { group: [], sums: ["orders", "revenue", "new_orders", "new_customers", "new_revenue"], paidOnly: true }),
     returningCustomers(db, range),
   ]);
-  const t = rows[0];
   const paidOrders = n(t?.orders);
   const newOrders = n(t?.new_orders);
   return [
@@ -328,21 +322,15 @@ export interface CouponFigures {
 
 /** The range's paid orders that used a coupon, by code (most used first, at most COUPON_ROWS codes), with totals. */
 export async function couponUse(db: Queryable, range: SalesRange, days: Promise<PaidDayRow[]> = paidDays(db, range)): Promise<CouponFigures> {
-  const [{ rows }, paid] = await Promise.all([
-    dayCoupons(db, range).then((coupons) =>
-      sql<{ coupon_code: string; orders: number; discount: number; revenue: number }>`
-        select coupon_code, sum(orders) as orders, sum(discount) as discount, sum(revenue) as revenue
-        from ${coupons} c
-        group by coupon_code
-        order by sum(orders) desc, sum(discount) desc, coupon_code
-        limit ${COUPON_ROWS}
-      `.execute(db),
-    ),
-    days,
-  ]);
+  const [codes, paid] = await Promise.all([daySums(db, range, "order_day_coupons", { group: ["coupon_code"], sums: ["orders", "discount", "revenue"] }), days]);
+  const rows = codes
+    .map((r) => ({ code: String(r.coupon_code), orders: r.orders, discountCents: r.discount, revenueCents: r.revenue }))
+    // most used first, then the larger discount, then by code
+    .sort((a, b) => b.orders - a.orders || b.discountCents - a.discountCents || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+    .slice(0, COUPON_ROWS);
   const current = inRange(range, paid);
   return {
-    rows: rows.map((r) => ({ code: String(r.coupon_code), orders: n(r.orders), discountCents: n(r.discount), revenueCents: n(r.revenue) })),
+    rows,
     orders: current.reduce((sum, r) => sum + r.couponOrders, 0),
     discountCents: current.reduce((sum, r) => sum + r.discountCents, 0),
   };
