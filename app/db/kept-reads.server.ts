@@ -12,9 +12,10 @@ import type { Queryable } from "./db.server";
  * - `reviews`: reviews, review_requests;
  * - `catalog`: products, categories, coupons, shipping_zones;
  * - `sums`: the settled days' stored sums (order_day_totals, order_day_coupons, order_day_returning: migration 0031);
- * - `sellers`: the settled days' stored sellers (order_day_sellers: migration 0031).
+ * - `sellers`: the settled days' stored sellers (order_day_sellers: migration 0031);
+ * - `old-orders`: orders older than 20 hours (their days marked stale, order_days_stale: migration 0031).
  */
-export type ChangeTopic = "orders" | "customers" | "reviews" | "catalog" | "sums" | "sellers";
+export type ChangeTopic = "orders" | "customers" | "reviews" | "catalog" | "sums" | "sellers" | "old-orders";
 
 /** Each topic's count of changes (migration 0030: the sum of its slots). */
 export function dataChanges(db: Queryable): Promise<Record<ChangeTopic, string>> {
@@ -23,7 +24,7 @@ export function dataChanges(db: Queryable): Promise<Record<ChangeTopic, string>>
 
 async function readDataChanges(db: Queryable): Promise<Record<ChangeTopic, string>> {
   const { rows } = await sql<{ topic: ChangeTopic; n: unknown }>`select topic, sum(n) as n from data_changes group by topic`.execute(db);
-  const counts: Record<ChangeTopic, string> = { orders: "0", customers: "0", reviews: "0", catalog: "0", sums: "0", sellers: "0" };
+  const counts: Record<ChangeTopic, string> = { orders: "0", customers: "0", reviews: "0", catalog: "0", sums: "0", sellers: "0", "old-orders": "0" };
   for (const r of rows) counts[r.topic] = String(r.n ?? 0);
   return counts;
 }

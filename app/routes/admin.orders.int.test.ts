@@ -122,6 +122,26 @@ describe("admin orders: the list", () => {
     expect(after.list.rows.map((o) => o.customerEmail).sort()).toEqual([`ayanda.${name}@example.co.za`, `bongani.${name}@example.co.za`]);
   });
 
+  it("a search's tab counts follow every change of its orders: an old one's (kept until one changes) and today's", async () => {
+    const name = `dlamini${Date.now()}`;
+    const buyer = await createUser(db(), { email: `thandi.${name}@example.co.za` });
+    const old = await insertOrder(db(), { userId: buyer.id, status: "shipped", paymentStatus: "completed", createdAt: new Date(Date.now() - 9 * 86_400_000).toISOString() });
+    await insertOrder(db(), { userId: buyer.id, status: "processing", paymentStatus: "completed" });
+    const counts = async () => (await adminOrdersView(db(), { status: "delivered", q: name, page: 1 })).counts;
+    expect(await counts()).toMatchObject({ shipped: 1, processing: 1, delivered: 0 });
+    expect(await counts()).toMatchObject({ shipped: 1, processing: 1, delivered: 0 });
+    // the old order delivered (written directly, as a courier's tracking would)
+    await db().updateTable("orders").set({ status: "delivered" }).where("id", "=", old.id).execute();
+    expect(await counts()).toMatchObject({ shipped: 0, processing: 1, delivered: 1 });
+    // a new order of theirs, and one moved to another customer
+    const fresh = await insertOrder(db(), { userId: buyer.id, status: "pending", paymentStatus: "pending" });
+    expect(await counts()).toMatchObject({ pending: 1, processing: 1, delivered: 1 });
+    await db().updateTable("orders").set({ user_id: customer.id }).where("id", "=", old.id).execute();
+    expect(await counts()).toMatchObject({ pending: 1, processing: 1, delivered: 0 });
+    await db().deleteFrom("orders").where("id", "=", fresh.id).execute();
+    expect(await counts()).toMatchObject({ pending: 0, processing: 1, delivered: 0 });
+  });
+
   it("computes the metrics of SPEC §9 from order_metrics", async () => {
     const data = await dataOf(await load());
     const m = await db()

@@ -20,7 +20,9 @@ import { DATA_CHANGE_SLOTS } from "./0030_data_changes";
  * And two topics of data_changes (migration 0030) for the stored sums of the settled days: `sums` (order_day_totals,
  * order_day_coupons, order_day_returning) and `sellers` (order_day_sellers). What a page adds up from the settled days
  * is kept until those change, not until any order does (an order of today changes no stored sum; a status changed on
- * an old order changes its day's totals, not its sellers: sumDays writes only the rows that differ).
+ * an old order changes its day's totals, not its sellers: sumDays writes only the rows that differ). And a third,
+ * `old-orders`: a change to an order older than 20 hours (migration 0027's mark of its day as stale, on any column):
+ * what a page counts of the orders before the live days (an orders search's tab counts) is kept until then.
  */
 export async function up(db: Kysely<any>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -32,7 +34,7 @@ export async function up(db: Kysely<any>) {
     .addPrimaryKeyConstraint("order_hour_changes_pk", ["hour", "slot"])
     .execute();
 
-  const SUMS_TOPICS = { sums: ["order_day_totals", "order_day_coupons", "order_day_returning"], sellers: ["order_day_sellers"] } as const;
+  const SUMS_TOPICS = { sums: ["order_day_totals", "order_day_coupons", "order_day_returning"], sellers: ["order_day_sellers"], "old-orders": ["order_days_stale"] } as const;
   await db
     .insertInto("data_changes")
     .values(Object.keys(SUMS_TOPICS).flatMap((topic) => Array.from({ length: DATA_CHANGE_SLOTS }, (_, slot) => ({ topic, slot, n: 0 }))))
@@ -41,7 +43,7 @@ export async function up(db: Kysely<any>) {
     if (postgres) {
       await sql
         .raw(
-          `create function ${topic}_changes_count() returns trigger language plpgsql as $$
+          `create function ${topic.replace("-", "_")}_changes_count() returns trigger language plpgsql as $$
            begin
              update data_changes set n = n + 1 where topic = '${topic}' and slot = pg_backend_pid() % ${DATA_CHANGE_SLOTS};
              return null;
@@ -49,11 +51,19 @@ export async function up(db: Kysely<any>) {
         )
         .execute(db);
       for (const table of tables) {
-        await sql.raw(`create trigger ${table}_count_changes after insert or update or delete on ${table} for each statement execute function ${topic}_changes_count()`).execute(db);
+        // A stale mark counts per row: migration 0027's triggers run their marking statement for every order write,
+        // most often marking nothing (a new order), and a statement-level trigger would count those too.
+        const marks = topic === "old-orders";
+        await sql
+          .raw(
+            `create trigger ${table}_count_changes after insert or update${marks ? "" : " or delete"} on ${table} for each ${marks ? "row" : "statement"} execute function ${topic.replace("-", "_")}_changes_count()`,
+          )
+          .execute(db);
       }
     } else {
       for (const table of tables) {
-        for (const op of ["insert", "update", "delete"]) {
+        // a stale mark removed (its day summed again) is no change to an order
+        for (const op of topic === "old-orders" ? ["insert", "update"] : ["insert", "update", "delete"]) {
           await sql.raw(`create trigger ${table}_count_changes_${op} after ${op} on ${table} begin update data_changes set n = n + 1 where topic = '${topic}' and slot = 0; end`).execute(db);
         }
       }
@@ -176,17 +186,17 @@ export async function down(db: Kysely<any>) {
     for (const table of ["orders", "order_lines", "order_metrics"]) {
       for (const op of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists ${table}_hours_${op} on ${table}`).execute(db);
     }
-    for (const table of ["order_day_totals", "order_day_coupons", "order_day_returning", "order_day_sellers"]) await sql.raw(`drop trigger if exists ${table}_count_changes on ${table}`).execute(db);
-    await sql`drop function if exists sums_changes_count(), sellers_changes_count()`.execute(db);
+    for (const table of ["order_day_totals", "order_day_coupons", "order_day_returning", "order_day_sellers", "order_days_stale"]) await sql.raw(`drop trigger if exists ${table}_count_changes on ${table}`).execute(db);
+    await sql`drop function if exists sums_changes_count(), sellers_changes_count(), old_orders_changes_count()`.execute(db);
     await sql`drop function if exists orders_inserted_hours(), orders_updated_hours(), orders_deleted_hours(), order_children_hours(), order_hours_count(text[]), order_hour_of(timestamptz)`.execute(db);
   } else {
-    for (const table of ["order_day_totals", "order_day_coupons", "order_day_returning", "order_day_sellers"]) {
+    for (const table of ["order_day_totals", "order_day_coupons", "order_day_returning", "order_day_sellers", "order_days_stale"]) {
       for (const op of ["insert", "update", "delete"]) await sql.raw(`drop trigger if exists ${table}_count_changes_${op}`).execute(db);
     }
     for (const name of ["orders_hours_insert", "orders_hours_delete", "orders_hours_update", "orders_hours_customer", ...["insert", "update", "delete"].flatMap((op) => [`order_metrics_hours_${op}`, `order_lines_hours_${op}`])]) {
       await sql.raw(`drop trigger if exists ${name}`).execute(db);
     }
   }
-  await db.deleteFrom("data_changes").where("topic", "in", ["sums", "sellers"]).execute();
+  await db.deleteFrom("data_changes").where("topic", "in", ["sums", "sellers", "old-orders"]).execute();
   await db.schema.dropTable("order_hour_changes").ifExists().execute();
 }
