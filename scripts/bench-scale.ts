@@ -75,7 +75,7 @@ function rssOf(pid: number): { rss: number; hwm: number } | null {
 
 async function startServer(options: ScaleBenchOptions, databaseUrl: string): Promise<ChildProcess> {
   const base = `http://127.0.0.1:${options.port}`;
-  const server = spawn(process.execPath, ["server.js"], {
+  const server = spawn(process.execPath, ["--max-semi-space-size=16", "server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -126,7 +126,7 @@ async function seed(): Promise<{ productSlug: string; searchTerm: string; produc
 }
 
 async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ["server.js"], {
+  const server = spawn(process.execPath, ["--max-semi-space-size=16", "server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -72,6 +72,17 @@ function withCallbackQueries(pool: pg.Pool): PostgresPool {
   return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
 }
 
+/** Where each opened database lives, for work done on another connection to it (a worker thread: databaseUrlOf). */
+const urls = new WeakMap<object, string>();
+
+/**
+ * The URL another connection would open to reach the same data as `db`; undefined for a transaction (its writes are
+ * its own until it commits), an in-memory SQLite database (no other connection sees it), or a handle made elsewhere.
+ */
+export function databaseUrlOf(db: Queryable): string | undefined {
+  return urls.get(db);
+}
+
 export function openDatabase(url: string, poolSize = 14): DatabaseHandle {
   if (isPostgresUrl(url)) {
     const sizes = poolSizes(poolSize);
@@ -79,6 +90,7 @@ export function openDatabase(url: string, poolSize = 14): DatabaseHandle {
     const authPool = new pg.Pool({ connectionString: url, max: sizes.auth });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withCallbackQueries(pool) }) });
     const authDb = new Kysely<any>({ dialect: new PostgresDialect({ pool: authPool }) });
+    urls.set(db, url);
     return {
       db,
       authDb,
@@ -91,6 +103,7 @@ export function openDatabase(url: string, poolSize = 14): DatabaseHandle {
   if (url !== ":memory:") mkdirSync(dirname(url), { recursive: true });
   const sqlite = openSqlite(url);
   const db = new Kysely<Database>({ dialect: nodeSqliteDialect(sqlite), plugins: [new SqliteTypesPlugin()] });
+  if (url !== ":memory:") urls.set(db, url);
   return { db, authDb: db, dialect: "sqlite", close: () => db.destroy() };
 }
 

@@ -1,7 +1,8 @@
+import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
 import { vatInInclusiveTotal } from "~/modules/invoices/invoice.logic";
 import { vatIncluded } from "~/utils/money";
-import { daysInRange, isCalendarDay, monthToDate, neutraliseCell, rangeBounds, saDay, saTime } from "./reports.logic";
+import { csvRecord, daysInRange, isCalendarDay, monthToDate, neutraliseCell, rangeBounds, saDay, saTime } from "./reports.logic";
 import { EXPORT_MESSAGES, ordersExportQuery } from "./reports.schema";
 
 describe("South African days", () => {
@@ -60,5 +61,17 @@ describe("the export's query", () => {
     expect(message({ from: "2020-01-01", to: "2026-03-01" })).toBe(EXPORT_MESSAGES.tooLong);
     expect(message({ from: "2026-03-01", to: "2026-03-01", lines: "yes" })).toBe(EXPORT_MESSAGES.lines);
     expect(message({ from: "2026-03-01", to: "2026-03-01", status: "refunded" })).toBe(EXPORT_MESSAGES.status);
+  });
+});
+
+describe("csvRecord (the orders export's writer)", () => {
+  // The export wrote its records with csv-stringify (windows record delimiter, a lone \r or \n quoted too); its own
+  // writer must write the same bytes for every kind of cell an order can hold.
+  const CELLS = ["", "plain", "R 1 299,00", "1299.00", "a,b", 'say "hi"', '"', ",", "two\r\nlines", "lone\nfeed", "lone\rreturn", "'=HYPERLINK(1)", "Thandiwe Mkhize-Nel", "Ñandú & Zoë — 香水", " spaced ", "tab\there", "semi;colon"];
+  it("writes exactly what csv-stringify wrote, cell by cell and as whole records", () => {
+    const csvStringify = (records: string[][]) => stringify(records, { record_delimiter: "windows", quoted_match: /[\r\n]/ });
+    for (const cell of CELLS) expect(csvRecord([cell]), JSON.stringify(cell)).toBe(csvStringify([[cell]]));
+    expect(csvRecord(CELLS)).toBe(csvStringify([CELLS]));
+    expect(csvRecord(["a", "", "b"])).toBe("a,,b\r\n");
   });
 });

@@ -80,3 +80,18 @@ export function neutraliseCell(text: string): string {
 export function csvAmount(cents: Cents): string {
   return formatAmount(cents);
 }
+
+/**
+ * One record as CSV (RFC 4180): a cell holding a comma, a quote or a line break (a lone \r or \n too: it would split
+ * the row) is quoted, its quotes doubled; CRLF after it (Excel). The same text csv-stringify wrote, without the ~12 KB
+ * of garbage it made per record (~12 GB for a million orders: issue 20, the server's memory while exporting).
+ */
+export function csvRecord(cells: readonly string[]): string {
+  let line = "";
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    if (i > 0) line += ",";
+    line += /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+  }
+  return `${line}\r\n`;
+}

@@ -1,10 +1,13 @@
-import { sql } from "kysely";
-import { isPostgres, type Queryable } from "~/db/db.server";
+import { existsSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import { databaseUrlOf, type Queryable } from "~/db/db.server";
 import { summarySelect, toSummary } from "~/modules/catalog/catalog.server";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
-import { findScents, similarIds, toCandidate, ScentIndexBuilder, type FinderAnswers, type FinderResult, type LoveMatch, type ScentIndex, type ScentProfile } from "./scent.logic";
+import { logger } from "~/utils/logger.server";
+import { findScents, similarIds, type FinderAnswers, type FinderResult, type LoveMatch, type ScentIndex, type ScentProfile } from "./scent.logic";
 import { profileFromRow, SCENT_COLUMNS } from "./scent-profile";
+import { buildCatalogueData, type CatalogueData } from "./scent-catalogue-build.server";
 import { serializeFinder } from "./scent.schema";
 import { NOTE_VOCABULARY } from "./scent.vocabulary";
 
@@ -13,12 +16,13 @@ import { NOTE_VOCABULARY } from "./scent.vocabulary";
  *
  * The matching (scent.logic.ts) ranks the whole catalogue on every request, which SQL could not do within the 5 ms
  * budget at 10 000 products (a scan that reads every profile costs ~20 ms on SQLite). So each process keeps what the
- * ranking reads in memory — a struct of typed arrays (ScentIndex), about 150 bytes a product — built by one query and
- * dropped whenever the storefront changes (a product saved, an import, stock taken by a paid order: storefrontChanged,
- * which the change feed also raises for changes made by other processes), and after SCENT_CATALOGUE_TTL_MS as a
- * backstop for writes that raise nothing (a seed, a hand-made SQL fix). The cards the answer shows (three at most) are
- * read after ranking by id, in one indexed query, and remembered with the answer: an answer already given for this
- * catalogue (the same product page, the same shared result link) is a lookup.
+ * ranking reads in memory — a struct of typed arrays (ScentIndex), about 150 bytes a product — built by reading every
+ * product (a big catalogue in a worker thread: buildCatalogue) and dropped whenever the storefront changes (a product
+ * saved, an import, stock taken by a paid order: storefrontChanged, which the change feed also raises for changes made
+ * by other processes), and after SCENT_CATALOGUE_TTL_MS as a backstop for writes that raise nothing (a seed, a
+ * hand-made SQL fix). The cards the answer shows (three at most) are read after ranking by id, in one indexed query,
+ * and remembered with the answer: an answer already given for this catalogue (the same product page, the same shared
+ * result link) is a lookup.
  */
 export const SCENT_CATALOGUE_TTL_MS = 60_000;
 
@@ -70,67 +74,76 @@ export async function scentCatalogue(db: Queryable, now = Date.now()): Promise<S
   return catalogue;
 }
 
-/** How many products (SQLite) or table pages (PostgreSQL, ~10–25 products each) one read of the build takes. */
-const BUILD_ROWS = 2_000;
-const BUILD_BLOCKS = 128;
-
-type CatalogueRow = Awaited<ReturnType<ReturnType<typeof catalogueRows>["execute"]>>[number];
-function catalogueRows(db: Queryable) {
-  // Only what the ranking reads.
-  return db.selectFrom("products as p").select(["p.id", "p.name", "p.price_cents", "p.stock", "p.inspired_house", "p.inspired_fragrance", ...SCENT_COLUMNS.map((c) => `p.${c}` as const)]);
+async function buildCatalogue(db: Queryable, now: number): Promise<ScentCatalogue> {
+  const started = performance.now();
+  const url = databaseUrlOf(db);
+  const file = url && (await productCount(db)) >= WORKER_FROM_PRODUCTS ? workerFile() : null;
+  let data: CatalogueData | undefined;
+  if (url && file) {
+    try {
+      data = await buildInWorker(file, url);
+    } catch (error) {
+      // The shop still answers: the build runs here instead, as it did before there was a worker.
+      logger.warn({ err: error }, "scent catalogue: the worker thread failed; building it in the server's thread");
+    }
+  }
+  const where = data ? "worker" : "server thread";
+  data ??= await buildCatalogueData(db);
+  logger.debug({ products: data.index.size, ms: Math.round(performance.now() - started), where }, "scent catalogue built");
+  return { ...data, memo: new Map(), builtAt: now };
 }
 
 /**
- * Every product in the table's own order (which product of a fragrance stands for it, and whose spelling of a name is
- * shown, follow it, as they always did), read in pieces: reading 100 000 rows at once left ~180 MB of garbage in the
- * server's old generation, which no collection took back while the shop was idle (issue 20: the server's memory).
- * SQLite: by rowid, the order of its table scan (an update keeps a row's rowid). PostgreSQL: by ranges of table pages,
- * the order of its table scan, all in one repeatable-read snapshot so a row updated meanwhile (a new version, perhaps
- * on another page) is read once.
+ * From how many products the catalogue is built in a worker thread. Below, building it here costs the server's thread
+ * less (~15 µs a product: 30 ms at 2 000) than a worker costs to start and load the database code, and a worker's
+ * freed heap stays with the process for V8 to reuse (~40 MB resident), which a small shop doesn't need to spend.
  */
-async function eachCatalogueRow(db: Queryable, visit: (row: CatalogueRow) => void): Promise<void> {
-  if (!isPostgres(db)) {
-    for (let after = 0; ; ) {
-      const rows = await catalogueRows(db).select(sql<number>`p.rowid`.as("rowid")).where(sql`p.rowid`, ">", after).orderBy(sql`p.rowid`).limit(BUILD_ROWS).execute();
-      for (const r of rows) visit(r);
-      if (rows.length < BUILD_ROWS) return;
-      after = Number(rows[rows.length - 1]!.rowid);
-    }
-  }
-  const read = async (trx: Queryable) => {
-    const { rows } = await sql<{ blocks: number }>`select pg_relation_size('products') / current_setting('block_size')::int as blocks`.execute(trx);
-    const blocks = Number(rows[0]?.blocks ?? 0);
-    for (let from = 0; from < blocks; from += BUILD_BLOCKS) {
-      const page = await catalogueRows(trx)
-        .where(sql`p.ctid`, ">=", sql`${`(${from},0)`}::tid`)
-        .where(sql`p.ctid`, "<", sql`${`(${from + BUILD_BLOCKS},0)`}::tid`)
-        .execute();
-      for (const r of page) visit(r);
-    }
-  };
-  if (db.isTransaction) await read(db);
-  else await db.transaction().setIsolationLevel("repeatable read").execute(read);
+export const WORKER_FROM_PRODUCTS = 5_000;
+
+async function productCount(db: Queryable): Promise<number> {
+  const row = await db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
-async function buildCatalogue(db: Queryable, now: number): Promise<ScentCatalogue> {
-  const notes = new Map<string, string>();
-  const loves = new Map<string, string>();
-  const builder = new ScentIndexBuilder();
-  await eachCatalogueRow(db, (r) => {
-    const profile = profileFromRow(r);
-    for (const n of [...profile.top, ...profile.heart, ...profile.base]) {
-      const key = n.toLowerCase();
-      if (!notes.has(key)) notes.set(key, n);
-    }
-    const house = r.inspired_house?.trim();
-    const fragrance = r.inspired_fragrance?.trim();
-    if (house) loves.set(house.toLowerCase(), house);
-    if (fragrance) loves.set(`${house ?? ""} ${fragrance}`.trim().toLowerCase(), `${house ?? ""} ${fragrance}`.trim());
-    const stock = r.stock === null || r.stock === undefined ? null : Number(r.stock);
-    builder.add(toCandidate({ id: r.id, name: r.name, priceCents: Number(r.price_cents), stock, house: r.inspired_house ?? null, fragrance: r.inspired_fragrance ?? null, profile }));
+interface WorkerFile {
+  url: URL;
+  execArgv: string[];
+}
+
+/**
+ * The worker's file and how to run it. Built (npm run build), vite.config.ts makes it an entry of its own,
+ * build/server/scent-catalogue.worker.js, and this module lands in a chunk in build/server/assets/ (or, were it
+ * inlined, in build/server/ itself): the file is looked for beside both. From source (npm run dev, Vitest) the
+ * TypeScript beside this file runs under tsx, which also resolves the app's "~/" imports.
+ */
+let workerFileFound: WorkerFile | null | undefined;
+function workerFile(): WorkerFile | null {
+  if (workerFileFound !== undefined) return workerFileFound;
+  if (import.meta.url.endsWith(".ts")) {
+    workerFileFound = { url: new URL("./scent-catalogue.worker.ts", import.meta.url), execArgv: ["--import", "tsx"] };
+  } else {
+    const built = ["../scent-catalogue.worker.js", "./scent-catalogue.worker.js"].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u));
+    workerFileFound = built ? { url: built, execArgv: [] } : null;
+    if (!built) logger.warn("scent catalogue: build/server/scent-catalogue.worker.js is missing (an incomplete build?); the catalogue is built in the server's thread");
+  }
+  return workerFileFound;
+}
+
+/**
+ * The worker's young generation, in MB: the rows it reads die young (they come in pieces), so a small one is
+ * collected often and cheaply and the worker's memory stays near what the catalogue itself needs (issue 20).
+ */
+const WORKER_YOUNG_MB = 16;
+
+/** The catalogue built in a worker thread on its own connection to the database at `url`; its typed arrays are moved here. */
+function buildInWorker(file: WorkerFile, url: string): Promise<CatalogueData> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(file.url, { workerData: { url }, execArgv: file.execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+    thread.once("message", resolve);
+    thread.once("error", reject);
+    // after its message this changes nothing; without one, the build didn't finish
+    thread.once("exit", (code) => reject(new Error(`the worker stopped (exit code ${code}) before the catalogue was built`)));
   });
-  const byName = (a: string, b: string) => a.localeCompare(b, "en");
-  return { index: builder.build(), notes: [...notes.values()].sort(byName), loves: [...loves.values()].sort(byName), memo: new Map(), builtAt: now };
 }
 
 /** The cards of these products, in this order, in one query; a product gone meanwhile is left out. */
