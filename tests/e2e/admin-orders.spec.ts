@@ -4,13 +4,13 @@
  * e-mail with the tracking number is in the shop's outbox. A coupon dated from tomorrow shows as Scheduled.
  */
 import { expect, test, type Page } from "./helpers/test";
-import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
+import { newCustomer, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 /** A customer checks out and leaves the (simulated) payment page without paying: an unpaid order. */
 async function unpaidOrder(page: Page): Promise<string> {
-  await registerAndSignIn(page);
+  await newCustomer(page);
   await addFromProductPage(page, "white-tea-ritual", 1);
   await page.goto("/checkout");
   await fillAddress(page);

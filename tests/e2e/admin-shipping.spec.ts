@@ -4,7 +4,7 @@
  * checkout: the zone serving their province is preselected, and every zone shows its price for the cart.
  */
 import { expect, test } from "./helpers/test";
-import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
+import { newCustomer, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, seriousViolations } from "./helpers/shop";
 
 const stamp = Date.now().toString(36);
@@ -65,7 +65,7 @@ test("the owner makes a Western Cape zone with a rate; a Cape Town shopper gets 
   // A shopper in Cape Town: the first zone until the province is chosen, then the Western Cape zone, priced.
   const context = await browser.newContext({ baseURL });
   const shopper = await context.newPage();
-  await registerAndSignIn(shopper);
+  await newCustomer(shopper);
   await addFromProductPage(shopper, "white-tea-ritual", 1);
   await shopper.goto("/checkout");
   await expect(shopper.getByRole("radio", { name: /^Gauteng Metro/ })).toBeChecked();

@@ -4,7 +4,7 @@
  * 'Gauteng Metro' (first) and 'Rest of South Africa'; coupon WELCOME10 = 10% off).
  */
 import { expect, test, type Page } from "./helpers/test";
-import { registerAndSignIn } from "./helpers/auth";
+import { newCustomer } from "./helpers/auth";
 import { addFromProductPage, axe, fillAddress } from "./helpers/shop";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
@@ -108,7 +108,7 @@ test.describe("checkout", () => {
     await page.goto("/checkout");
     await expect(page).toHaveURL(/\/auth\/login\?redirect=%2Fcheckout/);
 
-    await registerAndSignIn(page);
+    await newCustomer(page);
     await page.goto("/checkout");
     await expect(page).toHaveURL(/\/cart$/);
 

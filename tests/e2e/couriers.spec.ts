@@ -12,7 +12,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { startFakeCouriers } from "../fakes/couriers";
 import { startShop, waitForShop } from "./helpers/shop-server";
-import { E2E_PASSWORD, uniqueEmail } from "./helpers/auth";
+import { E2E_PASSWORD, newCustomer, uniqueEmail } from "./helpers/auth";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 7;
@@ -75,16 +75,9 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
+/** Registers and signs in by request, as the forms post (signing in is not what this journey tests). */
 async function register(page: Page, email: string) {
-  await page.goto("/auth/register");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page).toHaveURL(/\/auth\/login/);
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await expect(page).not.toHaveURL(/\/auth\/login/);
+  await newCustomer(page, { email, password: E2E_PASSWORD });
 }
 
 test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, tracked to delivered, reviewed from the e-mail", async ({ browser }) => {

@@ -6,13 +6,13 @@
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { expect, test } from "./helpers/test";
-import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
+import { newCustomer, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 
 test("EFT: choose bank transfer → bank details and reference → the owner marks it paid → payment received", async ({ page, browser, baseURL }) => {
   test.slow();
   mkdirSync("test-results/screenshots", { recursive: true });
-  await registerAndSignIn(page);
+  await newCustomer(page);
   await addFromProductPage(page, "white-tea-ritual", 2);
   await page.goto("/checkout");
   await fillAddress(page);

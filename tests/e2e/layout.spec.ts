@@ -1,5 +1,5 @@
 import { expect, test } from "./helpers/test";
-import { registerAndSignIn, signInAsAdmin } from "./helpers/auth";
+import { newCustomer, signInAsAdmin } from "./helpers/auth";
 import { mobileMenuToggle, openMobileMenu } from "./helpers/layout";
 
 /** The frame on every page (SPEC §2): header, mobile menu, footer, WhatsApp button. */
@@ -153,7 +153,7 @@ test.describe("footer and WhatsApp", () => {
 
 test.describe("signed in", () => {
   test("a customer sees the cart with its count, Profile Settings and Sign Out, and no Admin link", async ({ page }) => {
-    await registerAndSignIn(page);
+    await newCustomer(page);
     await page.goto("/");
     await expect(page.getByRole("link", { name: "Sign In" })).toHaveCount(0);
     await expect(page.getByRole("link", { name: "Admin" })).toHaveCount(0);

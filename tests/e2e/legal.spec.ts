@@ -5,7 +5,7 @@
  * change the cart and the legal links beside the pay button.
  */
 import { expect, test, type Page } from "./helpers/test";
-import { E2E_PASSWORD, register, signIn, uniqueEmail } from "./helpers/auth";
+import { newCustomer, uniqueEmail } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 
 const SHOTS = process.env.LEGAL_SCREENSHOTS; // a folder: save each page at 360 and 1280 px for a look by eye
@@ -52,10 +52,12 @@ test.describe("legal pages", () => {
     await expect(page.getByRole("main")).toContainText("within 7 days after the date you receive the goods");
     expect(await seriousViolations(page)).toEqual([]);
 
-    for (const width of [360, 1280]) {
-      await page.setViewportSize({ width, height: 800 });
-      for (const path of ["/privacy", "/seller", "/terms"]) {
-        await page.goto(path);
+    // each page opened once at 360 px, then resized to 1280 px
+    for (const path of ["/privacy", "/seller", "/terms"]) {
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.goto(path);
+      for (const width of [360, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
         await noWiderThanScreen(page);
         if (SHOTS) await shoot(page, `${path.slice(1)}-${width}`);
       }
@@ -71,9 +73,7 @@ test.describe("legal pages", () => {
 test.describe("checkout before paying (ECTA s43(2))", () => {
   test("shows every line, the delivery, the VAT and the total, and lets the shopper change the cart before paying", async ({ page }) => {
     test.slow();
-    const user = { email: uniqueEmail("legal"), password: E2E_PASSWORD };
-    await register(page, user);
-    await signIn(page, user);
+    await newCustomer(page, { email: uniqueEmail("legal") });
     await addFromProductPage(page, "white-tea-ritual");
     await page.goto("/checkout");
     await fillAddress(page);

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, test, type Page } from "./helpers/test";
-import { E2E_PASSWORD, registerAndSignIn, signInAsAdmin, signOut } from "./helpers/auth";
+import { E2E_PASSWORD, newCustomer, signInAsAdmin, signOut } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { unzip } from "../factories/unzip";
 
@@ -38,7 +38,7 @@ async function expectFitsAndAccessible(page: Page, name: string) {
 test.describe("my data", () => {
   test("download my data holds the order; delete my account → can't sign in, the order is still in the admin with its invoice", async ({ page }) => {
     test.slow(); // a checkout, a download, a deletion and the admin, with screenshots at three widths
-    const user = await registerAndSignIn(page);
+    const user = await newCustomer(page);
     const shortId = await buyPinkProtea(page);
 
     // Profile → Account: the two new sections
@@ -106,9 +106,9 @@ test.describe("my data", () => {
   });
 
   test("the download is always the signed-in person's own: a form naming someone else is refused", async ({ page }) => {
-    const other = await registerAndSignIn(page);
+    const other = await newCustomer(page);
     await signOut(page);
-    await registerAndSignIn(page);
+    await newCustomer(page);
     await page.goto("/profile");
     const response = await page.request.post("/profile/my-data", { headers: { origin: new URL(page.url()).origin }, form: { email: other.email } });
     expect(response.status()).toBe(403);

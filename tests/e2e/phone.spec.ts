@@ -4,8 +4,9 @@
  */
 import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "./helpers/test";
-import { registerAndSignIn } from "./helpers/auth";
+import { newCustomer } from "./helpers/auth";
 import { addFromProductPage } from "./helpers/shop";
+import { animationClock } from "./helpers/clock";
 
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 
@@ -23,7 +24,7 @@ test.describe("no storefront page is wider than the screen", () => {
 
   test("every storefront page at 360 and 390 px, signed in with a cart", async ({ page }) => {
     test.slow();
-    await registerAndSignIn(page);
+    await newCustomer(page);
     await addFromProductPage(page, "pink-protea", 3);
     await addFromProductPage(page, "amber-lantern");
     mkdirSync("test-results/screenshots", { recursive: true });
@@ -45,10 +46,12 @@ test.describe("no storefront page is wider than the screen", () => {
       "/payment-status?orderId=test&status=cancelled",
       "/no-such-page",
     ];
-    for (const width of [360, 390]) {
-      await page.setViewportSize({ width, height: 800 });
-      for (const path of pages) {
-        await page.goto(path);
+    // each page opened once at 360 px, then resized to 390 px (opening it anew cost a page load apiece)
+    for (const path of pages) {
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.goto(path);
+      for (const width of [360, 390]) {
+        await page.setViewportSize({ width, height: 800 });
         await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
         // the cart and checkout draw their lines after hydration: measure what the shopper sees then
         if (path === "/cart") await expect(page.getByRole("heading", { name: "Amber Lantern" })).toBeVisible();
@@ -96,6 +99,9 @@ test.describe("never stuck on slow or failed JavaScript", () => {
   test.use(phone);
 
   test("when the page's script never arrives, the cart and Add to Cart say they are still loading and offer a retry", async ({ page }) => {
+    // the line appears by a 4-second CSS animation delay: the test holds the page's animation clock, then runs it
+    const animations = await animationClock(page);
+    await animations.hold();
     await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
     await page.goto("/cart", { waitUntil: "commit" });
     await stylesLoaded(page);
@@ -103,12 +109,16 @@ test.describe("never stuck on slow or failed JavaScript", () => {
     await expect(page.getByTestId("still-loading")).toBeHidden();
     await expect(page.getByText("This page needs JavaScript")).toBeHidden();
     const still = page.getByTestId("still-loading");
-    await expect(still).toBeVisible({ timeout: 10_000 });
+    await animations.fastForward();
+    await expect(still).toBeVisible();
     await expect(still.getByRole("link", { name: "Try again" })).toHaveAttribute("href", "/cart");
 
+    await animations.hold();
     await page.goto("/products/amber-lantern");
     await expect(page.getByRole("button", { name: "Add to Cart" })).toBeDisabled();
-    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
+    await animations.fastForward();
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible();
   });
 
   test("when the script is slow, the still-loading line goes away once it has run", async ({ page }) => {
@@ -120,11 +130,15 @@ test.describe("never stuck on slow or failed JavaScript", () => {
       await released;
       await route.continue();
     });
+    // the line appears by a 4-second CSS animation delay: the test holds the page's animation clock, then runs it
+    const animations = await animationClock(page);
+    await animations.hold();
     await page.goto("/products/amber-lantern", { waitUntil: "commit" });
     await stylesLoaded(page);
     // nothing at first: a script that arrives within a few seconds never shows the line
     await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
-    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible({ timeout: 10_000 });
+    await animations.fastForward();
+    await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeVisible();
     release();
     await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled({ timeout: 25_000 });
     await expect(page.getByText("Add to Cart works once the page has finished loading.")).toBeHidden();
@@ -176,7 +190,7 @@ test.describe("checkout on a phone (390 × 844, touch)", () => {
   test.use(phone);
 
   test("the total is in the first screen", async ({ page }) => {
-    await registerAndSignIn(page);
+    await newCustomer(page);
     await addFromProductPage(page, "amber-lantern");
     await page.goto("/checkout");
     const top = page.getByTestId("checkout-top-total");

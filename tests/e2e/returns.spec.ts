@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { expect, test, type Browser, type BrowserContext, type Page } from "./helpers/test";
-import { registerAndSignIn } from "./helpers/auth";
+import { newCustomer } from "./helpers/auth";
 import { startOwnShop, type OwnShop } from "./helpers/shop-server";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { pdfReaderLines } from "../factories/pdf-text";
@@ -55,7 +55,7 @@ test("a full return: order history → request → approve → receive → refun
   // The shopper buys two bottles of Pink Protea (R399.00 each, free delivery from R599).
   const shopper = await newPage(browser);
   const page = shopper.page;
-  await registerAndSignIn(page);
+  await newCustomer(page);
   await addFromProductPage(page, "pink-protea", 2);
   await page.goto("/checkout");
   await fillAddress(page);

@@ -140,9 +140,11 @@ test.describe("the scent finder on a 360 px phone", () => {
 test.describe("profiles in the shop", () => {
   test("the product page shows the pyramid and three similar scents; a note leads to the shop's note filter", async ({ page }) => {
     mkdirSync(SHOTS, { recursive: true });
+    // one page load, resized to each width
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto("/products/midnight-cartographer");
     for (const width of [360, 390, 1280]) {
       await page.setViewportSize({ width, height: width < 800 ? 740 : 900 });
-      await page.goto("/products/midnight-cartographer");
       const pyramid = page.getByTestId("scent-pyramid");
       await expect(pyramid.getByRole("list", { name: /Notes/ }).getByRole("listitem")).toHaveCount(3);
       await expect(pyramid).toContainText("Calabrian bergamot");
@@ -162,12 +164,18 @@ test.describe("profiles in the shop", () => {
 
   test("the finder's questions and result at 390 and 1280 px", async ({ page }) => {
     mkdirSync(SHOTS, { recursive: true });
+    // each page loaded once, resized to each width
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/scent-finder");
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: width < 800 ? 844 : 900 });
-      await page.goto("/scent-finder");
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${SHOTS}/scent-finder-questions-${width}.jpg`, fullPage: true });
-      await page.goto("/scent-finder?for=men&when=evening&family=woody&love=Tom+Ford&strength=strong&budget=800");
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/scent-finder?for=men&when=evening&family=woody&love=Tom+Ford&strength=strong&budget=800");
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width < 800 ? 844 : 900 });
       await expect(page.getByTestId("finder-pick")).toHaveCount(3);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${SHOTS}/scent-finder-result-${width}.jpg`, fullPage: true });

@@ -5,14 +5,14 @@
  * are their own.
  */
 import { expect, test, type Browser, type Page } from "./helpers/test";
-import { registerAndSignIn, signInAsAdmin, signOut, E2E_ADMIN_EMAIL } from "./helpers/auth";
+import { newCustomer, signInAsAdmin, signOut, E2E_ADMIN_EMAIL } from "./helpers/auth";
 
 const PAGES = ["/", "/shop", "/shop?q=rose", "/terms"];
 
 async function signedInPage(browser: Browser, as: "customer" | "admin") {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  const user = as === "admin" ? await signInAsAdmin(page) : await registerAndSignIn(page);
+  const user = as === "admin" ? await signInAsAdmin(page) : await newCustomer(page);
   return { page, email: user.email, close: () => context.close() };
 }
 

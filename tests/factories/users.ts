@@ -6,6 +6,7 @@
  *   const cookie = await sessionCookieFor(db, admin.id);
  *   await callLoader(loader, "/admin", { headers: { cookie } });
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { makeSignature } from "better-auth/crypto";
 import type { Queryable } from "~/db/db.server";
 import { getAuth, authSecret, sessionCookieName } from "~/modules/accounts/auth.server";
@@ -26,6 +27,34 @@ export function uniqueEmail(prefix = "user"): string {
 
 export const DEFAULT_TEST_PASSWORD = "velvet-amber-orchid-42";
 
+/**
+ * Hashing a password (scrypt, by design slow) took ~0.25 s in each of ~400 createUser calls per database project on
+ * the 2-core reference machine: a quarter of the integration tests' time. So users made here with the same password
+ * share one hash, made by the library once per test process (a real scrypt hash, salt and all, that sign-in
+ * verifies); sign-up still runs its whole path. Hashing anywhere else — a registration through the form, a password
+ * change, a reset — is untouched: the shared hash is used only inside createUser (factoryHashing).
+ */
+const factoryHashing = new AsyncLocalStorage<boolean>();
+const sharedHashes = ((globalThis as { __scentaraFactoryHashes?: Map<string, Promise<string>> }).__scentaraFactoryHashes ??= new Map());
+const SHARES_HASHES = Symbol.for("scentara.factoryHashes");
+
+async function shareFactoryHashes() {
+  const password = (await getAuth().$context).password as { hash: (plain: string) => Promise<string>; [SHARES_HASHES]?: true };
+  if (password[SHARES_HASHES]) return;
+  const hash = password.hash;
+  password.hash = (plain) => {
+    if (!factoryHashing.getStore()) return hash(plain);
+    let made = sharedHashes.get(plain);
+    if (!made) {
+      made = hash(plain);
+      sharedHashes.set(plain, made);
+      made.catch(() => sharedHashes.delete(plain));
+    }
+    return made;
+  };
+  password[SHARES_HASHES] = true;
+}
+
 /** A registered user with a password account (is_admin false unless asked). */
 export async function createUser(
   db: Queryable,
@@ -33,7 +62,8 @@ export async function createUser(
 ): Promise<TestUser> {
   const email = (options.email ?? uniqueEmail(options.isAdmin ? "admin" : "customer")).toLowerCase();
   const password = options.password ?? DEFAULT_TEST_PASSWORD;
-  const result = await getAuth().api.signUpEmail({ body: { email, password, name: "" } });
+  await shareFactoryHashes();
+  const result = await factoryHashing.run(true, () => getAuth().api.signUpEmail({ body: { email, password, name: "" } }));
   let id = result.user.id;
   // autoSignIn is off, so a duplicate e-mail gets a synthetic answer: look the real row up.
   const row = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();

@@ -155,7 +155,13 @@ const GUARDED_TABLES = ["products", "categories", "product_tiers", "reviews", "o
  * its table.
  */
 let fingerprintQuery: string | undefined;
+/** PostgreSQL's fingerprint of one table (the function fuzz_fingerprint reads them all: installWriteMark). */
+const pgFingerprintOf = (table: string) => `(select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from "${table}" t)`;
 async function guardedState(db: DB): Promise<Record<string, string>> {
+  if (isPostgres(db)) {
+    const { rows } = await sql<{ state: Record<string, string> }>`select fuzz_fingerprint() as state`.execute(db);
+    return { ...rows[0]!.state };
+  }
   if (!fingerprintQuery) {
     const parts: string[] = [];
     for (const table of GUARDED_TABLES) {
@@ -188,6 +194,10 @@ async function installWriteMark(db: DB) {
     for (const table of GUARDED_TABLES) {
       await sql`create trigger fuzz_count_write after insert or update or delete or truncate on ${sql.id(table)} for each statement execute function fuzz_count_write()`.execute(db);
     }
+    // the mark and the fingerprint as functions: their queries are planned once per connection, not at each of ~25 000
+    // reads (as statements of their own, parsing and planning them was most of their cost on PostgreSQL)
+    await sql`create function fuzz_fingerprint() returns json language plpgsql stable as $$ begin return json_build_object(${sql.raw(GUARDED_TABLES.map((t) => `'${t}', ${pgFingerprintOf(t)}`).join(", "))}); end $$`.execute(db);
+    await sql`create function fuzz_mark() returns text language plpgsql stable as $$ begin return (select last_value || '/' || is_called from fuzz_writes) || ':' || (select string_agg(oid || '/' || relfilenode || '/' || xmin, ',' order by oid) from pg_class where relname in (${sql.raw(GUARDED_TABLES.map((t) => `'${t}'`).join(", "))}) and relnamespace = current_schema()::regnamespace); end $$`.execute(db);
   } else {
     await sql`create temp table fuzz_writes (n integer not null)`.execute(db);
     await sql`insert into temp.fuzz_writes values (0)`.execute(db);
@@ -201,7 +211,7 @@ async function installWriteMark(db: DB) {
 
 async function writeMark(db: DB): Promise<string> {
   const { rows } = isPostgres(db)
-    ? await sql<{ mark: string }>`select (select last_value || '/' || is_called from fuzz_writes) || ':' || (select string_agg(oid || '/' || relfilenode || '/' || xmin, ',' order by oid) from pg_class where relname in (${sql.join([...GUARDED_TABLES])}) and relnamespace = current_schema()::regnamespace) as mark`.execute(db)
+    ? await sql<{ mark: string }>`select fuzz_mark() as mark`.execute(db)
     : await sql<{ mark: string }>`select (select n from temp.fuzz_writes) || ':' || (select schema_version from pragma_schema_version) as mark`.execute(db);
   return rows[0]!.mark;
 }

@@ -37,3 +37,16 @@ export async function expectFleeting(page: Page, message: Locator, lastsMs = 300
   await expect(message).toBeHidden();
   await page.clock.resume();
 }
+
+/**
+ * The clock of the page's CSS animations, which page.clock doesn't reach: the "still loading" line appears by a CSS
+ * animation delay (4 s), as it must show when no script runs at all. Through the DevTools protocol the page's
+ * animation timeline is held (nothing animated moves on, across navigations too) and then run fast (1000×: the 4 s
+ * pass in 4 ms), so a test sees the line absent while no time passes and present once it has, without waiting.
+ */
+export async function animationClock(page: Page) {
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send("Animation.enable");
+  const rate = (playbackRate: number) => devtools.send("Animation.setPlaybackRate", { playbackRate });
+  return { hold: () => rate(0), fastForward: () => rate(1000) };
+}

@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext } from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_PASSWORD, register, signIn } from "./auth";
+import { E2E_ADMIN_EMAIL, E2E_PASSWORD, registerByRequest, signInByRequest } from "./auth";
 
 export function startShop(port: number, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "scentara-server-"));
@@ -88,11 +88,11 @@ export async function startOwnShop(browser: Browser, env: Record<string, string>
     ...env,
   });
   await waitForShop(shop, baseURL);
+  // registered and signed in by request, as the forms post (the sign-in pages have tests of their own)
   const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
   const admin = { email: E2E_ADMIN_EMAIL, password: E2E_PASSWORD };
-  await register(page, admin);
-  await signIn(page, admin);
+  await registerByRequest(context, admin);
+  await signInByRequest(context, admin);
   const adminState = await context.storageState();
   await context.close();
   return {
