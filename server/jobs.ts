@@ -26,7 +26,7 @@ import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
 import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
-import { sumSettledOrderDays } from "~/modules/reports/sales-totals.server";
+import { afterOrdersWritten, sumSettledOrderDays } from "~/modules/reports/sales-totals.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
 
@@ -236,7 +236,10 @@ export function startJobs(
         logger,
         run: async () => {
           const { polled, applied } = await pollTracking(db(), { staleMs: fast ? 0 : TRACKING_STALE_MS });
-          if (applied) logger.info({ polled, applied }, "couriers: tracking poll run");
+          if (applied) {
+            logger.info({ polled, applied }, "couriers: tracking poll run");
+            await afterOrdersWritten(db(), "tracking poll");
+          }
           // the same lease keeps the quote cache tidy: expired quotes are never read again
           await purgeExpiredQuotes(db());
         },

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/webhooks.payments";
 import { getDb } from "~/db/db.server";
 import { handlePaymentWebhook } from "~/modules/payments/payments.server";
+import { afterOrdersWritten } from "~/modules/reports/sales-totals.server";
 
 /**
  * POST /webhooks/payments/:provider — the provider's signed event (Standard Webhooks). No session and no origin
@@ -10,6 +11,8 @@ import { handlePaymentWebhook } from "~/modules/payments/payments.server";
 export async function action({ request, params }: Route.ActionArgs) {
   if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   const result = await handlePaymentWebhook(getDb(), params.provider, request);
+  // a refund or a late payment of an old order: its day's sums are summed again here, not by the owner's next page
+  if (result.status === 200) await afterOrdersWritten(getDb(), `payment webhook ${params.provider}`);
   const body = result.status === 200 ? { received: true, outcome: result.outcome } : { received: false };
   return Response.json(body, { status: result.status, headers: { "Cache-Control": "no-store" } });
 }

@@ -5,7 +5,7 @@ import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { fieldsOf, readForm } from "~/utils/request.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { sumStaleOrderDays } from "~/modules/reports/sales-totals.server";
+import { afterOrdersWritten } from "~/modules/reports/sales-totals.server";
 import type { AdminSuccess } from "./admin-result";
 
 /**
@@ -16,7 +16,7 @@ import type { AdminSuccess } from "./admin-result";
  * 3. runs the intent's use case; a DomainError carries the spec's message and status, anything else is logged and
  *    answered with the intent's failure message from the spec (500), so nothing half-done is reported as done,
  * 4. tells the storefront when the intent changes what visitors see (the page cache drops its copies), and sums again
- *    the past order days it changed (the dashboard's stored sums: sumStaleOrderDays),
+ *    the past order days it changed (the dashboard's stored sums: afterOrdersWritten),
  * 5. answers { ok: true, intent, message } for the page's transient success message.
  */
 export interface AdminActionContext {
@@ -70,7 +70,7 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
     }
     if (options.storefront?.includes(intent)) storefrontChanged(`${new URL(request.url).pathname} ${intent}`);
     // An old order changed: its day's stored sums are summed again now, not by the owner's next page (decision 043).
-    await sumStaleOrderDays(getDb()).catch((error) => logger.warn({ err: error, intent }, "reports: stale order days left to the next page"));
+    await afterOrdersWritten(getDb(), `admin ${intent}`);
     const { message, id } = typeof result === "string" ? { message: result, id: undefined } : result;
     return { ok: true as const, intent, message, ...(id ? { id } : {}) } satisfies AdminSuccess;
   };

@@ -311,6 +311,31 @@ describe("tracking", () => {
     expect(await receiveTrackingWebhook(db(), "dhl", "{}", new Headers())).toMatchObject({ status: 404 });
   });
 
+  it("a parcel delivered days after its order: the webhook's request sums that day again, not the owner's next page", async () => {
+    const { sql } = await import("kysely");
+    const { action: courierWebhook } = await import("~/routes/webhooks.couriers");
+    const { sumSettledOrderDays } = await import("~/modules/reports/sales-totals.server");
+    const { saDay } = await import("~/modules/reports/reports.logic");
+    const placedAt = new Date(Date.now() - 5 * 86_400_000).toISOString();
+    const order = await paidOrder({ createdAt: placedAt });
+    const { shipment } = await bookShipment(db(), order.id);
+    await sumSettledOrderDays(db()); // the past days summed, as the background job does
+    const day = saDay(placedAt);
+    const deliveredThatDay = async () =>
+      Number((await sql<{ n: number | null }>`select sum(orders) as n from order_day_totals where day = ${day} and status = 'delivered'`.execute(db())).rows[0]?.n ?? 0);
+    const before = await deliveredThatDay();
+
+    couriers.shiplogic.advance(shipment.trackingReference!, "delivered");
+    const push = couriers.shiplogic.webhook(shipment.trackingReference!);
+    const request = new Request("http://localhost:3000/webhooks/couriers/shiplogic", { method: "POST", body: push.body, headers: push.headers });
+    const response = (await courierWebhook({ request, params: { courier: "shiplogic" } } as never)) as Response;
+    expect(response.status).toBe(200);
+    expect((await db().selectFrom("orders").select("status").where("id", "=", order.id).executeTakeFirstOrThrow()).status).toBe("delivered");
+    // no stale mark left for the day: the stored sums already count the order as delivered
+    expect((await sql<{ day: string }>`select day from order_days_stale where day = ${day}`.execute(db())).rows).toEqual([]);
+    expect(await deliveredThatDay()).toBe(before + 1);
+  });
+
   it("the webhook as Shiplogic sends it (unsigned, the secret in the URL): the right token is applied, a wrong one refused", async () => {
     process.env.SHIPLOGIC_WEBHOOK_SECRET = couriers.shiplogic.webhookSecret;
     resetEnvForTests();

@@ -133,6 +133,27 @@ describe("a verified payment.succeeded", () => {
   });
 });
 
+describe("an old order's payment", () => {
+  it("a late payment of an order placed five days ago: the webhook's request sums that day again, not the owner's next page", async () => {
+    const { sql } = await import("kysely");
+    const { sumSettledOrderDays } = await import("~/modules/reports/sales-totals.server");
+    const { saDay } = await import("~/modules/reports/reports.logic");
+    const placedAt = new Date(Date.now() - 5 * 86_400_000).toISOString();
+    const late = await insertAwaitingOrder(db(), { userId: buyer.id, lines: [{ quantity: 1, unitPriceCents: 52000, name: "Amber Lantern" }], shippingCents: 0, createdAt: placedAt });
+    await sumSettledOrderDays(db()); // the past days summed, as the background job does
+    const day = saDay(placedAt);
+    const paidThatDay = async () =>
+      Number((await sql<{ n: number | null }>`select sum(orders) as n from order_day_totals where day = ${day} and payment_status = 'completed'`.execute(db())).rows[0]?.n ?? 0);
+    const before = await paidThatDay();
+
+    const response = await postWebhook("simulated", simulatedWebhook(late.checkoutId, 52000));
+    expect(await response.json()).toEqual({ received: true, outcome: "paid" });
+    // no stale mark left for the day: the stored sums already count the order as paid
+    expect((await sql<{ day: string }>`select day from order_days_stale where day = ${day}`.execute(db())).rows).toEqual([]);
+    expect(await paidThatDay()).toBe(before + 1);
+  });
+});
+
 describe("refused webhooks change nothing", () => {
   it("a forged signature → 401, nothing stored", async () => {
     const forged = simulatedWebhook(order.checkoutId, 81000, { secret: generateWebhookSecret() });

@@ -9,7 +9,7 @@
 import { sql, type RawBuilder } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
 import { keptWhileUnchanged, sharedWhileInFlight } from "~/db/kept-reads.server";
-import { requestScope } from "~/utils/logger.server";
+import { logger, requestScope } from "~/utils/logger.server";
 import { addDays } from "./sales.logic";
 import { rangeBounds, saDay, type DayRange } from "./reports.logic";
 
@@ -613,8 +613,8 @@ async function writeDiffering(trx: Queryable, table: DayTable, span: DayRange, f
 
 /**
  * Sums again the settled days that changes have marked stale (an old order's status, payment or lines), now, so the
- * next page does not: the admin's actions call it once they have written (admin-action.server.ts), and pay for the
- * days they changed (a day of a million-order shop: ~50–150 ms) instead of the owner's next view. Days never summed
+ * next page does not: whatever writes orders calls it once it has written (afterOrdersWritten), and pays for the
+ * days it changed (a day of a million-order shop: ~50–150 ms) instead of the owner's next view. Days never summed
  * are left to the background job (a first backfill can take minutes). A failure here changes nothing already written:
  * the next page, or the job, sums the day.
  */
@@ -624,6 +624,17 @@ export async function sumStaleOrderDays(db: Queryable, now = new Date()): Promis
   `.execute(db);
   for (const { day } of rows) await ensureOrderDays(db, { from: day, to: day });
   return rows.length;
+}
+
+/**
+ * Called by each of the shop's writers of orders once its write has committed — an admin action, a payment provider's
+ * notice (a refund, a late payment), a courier's tracking (a parcel delivered days after the order) — so the days of
+ * the old orders it changed are summed by that request or job, not by the owner's next dashboard (decision 043). When
+ * nothing is stale this is one indexed read. A failure is logged and changes nothing: the next page, or the
+ * order-days job within a minute, sums those days instead.
+ */
+export async function afterOrdersWritten(db: Queryable, source: string): Promise<void> {
+  await sumStaleOrderDays(db).catch((error) => logger.warn({ err: error, source }, "reports: stale order days left to the next page"));
 }
 
 /**
