@@ -68,23 +68,23 @@ function precompressClientAssets(): Plugin {
 }
 
 /**
- * The scent catalogue is built in a worker thread (app/modules/scent/scent.server.ts), which starts from a file of its
- * own: the server build gets it as a second entry, build/server/scent-catalogue.worker.js beside index.js (what it
- * shares with the server, the database and the matching, goes into shared chunks).
+ * A big scent catalogue is built in a child process (app/modules/scent/scent.server.ts), which starts from a file of
+ * its own: the server build gets it as a second entry, build/server/scent-catalogue.process.js beside index.js (what
+ * it shares with the server, the database and the matching, goes into shared chunks).
  */
-function scentCatalogueWorker(): Plugin {
+function scentCatalogueProcess(): Plugin {
   return {
-    name: "scentara:scent-catalogue-worker",
+    name: "scentara:scent-catalogue-process",
     apply: "build",
     buildStart() {
       if (this.environment.name !== "ssr") return;
-      this.emitFile({ type: "chunk", id: join(appDir, "modules/scent/scent-catalogue.worker.ts"), fileName: "scent-catalogue.worker.js" });
+      this.emitFile({ type: "chunk", id: join(appDir, "modules/scent/scent-catalogue.process.ts"), fileName: "scent-catalogue.process.js" });
     },
   };
 }
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), precompressClientAssets(), scentCatalogueWorker()],
+  plugins: [tailwindcss(), reactRouter(), precompressClientAssets(), scentCatalogueProcess()],
   resolve: { alias: { "~": appDir } },
   build: { target: "es2022" },
   environments: {

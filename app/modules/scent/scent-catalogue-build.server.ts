@@ -5,8 +5,8 @@ import { profileFromRow, SCENT_COLUMNS } from "./scent-profile";
 
 /**
  * Reading the catalogue and building what the finder ranks (docs/decisions/035). Its own module, importing only the
- * database and the matching, because it runs in a worker thread of its own (scent-catalogue.worker.ts, started by
- * scent.server.ts) as well as in the server's thread when a worker can't read the same database (a transaction, an
+ * database and the matching, because it runs in a process of its own (scent-catalogue.process.ts, started by
+ * scent.server.ts) as well as in the server's process when that can't read the same database (a transaction, an
  * in-memory SQLite database).
  */
 export interface CatalogueData {
@@ -30,7 +30,7 @@ function catalogueRows(db: Queryable) {
 /**
  * Every product in the table's own order (which product of a fragrance stands for it, and whose spelling of a name is
  * shown, follow it, as they always did), read in pieces: reading 100 000 rows at once left ~180 MB of garbage in the
- * heap (issue 20: the server's memory; in the worker it would be the worker's peak).
+ * heap (issue 20: the server's memory; in the build process it would be that process's peak).
  * SQLite: by rowid, the order of its table scan (an update keeps a row's rowid). PostgreSQL: by ranges of table pages,
  * the order of its table scan, all in one repeatable-read snapshot so a row updated meanwhile (a new version, perhaps
  * on another page) is read once.
@@ -78,10 +78,4 @@ export async function buildCatalogueData(db: Queryable): Promise<CatalogueData> 
   });
   const byName = (a: string, b: string) => a.localeCompare(b, "en");
   return { index: builder.build(), notes: [...notes.values()].sort(byName), loves: [...loves.values()].sort(byName) };
-}
-
-/** The index's typed arrays' memory, each its own ArrayBuffer: handed from the worker to the server's thread, not copied. */
-export function transferables(index: ScentIndex): ArrayBuffer[] {
-  const arrays = [index.priceCents, index.inStock, index.family, index.audience, index.occasion, index.intensity, index.house, index.fragrance, index.inspiration, index.order, index.keyStart, index.keys, index.headStart, index.heads, index.nameStart];
-  return arrays.map((a) => a.buffer as ArrayBuffer);
 }

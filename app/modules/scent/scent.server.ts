@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { Worker } from "node:worker_threads";
+import { fork } from "node:child_process";
 import { databaseUrlOf, type Queryable } from "~/db/db.server";
 import { summarySelect, toSummary } from "~/modules/catalog/catalog.server";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
@@ -17,7 +17,7 @@ import { NOTE_VOCABULARY } from "./scent.vocabulary";
  * The matching (scent.logic.ts) ranks the whole catalogue on every request, which SQL could not do within the 5 ms
  * budget at 10 000 products (a scan that reads every profile costs ~20 ms on SQLite). So each process keeps what the
  * ranking reads in memory — a struct of typed arrays (ScentIndex), about 150 bytes a product — built by reading every
- * product (a big catalogue in a worker thread: buildCatalogue) and dropped whenever the storefront changes (a product
+ * product (a big catalogue in a child process: buildCatalogue) and dropped whenever the storefront changes (a product
  * saved, an import, stock taken by a paid order: storefrontChanged, which the change feed also raises for changes made
  * by other processes), and after SCENT_CATALOGUE_TTL_MS as a backstop for writes that raise nothing (a seed, a
  * hand-made SQL fix). The cards the answer shows (three at most) are read after ranking by id, in one indexed query,
@@ -40,6 +40,8 @@ export interface ScentCatalogue {
    */
   memo: Map<string, unknown>;
   builtAt: number;
+  /** where it was built: in the server's process, or in a process of its own (a big catalogue: buildCatalogue) */
+  builtIn: "server" | "child process";
 }
 
 const MEMO_MAX = 2_000;
@@ -77,74 +79,88 @@ export async function scentCatalogue(db: Queryable, now = Date.now()): Promise<S
 async function buildCatalogue(db: Queryable, now: number): Promise<ScentCatalogue> {
   const started = performance.now();
   const url = databaseUrlOf(db);
-  const file = url && (await productCount(db)) >= WORKER_FROM_PRODUCTS ? workerFile() : null;
+  const file = url && (await productCount(db)) >= CHILD_FROM_PRODUCTS ? builderFile() : null;
   let data: CatalogueData | undefined;
   if (url && file) {
     try {
-      data = await buildInWorker(file, url);
+      data = await buildInChild(file, url);
     } catch (error) {
-      // The shop still answers: the build runs here instead, as it did before there was a worker.
-      logger.warn({ err: error }, "scent catalogue: the worker thread failed; building it in the server's thread");
+      // The shop still answers: the build runs here instead, as it did before there was a child process.
+      logger.warn({ err: error }, "scent catalogue: its build process failed; building it in the server's process");
     }
   }
-  const where = data ? "worker" : "server thread";
+  const builtIn = data ? "child process" : "server";
   data ??= await buildCatalogueData(db);
-  logger.debug({ products: data.index.size, ms: Math.round(performance.now() - started), where }, "scent catalogue built");
-  return { ...data, memo: new Map(), builtAt: now };
+  logger.debug({ products: data.index.size, ms: Math.round(performance.now() - started), builtIn }, "scent catalogue built");
+  return { ...data, memo: new Map(), builtAt: now, builtIn };
 }
 
 /**
- * From how many products the catalogue is built in a worker thread. Below, building it here costs the server's thread
- * less (~15 µs a product: 30 ms at 2 000) than a worker costs to start and load the database code, and a worker's
- * freed heap stays with the process for V8 to reuse (~40 MB resident), which a small shop doesn't need to spend.
+ * From how many products the catalogue is built in a process of its own. Below, building it here costs the server
+ * less (~15 µs a product: 30 ms at 2 000) than a process costs to start and load the database code (~0.2 s).
  */
-export const WORKER_FROM_PRODUCTS = 5_000;
+export const CHILD_FROM_PRODUCTS = 5_000;
 
 async function productCount(db: Queryable): Promise<number> {
   const row = await db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
-interface WorkerFile {
+interface BuilderFile {
   url: URL;
   execArgv: string[];
 }
 
 /**
- * The worker's file and how to run it. Built (npm run build), vite.config.ts makes it an entry of its own,
- * build/server/scent-catalogue.worker.js, and this module lands in a chunk in build/server/assets/ (or, were it
+ * The build process's file and how to run it. Built (npm run build), vite.config.ts makes it an entry of its own,
+ * build/server/scent-catalogue.process.js, and this module lands in a chunk in build/server/assets/ (or, were it
  * inlined, in build/server/ itself): the file is looked for beside both. From source (npm run dev, Vitest) the
  * TypeScript beside this file runs under tsx, which also resolves the app's "~/" imports.
  */
-let workerFileFound: WorkerFile | null | undefined;
-function workerFile(): WorkerFile | null {
-  if (workerFileFound !== undefined) return workerFileFound;
+let builderFound: BuilderFile | null | undefined;
+function builderFile(): BuilderFile | null {
+  if (builderFound !== undefined) return builderFound;
   if (import.meta.url.endsWith(".ts")) {
-    workerFileFound = { url: new URL("./scent-catalogue.worker.ts", import.meta.url), execArgv: ["--import", "tsx"] };
+    builderFound = { url: new URL("./scent-catalogue.process.ts", import.meta.url), execArgv: ["--import", "tsx"] };
   } else {
-    const built = ["../scent-catalogue.worker.js", "./scent-catalogue.worker.js"].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u));
-    workerFileFound = built ? { url: built, execArgv: [] } : null;
-    if (!built) logger.warn("scent catalogue: build/server/scent-catalogue.worker.js is missing (an incomplete build?); the catalogue is built in the server's thread");
+    const built = ["../scent-catalogue.process.js", "./scent-catalogue.process.js"].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u));
+    builderFound = built ? { url: built, execArgv: [] } : null;
+    if (!built) logger.warn("scent catalogue: build/server/scent-catalogue.process.js is missing (an incomplete build?); the catalogue is built in the server's process");
   }
-  return workerFileFound;
+  return builderFound;
 }
 
 /**
- * The worker's young generation, in MB: the rows it reads die young (they come in pieces), so a small one is
- * collected often and cheaply and the worker's memory stays near what the catalogue itself needs (issue 20).
+ * The catalogue built by a short-lived child process on its own connection to the database at `url`, sent back over
+ * IPC (V8's serializer: typed arrays, Maps and all). A process rather than a worker thread: when it exits, everything
+ * it used goes back to the operating system. A worker thread's heap pages and malloc arena stayed with the server,
+ * ~55 MB resident for good at 100 000 products (issue 20: the server's memory budget is 300 MB).
  */
-const WORKER_YOUNG_MB = 16;
-
-/** The catalogue built in a worker thread on its own connection to the database at `url`; its typed arrays are moved here. */
-function buildInWorker(file: WorkerFile, url: string): Promise<CatalogueData> {
+function buildInChild(file: BuilderFile, url: string): Promise<CatalogueData> {
   return new Promise((resolve, reject) => {
-    const thread = new Worker(file.url, { workerData: { url }, execArgv: file.execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
-    thread.once("message", resolve);
-    thread.once("error", reject);
-    // after its message this changes nothing; without one, the build didn't finish
-    thread.once("exit", (code) => reject(new Error(`the worker stopped (exit code ${code}) before the catalogue was built`)));
+    const child = fork(file.url, [], {
+      execArgv: [...file.execArgv, `--max-semi-space-size=${CHILD_YOUNG_MB}`],
+      env: { ...process.env, SCENT_CATALOGUE_DATABASE_URL: url },
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    let data: CatalogueData | undefined;
+    child.once("message", (message) => {
+      data = message as CatalogueData;
+    });
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      if (data && code === 0) resolve(data);
+      else reject(new Error(`the catalogue's build process stopped (exit code ${code}${signal ? `, ${signal}` : ""}) before it sent the catalogue`));
+    });
   });
 }
+
+/**
+ * The build process's young generation, in MB: the rows it reads die young (they come in pieces), so a small one is
+ * collected often and cheaply and the process's peak stays near what the catalogue itself needs.
+ */
+const CHILD_YOUNG_MB = 8;
 
 /** The cards of these products, in this order, in one query; a product gone meanwhile is left out. */
 async function cardsOf(db: Queryable, ids: string[]): Promise<ProductSummary[]> {
