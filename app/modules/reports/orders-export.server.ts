@@ -123,13 +123,17 @@ export async function* orderBatches(db: Queryable, options: OrdersExportOptions)
         sql<string | null>`o.shipping_address ->> 'province'`.as("ship_province"),
         "u.email",
       ])
-      .where("o.created_at", ">=", start)
       .where("o.created_at", "<", end);
     if (options.status === "paid") query = query.where("o.payment_status", "=", PAID);
     else if (options.status) query = query.where("o.status", "=", options.status);
     if (after) {
-      const at = postgres ? sql`cast(${after.at} as timestamptz)` : sql`${after.at}`;
-      query = query.where(sql<boolean>`(o.created_at, o.id) > (${at}, ${after.id})`);
+      const at = postgres ? sql<string>`cast(${after.at} as timestamptz)` : sql<string>`${after.at}`;
+      // The lower bound is the last key's time, not the range's start: SQLite seeks the index by the plain bound and
+      // only filters by the row value, so with the range's start every batch scanned all the batches before it again
+      // (a batch halfway through a million orders: 110 ms instead of 13).
+      query = query.where("o.created_at", ">=", at).where(sql<boolean>`(o.created_at, o.id) > (${at}, ${after.id})`);
+    } else {
+      query = query.where("o.created_at", ">=", start);
     }
     const orders = (await query.orderBy("o.created_at").orderBy("o.id").limit(size).execute()) as ExportOrder[];
     if (orders.length === 0) return;
