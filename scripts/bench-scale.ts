@@ -11,6 +11,7 @@
  * VmHWM), against the 300 MB budget.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { serverNodeFlags } from "./server-node-flags";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -75,7 +76,7 @@ function rssOf(pid: number): { rss: number; hwm: number } | null {
 
 async function startServer(options: ScaleBenchOptions, databaseUrl: string): Promise<ChildProcess> {
   const base = `http://127.0.0.1:${options.port}`;
-  const server = spawn(process.execPath, ["--max-semi-space-size=16", "server.js"], {
+  const server = spawn(process.execPath, [...serverNodeFlags(), "server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -19,6 +19,7 @@
  * (100 000 products, 1 000 000 orders, kept between runs: scripts/bench-scale.ts, scripts/scale-data.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { serverNodeFlags } from "./server-node-flags";
 import { get as httpGet } from "node:http";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -126,7 +127,7 @@ async function seed(): Promise<{ productSlug: string; searchTerm: string; produc
 }
 
 async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ["--max-semi-space-size=16", "server.js"], {
+  const server = spawn(process.execPath, [...serverNodeFlags(), "server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
