@@ -12,6 +12,7 @@ import { getDb, isPostgres, type DB } from "~/db/db.server";
 import { ACCESS_DENIED_MESSAGE } from "~/modules/accounts/session.server";
 import { ADMIN_ACCESS_REQUIRED } from "~/utils/errors";
 import { callAction, callLoader, dataOf, statusOf } from "../setup/route";
+import { hasWriteMark, installWriteMark, readTablesWhileUnwritten } from "../setup/write-mark";
 import { createUser, sessionCookieFor } from "../factories/users";
 
 export type Actor = "visitor" | "customer" | "admin";
@@ -59,42 +60,60 @@ export const SIGNED_IN_ACTION: Record<Actor, Expect> = { visitor: "login", custo
 
 const IGNORED_TABLES = new Set(["rate_limits", "kysely_migration", "kysely_migration_lock"]);
 
-/**
- * Each database's snapshot query, made once: introspection is the slow part of a snapshot on PostgreSQL, and one
- * query reading every table costs one round trip instead of one per table (~60 of them, twice around each of the
- * matrix's ~180 refused calls: most of its time on PostgreSQL).
- */
-const snapshotQueries = new WeakMap<object, Promise<string>>();
-
-async function snapshotQuery(db: DB): Promise<string> {
-  const all = await db.introspection.getTables();
-  const tables = all.map((t) => t.name).filter((n) => !IGNORED_TABLES.has(n)).sort();
-  const columns: string[] = [];
-  for (const table of tables) {
-    if (isPostgres(db)) {
-      // every row as PostgreSQL's text of the whole row: any column's change changes it
-      columns.push(`(select coalesce(json_agg(t::text), '[]'::json)::text from "${table}" t) as "${table}"`);
-    } else {
-      // SQLite has no row-to-text: each column quoted, joined
-      const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
-      const row = rows.map((c) => `quote("${c.name}")`).join(" || ',' || ");
-      columns.push(`(select coalesce(json_group_array(${row}), '[]') from "${table}") as "${table}"`);
-    }
+/** The tables a snapshot reads, per database: introspection is slow on PostgreSQL, so it is read once. */
+const snapshotTables = new WeakMap<object, Promise<string[]>>();
+function tablesOf(db: DB): Promise<string[]> {
+  let tables = snapshotTables.get(db);
+  if (!tables) {
+    tables = db.introspection.getTables().then((all) => all.map((t) => t.name).filter((n) => !IGNORED_TABLES.has(n)).sort());
+    snapshotTables.set(db, tables);
   }
-  return `select ${columns.join(", ")}`;
+  return tables;
 }
 
-/** Every row of every table (rate-limit counters aside), each row as text, sorted: for 'nothing changed' checks. */
-export async function snapshotDatabase(db: DB = getDb()): Promise<Record<string, string[]>> {
-  let query = snapshotQueries.get(db);
-  if (!query) {
-    query = snapshotQuery(db);
-    snapshotQueries.set(db, query);
+/** Each table's rows as a JSON array of texts, per database, made once (SQLite's needs the table's columns). */
+const rowsAsText = new WeakMap<object, Map<string, Promise<string>>>();
+function rowsAsTextOf(db: DB, table: string): Promise<string> {
+  let made = rowsAsText.get(db);
+  if (!made) rowsAsText.set(db, (made = new Map()));
+  let column = made.get(table);
+  if (!column) {
+    column = isPostgres(db)
+      ? // every row as PostgreSQL's text of the whole row: any column's change changes it
+        Promise.resolve(`(select coalesce(json_agg(t::text), '[]'::json)::text from "${table}" t) as "${table}"`)
+      : // SQLite has no row-to-text: each column quoted, joined
+        sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db).then(({ rows }) => {
+          const row = rows.map((c) => `quote("${c.name}")`).join(" || ',' || ");
+          return `(select coalesce(json_group_array(${row}), '[]') from "${table}") as "${table}"`;
+        });
+    made.set(table, column);
   }
-  const { rows } = await sql<Record<string, string>>`${sql.raw(await query)}`.execute(db);
+  return column;
+}
+
+/** These tables' rows, each row as text, sorted: one query for all of them (one round trip, not one per table). */
+async function readTables(db: DB, tables: string[]): Promise<Record<string, string[]>> {
+  const columns = await Promise.all(tables.map((t) => rowsAsTextOf(db, t)));
+  const { rows } = await sql<Record<string, string>>`${sql.raw(`select ${columns.join(", ")}`)}`.execute(db);
   const out: Record<string, string[]> = {};
   for (const [table, text] of Object.entries(rows[0]!)) out[table] = (JSON.parse(text) as string[]).sort();
   return out;
+}
+
+/**
+ * Every row of every table (rate-limit counters aside), each row as text, sorted: for 'nothing changed' checks. Where
+ * the file installed a write mark (the matrix: markEveryTable), only the tables written since the last snapshot are
+ * read again: around each of the matrix's ~360 calls a new session row is written, and little else.
+ */
+export async function snapshotDatabase(db: DB = getDb()): Promise<Record<string, string[]>> {
+  return hasWriteMark(db) ? snapshotWhileUnwritten(db) : readTables(db, await tablesOf(db));
+}
+
+const snapshotWhileUnwritten = readTablesWhileUnwritten(readTables);
+
+/** A write mark over every table a snapshot reads (tests/setup/write-mark.ts). */
+async function markEveryTable(db: DB) {
+  await installWriteMark(db, await tablesOf(db));
 }
 
 function isRefusal(expected: Expect): boolean {
@@ -130,6 +149,7 @@ export function runAuthorizationMatrix(entries: MatrixEntry[]) {
     const admin = await createUser(db, { isAdmin: true });
     ids.customerId = customer.id;
     ids.adminId = admin.id;
+    await markEveryTable(db);
   });
 
   /** Calls the entry as `actor`; with `snapshot`, the database as it was before the call is kept for comparison. */

@@ -16,6 +16,7 @@ import { createUser, DEFAULT_TEST_PASSWORD, sessionCookieFor } from "../factorie
 import { insertCategory, insertProduct, insertReview } from "../factories/catalog";
 import { insertCoupon, insertZone } from "../factories/orders";
 import { insertAwaitingOrder } from "../factories/payments";
+import { installWriteMark, readWhileUnwritten } from "../setup/write-mark";
 import { HOSTILE_VALUES, NON_FORM_BODIES, REPEATED_FIELD_VALUES } from "./corpus";
 import { unsubscribeUrl } from "~/modules/marketing/unsubscribe.server";
 
@@ -155,7 +156,7 @@ const GUARDED_TABLES = ["products", "categories", "product_tiers", "reviews", "o
  * its table.
  */
 let fingerprintQuery: string | undefined;
-/** PostgreSQL's fingerprint of one table (the function fuzz_fingerprint reads them all: installWriteMark). */
+/** PostgreSQL's fingerprint of one table (the function fuzz_fingerprint reads them all: installGuards). */
 const pgFingerprintOf = (table: string) => `(select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from "${table}" t)`;
 async function guardedState(db: DB): Promise<Record<string, string>> {
   if (isPostgres(db)) {
@@ -165,13 +166,9 @@ async function guardedState(db: DB): Promise<Record<string, string>> {
   if (!fingerprintQuery) {
     const parts: string[] = [];
     for (const table of GUARDED_TABLES) {
-      if (isPostgres(db)) {
-        parts.push(`(select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') from "${table}" t) as "${table}"`);
-      } else {
-        const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
-        const row = rows.map((c) => `quote("${c.name}")`).join(" || ',' || ");
-        parts.push(`(select count(*) || ':' || coalesce(group_concat(r, '|'), '') from (select ${row} as r from "${table}" order by 1)) as "${table}"`);
-      }
+      const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(db);
+      const row = rows.map((c) => `quote("${c.name}")`).join(" || ',' || ");
+      parts.push(`(select count(*) || ':' || coalesce(group_concat(r, '|'), '') from (select ${row} as r from "${table}" order by 1)) as "${table}"`);
     }
     fingerprintQuery = `select ${parts.join(", ")}`;
   }
@@ -180,49 +177,19 @@ async function guardedState(db: DB): Promise<Record<string, string>> {
 }
 
 /**
- * The fingerprint costs a few milliseconds and the fuzz needs one around each of ~10 000 refusals, so a cheap
- * write mark says when it can't have changed: a counter that triggers on the guarded tables bump on every insert,
- * update or delete (and truncate), whether it commits or not, plus the tables' definitions (SQLite's schema version;
- * the guarded tables' pg_class rows, which a drop, an alter or a truncate changes). Installed in the test's own
- * database by beforeAll: on SQLite as TEMP objects of the test's connection (its one in-memory database; nothing in
- * the shop's schema), on PostgreSQL as a sequence, a function and statement triggers.
+ * The fingerprint costs a few milliseconds and the fuzz needs one around each of ~10 000 refusals, so a cheap write
+ * mark (tests/setup/write-mark.ts) says when it can't have changed: the fingerprint is read again only when the mark
+ * has moved. On PostgreSQL the fingerprint is a function too, planned once per connection rather than at each read.
  */
-async function installWriteMark(db: DB) {
+async function installGuards(db: DB) {
+  await installWriteMark(db, GUARDED_TABLES);
   if (isPostgres(db)) {
-    await sql`create sequence fuzz_writes`.execute(db);
-    await sql`create function fuzz_count_write() returns trigger language plpgsql as $$ begin perform nextval('fuzz_writes'); return null; end $$`.execute(db);
-    for (const table of GUARDED_TABLES) {
-      await sql`create trigger fuzz_count_write after insert or update or delete or truncate on ${sql.id(table)} for each statement execute function fuzz_count_write()`.execute(db);
-    }
-    // the mark and the fingerprint as functions: their queries are planned once per connection, not at each of ~25 000
-    // reads (as statements of their own, parsing and planning them was most of their cost on PostgreSQL)
     await sql`create function fuzz_fingerprint() returns json language plpgsql stable as $$ begin return json_build_object(${sql.raw(GUARDED_TABLES.map((t) => `'${t}', ${pgFingerprintOf(t)}`).join(", "))}); end $$`.execute(db);
-    await sql`create function fuzz_mark() returns text language plpgsql stable as $$ begin return (select last_value || '/' || is_called from fuzz_writes) || ':' || (select string_agg(oid || '/' || relfilenode || '/' || xmin, ',' order by oid) from pg_class where relname in (${sql.raw(GUARDED_TABLES.map((t) => `'${t}'`).join(", "))}) and relnamespace = current_schema()::regnamespace); end $$`.execute(db);
-  } else {
-    await sql`create temp table fuzz_writes (n integer not null)`.execute(db);
-    await sql`insert into temp.fuzz_writes values (0)`.execute(db);
-    for (const table of GUARDED_TABLES) {
-      for (const event of ["insert", "update", "delete"]) {
-        await sql`create temp trigger ${sql.id(`fuzz_${table}_${event}`)} after ${sql.raw(event)} on main.${sql.id(table)} begin update temp.fuzz_writes set n = n + 1; end`.execute(db);
-      }
-    }
   }
 }
 
-async function writeMark(db: DB): Promise<string> {
-  const { rows } = isPostgres(db)
-    ? await sql<{ mark: string }>`select fuzz_mark() as mark`.execute(db)
-    : await sql<{ mark: string }>`select (select n from temp.fuzz_writes) || ':' || (select schema_version from pragma_schema_version) as mark`.execute(db);
-  return rows[0]!.mark;
-}
-
 /** The guarded tables' fingerprint, read again only when the write mark has moved since it was last read. */
-let known: { mark: string; state: Record<string, string> } | undefined;
-async function stateNow(db: DB): Promise<Record<string, string>> {
-  const mark = await writeMark(db);
-  if (known?.mark !== mark) known = { mark, state: await guardedState(db) };
-  return known.state;
-}
+const stateNow = readWhileUnwritten(guardedState);
 
 const fixture = {} as Fixture;
 const figures = { calls: 0, fiveXX: 0, refusals: 0 };
@@ -237,7 +204,7 @@ beforeAll(async () => {
   const order = await insertAwaitingOrder(db, { userId: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
   const review = await insertReview(db, product.id, { comment: "Lovely" });
   const zone = await insertZone(db, { rules: [{ minTotalCents: 0, maxTotalCents: 99999, rateCents: 6000 }] });
-  await installWriteMark(db);
+  await installGuards(db);
   Object.assign(fixture, {
     customerId: customer.id,
     adminId: admin.id,
