@@ -7,6 +7,7 @@ describe("the server's Node.js flags", () => {
     const flags = serverNodeFlags();
     expect(flags).toContain("--max-semi-space-size=16");
     expect(flags).toContain("--no-allocation-site-pretenuring");
+    expect(flags).toContain("--heap-growing-percent=50");
     const unit = readFileSync("deploy/systemd/scentara@.service", "utf8");
     const execStart = /^ExecStart=(.*)$/m.exec(unit)![1]!;
     expect(flagsBeforeServerJs(execStart)).toEqual(flags);
