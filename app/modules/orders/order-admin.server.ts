@@ -296,14 +296,18 @@ async function exactSearchCounts(db: Queryable, search: OrderSearch): Promise<Re
   // every view. An order changed today then costs a count of today's matches, not of every match (33 000 orders of a
   // common surname at a million orders: 40–90 ms).
   const liveStart = rangeBounds({ from: liveFrom(), to: liveFrom() }).start;
-  // (the live days' orders walked by their dates, each tested against the customers: cheaper than a look-up per customer)
+  // (the live days' orders walked by their dates, each tested against the customers: cheaper than a look-up per
+  // customer). On SQLite the live count groups by `+orders.status`: grouped by the column itself, the planner may walk
+  // a status index instead, to spare the group-by a sort, and test every order of the shop (100 000 orders: 205 ms
+  // instead of 1.6 ms on the standard bench's data).
+  const liveStatus = isPostgres(db) ? sql<OrderStatus>`orders.status` : sql<OrderStatus>`+orders.status`;
   const count = (before: boolean) =>
     db
       .selectFrom("orders")
       .where(before ? search.where : search.walking)
       .where("orders.created_at", before ? "<" : ">=", liveStart)
-      .select((eb) => ["orders.status", eb.fn.countAll<number>().as("n")])
-      .groupBy("orders.status")
+      .select((eb) => [(before ? sql<OrderStatus>`orders.status` : liveStatus).as("status"), eb.fn.countAll<number>().as("n")])
+      .groupBy(before ? sql`orders.status` : liveStatus)
       .execute();
   const [before, live] = await Promise.all([
     keptWhileUnchanged(db, `search-counts:${search.key}:${liveStart}`, () => count(true), { topics: ["old-orders", "customers"] }),
