@@ -73,10 +73,20 @@ mode=$(stat -c %a data/.auth-secret)
 said=$(grep -c 'AUTH_SECRET is not set' "$log" || true)
 [ "$said" = 1 ] || fail "expected one log line about the local secret, found $said"
 
-# One worker per core by default (WEB_CONCURRENCY unset): the start-up line says how many serve.
-workers=$(grep -o '"workers":[0-9]*,[^}]*"msg":"Scentara is listening' "$log" | grep -o '^"workers":[0-9]*' | cut -d: -f2 || true)
+# One worker per core by default (WEB_CONCURRENCY unset): the start-up line says how many serve. It is written once
+# every worker listens, which can come after the first worker has served the pages above (each warms up first): wait
+# for it rather than read the log at once.
 expected=$(node -p 'require("os").availableParallelism()')
+workers=""
 if [ "$expected" -gt 1 ]; then
+  listening=""
+  for _ in $(seq 1 120); do
+    listening=$(grep -o '"workers":[0-9]*,[^}]*"msg":"Scentara is listening' "$log" || true)
+    [ -n "$listening" ] && break
+    kill -0 "$group" 2>/dev/null || fail "npm start exited before every worker listened"
+    sleep 0.5
+  done
+  workers=$(grep -o '^"workers":[0-9]*' <<<"$listening" | cut -d: -f2 || true)
   [ "$workers" = "$expected" ] || fail "expected $expected worker processes (one per core) in the start-up line, found '${workers}'"
 fi
 echo "check-first-start: npm start with an empty environment serves /, /shop and $product (200, the shop's HTML);"
