@@ -11,12 +11,12 @@
  * VmHWM), against the 300 MB budget.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { serverNodeFlags } from "./server-node-flags";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { openDatabase } from "~/db/db.server";
 import { ensureScalePostgres, ensureScaleSqlite } from "./scale-data";
+import { serverNodeFlags } from "./server-node-flags";
 
 const BUDGET_MS = 100;
 const BUDGET_RSS_MB = 300;

@@ -19,7 +19,6 @@
  * (100 000 products, 1 000 000 orders, kept between runs: scripts/bench-scale.ts, scripts/scale-data.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { serverNodeFlags } from "./server-node-flags";
 import { get as httpGet } from "node:http";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,6 +30,7 @@ import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
 import { runScaleBench } from "./bench-scale";
+import { serverNodeFlags } from "./server-node-flags";
 
 const { values } = parseArgs({
   options: {

@@ -72,7 +72,7 @@ function withCallbackQueries(pool: pg.Pool): PostgresPool {
   return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
 }
 
-/** Where each opened database lives, for work done on another connection to it (a worker thread: databaseUrlOf). */
+/** Where each opened database lives, for work done on another connection to it (the scent catalogue's build process). */
 const urls = new WeakMap<object, string>();
 
 /**

@@ -7,12 +7,12 @@
  * tracking timeline, receives the review request by e-mail, follows its link and posts a review.
  */
 import type { AddressInfo } from "node:net";
-import { devices, expect, test, type Page } from "./helpers/test";
+import { devices, expect, test } from "./helpers/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { startFakeCouriers } from "../fakes/couriers";
 import { startShop, waitForShop } from "./helpers/shop-server";
-import { E2E_PASSWORD, newCustomer, uniqueEmail } from "./helpers/auth";
+import { newCustomer, uniqueEmail } from "./helpers/auth";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 7;
@@ -75,17 +75,13 @@ test.afterAll(async () => {
   await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
 });
 
-/** Registers and signs in by request, as the forms post (signing in is not what this journey tests). */
-async function register(page: Page, email: string) {
-  await newCustomer(page, { email, password: E2E_PASSWORD });
-}
-
 test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, tracked to delivered, reviewed from the e-mail", async ({ browser }) => {
   test.setTimeout(90_000);
   const phone = await browser.newContext({ ...devices["Pixel 5"], viewport: { width: 360, height: 780 }, baseURL: BASE, hasTouch: true, isMobile: true });
   const page = await phone.newPage();
   const shopper = uniqueEmail("locker");
-  await register(page, shopper);
+  // registered and signed in by request, as the forms post (signing in is not what this journey tests)
+  await newCustomer(page, { email: shopper });
 
   // A bottle into the cart from the shop.
   await page.goto("/shop");
@@ -130,7 +126,7 @@ test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, t
   const admin = await desk.newPage();
   // the booking's message lasts 3 s (SPEC §9): the test owns the page's clock so it cannot miss it (helpers/clock.ts)
   await useTestClock(admin);
-  await register(admin, ADMIN);
+  await newCustomer(admin, { email: ADMIN });
   await admin.goto(`/admin/orders?status=processing&q=${orderId.slice(0, 8)}`);
   const panel = admin.getByTestId("shipment-panel").filter({ hasText: lockerName });
   await expect(panel).toContainText("PUDO locker");

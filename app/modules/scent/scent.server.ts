@@ -142,16 +142,21 @@ function buildInChild(file: BuilderFile, url: string): Promise<CatalogueData> {
       execArgv: [...file.execArgv, `--max-semi-space-size=${CHILD_YOUNG_MB}`],
       env: { ...process.env, SCENT_CATALOGUE_DATABASE_URL: url },
       serialization: "advanced",
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // its error output goes into the server's own (JSON) log line when it fails, not raw onto the server's stderr
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     let data: CatalogueData | undefined;
+    let errors = "";
+    child.stderr!.setEncoding("utf8").on("data", (text: string) => {
+      errors = (errors + text).slice(-2_000);
+    });
     child.once("message", (message) => {
       data = message as CatalogueData;
     });
     child.once("error", reject);
     child.once("exit", (code, signal) => {
       if (data && code === 0) resolve(data);
-      else reject(new Error(`the catalogue's build process stopped (exit code ${code}${signal ? `, ${signal}` : ""}) before it sent the catalogue`));
+      else reject(new Error(`the catalogue's build process stopped (exit code ${code}${signal ? `, ${signal}` : ""}) before it sent the catalogue${errors ? `: ${errors.trim()}` : ""}`));
     });
   });
 }
