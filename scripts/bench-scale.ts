@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { openDatabase } from "~/db/db.server";
 import { ensureScalePostgres, ensureScaleSqlite } from "./scale-data";
+import { SERVER_PROCESS_ENV } from "../server/cluster";
 import { serverNodeFlags } from "./server-node-flags";
 
 const BUDGET_MS = 100;
@@ -78,6 +79,8 @@ async function startServer(options: ScaleBenchOptions, databaseUrl: string): Pro
   const base = `http://127.0.0.1:${options.port}`;
   const server = spawn(process.execPath, [...serverNodeFlags(), "server.js"], {
     env: {
+      // as the shop runs it: its workers and the systemd unit get these too (server/cluster.ts)
+      ...SERVER_PROCESS_ENV,
       ...process.env,
       NODE_ENV: "production",
       PORT: String(options.port),

@@ -30,6 +30,7 @@ import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
 import { runScaleBench } from "./bench-scale";
+import { SERVER_PROCESS_ENV } from "../server/cluster";
 import { serverNodeFlags } from "./server-node-flags";
 
 const { values } = parseArgs({
@@ -129,6 +130,8 @@ async function seed(): Promise<{ productSlug: string; searchTerm: string; produc
 async function startServer(): Promise<ChildProcess> {
   const server = spawn(process.execPath, [...serverNodeFlags(), "server.js"], {
     env: {
+      // as the shop runs it: its workers and the systemd unit get these too (server/cluster.ts)
+      ...SERVER_PROCESS_ENV,
       ...process.env,
       NODE_ENV: "production",
       PORT: String(PORT),

@@ -88,7 +88,15 @@ if [ "$expected" -gt 1 ]; then
   done
   workers=$(grep -o '^"workers":[0-9]*' <<<"$listening" | cut -d: -f2 || true)
   [ "$workers" = "$expected" ] || fail "expected $expected worker processes (one per core) in the start-up line, found '${workers}'"
+  # Each worker runs with at most two malloc arenas (server/cluster.ts SERVER_PROCESS_ENV), though the environment was
+  # empty: the primary gives it to the workers it forks.
+  for pid in $(grep '"msg":"worker started"' "$log" | grep -o '"pid":[0-9]*' | cut -d: -f2); do
+    [ -r "/proc/$pid/environ" ] || continue
+    tr '\0' '\n' <"/proc/$pid/environ" | grep -qx 'MALLOC_ARENA_MAX=2' || fail "worker $pid runs without MALLOC_ARENA_MAX=2"
+    arenas_checked=$(( ${arenas_checked:-0} + 1 ))
+  done
+  [ "${arenas_checked:-0}" -ge 1 ] || fail "no running worker's environment could be read (\"worker started\" lines with a pid)"
 fi
 echo "check-first-start: npm start with an empty environment serves /, /shop and $product (200, the shop's HTML);"
-echo "check-first-start: ${workers:-1} worker process(es), one per core ($expected cores)"
+echo "check-first-start: ${workers:-1} worker process(es), one per core ($expected cores)${arenas_checked:+, each with MALLOC_ARENA_MAX=2}"
 echo "check-first-start: $(grep -o '"msg":"AUTH_SECRET is not set[^"]*"' "$log" | sed 's/^"msg":"//; s/"$//')"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CRASH_WINDOW_MS, MAX_RESTART_DELAY_MS, restartDelayMs, webConcurrency } from "./cluster";
+import { CRASH_WINDOW_MS, MAX_RESTART_DELAY_MS, restartDelayMs, webConcurrency, workerEnvironment } from "./cluster";
 
 describe("WEB_CONCURRENCY", () => {
   it("is one worker per core when unset or empty", () => {
@@ -34,5 +34,14 @@ describe("replacing a crashed worker", () => {
     expect(restartDelayMs(crashes(6), now)).toBe(16_000);
     expect(restartDelayMs(crashes(7), now)).toBe(MAX_RESTART_DELAY_MS);
     expect(restartDelayMs(crashes(50), now)).toBe(MAX_RESTART_DELAY_MS);
+  });
+});
+
+describe("a worker's environment", () => {
+  it("caps glibc's malloc arenas unless the operator chose a value, and adds what the primary hands on", () => {
+    expect(workerEnvironment({}, {})).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(workerEnvironment({ AUTH_SECRET: "s" }, {})).toEqual({ MALLOC_ARENA_MAX: "2", AUTH_SECRET: "s" });
+    // the operator's own value reaches the worker from the primary's environment (cluster.fork adds to it): not replaced
+    expect(workerEnvironment({}, { MALLOC_ARENA_MAX: "8" })).toEqual({});
   });
 });
