@@ -27,6 +27,7 @@ import * as adminListIndexes from "./migrations/0028_admin_list_indexes";
 import * as reviewRequestOutcomes from "./migrations/0029_review_request_outcomes";
 import * as dataChanges from "./migrations/0030_data_changes";
 import * as orderHourChanges from "./migrations/0031_order_hour_changes";
+import * as orderMarksOnSummedColumns from "./migrations/0032_order_marks_on_summed_columns";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   "0029_review_request_outcomes": reviewRequestOutcomes,
   "0030_data_changes": dataChanges,
   "0031_order_hour_changes": orderHourChanges,
+  "0032_order_marks_on_summed_columns": orderMarksOnSummedColumns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

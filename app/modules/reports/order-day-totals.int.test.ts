@@ -6,6 +6,7 @@
  * checked against a count made here from the orders' rows, and the whole sales dashboard against a read inside a
  * transaction (which keeps nothing).
  */
+import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres, openDatabase } from "~/db/db.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
@@ -18,6 +19,7 @@ import { createUser } from "../../../tests/factories/users";
 import { rangeBounds, saDay } from "./reports.logic";
 import { salesTotals } from "./sales-totals.server";
 import { dataChanges, keptWhileUnchanged } from "~/db/kept-reads.server";
+import { LINE_SUMMED_COLUMNS, METRICS_SUMMED_COLUMNS, ORDER_SUMMED_COLUMNS } from "~/db/migrations/0032_order_marks_on_summed_columns";
 import { addDays, salesRange } from "./sales.logic";
 import { bestSellers, newAndReturning, ordersByStatus, salesDashboard } from "./sales.server";
 
@@ -226,5 +228,54 @@ describe("the day sums stay the orders' own", () => {
     await check();
     await db().updateTable("orders").set({ user_id: users[4]! }).where("id", "=", first.id).execute();
     await check();
+  });
+
+  it("marks a day stale, or counts an hour, only when a column its sums read changes (migration 0032)", async () => {
+    const marks = async () => {
+      const stale = (await sql<{ day: string; changes: unknown }>`select day, changes from order_days_stale order by day`.execute(db())).rows;
+      const hours = (await sql<{ n: unknown }>`select sum(n) as n from order_hour_changes`.execute(db())).rows[0];
+      return JSON.stringify({ stale: stale.map((r) => [r.day, Number(r.changes)]), hours: Number(hours?.n ?? 0), old: (await dataChanges(db()))["old-orders"] });
+    };
+    await check(); // every stale day summed: no mark left
+    const old = await insertOrder(db(), { userId: users[0]!, status: "shipped", paymentStatus: "completed", createdAt: new Date(Date.now() - 8 * DAY).toISOString() });
+    const recent = await insertOrder(db(), { userId: users[5]!, status: "processing", paymentStatus: "completed", createdAt: new Date(Date.now() - 3_600_000).toISOString() });
+    await db().insertInto("order_metrics").values([{ order_id: old.id, processing_time: 100, delivery_time: null }, { order_id: recent.id, processing_time: 50, delivery_time: null }]).execute();
+    await check();
+    const before = await marks();
+    // what a courier booking, an invoice, a note, a checkout, an erasure or the stock writes: no sum reads it
+    for (const id of [old.id, recent.id]) {
+      await db().updateTable("orders").set({ tracking_number: "TRK123", notes: null, checkout_token: null, invoice_number: null, updated_at: new Date().toISOString() }).where("id", "=", id).execute();
+      await db().updateTable("order_lines").set({ stock_taken: 0, stock_short: 1 }).where("order_id", "=", id).execute();
+      // a summed column written with its own value
+      await db().updateTable("orders").set((eb) => ({ status: eb.ref("status"), total_amount_cents: eb.ref("total_amount_cents") })).where("id", "=", id).execute();
+    }
+    expect(await marks()).toBe(before);
+    // each summed column changed marks the old order's day and counts the recent order's hour
+    const values: Record<(typeof ORDER_SUMMED_COLUMNS)[number], (o: Record<string, unknown>) => unknown> = {
+      user_id: (o) => (o.user_id === users[2] ? users[3] : users[2]),
+      status: (o) => (o.status === "delivered" ? "shipped" : "delivered"),
+      payment_status: (o) => (o.payment_status === "completed" ? "failed" : "completed"),
+      payment_method: (o) => (o.payment_method === "eft" ? "card" : "eft"),
+      total_amount_cents: (o) => Number(o.total_amount_cents) + 1,
+      subtotal_cents: (o) => Number(o.subtotal_cents) + 1,
+      discount_amount_cents: (o) => Number(o.discount_amount_cents) + 1,
+      shipping_cents: (o) => Number(o.shipping_cents) + 1,
+      coupon_code: (o) => (o.coupon_code === "WINTER" ? null : "WINTER"),
+      created_at: (o) => new Date(Date.parse(String(o.created_at)) + 60_000).toISOString(),
+    };
+    const changes = [
+      ...ORDER_SUMMED_COLUMNS.map((c) => ["orders", "id", c, values[c]] as const),
+      ...LINE_SUMMED_COLUMNS.filter((c) => c !== "order_id").map((c) => ["order_lines", "order_id", c, (l: Record<string, unknown>) => (c === "product_id" ? null : c === "name" ? `${String(l.name)} II` : Number(l[c]) + 1)] as const),
+      ...METRICS_SUMMED_COLUMNS.filter((c) => c !== "order_id").map((c) => ["order_metrics", "order_id", c, (m: Record<string, unknown>) => Number(m[c] ?? 0) + 1] as const),
+    ];
+    for (const [table, key, column, next] of changes) {
+      for (const id of [old.id, recent.id]) {
+        const row = (await db().selectFrom(table as "orders").selectAll().where(key as "id", "=", id).executeTakeFirstOrThrow()) as Record<string, unknown>;
+        const was = await marks();
+        await db().updateTable(table as "orders").set({ [column]: next(row) }).where(key as "id", "=", id).execute();
+        expect(await marks(), `${table}.${column} of the ${id === old.id ? "old" : "recent"} order`).not.toBe(was);
+      }
+      await check();
+    }
   });
 });
