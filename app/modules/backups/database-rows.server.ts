@@ -20,6 +20,7 @@ import pg from "pg";
 import { BOOLEAN_COLUMNS, JSON_COLUMNS } from "~/db/schema";
 import { isPostgresUrl } from "~/utils/env.server";
 import { isPlainName } from "./backups.logic";
+import { yieldToEventLoop } from "~/utils/event-loop";
 
 export type Dialect = "sqlite" | "postgres";
 export type ColumnKind = "text" | "integer" | "real" | "boolean" | "json" | "timestamp" | "other";
@@ -163,7 +164,6 @@ function selectAll(table: TableInfo, dialect: Dialect): string {
   return `select ${table.columns.map((c) => quoteName(c.name)).join(", ")} from ${quoteName(table.name)} order by ${orderBy(table, dialect)}`;
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // ---------------------------------------------------------------- SQLite
 

@@ -51,6 +51,7 @@ import {
 } from "./csv-columns";
 import { IMPORT_MESSAGES } from "./import-messages";
 import { checkImageUrl, importRemoteImage, RemoteImageError } from "./remote-image.server";
+import { yieldToEventLoop } from "~/utils/event-loop";
 
 export { IMPORT_MESSAGES };
 
@@ -105,7 +106,7 @@ export async function parseCsvText(text: string): Promise<ParsedCsv> {
   const SLICE = 256 * 1024;
   for (let i = 0; i < text.length && !failure; i += SLICE) {
     parser.write(text.slice(i, i + SLICE));
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
     if (records.length > MAX_IMPORT_ROWS + 1) {
       parser.destroy();
       throw new DomainError(CSV_MESSAGES.tooManyRows, 400, "file");
@@ -346,7 +347,7 @@ const PLAN_SLICE = 500;
  */
 async function pause(onProgress: PlanProgress | undefined, done: number, total: number) {
   await onProgress?.(Math.floor(done), total);
-  await new Promise((resolve) => setImmediate(resolve));
+  await yieldToEventLoop();
 }
 
 /**
