@@ -22,6 +22,20 @@ const rowOf = (alias: string, columns: readonly string[]) => `(${columns.map((c)
 const changed = (columns: readonly string[]) => `${rowOf("b", columns)} is distinct from ${rowOf("a", columns)}`;
 const sqliteChanged = (columns: readonly string[]) => columns.map((c) => `old.${c} is not new.${c}`).join(" or ");
 
+// SQLite: a day marked stale (migration 0027), an hour counted (migration 0031), for the order whose created_at is `ref`
+const sqliteDay = (ref: string) => `date(${ref}, '+2 hours')`;
+const SQLITE_SETTLED = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-20 hours')`;
+const SQLITE_RECENT = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-3 days')`;
+const sqliteMark = (ref: string) =>
+  `insert into order_days_stale (day, changes) select ${sqliteDay(ref)}, 1 where ${ref} < ${SQLITE_SETTLED} on conflict (day) do update set changes = changes + 1;`;
+const sqliteCount = (ref: string) =>
+  `insert into order_hour_changes (hour, slot, n) select substr(${ref}, 1, 13), 0, 1 where ${ref} >= ${SQLITE_RECENT} on conflict (hour, slot) do update set n = n + 1;`;
+/** The same for the order of a line's or a metrics row's `row` (old or new). */
+const sqliteMarkOrderOf = (row: "old" | "new") =>
+  `insert into order_days_stale (day, changes) select ${sqliteDay("o.created_at")}, 1 from orders o where o.id = ${row}.order_id and o.created_at < ${SQLITE_SETTLED} on conflict (day) do update set changes = changes + 1;`;
+const sqliteCountOrderOf = (row: "old" | "new") =>
+  `insert into order_hour_changes (hour, slot, n) select substr(o.created_at, 1, 13), 0, 1 from orders o where o.id = ${row}.order_id and o.created_at >= ${SQLITE_RECENT} and true on conflict (hour, slot) do update set n = n + 1;`;
+
 export async function up(db: Kysely<any>) {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   if (postgres) {
@@ -102,27 +116,18 @@ export async function up(db: Kysely<any>) {
       await retrigger(db, `${table}_hours_update`, table, hours);
     }
   } else {
-    const day = (ref: string) => `date(${ref}, '+2 hours')`;
-    const settled = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-20 hours')`;
-    const recent = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-3 days')`;
-    const mark = (ref: string) =>
-      `insert into order_days_stale (day, changes) select ${day(ref)}, 1 where ${ref} < ${settled} on conflict (day) do update set changes = changes + 1;`;
-    const count = (ref: string) =>
-      `insert into order_hour_changes (hour, slot, n) select substr(${ref}, 1, 13), 0, 1 where ${ref} >= ${recent} on conflict (hour, slot) do update set n = n + 1;`;
     const of = (columns: readonly string[]) => `update of ${columns.join(", ")}`;
-    await sqliteRetrigger(db, "orders_day_stale_update", `after ${of(ORDER_SUMMED_COLUMNS)} on orders when ${sqliteChanged(ORDER_SUMMED_COLUMNS)} begin ${mark("old.created_at")} ${mark("new.created_at")} end`);
-    await sqliteRetrigger(db, "orders_hours_update", `after ${of(ORDER_SUMMED_COLUMNS)} on orders when ${sqliteChanged(ORDER_SUMMED_COLUMNS)} begin ${count("old.created_at")} ${count("new.created_at")} end`);
+    const orders = `after ${of(ORDER_SUMMED_COLUMNS)} on orders when ${sqliteChanged(ORDER_SUMMED_COLUMNS)}`;
+    await sqliteRetrigger(db, "orders_day_stale_update", `${orders} begin ${sqliteMark("old.created_at")} ${sqliteMark("new.created_at")} end`);
+    await sqliteRetrigger(db, "orders_hours_update", `${orders} begin ${sqliteCount("old.created_at")} ${sqliteCount("new.created_at")} end`);
     for (const [table, columns] of [
       ["order_lines", LINE_SUMMED_COLUMNS],
       ["order_metrics", METRICS_SUMMED_COLUMNS],
     ] as const) {
       // the order's day (or hour) before and after, should the row move to another order
-      const orderOf = (ref: string, what: "mark" | "count") =>
-        what === "mark"
-          ? `insert into order_days_stale (day, changes) select ${day("o.created_at")}, 1 from orders o where o.id = ${ref}.order_id and o.created_at < ${settled} on conflict (day) do update set changes = changes + 1;`
-          : `insert into order_hour_changes (hour, slot, n) select substr(o.created_at, 1, 13), 0, 1 from orders o where o.id = ${ref}.order_id and o.created_at >= ${recent} and true on conflict (hour, slot) do update set n = n + 1;`;
-      await sqliteRetrigger(db, `${table}_day_stale_update`, `after ${of(columns)} on ${table} when ${sqliteChanged(columns)} begin ${orderOf("old", "mark")} ${orderOf("new", "mark")} end`);
-      await sqliteRetrigger(db, `${table}_hours_update`, `after ${of(columns)} on ${table} when ${sqliteChanged(columns)} begin ${orderOf("old", "count")} ${orderOf("new", "count")} end`);
+      const rows = `after ${of(columns)} on ${table} when ${sqliteChanged(columns)}`;
+      await sqliteRetrigger(db, `${table}_day_stale_update`, `${rows} begin ${sqliteMarkOrderOf("old")} ${sqliteMarkOrderOf("new")} end`);
+      await sqliteRetrigger(db, `${table}_hours_update`, `${rows} begin ${sqliteCountOrderOf("old")} ${sqliteCountOrderOf("new")} end`);
     }
   }
 }
@@ -150,26 +155,11 @@ export async function down(db: Kysely<any>) {
     }
     await sql`drop function if exists orders_updated_summed_mark(), orders_updated_summed_hours(), order_lines_updated_summed_mark(), order_lines_updated_summed_hours(), order_metrics_updated_summed_mark(), order_metrics_updated_summed_hours()`.execute(db);
   } else {
-    const day = (ref: string) => `date(${ref}, '+2 hours')`;
-    const settled = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-20 hours')`;
-    const recent = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-3 days')`;
-    const mark = (ref: string) =>
-      `insert into order_days_stale (day, changes) select ${day(ref)}, 1 where ${ref} < ${settled} on conflict (day) do update set changes = changes + 1;`;
-    const count = (ref: string) =>
-      `insert into order_hour_changes (hour, slot, n) select substr(${ref}, 1, 13), 0, 1 where ${ref} >= ${recent} on conflict (hour, slot) do update set n = n + 1;`;
-    await sqliteRetrigger(db, "orders_day_stale_update", `after update on orders begin ${mark("old.created_at")} ${mark("new.created_at")} end`);
-    await sqliteRetrigger(db, "orders_hours_update", `after update on orders begin ${count("old.created_at")} ${count("new.created_at")} end`);
+    await sqliteRetrigger(db, "orders_day_stale_update", `after update on orders begin ${sqliteMark("old.created_at")} ${sqliteMark("new.created_at")} end`);
+    await sqliteRetrigger(db, "orders_hours_update", `after update on orders begin ${sqliteCount("old.created_at")} ${sqliteCount("new.created_at")} end`);
     for (const table of ["order_lines", "order_metrics"]) {
-      await sqliteRetrigger(
-        db,
-        `${table}_day_stale_update`,
-        `after update on ${table} begin insert into order_days_stale (day, changes) select ${day("o.created_at")}, 1 from orders o where o.id = new.order_id and o.created_at < ${settled} on conflict (day) do update set changes = changes + 1; end`,
-      );
-      await sqliteRetrigger(
-        db,
-        `${table}_hours_update`,
-        `after update on ${table} begin insert into order_hour_changes (hour, slot, n) select substr(o.created_at, 1, 13), 0, 1 from orders o where o.id = new.order_id and o.created_at >= ${recent} and true on conflict (hour, slot) do update set n = n + 1; end`,
-      );
+      await sqliteRetrigger(db, `${table}_day_stale_update`, `after update on ${table} begin ${sqliteMarkOrderOf("new")} end`);
+      await sqliteRetrigger(db, `${table}_hours_update`, `after update on ${table} begin ${sqliteCountOrderOf("new")} end`);
     }
   }
 }

@@ -4,6 +4,7 @@ import { env } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
 import { insertCoupon, insertOrder } from "../../../tests/factories/orders";
 import { insertAwaitingOrder, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
+import { countEventLoopTurns } from "../../../tests/setup/event-loop-turns";
 import { holdPolicy } from "./order-expiry.logic";
 import { expireUnpaidOrders, findExpiredUnpaidOrders } from "./order-expiry.server";
 import { markOrderPaid } from "./order-payment.server";
@@ -115,20 +116,11 @@ describe("unpaid orders expire", () => {
     await quietBacklog();
     const userId = await insertCustomer();
     for (let i = 0; i < 6; i++) await insertAwaitingOrder(db(), { userId, createdAt: minutesAgo(100 + i) });
-    // turns of the event loop while the run goes on (what a waiting request needs); on SQLite, whose statements block
-    // the process, a run that never yields gives none
-    let turns = 0;
-    let running = true;
-    const turn = () => {
-      if (!running) return;
-      turns++;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
+    // the turns of the event loop while the run goes on: on SQLite a run that never yields gives none
+    const turns = countEventLoopTurns();
     const run = await expireUnpaidOrders(db(), { policy, now });
-    running = false;
+    expect(turns.stop()).toBeGreaterThanOrEqual(5);
     expect(run.expired).toHaveLength(6);
-    expect(turns).toBeGreaterThanOrEqual(5);
   });
 });
 

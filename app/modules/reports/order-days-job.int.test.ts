@@ -10,6 +10,7 @@ import { getDb } from "~/db/db.server";
 import { startJobs } from "../../../server/jobs";
 import { insertOrder } from "../../../tests/factories/orders";
 import { createUser } from "../../../tests/factories/users";
+import { countEventLoopTurns } from "../../../tests/setup/event-loop-turns";
 import { saDay } from "./reports.logic";
 import { salesTotals, sumSettledOrderDays } from "./sales-totals.server";
 import { addDays } from "./sales.logic";
@@ -64,20 +65,12 @@ describe("the past order days summed in the background", () => {
 
   it("a page that finds many days to sum sums them a day at a time, letting the process answer in between", async () => {
     await sql`delete from order_days`.execute(db());
-    let turns = 0;
-    let running = true;
-    const turn = () => {
-      if (!running) return;
-      turns++;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
     // the dashboard's figures over the 19 settled days: every day summed before they are read (on SQLite, whose
     // statements block the process, one transaction for all of them gave no turn to a waiting request)
+    const turns = countEventLoopTurns();
     await salesTotals(db(), { from: addDays(today, -20), to: today });
-    running = false;
+    expect(turns.stop()).toBeGreaterThanOrEqual(18);
     expect(await summedDays()).toHaveLength(19);
-    expect(turns).toBeGreaterThanOrEqual(18);
   });
 
   it("is scheduled by the server and runs in the lease holder", async () => {
