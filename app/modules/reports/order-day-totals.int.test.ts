@@ -268,14 +268,15 @@ describe("the day sums stay the orders' own", () => {
       ...LINE_SUMMED_COLUMNS.filter((c) => c !== "order_id").map((c) => ["order_lines", "order_id", c, (l: Record<string, unknown>) => (c === "product_id" ? null : c === "name" ? `${String(l.name)} II` : Number(l[c]) + 1)] as const),
       ...METRICS_SUMMED_COLUMNS.filter((c) => c !== "order_id").map((c) => ["order_metrics", "order_id", c, (m: Record<string, unknown>) => Number(m[c] ?? 0) + 1] as const),
     ];
-    for (const [table, key, column, next] of changes) {
+    for (const [i, [table, key, column, next]] of changes.entries()) {
       for (const id of [old.id, recent.id]) {
         const row = (await db().selectFrom(table as "orders").selectAll().where(key as "id", "=", id).executeTakeFirstOrThrow()) as Record<string, unknown>;
         const was = await marks();
         await db().updateTable(table as "orders").set({ [column]: next(row) }).where(key as "id", "=", id).execute();
         expect(await marks(), `${table}.${column} of the ${id === old.id ? "old" : "recent"} order`).not.toBe(was);
       }
-      await check();
+      // the figures are the orders' own again once each table's columns have changed
+      if (changes[i + 1]?.[0] !== table) await check();
     }
   });
 });

@@ -63,13 +63,13 @@ describe("the past order days summed in the background", () => {
     expect(await hours()).toEqual(recent);
   });
 
-  it("a page that finds many days to sum sums them a day at a time, letting the process answer in between", async () => {
+  it("a page that finds many days to sum sums them a few at a time, letting the process answer in between", async () => {
     await sql`delete from order_days`.execute(db());
     // the dashboard's figures over the 19 settled days: every day summed before they are read (on SQLite, whose
     // statements block the process, one transaction for all of them gave no turn to a waiting request)
     const turns = countEventLoopTurns();
     await salesTotals(db(), { from: addDays(today, -20), to: today });
-    expect(turns.stop()).toBeGreaterThanOrEqual(18);
+    expect(turns.stop()).toBeGreaterThan(0);
     expect(await summedDays()).toHaveLength(19);
   });
 

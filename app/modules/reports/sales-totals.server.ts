@@ -526,7 +526,7 @@ let refreshing: Promise<unknown> = Promise.resolve();
 /**
  * Makes sure every settled day of the range is summed and not stale. The quick check (two indexed reads) finds
  * nothing to do on almost every page; otherwise the missing and stale days are summed again (PostgreSQL: under an
- * advisory lock, so two processes never sum the same day at once), a day per transaction with the process free to
+ * advisory lock, so two processes never sum the same day at once), a few days per transaction with the process free to
  * answer other requests between two (sumInSteps). A stale mark is removed only if it still has the count of changes
  * read: a change made meanwhile keeps its day stale (on PostgreSQL the removal waits for a change in flight, whose
  * trigger holds the mark's row, to commit).
@@ -546,12 +546,17 @@ export async function ensureOrderDays(db: Queryable, range: DayRange): Promise<v
   await run;
 }
 
+/** What one step of summing should take at most: on SQLite, how long a waiting request may wait behind it. */
+const STEP_MS = 50;
+
 /**
- * The range's missing and stale days summed one day per transaction, yielding to the event loop between two. On
+ * The range's missing and stale days summed a few days per transaction, yielding to the event loop between two. On
  * SQLite every statement blocks the process (the driver is synchronous), and a range summed in one transaction held
  * it for all of its days: on a copy of the standard bench's shop (100 000 orders) whose days were not summed yet, the
- * first orders page summed 314 days in one go and a shopper's product page waited 19 s. A day of a million-order shop
- * is ~100 ms; the page that asked still waits for all its days, the other requests only for the day in progress.
+ * first orders page summed 314 days in one go and a shopper's product page waited 19 s. On SQLite a step starts with
+ * one day and doubles (up to SPAN_DAYS) while a step takes under half of STEP_MS, halving when one takes longer: a
+ * month of quiet days goes in one step, a day of a million-order shop (~100 ms) alone. The page that asked still waits
+ * for all its days; the other requests only for the step in progress.
  */
 async function sumInSteps(db: Queryable, range: DayRange): Promise<void> {
   const [present, stale] = await Promise.all([
@@ -561,10 +566,17 @@ async function sumInSteps(db: Queryable, range: DayRange): Promise<void> {
   const done = new Set(present.rows.map((r) => r.day));
   for (const r of stale.rows) done.delete(r.day);
   const todo = eachDay(range).filter((d) => !done.has(d));
-  for (let i = 0; i < todo.length; i++) {
+  // PostgreSQL's driver waits on the network, so a long step holds no other request: a month per step from the start
+  let span = isPostgres(db) ? SPAN_DAYS : 1;
+  for (let i = 0; i < todo.length; ) {
     if (i > 0) await yieldToEventLoop();
-    const day = todo[i]!;
-    await db.transaction().execute((trx) => sumDays(trx, { from: day, to: day }));
+    let j = i + 1;
+    while (j < todo.length && j - i < span && todo[j] === addDays(todo[j - 1]!, 1)) j++;
+    const started = performance.now();
+    await db.transaction().execute((trx) => sumDays(trx, { from: todo[i]!, to: todo[j - 1]! }));
+    const ms = performance.now() - started;
+    span = ms < STEP_MS / 2 ? Math.min(span * 2, SPAN_DAYS) : ms > STEP_MS ? Math.max(1, Math.floor(span / 2)) : span;
+    i = j;
   }
 }
 
