@@ -54,10 +54,14 @@ describe("the past order days summed in the background", () => {
 
   it("forgets the live hours' counts of changes once their days are past (migration 0031)", async () => {
     const hours = async () => (await sql<{ hour: string }>`select distinct hour from order_hour_changes order by hour`.execute(db())).rows.map((r) => r.hour);
+    // the orders of the last three days (by the clock) counted their hours when they were written: those of today and
+    // the two days before, and the one of three days ago when it is less than 72 hours old (its 10:00 UTC is, from
+    // 22:00 to 10:00 UTC); none older
+    const recent = await hours();
+    for (const d of [2, 1, 0]) expect(recent).toContain(at(d).slice(0, 13));
+    expect([3, 2, 1, 0].map((d) => at(d).slice(0, 13))).toEqual(expect.arrayContaining(recent));
     const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 13);
     await sql`insert into order_hour_changes (hour, slot, n) values (${weekAgo}, 0, 3)`.execute(db());
-    // the last three days' orders counted their hours when they were written
-    const recent = [2, 1, 0].map((d) => at(d).slice(0, 13));
     expect(await hours()).toEqual([weekAgo, ...recent]);
     await sumSettledOrderDays(db());
     expect(await hours()).toEqual(recent);
