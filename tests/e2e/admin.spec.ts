@@ -8,6 +8,7 @@ import { expect, test, type Browser, type Page } from "./helpers/test";
 import { newCustomer, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, seriousViolations } from "./helpers/shop";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
+import { screenshot } from "./helpers/screenshot";
 
 const stamp = Date.now().toString(36);
 
@@ -212,7 +213,7 @@ test.describe("admin", () => {
           await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${path} at ${width} px`).toBeLessThanOrEqual(0);
-          await page.screenshot({ path: `test-results/screenshots/admin${path.replace(/[^a-z0-9]+/gi, "_")}-${width}.jpg`, fullPage: true });
+          await screenshot(page, { path: `test-results/screenshots/admin${path.replace(/[^a-z0-9]+/gi, "_")}-${width}.jpg`, fullPage: true });
         }
       }
     });

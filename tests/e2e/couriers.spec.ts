@@ -14,6 +14,7 @@ import { startFakeCouriers } from "../fakes/couriers";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { newCustomer, uniqueEmail } from "./helpers/auth";
 import { expectFleeting, holdTime, useTestClock } from "./helpers/clock";
+import { screenshot } from "./helpers/screenshot";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 7;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -110,7 +111,7 @@ test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, t
   await lockers.getByRole("radio").first().tap();
   // Nothing wider than the phone.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  await page.screenshot({ path: `test-results/couriers-checkout-360.jpg`, fullPage: true });
+  await screenshot(page, { path: `test-results/couriers-checkout-360.jpg`, fullPage: true });
   const pay = page.getByRole("button", { name: /^Pay R/ });
   await expect(pay).toBeEnabled();
   await pay.tap();
@@ -138,7 +139,7 @@ test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, t
   const label = await admin.request.get(labelHref!);
   expect(label.headers()["content-type"]).toBe("application/pdf");
   expect((await label.body()).subarray(0, 4).toString()).toBe("%PDF");
-  await admin.screenshot({ path: `test-results/couriers-admin-1280.jpg`, fullPage: true });
+  await screenshot(admin, { path: `test-results/couriers-admin-1280.jpg`, fullPage: true });
 
   // The courier delivers it (six days ago by its clock); the shop's tracking poll hears it.
   const waybill = [...couriers.pudo.shipments.values()].find((s) => s.customerReference === orderId)!.reference;
@@ -155,7 +156,7 @@ test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, t
   // The order page says where to collect it, not only the home address.
   await expect(page.getByRole("heading", { name: "Collect from" })).toBeVisible();
   await expect(page.locator("section", { has: page.getByRole("heading", { name: "Collect from" }) })).toContainText(lockerName);
-  await page.screenshot({ path: `test-results/couriers-tracking-360.jpg`, fullPage: true });
+  await screenshot(page, { path: `test-results/couriers-tracking-360.jpg`, fullPage: true });
 
   // The review request arrives through SMTP; its link opens the product's review form, ready.
   const reviewRequest = () => mail.find((m) => (m.to && !Array.isArray(m.to) ? m.to.text : "") === shopper && /how are you finding/i.test(m.subject ?? ""));

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { expect, test } from "./helpers/test";
 import { newCustomer, signInAsAdmin } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
+import { screenshot } from "./helpers/screenshot";
 
 test("EFT: choose bank transfer → bank details and reference → the owner marks it paid → payment received", async ({ page, browser, baseURL }) => {
   test.slow();
@@ -21,7 +22,7 @@ test("EFT: choose bank transfer → bank details and reference → the owner mar
   await methods.getByRole("radio", { name: /Bank transfer \(EFT\)/ }).check();
   await page.setViewportSize({ width: 390, height: 844 });
   await methods.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "test-results/screenshots/checkout-methods-390.jpg" });
+  await screenshot(page, { path: "test-results/screenshots/checkout-methods-390.jpg" });
   const place = page.getByRole("button", { name: /^Place order · R/ });
   const total = (await place.textContent())!.replace("Place order · ", "");
   await place.click();
@@ -35,7 +36,7 @@ test("EFT: choose bank transfer → bank details and reference → the owner mar
   await expect(page.getByText(total, { exact: true })).toBeVisible();
   await expect(page.getByText(/We hold your order until/)).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: "test-results/screenshots/eft-page-390.jpg", fullPage: true });
+  await screenshot(page, { path: "test-results/screenshots/eft-page-390.jpg", fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);
   const eftUrl = page.url();
 

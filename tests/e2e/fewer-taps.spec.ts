@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test, type Page } from "./helpers/test";
 import { E2E_PASSWORD, register, uniqueEmail } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
+import { screenshot } from "./helpers/screenshot";
 
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 
@@ -20,7 +21,7 @@ async function screenshots(page: Page, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     expect(await horizontalOverflow(page), `${name} at ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${width}.jpg`, fullPage: true });
+    await screenshot(page, { path: `test-results/screenshots/${name}-${width}.jpg`, fullPage: true });
   }
   await page.setViewportSize(phone.viewport);
 }

@@ -7,6 +7,7 @@
 import { expect, test, type Page } from "./helpers/test";
 import { newCustomer, uniqueEmail } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
+import { screenshot } from "./helpers/screenshot";
 
 const SHOTS = process.env.LEGAL_SCREENSHOTS; // a folder: save each page at 360 and 1280 px for a look by eye
 
@@ -20,7 +21,7 @@ async function shoot(page: Page, name: string) {
   const { width, height } = page.viewportSize()!;
   const full = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0, i = 0; y < full && i < 8; y += height * 1.5, i++) {
-    await page.screenshot({ path: `${SHOTS}/${name}-${i}.jpg`, fullPage: true, clip: { x: 0, y, width, height: Math.min(height * 1.5, full - y) } });
+    await screenshot(page, { path: `${SHOTS}/${name}-${i}.jpg`, fullPage: true, clip: { x: 0, y, width, height: Math.min(height * 1.5, full - y) } });
   }
 }
 

@@ -20,6 +20,7 @@ import { E2E_PASSWORD, registerByRequest, signInByRequest, uniqueEmail } from ".
 import { seriousViolations } from "./helpers/shop";
 import { useTestClock } from "./helpers/clock";
 import { signUnsubscribeToken, UNSUBSCRIBE_LINK_DAYS } from "../../app/modules/marketing/unsubscribe-token";
+import { screenshot } from "./helpers/screenshot";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 8;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -206,11 +207,11 @@ test("register without marketing → no announcement; opt in → it arrives with
   await stranger.page.goto(footerLink);
   await expect(stranger.page.getByRole("heading", { level: 1, name: "Unsubscribe" })).toBeVisible();
   await expect(stranger.page.getByText("Stop news and offers e-mails from Scentara?")).toBeVisible();
-  await stranger.page.screenshot({ path: `${SHOTS}/unsubscribe-ready-1280.jpg`, fullPage: true });
+  await screenshot(stranger.page, { path: `${SHOTS}/unsubscribe-ready-1280.jpg`, fullPage: true });
   await stranger.page.getByRole("button", { name: "Unsubscribe" }).click();
   await expect(stranger.page.getByRole("heading", { level: 1, name: "Unsubscribed" })).toBeVisible();
   await expect(stranger.page.getByText("You're unsubscribed.")).toBeVisible();
-  await stranger.page.screenshot({ path: `${SHOTS}/unsubscribe-done-1280.jpg`, fullPage: true });
+  await screenshot(stranger.page, { path: `${SHOTS}/unsubscribe-done-1280.jpg`, fullPage: true });
   await stranger.context.close();
 
   // the other customer's mail program uses the one-click header itself (a POST from elsewhere, no cookie, no page)
@@ -240,7 +241,7 @@ test("register without marketing → no announcement; opt in → it arrives with
   await expect(items.nth(2)).toContainText("Profile");
   await expect(items.nth(3)).toContainText("Withdrawn: Marketing e-mails");
   await expect(items.nth(3)).toContainText("Unsubscribe link");
-  await admin.screenshot({ path: `${SHOTS}/users-consents-1280.jpg`, fullPage: true });
+  await screenshot(admin, { path: `${SHOTS}/users-consents-1280.jpg`, fullPage: true });
 
   // 7. The whole log as a CSV, from the Marketing page.
   await admin.goto("/admin/marketing");
@@ -262,7 +263,7 @@ test("a forged or an expired unsubscribe link is refused with a clear message an
   await expect(stranger.getByRole("heading", { level: 1, name: "Link Not Valid" })).toBeVisible();
   await expect(stranger.getByText(/This unsubscribe link is not valid/)).toBeVisible();
   await expect(stranger.getByRole("button", { name: "Unsubscribe" })).toHaveCount(0);
-  await stranger.screenshot({ path: `${SHOTS}/unsubscribe-invalid-1280.jpg`, fullPage: true });
+  await screenshot(stranger, { path: `${SHOTS}/unsubscribe-invalid-1280.jpg`, fullPage: true });
 
   // an expired link for the real customer, signed as the shop does but made longer ago than links last
   const userId = userIdOf(email);
@@ -312,7 +313,7 @@ test("the new pages at 1280, 390 and 360 px: nothing wider than the screen, no s
       await expect(s.page.getByRole("heading", { level: 1 })).toBeVisible();
       const overflow = await s.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `${s.path} at ${width} px`).toBeLessThanOrEqual(0);
-      await s.page.screenshot({ path: `${SHOTS}/${s.name}-${width}.jpg`, fullPage: true });
+      await screenshot(s.page, { path: `${SHOTS}/${s.name}-${width}.jpg`, fullPage: true });
       if (width !== 360) expect(await seriousViolations(s.page), `${s.path} at ${width} px`).toEqual([]);
     }
   }

@@ -8,6 +8,7 @@ import { expect, test, type Page } from "./helpers/test";
 import { E2E_PASSWORD, newCustomer, signInAsAdmin, signOut } from "./helpers/auth";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { unzip } from "../factories/unzip";
+import { screenshot } from "./helpers/screenshot";
 
 /** A paid order through the real checkout and the simulated provider; answers its short id. */
 async function buyPinkProtea(page: Page): Promise<string> {
@@ -29,7 +30,7 @@ async function expectFitsAndAccessible(page: Page, name: string) {
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/screenshots/my-data-${name}-${width}.jpg`, fullPage: true });
+    await screenshot(page, { path: `test-results/screenshots/my-data-${name}-${width}.jpg`, fullPage: true });
     if (width === 1280) expect(await seriousViolations(page), name).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });

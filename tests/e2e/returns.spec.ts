@@ -11,6 +11,7 @@ import { newCustomer } from "./helpers/auth";
 import { startOwnShop, type OwnShop } from "./helpers/shop-server";
 import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { pdfReaderLines } from "../factories/pdf-text";
+import { screenshot } from "./helpers/screenshot";
 
 let baseURL = "";
 let adminState: Awaited<ReturnType<BrowserContext["storageState"]>>;
@@ -45,7 +46,7 @@ async function look(page: Page, name: string) {
     await page.setViewportSize({ width, height: 900 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${width}px is wider than the screen`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.jpg`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}/${name}-${width}.jpg`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

@@ -8,6 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { expect, test, type Locator, type Page } from "./helpers/test";
 import { seriousViolations } from "./helpers/shop";
+import { screenshot } from "./helpers/screenshot";
 
 const phone360 = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } as const;
 /** the fixed header's height: a question must fit in the screen below it */
@@ -60,7 +61,7 @@ test.describe("the scent finder on a 360 px phone", () => {
       expect(box.height, `question ${i + 1}`).toBeLessThanOrEqual(740 - HEADER_PX);
       expect(box.width, `question ${i + 1}`).toBeLessThanOrEqual(360);
     }
-    await page.screenshot({ path: `${SHOTS}/scent-finder-questions-360.jpg`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}/scent-finder-questions-360.jpg`, fullPage: true });
 
     expect(await answerFive(page)).toBeLessThanOrEqual(6);
     await expect(page).toHaveURL(ANSWERED);
@@ -69,7 +70,7 @@ test.describe("the scent finder on a 360 px phone", () => {
     await expect(picks).toHaveCount(3);
     for (let i = 0; i < 3; i++) await expect(picks.nth(i).getByTestId("pick-reason")).toHaveText(/R\d+\.\d\d/);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/scent-finder-result-360.jpg`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}/scent-finder-result-360.jpg`, fullPage: true });
 
     // WhatsApp carries the result's own link
     const share = page.getByRole("link", { name: "Share on WhatsApp" });
@@ -153,9 +154,9 @@ test.describe("profiles in the shop", () => {
       await expect(similar.getByRole("heading", { level: 3 }).first()).toHaveText("Blue Meridian");
       expect(await horizontalOverflow(page), `product at ${width}`).toBeLessThanOrEqual(0);
       await pyramid.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/scent-pyramid-${width}.jpg` });
+      await screenshot(page, { path: `${SHOTS}/scent-pyramid-${width}.jpg` });
       await similar.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/scent-similar-${width}.jpg` });
+      await screenshot(page, { path: `${SHOTS}/scent-similar-${width}.jpg` });
     }
     await page.getByTestId("scent-pyramid").getByRole("link", { name: "lavender absolute" }).click();
     await expect(page).toHaveURL(/\/shop\?note=lavender$/);
@@ -170,7 +171,7 @@ test.describe("profiles in the shop", () => {
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: width < 800 ? 844 : 900 });
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${SHOTS}/scent-finder-questions-${width}.jpg`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}/scent-finder-questions-${width}.jpg`, fullPage: true });
     }
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/scent-finder?for=men&when=evening&family=woody&love=Tom+Ford&strength=strong&budget=800");
@@ -178,7 +179,7 @@ test.describe("profiles in the shop", () => {
       await page.setViewportSize({ width, height: width < 800 ? 844 : 900 });
       await expect(page.getByTestId("finder-pick")).toHaveCount(3);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${SHOTS}/scent-finder-result-${width}.jpg`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}/scent-finder-result-${width}.jpg`, fullPage: true });
     }
   });
 
