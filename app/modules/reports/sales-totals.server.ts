@@ -546,6 +546,17 @@ export async function ensureOrderDays(db: Queryable, range: DayRange): Promise<v
   await run;
 }
 
+/** The range's days not summed yet or marked stale since, oldest first. */
+async function daysToSum(db: Queryable, range: DayRange): Promise<string[]> {
+  const [present, stale] = await Promise.all([
+    sql<{ day: string }>`select day from order_days where day >= ${range.from} and day <= ${range.to}`.execute(db),
+    sql<{ day: string }>`select day from order_days_stale where day >= ${range.from} and day <= ${range.to}`.execute(db),
+  ]);
+  const done = new Set(present.rows.map((r) => r.day));
+  for (const r of stale.rows) done.delete(r.day);
+  return eachDay(range).filter((d) => !done.has(d));
+}
+
 /** What one step of summing should take at most: on SQLite, how long a waiting request may wait behind it. */
 const STEP_MS = 50;
 
@@ -559,13 +570,7 @@ const STEP_MS = 50;
  * for all its days; the other requests only for the step in progress.
  */
 async function sumInSteps(db: Queryable, range: DayRange): Promise<void> {
-  const [present, stale] = await Promise.all([
-    sql<{ day: string }>`select day from order_days where day >= ${range.from} and day <= ${range.to}`.execute(db),
-    sql<{ day: string }>`select day from order_days_stale where day >= ${range.from} and day <= ${range.to}`.execute(db),
-  ]);
-  const done = new Set(present.rows.map((r) => r.day));
-  for (const r of stale.rows) done.delete(r.day);
-  const todo = eachDay(range).filter((d) => !done.has(d));
+  const todo = await daysToSum(db, range);
   // PostgreSQL's driver waits on the network, so a long step holds no other request: a month per step from the start
   let span = isPostgres(db) ? SPAN_DAYS : 1;
   for (let i = 0; i < todo.length; ) {
@@ -695,14 +700,8 @@ export async function sumSettledOrderDays(db: Queryable, options: { spanDays?: n
   const all = await allOrderDays(db, options.now);
   const { settled } = splitRange(all, options.now);
   if (!settled) return { summed: 0, more: false };
-  const [present, stale] = await Promise.all([
-    sql<{ day: string }>`select day from order_days where day >= ${settled.from} and day <= ${settled.to}`.execute(db),
-    sql<{ day: string }>`select day from order_days_stale where day >= ${settled.from} and day <= ${settled.to}`.execute(db),
-  ]);
-  const done = new Set(present.rows.map((r) => r.day));
-  for (const r of stale.rows) done.delete(r.day);
   // newest first: the days the dashboard's ranges reach first
-  const todo = eachDay(settled).filter((d) => !done.has(d)).reverse();
+  const todo = (await daysToSum(db, settled)).reverse();
   let summed = 0;
   for (let i = 0; i < todo.length; ) {
     const to = todo[i]!;
