@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPostgresUrl, parseEnv } from "./env.server";
+import { parseEnv } from "./env.server";
 
 /** A real (https) shop offering instant EFT through Ozow, with its card payments on Yoco. */
 const REAL_OZOW = {
@@ -125,12 +125,6 @@ describe("configuration", () => {
     expect(parseEnv({ ...real, SHIPLOGIC_API_KEY: "k", PUDO_API_KEY: "p", PARGO_USERNAME: "u", PARGO_PASSWORD: "pw" }).DELIVERY_KINDS).toHaveLength(3);
     expect(parseEnv({ ...real, SHIPLOGIC_API_KEY: "k", DELIVERY_KINDS: "door" }).DELIVERY_KINDS).toEqual(["door"]);
     expect(parseEnv({ ...real, ALLOW_TEST_DELIVERIES: "true" }).ALLOW_TEST_DELIVERIES).toBe(true);
-  });
-
-  it("tells PostgreSQL URLs from SQLite paths", () => {
-    expect(isPostgresUrl("postgres://u@h/db")).toBe(true);
-    expect(isPostgresUrl("postgresql://u@h/db")).toBe(true);
-    expect(isPostgresUrl("data/shop.db")).toBe(false);
   });
 
   it("invoices: no VAT number and no address by default (an ordinary invoice); a VAT number with the address makes tax invoices", () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { databaseUrlProblem } from "./database-url.server";
 
 /**
  * The shop's configuration: environment variables, checked once at start.
@@ -36,8 +37,14 @@ const envSchema = z.object({
    * reach the shop around the proxy and forge the X-Forwarded-For it trusts (TRUST_PROXY), e.g. to dodge sign-in throttling.
    */
   HOST: optionalString,
-  /** `postgres://…` selects PostgreSQL; anything else (or nothing) is the SQLite file path. */
-  DATABASE_URL: z.string().default("data/shop.db"),
+  /** A SQLite file (a path, file:path, file:///path), :memory:, or postgres://…: the forms of database-url.server.ts, read there. */
+  DATABASE_URL: z
+    .string()
+    .default("data/shop.db")
+    .superRefine((value, ctx) => {
+      const problem = databaseUrlProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   /**
    * PostgreSQL connections each app process (each worker) may open: the shop's queries and sign-in's, together.
    * Every process and every server counts against the database's max_connections (checked at start).
@@ -387,8 +394,4 @@ export function env(): Env {
 /** Tests change process.env between suites; this drops the cached copy. */
 export function resetEnvForTests() {
   cached = undefined;
-}
-
-export function isPostgresUrl(url: string) {
-  return /^postgres(ql)?:\/\//.test(url);
 }
