@@ -12,8 +12,9 @@ import { createBackup } from "~/modules/backups/backup.server";
 import { backupDirectory, mediaSource } from "~/modules/backups/backup-files.server";
 import { formatBytes } from "~/modules/backups/backups.logic";
 import { BackupError } from "~/modules/backups/database-rows.server";
+import { describeDatabase } from "~/utils/database-url.server";
 import { env } from "~/utils/env.server";
-import { describeDatabase, tableLines } from "./backup-output";
+import { tableLines } from "./backup-output";
 
 const { values } = parseArgs({
   options: {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { closeDatabase, getDb } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { createOrResetAdmin } from "~/modules/accounts/accounts.server";
+import { describeDatabase } from "~/utils/database-url.server";
 import { env } from "~/utils/env.server";
 import { publishRevocationsOf } from "../server/change-feed";
 
@@ -29,6 +30,7 @@ async function main() {
     [
       "",
       created ? `Admin account created: ${email}` : `Existing account ${email} is now an admin; its password was replaced and its sessions signed out.`,
+      `  in ${describeDatabase(env().DATABASE_URL)}`,
       "",
       `  One-time password: ${password}`,
       "",

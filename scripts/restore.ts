@@ -17,8 +17,9 @@ import { mediaRoot } from "~/modules/media/media-paths.server";
 import { formatBytes } from "~/modules/backups/backups.logic";
 import { BackupError } from "~/modules/backups/database-rows.server";
 import { restoreBackup, verifyArchive, type MediaTarget } from "~/modules/backups/restore.server";
+import { describeDatabase } from "~/utils/database-url.server";
 import { env } from "~/utils/env.server";
-import { describeDatabase, tableLines } from "./backup-output";
+import { tableLines } from "./backup-output";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

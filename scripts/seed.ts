@@ -10,6 +10,7 @@ import { closeDatabase, database } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { resetShop, seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
 import { mediaRoot } from "~/modules/media/media-paths.server";
+import { describeDatabase } from "~/utils/database-url.server";
 import { env } from "~/utils/env.server";
 
 const { values } = parseArgs({
@@ -40,9 +41,8 @@ const products = count("products", values.products);
 const orders = count("orders", values.orders);
 
 async function main() {
-  const { db, dialect } = database();
-  const where = dialect === "postgres" ? "PostgreSQL" : `SQLite ${env().DATABASE_URL}`;
-  console.log(`Database: ${where}`);
+  const { db } = database();
+  console.log(`Database: ${describeDatabase(env().DATABASE_URL)}`);
   const migrations = await migrateToLatest(db);
   console.log(migrations.length ? `Migrated: ${migrations.map((m) => m.migrationName).join(", ")}` : "Migrations: up to date");
 

@@ -27,6 +27,7 @@ import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } fr
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
 import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
 import { afterOrdersWritten, sumSettledOrderDays } from "~/modules/reports/sales-totals.server";
+import { parseDatabaseUrl } from "~/utils/database-url.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
 
@@ -321,7 +322,7 @@ export function startJobs(
   // The nightly backup (BACKUP_KEEP archives kept; 0 or unset: off). Not with an in-memory database (nothing to read).
   const keep = config.BACKUP_KEEP ?? 0;
   const databaseUrl = config.DATABASE_URL ?? "";
-  if (keep > 0 && databaseUrl && databaseUrl !== ":memory:") {
+  if (keep > 0 && databaseUrl && parseDatabaseUrl(databaseUrl).kind !== "sqlite-memory") {
     const backupConfig = { ...config, BACKUP_KEEP: keep, DATABASE_URL: databaseUrl } as BackupConfig;
     const dir = backupDirectory(backupConfig);
     jobs.push(

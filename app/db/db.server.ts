@@ -2,7 +2,8 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type Transaction } from "kysely";
 import pg from "pg";
-import { env, isPostgresUrl } from "~/utils/env.server";
+import { parseDatabaseUrl } from "~/utils/database-url.server";
+import { env } from "~/utils/env.server";
 import { nodeSqliteDialect, openSqlite, SqliteTypesPlugin } from "./sqlite-driver.server";
 import type { Database } from "./schema";
 
@@ -83,14 +84,16 @@ export function databaseUrlOf(db: Queryable): string | undefined {
   return urls.get(db);
 }
 
+/** Opens the database DATABASE_URL-style `url` names (parseDatabaseUrl: a SQLite file, :memory:, postgres://…). */
 export function openDatabase(url: string, poolSize = 14): DatabaseHandle {
-  if (isPostgresUrl(url)) {
+  const location = parseDatabaseUrl(url);
+  if (location.kind === "postgres") {
     const sizes = poolSizes(poolSize);
-    const pool = new pg.Pool({ connectionString: url, max: sizes.shop, types: appTypes() });
-    const authPool = new pg.Pool({ connectionString: url, max: sizes.auth });
+    const pool = new pg.Pool({ connectionString: location.url, max: sizes.shop, types: appTypes() });
+    const authPool = new pg.Pool({ connectionString: location.url, max: sizes.auth });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withCallbackQueries(pool) }) });
     const authDb = new Kysely<any>({ dialect: new PostgresDialect({ pool: authPool }) });
-    urls.set(db, url);
+    urls.set(db, location.url);
     return {
       db,
       authDb,
@@ -100,10 +103,11 @@ export function openDatabase(url: string, poolSize = 14): DatabaseHandle {
       },
     };
   }
-  if (url !== ":memory:") mkdirSync(dirname(url), { recursive: true });
-  const sqlite = openSqlite(url);
+  if (location.kind === "sqlite") mkdirSync(dirname(location.path), { recursive: true });
+  const sqlite = openSqlite(location.kind === "sqlite" ? location.path : ":memory:");
   const db = new Kysely<Database>({ dialect: nodeSqliteDialect(sqlite), plugins: [new SqliteTypesPlugin()] });
-  if (url !== ":memory:") urls.set(db, url);
+  // the parsed path: what another connection (the scent catalogue's builder process) opens, read the same way there
+  if (location.kind === "sqlite") urls.set(db, location.path);
   return { db, authDb: db, dialect: "sqlite", close: () => db.destroy() };
 }
 

@@ -20,7 +20,11 @@ function toSqlite(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
+/** `path`: a file path as parseDatabaseUrl answers it, or :memory:. */
 export function openSqlite(path: string) {
+  // SQLite takes a string that begins with file: as a URI while node:fs takes it as a folder named file:; one reading
+  // (parseDatabaseUrl) turns every form into a path first (docs/decisions/046).
+  if (path.startsWith("file:")) throw new Error(`openSqlite takes a path, not the URI ${path}: read it with parseDatabaseUrl`);
   const database = new DatabaseSync(path, { enableForeignKeyConstraints: true });
   // Wait for a writer instead of failing at once when another process (a second worker, the seed, tests) holds the
   // lock; set first, so even switching to WAL waits for a process that is opening the same file.

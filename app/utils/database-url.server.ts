@@ -54,6 +54,16 @@ export function databaseUrlProblem(value: string): string | null {
   }
 }
 
+/** The database for people (what the commands print): SQLite and its file, or PostgreSQL with the password hidden. */
+export function describeDatabase(url: string): string {
+  const location = parseDatabaseUrl(url);
+  if (location.kind === "sqlite-memory") return "SQLite in memory";
+  if (location.kind === "sqlite") return `SQLite ${location.path}`;
+  const shown = new URL(location.url);
+  if (shown.password) shown.password = "***";
+  return `PostgreSQL ${shown.toString()}`;
+}
+
 function postgres(text: string): DatabaseLocation {
   if (!/^postgres(ql)?:\/\//i.test(text)) throw new DatabaseUrlError("names PostgreSQL without the // of postgres://host/database");
   // pg reads it as a URL (a missing host is its default or PGHOST, as for psql)

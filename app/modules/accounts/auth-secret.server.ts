@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { env, isPostgresUrl, isRealDeployment } from "~/utils/env.server";
+import { parseDatabaseUrl } from "~/utils/database-url.server";
+import { env, isRealDeployment } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 
 /**
@@ -28,8 +29,8 @@ export function authSecret(): string {
 
 /** Beside the SQLite file (data/.auth-secret by default); for PostgreSQL or an in-memory database, data/ here. */
 export function localSecretPath(databaseUrl: string): string {
-  const fileDb = !isPostgresUrl(databaseUrl) && databaseUrl !== ":memory:";
-  return join(fileDb ? dirname(resolve(databaseUrl)) : resolve("data"), ".auth-secret");
+  const location = parseDatabaseUrl(databaseUrl);
+  return join(location.kind === "sqlite" ? dirname(location.path) : resolve("data"), ".auth-secret");
 }
 
 /**

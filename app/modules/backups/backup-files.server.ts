@@ -8,7 +8,8 @@ import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { DB } from "~/db/db.server";
 import { mediaRoot } from "~/modules/media/media-paths.server";
-import { isPostgresUrl, type Env } from "~/utils/env.server";
+import { parseDatabaseUrl } from "~/utils/database-url.server";
+import type { Env } from "~/utils/env.server";
 import { createBackup, type BackupResult, type MediaSource } from "./backup.server";
 import { backupsToDelete, backupTimeOf, isBackupDue, sidecarName } from "./backups.logic";
 import { BackupError } from "./database-rows.server";
@@ -17,9 +18,8 @@ import { manifestSchema, type Manifest } from "./backups.schema";
 /** BACKUP_DIR, or `backups` beside the SQLite file (data/backups by default), or data/backups with PostgreSQL. */
 export function backupDirectory(config: Pick<Env, "BACKUP_DIR" | "DATABASE_URL">): string {
   if (config.BACKUP_DIR) return resolve(config.BACKUP_DIR);
-  const url = config.DATABASE_URL;
-  if (isPostgresUrl(url) || url === ":memory:" || url.startsWith("file:")) return resolve("data/backups");
-  return resolve(dirname(url), "backups");
+  const location = parseDatabaseUrl(config.DATABASE_URL);
+  return location.kind === "sqlite" ? join(dirname(location.path), "backups") : resolve("data/backups");
 }
 
 /** The shop's media as a backup sees it: the local folder (MEDIA_DIR), or the bucket (not copied). */
@@ -193,7 +193,7 @@ let lastManualFailure: { at: string; message: string } | null = null;
  * when it is complete; a failure is logged and shown on the page (lastBackupFailure).
  */
 export async function startBackupNow(db: DB, config: Pick<Env, "BACKUP_DIR" | "DATABASE_URL" | "MEDIA_STORAGE" | "S3_BUCKET">, log: { error: (o: object, m: string) => void; info: (o: object, m: string) => void }): Promise<void> {
-  if (!config.DATABASE_URL.trim() || config.DATABASE_URL === ":memory:") throw new BackupError("The database is in memory (DATABASE_URL=:memory:): there is nothing on disk to back up.");
+  if (parseDatabaseUrl(config.DATABASE_URL).kind === "sqlite-memory") throw new BackupError("The database is in memory (DATABASE_URL=:memory:): there is nothing on disk to back up.");
   const release = await takeBackupRun(db);
   lastManualFailure = null;
   const dir = backupDirectory(config);

@@ -18,7 +18,7 @@ import { existsSync } from "node:fs";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import pg from "pg";
 import { BOOLEAN_COLUMNS, JSON_COLUMNS } from "~/db/schema";
-import { isPostgresUrl } from "~/utils/env.server";
+import { DatabaseUrlError, parseDatabaseUrl, type DatabaseLocation } from "~/utils/database-url.server";
 import { isPlainName } from "./backups.logic";
 import { yieldToEventLoop } from "~/utils/event-loop";
 
@@ -251,12 +251,21 @@ class SqliteRows implements RowConnection {
   }
 }
 
-function sqlitePath(url: string): string {
-  if (!url.trim()) throw new BackupError("DATABASE_URL is empty: name the SQLite file or the postgres://… database.");
-  if (url === ":memory:" || url.startsWith("file::memory:")) {
+/** Where `url` points, as the shop reads it; a form it does not read is a BackupError like any other refusal. */
+function locate(url: string): DatabaseLocation {
+  try {
+    return parseDatabaseUrl(url);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new BackupError(error.message);
+    throw error;
+  }
+}
+
+function sqlitePath(location: Exclude<DatabaseLocation, { kind: "postgres" }>): string {
+  if (location.kind === "sqlite-memory") {
     throw new BackupError("The database is in memory (DATABASE_URL=:memory:): there is nothing on disk to back up or restore into.");
   }
-  return url;
+  return location.path;
 }
 
 // ---------------------------------------------------------------- PostgreSQL
@@ -440,8 +449,9 @@ async function connectPostgres(url: string, begin: string): Promise<PostgresRows
 
 /** A consistent read-only view of the database at DATABASE_URL-style `url`, for a backup or a comparison. */
 export async function openSnapshot(url: string): Promise<RowConnection> {
-  if (isPostgresUrl(url)) return connectPostgres(url, "begin isolation level repeatable read read only");
-  const path = sqlitePath(url);
+  const location = locate(url);
+  if (location.kind === "postgres") return connectPostgres(location.url, "begin isolation level repeatable read read only");
+  const path = sqlitePath(location);
   if (!existsSync(path)) throw new BackupError(`There is no SQLite database at ${path}.`);
   const db = new DatabaseSync(path, { readOnly: true });
   try {
@@ -458,8 +468,9 @@ export async function openSnapshot(url: string): Promise<RowConnection> {
 
 /** One write transaction on the database at `url`, for a restore. */
 export async function openWriter(url: string): Promise<RowConnection> {
-  if (isPostgresUrl(url)) return connectPostgres(url, "begin");
-  const db = new DatabaseSync(sqlitePath(url), { enableForeignKeyConstraints: true });
+  const location = locate(url);
+  if (location.kind === "postgres") return connectPostgres(location.url, "begin");
+  const db = new DatabaseSync(sqlitePath(location), { enableForeignKeyConstraints: true });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
     // The whole restore is one transaction: a page cache that holds it (up to 256 MiB) keeps SQLite from spilling
