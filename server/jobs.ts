@@ -21,7 +21,7 @@ import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order
 import { sendDueReviewRequests } from "~/modules/reviews/review-requests.server";
 import { pollTracking } from "~/modules/couriers/shipments.server";
 import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
-import { BackupRunning, backupDirectory, mediaSource, runScheduledBackup, withBackupRun } from "~/modules/backups/backup-files.server";
+import { BackupRunning, backupDirectory, mediaSource, runNightlyBackup } from "~/modules/backups/backup-files.server";
 import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
@@ -335,11 +335,10 @@ export function startJobs(
         // One backup at a time across processes: an owner's "Back up now" in progress makes this run wait a day.
         run: async () => {
           try {
-            await withBackupRun(db(), async () => {
-              const result = await runScheduledBackup({ databaseUrl, media: mediaSource(backupConfig), dir, keep });
-              if (result?.made) logger.info({ archive: result.made.path, bytes: result.made.bytes, ms: result.made.ms, deleted: result.deleted }, "backups: nightly backup made");
-              else if (result?.deleted.length) logger.info({ deleted: result.deleted }, "backups: old archives deleted");
-            });
+            // a failure is also kept for Admin → Data (runNightlyBackup), not only logged
+            const result = await runNightlyBackup(db(), { databaseUrl, media: mediaSource(backupConfig), dir, keep });
+            if (result?.made) logger.info({ archive: result.made.path, bytes: result.made.bytes, ms: result.made.ms, deleted: result.deleted }, "backups: nightly backup made");
+            else if (result?.deleted.length) logger.info({ deleted: result.deleted }, "backups: old archives deleted");
           } catch (error) {
             if (!(error instanceof BackupRunning)) throw error;
             logger.info("backups: a backup is already running; the nightly run skips today");

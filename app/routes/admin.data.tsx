@@ -15,7 +15,7 @@ import { buttonClass } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
-import { BackupRunning, backupDirectory, backupRunningSince, lastBackupFailure, listBackups, startBackupNow } from "~/modules/backups/backup-files.server";
+import { BackupRunning, backupDirectory, backupRunningSince, lastBackupFailure, listBackups, nightlyBackupFailure, startBackupNow } from "~/modules/backups/backup-files.server";
 import { formatBytes } from "~/modules/backups/backups.logic";
 import { BackupError } from "~/modules/backups/database-rows.server";
 import { formatDateTimeZA } from "~/utils/dates";
@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const config = env();
   const dir = backupDirectory(config);
-  const [archives, runningSince] = await Promise.all([listBackups(dir), backupRunningSince(getDb())]);
+  const [archives, runningSince, nightly] = await Promise.all([listBackups(dir), backupRunningSince(getDb()), nightlyBackupFailure(getDb())]);
   const rows = archives.map((a) => ({
     name: a.name,
     created: formatDateTimeZA(a.createdAt),
@@ -44,6 +44,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     keep: config.BACKUP_KEEP,
     running: runningSince ? formatDateTimeZA(runningSince) : null,
     failure: failure ? { at: formatDateTimeZA(failure.at), message: failure.message } : null,
+    nightlyFailure: nightly ? { at: nightly.at ? formatDateTimeZA(nightly.at) : null, message: nightly.message } : null,
     rows,
     totalBytes: formatBytes(archives.reduce((n, a) => n + a.bytes, 0)),
   };
@@ -127,6 +128,11 @@ export default function Data({ loaderData: d }: Route.ComponentProps) {
       {d.failure ? (
         <Notice tone="error" title={`The backup started at ${d.failure.at} failed`}>
           {d.failure.message}
+        </Notice>
+      ) : null}
+      {d.nightlyFailure ? (
+        <Notice tone="error" title={d.nightlyFailure.at ? `The nightly backup of ${d.nightlyFailure.at} failed` : "The nightly backup failed"}>
+          {d.nightlyFailure.message} It tries again in a day; “Back up now” (or <code>npm run backup</code>) makes one meanwhile.
         </Notice>
       ) : null}
       <DataTable

@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, getDb } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { resetEnvForTests } from "~/utils/env.server";
+import { env, resetEnvForTests } from "~/utils/env.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";
-import { manualBackupDone, takeBackupRun } from "./backup-files.server";
+import { manualBackupDone, runNightlyBackup, takeBackupRun } from "./backup-files.server";
 import * as dataPage from "~/routes/admin.data";
 import * as download from "~/routes/admin.data.backups.$name";
 
@@ -74,6 +74,20 @@ describe("Admin → Data", () => {
     expect(statusOf(refused)).toBe(409);
     expect((await dataOf(refused)).error).toBe("A backup is already running; wait for it to finish (it appears in the list below).");
     await release();
+  });
+
+  it("shows a failed nightly backup to the owner until a nightly backup succeeds", async () => {
+    const page = async () => (await callLoader(dataPage.loader, "/admin/data", { headers: { cookie } })) as Awaited<ReturnType<typeof dataPage.loader>>;
+    const media = { kind: "local" as const, dir: join(work, "media") };
+    const gone = join(work, "moved-away", "shop.db");
+    const at = new Date("2026-11-28T00:30:00Z");
+    const nightly = join(work, "nightly");
+    await expect(runNightlyBackup(getDb(), { databaseUrl: gone, media, dir: nightly, keep: 7, now: at })).rejects.toThrow(`There is no SQLite database at ${gone}.`);
+    expect((await page()).nightlyFailure).toEqual({ at: "28 Nov 2026, 02:30", message: `There is no SQLite database at ${gone}.` });
+
+    const made = await runNightlyBackup(getDb(), { databaseUrl: env().DATABASE_URL, media, dir: nightly, keep: 7 });
+    expect(made?.made?.path).toContain(nightly);
+    expect((await page()).nightlyFailure).toBeNull();
   });
 
   it("serves only archives by their exact name: paths, other files and missing archives are refused", async () => {

@@ -176,6 +176,52 @@ export async function withBackupRun<T>(db: DB, fn: () => Promise<T>, now = Date.
   }
 }
 
+// ---------------------------------------------------------------- the nightly run and its failure
+
+/** The settings row keeping why the last nightly backup failed, until one succeeds. */
+const NIGHTLY_FAILURE_KEY = "nightly-backup-failure";
+
+/**
+ * One run of the nightly backup job (server/jobs.ts) as the only backup running (BackupRunning when another is). A
+ * failure is kept in the database, so Admin → Data shows it whichever worker or server serves the page (it ran in
+ * the lease holder, and a log line alone is read by nobody: the owner would go on believing there are backups); the
+ * next run that succeeds clears it. The error is thrown on for the job's log line.
+ */
+export async function runNightlyBackup(db: DB, options: ScheduledBackupOptions): Promise<Awaited<ReturnType<typeof runScheduledBackup>>> {
+  let result: Awaited<ReturnType<typeof runScheduledBackup>>;
+  try {
+    result = await withBackupRun(db, () => runScheduledBackup(options));
+  } catch (error) {
+    if (!(error instanceof BackupRunning)) await keepNightlyFailure(db, error, options.now ?? new Date());
+    throw error;
+  }
+  await db.deleteFrom("settings").where("key", "=", NIGHTLY_FAILURE_KEY).execute();
+  return result;
+}
+
+async function keepNightlyFailure(db: DB, error: unknown, now: Date): Promise<void> {
+  const value = JSON.stringify({ at: now.toISOString(), message: error instanceof Error ? error.message : String(error) });
+  const at = now.toISOString();
+  await db
+    .insertInto("settings")
+    .values({ key: NIGHTLY_FAILURE_KEY, value, updated_at: at })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: at }))
+    .execute()
+    .catch(() => undefined); // the database may be what failed: the job's log line still tells
+}
+
+/** Why the last nightly backup failed (when, and the message), while no later one has succeeded; null otherwise. */
+export async function nightlyBackupFailure(db: DB): Promise<{ at: string; message: string } | null> {
+  const row = await db.selectFrom("settings").select("value").where("key", "=", NIGHTLY_FAILURE_KEY).executeTakeFirst();
+  if (!row) return null;
+  try {
+    const kept = JSON.parse(row.value) as { at?: unknown; message?: unknown };
+    return typeof kept.at === "string" && typeof kept.message === "string" ? { at: kept.at, message: kept.message } : null;
+  } catch {
+    return { at: "", message: "The nightly backup failed (its message is not readable): see the server's log." };
+  }
+}
+
 /** When the backup that is running now started (ISO), or null when none is. */
 export async function backupRunningSince(db: DB, now = Date.now()): Promise<string | null> {
   const row = await db.selectFrom("job_leases").select("expires_at").where("name", "=", BACKUP_RUN_LEASE).where("expires_at", ">", now).executeTakeFirst();
