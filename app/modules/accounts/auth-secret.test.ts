@@ -58,6 +58,9 @@ describe("the local session secret (a shop started with nothing configured)", ()
 
   it("lives beside the SQLite database, or in data/ for PostgreSQL and in-memory databases", () => {
     expect(localSecretPath("/srv/shop/shop.db")).toBe("/srv/shop/.auth-secret");
+    expect(localSecretPath("file:/srv/shop/shop.db")).toBe("/srv/shop/.auth-secret");
+    expect(localSecretPath("file:///srv/shop/shop.db")).toBe("/srv/shop/.auth-secret");
+    expect(localSecretPath("file:shop/shop.db")).toBe(join(process.cwd(), "shop", ".auth-secret"));
     expect(localSecretPath("postgres://u@h/db")).toBe(join(process.cwd(), "data", ".auth-secret"));
     expect(localSecretPath(":memory:")).toBe(join(process.cwd(), "data", ".auth-secret"));
   });
