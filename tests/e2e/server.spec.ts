@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { once } from "node:events";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -243,7 +243,8 @@ test.describe("HTTP server", () => {
     const dir = mkdtempSync(join(tmpdir(), "scentara-dev-"));
     const port = 3800 + Math.floor(Math.random() * 200);
     const child = spawn("npm", ["run", "dev"], {
-      env: { ...process.env, PORT: String(port), DATABASE_URL: join(dir, "shop.db"), MEDIA_DIR: join(dir, "media"), LOG_LEVEL: "warn", NODE_ENV: "" },
+      // DATABASE_URL as a file: URI (docs/decisions/046): the database and the local session secret go in `dir`
+      env: { ...process.env, PORT: String(port), DATABASE_URL: `file://${dir}/shop.db`, MEDIA_DIR: join(dir, "media"), LOG_LEVEL: "warn", NODE_ENV: "" },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -259,6 +260,8 @@ test.describe("HTTP server", () => {
         expect(res.status, `${path}: ${output.slice(-500)}`).toBe(200);
         expect(await res.text()).toContain("Scentara");
       }
+      expect(existsSync(join(dir, "shop.db")) && existsSync(join(dir, ".auth-secret"))).toBe(true);
+      expect(readdirSync(process.cwd()).filter((name) => name.startsWith("file:"))).toEqual([]);
     } finally {
       process.kill(-child.pid!, "SIGTERM");
     }
