@@ -99,14 +99,16 @@ export function DeliveryChoice({
 
   const choices = fetcher.data?.choices ?? null;
   const current = choices?.kinds.find((k) => k.kind === kind) ?? null;
-  const chosenCode = current ? (current.options.find((o) => o.serviceCode === service[kind])?.serviceCode ?? current.options[0]?.serviceCode ?? null) : null;
-  const chosen = current?.options.find((o) => o.serviceCode === chosenCode) ?? null;
+  // The shopper's pick of the kind, else its first option (the cheapest service, or the province's own zone).
+  const chosen = current ? (current.options.find((o) => optionKey(o) === service[kind]) ?? current.options[0] ?? null) : null;
+  const chosenKey = chosen ? optionKey(chosen) : null;
   const pointCode = kind === "door" ? null : (current?.pointCode ?? null);
 
   useEffect(() => {
     onSelect(chosen && (kind === "door" || pointCode) ? { kind, serviceCode: chosen.serviceCode, pointCode, totals: chosen.totals } : null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [kind, chosen?.serviceCode, chosen?.totals.totalCents, pointCode]);
+  }, [kind, chosenKey, chosen?.totals.totalCents, pointCode]);
+  const byZone = !!current?.options.some((o) => o.zoneId);
 
   const loading = fetcher.state !== "idle";
   return (
@@ -158,19 +160,22 @@ export function DeliveryChoice({
               placeholder={`${address.suburb} ${address.postalCode}`}
             />
           ) : null}
+          {byZone ? <p className="text-sm text-ink-soft">Choose the delivery zone of your address. The Courier Guy brings it to your door.</p> : null}
           {current.options.length ? (
-            <ul className="space-y-2" aria-label="Delivery services">
+            <ul className="space-y-2" aria-label={byZone ? "Delivery zones" : "Delivery services"}>
               {current.options.map((o) => {
-                const checked = o.serviceCode === chosenCode;
+                const key = optionKey(o);
+                const checked = key === chosenKey;
                 return (
-                  <li key={o.serviceCode}>
+                  <li key={key}>
                     <label className={`flex cursor-pointer items-center gap-3 border px-4 py-3.5 transition-colors ${checked ? "border-ink bg-white" : "border-line bg-white/60 hover:border-gold"}`}>
+                      {/* A zone's radio is the form's zoneId itself: the post carries the zone chosen, as the zone table's does. */}
                       <input
                         type="radio"
-                        name={`service-${kind}`}
-                        value={o.serviceCode}
+                        name={o.zoneId ? "zoneId" : `service-${kind}`}
+                        value={key}
                         checked={checked}
-                        onChange={() => setService((s) => ({ ...s, [kind]: o.serviceCode }))}
+                        onChange={() => setService((s) => ({ ...s, [kind]: key }))}
                         className="h-4 w-4 shrink-0 accent-[var(--color-ink)]"
                       />
                       <span className="min-w-0 flex-1">
@@ -199,6 +204,11 @@ export function DeliveryChoice({
       )}
     </fieldset>
   );
+}
+
+/** An option's identity within its kind: its zone when priced by zones (every zone is "table" to the courier), else its service. */
+function optionKey(o: { serviceCode: string; zoneId?: string | null }): string {
+  return o.zoneId ?? o.serviceCode;
 }
 
 function PointPicker({

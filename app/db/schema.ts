@@ -196,8 +196,8 @@ export interface OrdersTable {
   delivery_point: ColumnType<DeliveryPointCopy | null, string | null | undefined, string | null>;
   delivery_window_from: Defaulted<string | null>;
   delivery_window_to: Defaulted<string | null>;
-  /** where the delivery price came from: courier (live quote), table (zone rate fallback), flat (the owner's price) */
-  delivery_price_source: Defaulted<"courier" | "table" | "flat" | null>;
+  /** where the delivery price came from: courier (live quote), table (zone rate fallback), flat (the owner's price), zone (door delivery priced by the zones, docs/decisions/045) */
+  delivery_price_source: Defaulted<"courier" | "table" | "flat" | "zone" | null>;
   /**
    * When the order's personal details (name, telephone, address; notes) were erased: by the retention job or an account
    * deletion (migration 0025, docs/decisions/040). null: they are as the shopper gave them.

@@ -4,7 +4,8 @@ import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import { isAdminResult, type AdminResult } from "~/modules/admin/admin-result";
 import type { DeliveryKind } from "~/modules/couriers/courier";
-import { BOX_LIMIT_KG } from "~/modules/couriers/delivery.logic";
+import { BOX_LIMIT_KG, PRICING_MODES, type PricingMode } from "~/modules/couriers/delivery.logic";
+import { FALLBACK_SHIPPING_CENTS } from "~/modules/shipping/shipping.logic";
 import {
   BOX_SIDE_MAX_CM,
   DELIVERY_KIND_ORDER,
@@ -68,8 +69,8 @@ export function DeliverySettingsSection({ values, kinds, action }: { values: Rec
           Couriers and parcels
         </h2>
         <p className="mt-2 text-sm text-ink-soft">
-          Where the couriers collect, what a parcel measures and weighs, and what shoppers pay for each way of delivery. Checkout asks the courier for a live price with these; when it
-          doesn't answer in time, the zone rates above apply.
+          Where the couriers collect, what a parcel measures and weighs, and what shoppers pay for each way of delivery. Door delivery is priced by the zones above unless you choose the
+          courier's live price (when the courier doesn't answer in time, the zone rates apply) or a flat price; the courier collects and tracks every parcel either way.
         </p>
       </div>
 
@@ -229,10 +230,12 @@ function Card({ title, id, note, children }: { title: string; id: string; note?:
   );
 }
 
-/** One kind: who delivers it now, whether checkout offers it, and how it is priced (margin on the quote, or flat). */
+/** One kind: who delivers it now, whether checkout offers it, and how it is priced (by the zones, margin on the quote, or flat). */
 function KindPricing({ view, values, errors }: { view: DeliveryKindView; values: Record<string, string>; errors: Record<string, string> }) {
   const { kind } = view;
-  const [mode, setMode] = useState(values[`${kind}Mode`] === "flat" ? "flat" : "quote");
+  const modes = PRICING_MODES[kind];
+  const saved = values[`${kind}Mode`] as PricingMode;
+  const [mode, setMode] = useState<PricingMode>(modes.includes(saved) ? saved : modes[0]!);
   const headingId = useId();
   const title = DELIVERY_KIND_TITLES[kind];
   return (
@@ -256,6 +259,21 @@ function KindPricing({ view, values, errors }: { view: DeliveryKindView; values:
           <p role="alert" className="text-sm text-danger">
             {errors[`${kind}Mode`]}
           </p>
+        ) : null}
+        {modes.includes("zones") ? (
+          <PricingOption
+            kind={kind}
+            mode="zones"
+            chosen={mode === "zones"}
+            onChoose={() => setMode("zones")}
+            title="Price by my zones and rules"
+            hint={
+              <>
+                The zones above: the shopper chooses among those serving their province, at the rule holding the order's total, else the zone's base rate, else <Amount cents={FALLBACK_SHIPPING_CENTS} />. The
+                courier still collects.
+              </>
+            }
+          />
         ) : null}
         <PricingOption
           kind={kind}
@@ -298,12 +316,13 @@ function PricingOption({
   amount,
 }: {
   kind: DeliveryKind;
-  mode: "quote" | "flat";
+  mode: PricingMode;
   chosen: boolean;
   onChoose: () => void;
   title: string;
   hint: React.ReactNode;
-  amount: { name: string; label: string; value: string; error?: string; allowNegative?: boolean; placeholder: string };
+  /** the amount this mode is priced with (none for the zones, which are priced above) */
+  amount?: { name: string; label: string; value: string; error?: string; allowNegative?: boolean; placeholder: string };
 }) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -319,27 +338,29 @@ function PricingOption({
           </span>
         </span>
       </label>
-      <div className="mt-2.5 pl-7">
-        <label htmlFor={id} className="sr-only">
-          {amount.label}
-        </label>
-        <MoneyInput
-          id={id}
-          name={amount.name}
-          defaultValue={amount.value}
-          placeholder={amount.placeholder}
-          allowNegative={amount.allowNegative}
-          maxLength={14}
-          aria-invalid={amount.error ? true : undefined}
-          aria-describedby={amount.error ? errorId : undefined}
-          className={chosen ? "" : "opacity-60"}
-        />
-        {amount.error ? (
-          <p id={errorId} className="mt-1.5 text-sm text-danger">
-            {amount.error}
-          </p>
-        ) : null}
-      </div>
+      {amount ? (
+        <div className="mt-2.5 pl-7">
+          <label htmlFor={id} className="sr-only">
+            {amount.label}
+          </label>
+          <MoneyInput
+            id={id}
+            name={amount.name}
+            defaultValue={amount.value}
+            placeholder={amount.placeholder}
+            allowNegative={amount.allowNegative}
+            maxLength={14}
+            aria-invalid={amount.error ? true : undefined}
+            aria-describedby={amount.error ? errorId : undefined}
+            className={chosen ? "" : "opacity-60"}
+          />
+          {amount.error ? (
+            <p id={errorId} className="mt-1.5 text-sm text-danger">
+              {amount.error}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }

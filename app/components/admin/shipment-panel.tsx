@@ -12,7 +12,7 @@ export function ShipmentPanel({ orderId, shortId, paid, status, delivery, action
   const busy = fetcher.state !== "idle" && fetcher.formData?.get("id") === orderId;
   const s = delivery?.shipment ?? null;
   const choice = delivery?.kind
-    ? `${KIND_WORDS[delivery.kind]}${delivery.serviceName ? ` · ${delivery.serviceName}` : ""}${delivery.point ? ` · ${delivery.point}` : ""}${delivery.priceSource === "table" ? " · charged the table rate (courier did not answer)" : ""}`
+    ? `${KIND_WORDS[delivery.kind]}${delivery.serviceName ? ` · ${delivery.serviceName}` : ""}${delivery.point ? ` · ${delivery.point}` : ""}${delivery.priceSource === "table" ? " · charged the table rate (courier did not answer)" : delivery.priceSource === "zone" ? " · charged the zone's rate" : ""}`
     : "Zone delivery (chosen before couriers)";
   const canBook = paid && !s && (status === "processing" || status === "shipped");
   return (

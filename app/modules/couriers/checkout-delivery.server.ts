@@ -12,7 +12,7 @@ import { quoteCart, toCartQuote, type ChosenDelivery, type Quote, type QuoteInpu
 import { itemDiscountCents } from "~/modules/coupons/coupons.logic";
 import type { CartQuote } from "~/modules/orders/cart-quote";
 import type { DeliveryKind } from "./courier";
-import { applyFreeDelivery } from "./delivery.logic";
+import { applyFreeDelivery, cheapestFor } from "./delivery.logic";
 import { findPoint, loadDeliverySettings, optionsForKind, searchPoints, type DeliveryDestination, type DeliveryOption } from "./delivery.server";
 import type { NearPoint } from "./points.logic";
 
@@ -63,9 +63,8 @@ export async function deliveryChoices(
       }
       const found = await optionsForKind(db, kind, { address: input.address, pointCode, lines: base.lines, subtotalAfterDiscountCents: afterDiscount, zoneId: input.zoneId, settings });
       const free = afterDiscount >= base.freeThresholdCents;
-      const cheapest = found.options.length ? Math.min(...found.options.map((o) => o.priceCents)) : 0;
       const options = applyFreeDelivery(found.options, free).map((o): PricedOption => {
-        const t = computeTotals({ lines: base.lines, coupon: base.coupon, zone: null, freeThresholdCents: base.freeThresholdCents, courier: { priceCents: o.priceCents, cheapestCents: cheapest } });
+        const t = computeTotals({ lines: base.lines, coupon: base.coupon, zone: null, freeThresholdCents: base.freeThresholdCents, courier: { priceCents: o.priceCents, cheapestCents: cheapestFor(o, found.options) } });
         return { ...o, totals: { shippingCents: t.shippingCents, discountCents: t.discountCents, totalCents: t.totalCents, vatIncludedCents: t.vatIncludedCents, deliveryFree: t.deliveryFree, freeDeliveryRemainingCents: t.freeDeliveryRemainingCents } };
       });
       return { kind, options, note: found.note, points, pointCode };
@@ -102,7 +101,9 @@ export async function resolveDeliveryChoice(
   const afterDiscount = afterItemDiscount(base);
   const found = await optionsForKind(db, input.kind, { address: input.address, pointCode: input.pointCode ?? null, lines: base.lines, subtotalAfterDiscountCents: afterDiscount, zoneId: input.zoneId });
   if (!found.options.length) throw new DomainError(found.note ?? DELIVERY_MESSAGES.unavailable, 409, "delivery");
-  const option = found.options.find((o) => o.serviceCode === input.serviceCode);
+  // Door delivery priced by zones: the zone posted (its radio), which must still serve the address; none posted, the
+  // first (the preselected one, SPEC §2).
+  const option = found.options.find((o) => o.serviceCode === input.serviceCode && (o.source !== "zone" || !input.zoneId || o.zoneId === input.zoneId));
   if (!option) throw new DomainError(DELIVERY_MESSAGES.changed, 409, "delivery");
   return {
     kind: input.kind,
@@ -110,11 +111,12 @@ export async function resolveDeliveryChoice(
     serviceCode: option.serviceCode,
     serviceName: option.serviceName,
     priceCents: option.priceCents,
-    cheapestCents: Math.min(...found.options.map((o) => o.priceCents)),
+    cheapestCents: cheapestFor(option, found.options),
     pointCode: input.kind === "door" ? null : input.pointCode!,
     point,
     deliveryFrom: option.deliveryFrom,
     deliveryTo: option.deliveryTo,
     source: option.source,
+    zoneId: option.zoneId ?? null,
   };
 }

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { SA_PROVINCES, normalizeSaPhone } from "~/modules/orders/orders.logic";
 import { formatAmount, formatRand, parseRandToCents } from "~/utils/money";
 import { MAX_PARCEL_WEIGHT_KG, type DeliveryKind } from "./courier";
-import type { DeliverySettings } from "./delivery.logic";
+import { PRICING_MODES, type DeliverySettings, type PricingMode } from "./delivery.logic";
 
 /** The kinds in the order the form shows them, with the owner's names for them (the courier in brackets where it helps). */
 export const DELIVERY_KIND_ORDER: readonly DeliveryKind[] = ["door", "locker", "point"];
@@ -119,7 +119,8 @@ const amount = (min: number, max: number, message: string) =>
       return cents;
     });
 
-const mode = (kind: DeliveryKind) => z.enum(["quote", "flat"], { error: M.mode(kind) });
+/** Door delivery may also be priced by the zones (PRICING_MODES); lockers and points only by their courier's price or flat. */
+const mode = (kind: DeliveryKind) => z.enum(PRICING_MODES[kind] as [PricingMode, ...PricingMode[]], { error: M.mode(kind) });
 
 export const deliverySettingsSchema = z
   .object({

@@ -7,9 +7,15 @@ import type { DeliveryKind, Parcel, ServiceRate } from "./courier";
 import { MAX_PARCEL_WEIGHT_KG } from "./courier";
 import { formatRand } from "~/utils/money";
 
-/** How the owner prices a delivery kind: the courier's live rate plus a margin, or one flat price. */
+/**
+ * How the owner prices a delivery kind: by the shop's own zones and rules (SPEC §9; door delivery only, and its
+ * default: docs/decisions/045), the courier's live rate plus a margin, or one flat price. However a door delivery is
+ * priced, the courier books and tracks it.
+ */
+export type PricingMode = "zones" | "quote" | "flat";
+
 export interface KindPricing {
-  mode: "quote" | "flat";
+  mode: PricingMode;
   /** added to the courier's rate (may be negative to absorb part of it; the price never goes below 0) */
   marginCents: number;
   /** the price when mode is flat */
@@ -36,11 +42,33 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = {
   bottleWeightGrams: 350,
   packagingGrams: 250,
   pricing: {
-    door: { mode: "quote", marginCents: 0, flatCents: 9900 },
+    // The spec's zone table: a zone the owner adds is offered at checkout at once.
+    door: { mode: "zones", marginCents: 0, flatCents: 9900 },
     locker: { mode: "quote", marginCents: 0, flatCents: 6000 },
     point: { mode: "quote", marginCents: 0, flatCents: 6000 },
   },
 };
+
+/** The modes each kind may be priced by: only door delivery goes to the shopper's address, which the zones price. */
+export const PRICING_MODES: Record<DeliveryKind, readonly PricingMode[]> = { door: ["zones", "quote", "flat"], locker: ["quote", "flat"], point: ["quote", "flat"] };
+
+/**
+ * The pricing of each kind from the saved settings over the defaults, field by field (docs/decisions/045): a mode the
+ * owner saved is kept; a kind or mode never saved (or not one the kind allows) takes the default, so a shop whose
+ * saved settings name no door mode prices door delivery by its zones, as the spec does.
+ */
+export function savedPricing(defaults: DeliverySettings["pricing"], saved: Partial<Record<DeliveryKind, Partial<KindPricing>>> | undefined): DeliverySettings["pricing"] {
+  const kind = (k: DeliveryKind): KindPricing => {
+    const s = saved?.[k] ?? {};
+    const mode = s.mode && PRICING_MODES[k].includes(s.mode) ? s.mode : defaults[k].mode;
+    return {
+      mode,
+      marginCents: Number.isInteger(s.marginCents) ? s.marginCents! : defaults[k].marginCents,
+      flatCents: Number.isInteger(s.flatCents) ? s.flatCents! : defaults[k].flatCents,
+    };
+  };
+  return { door: kind("door"), locker: kind("locker"), point: kind("point") };
+}
 
 /** A box holds at most this much (kg), what every courier here takes per parcel (Pargo 15 kg, PUDO XL 20 kg); more goes in another box. */
 export const BOX_LIMIT_KG = 15;
@@ -81,9 +109,19 @@ export function shopperPrice(rateCents: number, pricing: KindPricing): number {
  * service of each kind free; a faster service (overnight) still costs its price less that cheapest one, so free
  * delivery is never a reason to pay more for the same speed and never a free upgrade.
  */
-export function applyFreeDelivery<R extends { priceCents: number }>(options: R[], free: boolean): Array<R & { payCents: number; freed: boolean }> {
-  const cheapest = options.length ? Math.min(...options.map((o) => o.priceCents)) : 0;
-  return options.map((o) => (free ? { ...o, payCents: o.priceCents - cheapest, freed: true } : { ...o, payCents: o.priceCents, freed: false }));
+export function applyFreeDelivery<R extends PricedChoice>(options: R[], free: boolean): Array<R & { payCents: number; freed: boolean }> {
+  return options.map((o) => (free ? { ...o, payCents: o.priceCents - cheapestFor(o, options), freed: true } : { ...o, payCents: o.priceCents, freed: false }));
+}
+
+type PricedChoice = { priceCents: number; source?: string };
+
+/**
+ * What the free-delivery threshold takes off an option: its kind's cheapest service. A zone's rate (door delivery
+ * priced by zones) is not a speed but where the parcel goes, so each zone is its own cheapest: free in full at the
+ * threshold, as SPEC §9 and docs/decisions/017 have it.
+ */
+export function cheapestFor(option: PricedChoice, options: readonly PricedChoice[]): number {
+  return option.source === "zone" ? option.priceCents : Math.min(...options.map((o) => o.priceCents));
 }
 
 const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

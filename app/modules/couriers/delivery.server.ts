@@ -5,12 +5,12 @@
 import type { Queryable } from "~/db/db.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
-import { zoneForOrder, zoneRateFor } from "~/modules/shipping/shipping.logic";
+import { zoneForOrder, zoneRateFor, zonesServing, type ShippingZone } from "~/modules/shipping/shipping.logic";
 import { loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import type { CourierAddress, DeliveryKind, Parcel, PickupPoint, ServiceRate } from "./courier";
 import { CourierError } from "./courier";
 import { COURIER_OF_KIND, courierForKind } from "./couriers.server";
-import { DEFAULT_DELIVERY_SETTINGS, parcelsFor, shopperPrice, windowLabel, type DeliverySettings } from "./delivery.logic";
+import { DEFAULT_DELIVERY_SETTINGS, parcelsFor, savedPricing, shopperPrice, windowLabel, type DeliverySettings } from "./delivery.logic";
 import { nearestPoints, type NearPoint } from "./points.logic";
 
 const SETTINGS_KEY = "delivery";
@@ -33,7 +33,7 @@ export async function loadDeliverySettings(db: Queryable): Promise<DeliverySetti
       collection: { ...base.collection, ...saved.collection },
       collectionContact: { ...base.collectionContact, ...saved.collectionContact },
       parcel: { ...base.parcel, ...saved.parcel },
-      pricing: { ...base.pricing, ...saved.pricing },
+      pricing: savedPricing(base.pricing, saved.pricing),
     };
   } catch {
     logger.error("couriers: the saved delivery settings are not readable; the defaults apply");
@@ -207,15 +207,20 @@ export async function purgeExpiredQuotes(db: Queryable, now = Date.now()): Promi
 export interface DeliveryOption {
   kind: DeliveryKind;
   courier: string;
-  /** the courier's service code; "table" when the zone's rate stands in for a courier that didn't answer */
+  /**
+   * the courier's service code; "table" when the shop prices it (the zone's rate standing in for a courier that
+   * didn't answer, or door delivery priced by zones): booking then takes the courier's cheapest service
+   */
   serviceCode: string;
+  /** door delivery priced by zones: the zone this option is (null: no zone serves the address, the R70 fallback) */
+  zoneId?: string | null;
   serviceName: string;
   /** what this option costs before the free-delivery threshold */
   priceCents: number;
   window: string | null;
   deliveryFrom: string | null;
   deliveryTo: string | null;
-  source: "courier" | "table" | "flat";
+  source: "courier" | "table" | "flat" | "zone";
   test: boolean;
 }
 
@@ -227,6 +232,36 @@ export interface KindOptions {
 }
 
 const COURIER_TITLES: Record<DeliveryKind, string> = { door: "The Courier Guy", locker: "PUDO", point: "Pargo" };
+
+/** The window the terms promise (SPEC §9), said where the shop prices a delivery and the courier gives no dates. */
+const TERMS_WINDOW = "Arrives in 2–7 working days";
+
+export const ZONE_MESSAGES = { chooseProvince: "Choose your province above to see delivery to your door and its price." } as const;
+
+/**
+ * Door delivery priced by the shop's zones (SPEC §9, docs/decisions/045): one option per zone serving the province
+ * (zonesServing: the province's own zone first, preselected), each at its rate for the total — a rule whose range holds
+ * it, else the zone's base rate, else R70. No zone serves it (or there are none): one standard delivery at R70, the
+ * spec's no-zone price, so checkout never dead-ends. The courier isn't asked: it books the parcel after payment.
+ */
+async function zoneOptions(db: Queryable, province: string, totalCents: number, client: { name: string; test: boolean }): Promise<KindOptions> {
+  if (!province) return { kind: "door", options: [], note: ZONE_MESSAGES.chooseProvince };
+  const zones = zonesServing(await loadShippingZonesOrFallback(db), province);
+  const option = (zone: ShippingZone | null): DeliveryOption => ({
+    kind: "door",
+    courier: client.name,
+    serviceCode: "table",
+    zoneId: zone?.id ?? null,
+    serviceName: zone?.name ?? "Standard delivery",
+    priceCents: zoneRateFor(zone, totalCents),
+    window: TERMS_WINDOW,
+    deliveryFrom: null,
+    deliveryTo: null,
+    source: "zone",
+    test: client.test,
+  });
+  return { kind: "door", options: zones.length ? zones.map(option) : [option(null)], note: null };
+}
 
 /**
  * The options of one kind for this cart and destination. A courier that answers gives its service levels (priced by
@@ -248,6 +283,7 @@ export async function optionsForKind(
   const settings = input.settings ?? (await loadDeliverySettings(db));
   const client = courierForKind(kind);
   const pricing = settings.pricing[kind];
+  if (kind === "door" && pricing.mode === "zones") return zoneOptions(db, input.address.province, input.subtotalAfterDiscountCents, client);
   const weights = input.lines.length
     ? await db.selectFrom("products").select(["id", "weight_grams"]).where("id", "in", input.lines.map((l) => l.productId)).execute()
     : [];
@@ -263,7 +299,7 @@ export async function optionsForKind(
       serviceCode: "table",
       serviceName: "Standard delivery",
       priceCents: pricing.mode === "flat" ? pricing.flatCents : zoneRateFor(zone, input.subtotalAfterDiscountCents),
-      window: "Arrives in 2–7 working days",
+      window: TERMS_WINDOW,
       deliveryFrom: null,
       deliveryTo: null,
       source: pricing.mode === "flat" ? "flat" : "table",

@@ -216,7 +216,9 @@ export interface ChosenDelivery {
   point: DeliveryPointCopy | null;
   deliveryFrom: string | null;
   deliveryTo: string | null;
-  source: "courier" | "table" | "flat";
+  source: "courier" | "table" | "flat" | "zone";
+  /** door delivery priced by zones: the zone it was priced by (null: none serves the address, R70) */
+  zoneId?: string | null;
 }
 
 /** A just-placed order: the one order shape, pending / pending, with the chosen shipping zone. */
@@ -310,7 +312,8 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
       totalAmountCents: totals.totalCents,
       originalTotalCents: quote.coupon ? totals.originalTotalCents : null,
       couponCode: quote.coupon?.code ?? null,
-      shippingZoneId: quote.zoneId,
+      // Priced by a zone: that zone (none when R70 stood in for it); otherwise the zone the table would use.
+      shippingZoneId: d?.source === "zone" ? (d.zoneId ?? null) : quote.zoneId,
       shippingAddress: input.shippingAddress,
       lines: quote.lines.map((l) => ({
         productId: l.productId,

@@ -12,6 +12,7 @@ import {
   shippingCostFor,
   zoneForOrder,
   zoneRateFor,
+  zonesServing,
   type ShippingRule,
   type ShippingZone,
 } from "./shipping.logic";
@@ -175,5 +176,29 @@ describe("labels", () => {
     expect(freeDeliveryText(59900)).toBe("Free delivery on orders of R599.00 or more");
     expect(freeDeliveryText(50000)).toBe("Free delivery on orders of R500.00 or more");
     expect(freeDeliveryText(0)).toBe("Free delivery on every order");
+  });
+});
+
+describe("zonesServing (door delivery priced by zones, docs/decisions/045)", () => {
+  const metro = { id: "m", name: "Gauteng Metro", provinces: ["Gauteng"] };
+  const cape = { id: "c", name: "Western Cape", provinces: ["Western Cape"] };
+  const national = { id: "n", name: "National", provinces: [] as string[] };
+  const rural: { id: string; name: string; provinces?: string[] } = { id: "r", name: "Rural areas" };
+  const zones = [metro, national, rural, cape];
+
+  it("the zone listing the province comes first (preselected), then every zone that lists no province, in order", () => {
+    expect(zonesServing(zones, "Western Cape").map((z) => z.id)).toEqual(["c", "n", "r"]);
+    expect(zonesServing(zones, "Gauteng").map((z) => z.id)).toEqual(["m", "n", "r"]);
+  });
+
+  it("leaves out zones that list only other provinces", () => {
+    expect(zonesServing([metro, cape], "Limpopo")).toEqual([]);
+    expect(zonesServing(zones, "Limpopo").map((z) => z.id)).toEqual(["n", "r"]);
+  });
+
+  it("no province chosen yet, or no zones: none (the R70 fallback applies)", () => {
+    expect(zonesServing(zones, "")).toEqual([]);
+    expect(zonesServing(zones, null)).toEqual([]);
+    expect(zonesServing([], "Gauteng")).toEqual([]);
   });
 });

@@ -87,6 +87,19 @@ export function zoneForOrder<Z extends { id: string; provinces?: readonly string
   return chosen ?? preselectZone(zones, province);
 }
 
+/**
+ * The zones a door delivery priced by zones offers a shopper in `province` (docs/decisions/045): the zone that lists the
+ * province first (it is preselected), then the zones that list no province at all (the spec's plain zones, which
+ * serve anywhere), in the given order (by name). Zones listing only other provinces are left out. No province yet, or
+ * none of these: empty (the spec's no-zone fallback, R70, applies).
+ */
+export function zonesServing<Z extends { provinces?: readonly string[] }>(zones: readonly Z[], province: string | null | undefined): Z[] {
+  if (!province) return [];
+  const listing = zones.filter((z) => z.provinces?.includes(province));
+  const anywhere = zones.filter((z) => !z.provinces?.length);
+  return [...listing, ...anywhere];
+}
+
 /** Do two rules' ranges share a total? (Both ends inclusive; a missing max is unbounded.) */
 export function rulesOverlap(a: Pick<ShippingRule, "minTotalCents" | "maxTotalCents">, b: Pick<ShippingRule, "minTotalCents" | "maxTotalCents">): boolean {
   const aMax = a.maxTotalCents ?? Number.POSITIVE_INFINITY;
