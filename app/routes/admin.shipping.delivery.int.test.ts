@@ -87,7 +87,8 @@ describe("delivery settings: the page", () => {
       collectionProvince: "Western Cape",
       boxLength: "25",
       bottleWeight: "350",
-      doorMode: "quote",
+      // the spec's zone table prices door delivery until the owner chooses otherwise (docs/decisions/045)
+      doorMode: "zones",
       doorMargin: "0.00",
       doorFlat: "99.00",
       lockerFlat: "60.00",
@@ -141,6 +142,15 @@ describe("delivery settings: saving", () => {
     });
   });
 
+  it("door delivery may be priced by the zones and rules, and saving it keeps the margin and flat price for a switch back", async () => {
+    await post(VALID);
+    expect(await dataOf(await post({ ...VALID, doorMode: "zones", doorMargin: "", doorFlat: "" }))).toMatchObject({ ok: true });
+    expect((await loadDeliverySettings(db())).pricing.door).toEqual({ mode: "zones", marginCents: -2050, flatCents: 9999 });
+    expect((await page()).delivery.values.doorMode).toBe("zones");
+    expect(await dataOf(await post(VALID))).toMatchObject({ ok: true });
+    expect((await loadDeliverySettings(db())).pricing.door.mode).toBe("quote");
+  });
+
   it.each([
     ["collectionCompany", " ", M.company],
     ["collectionCompany", "x".repeat(101), M.companyTooLong],
@@ -171,6 +181,9 @@ describe("delivery settings: saving", () => {
     ["packagingWeight", "5001", M.packagingWeight],
     ["doorMode", "free", M.mode("door")],
     ["lockerMode", "", M.mode("locker")],
+    // only door delivery goes to the address the zones price
+    ["lockerMode", "zones", M.mode("locker")],
+    ["pointMode", "zones", M.mode("point")],
     ["doorMargin", "-500.01", M.margin("door")],
     ["doorMargin", "500.01", M.margin("door")],
     ["doorMargin", "12.345", M.margin("door")],

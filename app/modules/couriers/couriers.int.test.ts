@@ -12,7 +12,8 @@ import { checkout } from "~/modules/orders/checkout.server";
 import { setCourierClientsForTests } from "./couriers.server";
 import { createShiplogicClient } from "./shiplogic.server";
 import { deliveryChoices } from "./checkout-delivery.server";
-import { purgeExpiredQuotes } from "./delivery.server";
+import { purgeExpiredQuotes, saveDeliverySettings } from "./delivery.server";
+import { DEFAULT_DELIVERY_SETTINGS } from "./delivery.logic";
 import { applyTracking, bookShipment, cancelShipment, pollTracking, receiveTrackingWebhook, shipmentForOrder, shipmentLabel } from "./shipments.server";
 import { startFakeCouriers } from "../../../tests/fakes/couriers";
 import { createUser, type TestUser } from "../../../tests/factories/users";
@@ -37,6 +38,9 @@ beforeAll(async () => {
   couriers = await startFakeCouriers({ now });
   setCourierClientsForTests(couriers.clients);
   shopper = await createUser(db());
+  // These tests are of the courier's prices: door delivery priced by the courier (a fresh install prices it by the
+  // zones, docs/decisions/045; checkout.door-zones.int.test.ts).
+  await saveDeliverySettings(db(), { ...DEFAULT_DELIVERY_SETTINGS, pricing: { ...DEFAULT_DELIVERY_SETTINGS.pricing, door: { mode: "quote", marginCents: 0, flatCents: 9900 } } });
 });
 
 afterAll(async () => {

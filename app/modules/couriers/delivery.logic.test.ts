@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyFreeDelivery, BOX_LIMIT_KG, DEFAULT_DELIVERY_SETTINGS, parcelProblem, parcelsFor, shopperPrice, windowLabel } from "./delivery.logic";
+import { applyFreeDelivery, BOX_LIMIT_KG, DEFAULT_DELIVERY_SETTINGS, parcelProblem, parcelsFor, savedPricing, shopperPrice, windowLabel } from "./delivery.logic";
 import { distanceKm, locate, PLACES } from "./places";
 import { nearestPoints } from "./points.logic";
 import type { PickupPoint } from "./courier";
@@ -40,6 +40,28 @@ describe("what the shopper pays", () => {
     const options = [{ priceCents: 9900 }, { priceCents: 18900 }];
     expect(applyFreeDelivery(options, true).map((o) => o.payCents)).toEqual([0, 9000]);
     expect(applyFreeDelivery(options, false).map((o) => o.payCents)).toEqual([9900, 18900]);
+  });
+  it("at the threshold every zone is free in full: a zone is where the parcel goes, not a faster service", () => {
+    const zones = [{ priceCents: 8500, source: "zone" }, { priceCents: 12000, source: "zone" }];
+    expect(applyFreeDelivery(zones, true).map((o) => o.payCents)).toEqual([0, 0]);
+    expect(applyFreeDelivery(zones, false).map((o) => o.payCents)).toEqual([8500, 12000]);
+  });
+});
+
+describe("the saved pricing over the defaults (docs/decisions/045)", () => {
+  const defaults = DEFAULT_DELIVERY_SETTINGS.pricing;
+  it("a fresh install prices door delivery by the zones, lockers and points by their courier", () => {
+    expect(savedPricing(defaults, undefined)).toEqual(defaults);
+    expect([defaults.door.mode, defaults.locker.mode, defaults.point.mode]).toEqual(["zones", "quote", "quote"]);
+  });
+  it("a mode the owner saved is kept, the courier's price with its margin or a flat price", () => {
+    expect(savedPricing(defaults, { door: { mode: "quote", marginCents: -500, flatCents: 9900 } }).door).toEqual({ mode: "quote", marginCents: -500, flatCents: 9900 });
+    expect(savedPricing(defaults, { door: { mode: "flat", marginCents: 0, flatCents: 4500 } }).door.mode).toBe("flat");
+  });
+  it("no door mode saved, or one a kind can't have: the default; saved amounts are kept", () => {
+    expect(savedPricing(defaults, { locker: { mode: "flat", marginCents: 0, flatCents: 5000 } })).toEqual({ ...defaults, locker: { mode: "flat", marginCents: 0, flatCents: 5000 } });
+    expect(savedPricing(defaults, { door: { marginCents: 700 } }).door).toEqual({ mode: "zones", marginCents: 700, flatCents: 9900 });
+    expect(savedPricing(defaults, { locker: { mode: "zones" } }).locker.mode).toBe("quote");
   });
 });
 
