@@ -160,7 +160,7 @@ export function DeliveryChoice({
               placeholder={`${address.suburb} ${address.postalCode}`}
             />
           ) : null}
-          {byZone ? <p className="text-sm text-ink-soft">Choose the delivery zone of your address. The Courier Guy brings it to your door.</p> : null}
+          {byZone ? <p className="text-sm text-ink-soft">Choose the delivery zone of your address.</p> : null}
           {current.options.length ? (
             <ul className="space-y-2" aria-label={byZone ? "Delivery zones" : "Delivery services"}>
               {current.options.map((o) => {

@@ -269,8 +269,8 @@ function KindPricing({ view, values, errors }: { view: DeliveryKindView; values:
             title="Price by my zones and rules"
             hint={
               <>
-                The zones above: the shopper chooses among those serving their province, at the rule holding the order's total, else the zone's base rate, else <Amount cents={FALLBACK_SHIPPING_CENTS} />. The
-                courier still collects.
+                The zones above that serve the shopper's province, each at the rule holding the order's total, else its base rate (none: <Amount cents={FALLBACK_SHIPPING_CENTS} />). The courier
+                still collects.
               </>
             }
           />
