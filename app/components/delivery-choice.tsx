@@ -1,5 +1,6 @@
 /**
- * The checkout's delivery choice: to the door (the courier's service levels, each with its window and price), or
+ * The checkout's delivery choice: to the door (the shop's zones serving the shopper's province, each a radio posted as
+ * the form's zoneId, by default; or the courier's service levels, each with its window and price), or
  * collection from a PUDO locker or a Pargo pick-up point near the shopper (a searchable list with distances and hours,
  * and a small map of where they are). It reads the address from the form around it and asks /checkout/delivery for
  * the options; the server prices everything again when the order is placed. The chosen kind, service and point go

@@ -269,8 +269,8 @@ function KindPricing({ view, values, errors }: { view: DeliveryKindView; values:
             title="Price by my zones and rules"
             hint={
               <>
-                The zones above that serve the shopper's province, each at the rule holding the order's total, else its base rate (none: <Amount cents={FALLBACK_SHIPPING_CENTS} />). The courier
-                still collects.
+                The zones above that serve the shopper's province, each at the rule holding the order's total, else its base rate; <Amount cents={FALLBACK_SHIPPING_CENTS} /> where no zone serves it. The
+                courier still collects.
               </>
             }
           />
