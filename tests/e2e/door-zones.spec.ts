@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from "./helpers/test";
 import { newCustomer } from "./helpers/auth";
-import { addFromProductPage, seriousViolations } from "./helpers/shop";
+import { addFromProductPage, fillAddress, seriousViolations } from "./helpers/shop";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { screenshot } from "./helpers/screenshot";
 
@@ -86,13 +86,7 @@ test("the owner adds a zone with a rule; a shopper in Kimberley chooses it at ch
   await newCustomer(shopper);
   await addFromProductPage(shopper, "white-tea-ritual", 1);
   await shopper.goto("/checkout");
-  await shopper.getByLabel("Full name").fill("Kagiso Mokoena");
-  await shopper.getByLabel("Telephone").fill("082 555 7788");
-  await shopper.getByLabel("Street address").fill("7 Du Toitspan Road");
-  await shopper.getByLabel("Suburb").fill("Belgravia");
-  await shopper.getByLabel("City").fill("Kimberley");
-  await shopper.getByLabel("Postal code").fill("8301");
-  await shopper.getByLabel("Province").selectOption("Northern Cape");
+  await fillAddress(shopper, { name: "Kagiso Mokoena", street: "7 Du Toitspan Road", suburb: "Belgravia", city: "Kimberley", postalCode: "8301", province: "Northern Cape" });
 
   // The zones serving Northern Cape: its own first and preselected, then the owner's new one with its rule's rate.
   const zones = shopper.getByRole("list", { name: "Delivery zones" });

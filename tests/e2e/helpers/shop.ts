@@ -11,15 +11,18 @@ export async function addFromProductPage(page: Page, slug: string, quantity = 1)
   await expect(page.getByRole("status").filter({ hasText: "to your cart" })).toBeVisible();
 }
 
-/** Fills the checkout's shipping address with a valid South African address (Pretoria, Gauteng). */
-export async function fillAddress(page: Page) {
-  await page.getByLabel("Full name").fill("Thandi Nkosi");
-  await page.getByLabel("Telephone").fill("082 123 4567");
-  await page.getByLabel("Street address").fill("12 Jacaranda Street");
-  await page.getByLabel("Suburb").fill("Menlo Park");
-  await page.getByLabel("City").fill("Pretoria");
-  await page.getByLabel("Postal code").fill("0081");
-  await page.getByLabel("Province").selectOption("Gauteng");
+const PRETORIA = { name: "Thandi Nkosi", telephone: "082 123 4567", street: "12 Jacaranda Street", suburb: "Menlo Park", city: "Pretoria", postalCode: "0081", province: "Gauteng" };
+
+/** Fills the checkout's shipping address with a valid South African address (Pretoria, Gauteng, unless `where` says otherwise). */
+export async function fillAddress(page: Page, where: Partial<typeof PRETORIA> = {}) {
+  const a = { ...PRETORIA, ...where };
+  await page.getByLabel("Full name").fill(a.name);
+  await page.getByLabel("Telephone").fill(a.telephone);
+  await page.getByLabel("Street address").fill(a.street);
+  await page.getByLabel("Suburb").fill(a.suburb);
+  await page.getByLabel("City").fill(a.city);
+  await page.getByLabel("Postal code").fill(a.postalCode);
+  await page.getByLabel("Province").selectOption(a.province);
 }
 
 /**
