@@ -14,6 +14,7 @@ import { z } from "zod";
 import { SIZE_ML_MAX, STOCK_MAX, WEIGHT_GRAMS_MAX } from "~/modules/catalog/catalog-admin.schema";
 import { INSPIRED_FRAGRANCE_MAX, INSPIRED_HOUSE_MAX } from "~/modules/catalog/inspired-by.logic";
 import { tiersOverlap, type PriceTier } from "~/modules/pricing/tiers.logic";
+import { unneutraliseCell } from "~/utils/csv-cell";
 import { formatAmount } from "~/utils/money";
 import { isSlug } from "~/utils/slug";
 import type { ScentProfile } from "~/modules/scent/scent.logic";
@@ -118,22 +119,7 @@ export const CSV_MESSAGES = {
 // ---------------------------------------------------------------------------------------------------------------
 // Cells: formula neutralising, amounts, lists
 
-const FORMULA_START = /^'*[=+\-@\t\r\n]/;
-
-/**
- * A text cell made safe for a spreadsheet (CSV injection, OWASP): one that begins with = + - @, a tab or a line break is
- * read by Excel, LibreOffice and Google Sheets as a formula (=HYPERLINK(…) sends data away), so it gets a leading
- * apostrophe, which spreadsheets take as "this is text". A value that already begins with apostrophes before such a
- * character gets one more, so unneutraliseCell gives back exactly what was stored.
- */
-export function neutraliseCell(text: string): string {
-  return FORMULA_START.test(text) ? `'${text}` : text;
-}
-
-/** The inverse of neutraliseCell (and of WooCommerce's own exporter, which escapes the same way). */
-export function unneutraliseCell(text: string): string {
-  return /^'+[=+\-@\t\r\n]/.test(text) ? text.slice(1) : text;
-}
+export { neutraliseCell, unneutraliseCell } from "~/utils/csv-cell";
 
 /** An amount for the file: rand with 2 decimals and a dot, no currency sign or grouping ("1299.00"). */
 export function csvAmount(cents: number): string {

@@ -66,15 +66,8 @@ export function monthToDate(now = new Date()): DayRange {
   return { from: `${today.slice(0, 8)}01`, to: today };
 }
 
-/**
- * A text cell made safe for a spreadsheet (CSV or formula injection, OWASP): a cell that begins with = + - @, a tab or
- * a line break is read by Excel, LibreOffice and Google Sheets as a formula (=HYPERLINK(…) sends data away), so it gets
- * a leading apostrophe, which spreadsheets take as "this is text" and do not display. Only for text that came from
- * people (names, e-mails, products); the shop's own numbers are written as they are (they never begin with a sign).
- */
-export function neutraliseCell(text: string): string {
-  return /^[=+\-@\t\r\n]/.test(text) ? `'${text}` : text;
-}
+/** Spreadsheet-safe text cells: one rule for every CSV the shop writes (app/utils/csv-cell.ts). */
+export { neutraliseCell } from "~/utils/csv-cell";
 
 /** An amount for the file: rand with 2 decimals and a dot, no currency sign or grouping ("1299.00"). */
 export function csvAmount(cents: Cents): string {
