@@ -3,6 +3,7 @@ import { PLACEHOLDER_IMAGE, sizedImage } from "~/modules/media/images";
 import type { CartQuoteLine } from "~/modules/orders/cart-quote";
 import { CART_QUANTITY_CHOICES } from "~/modules/orders/orders.logic";
 import { formatRand } from "~/utils/money";
+import { PriceWithWas } from "./price";
 
 /** Quantity choices 1–6 (SPEC §5); a larger quantity chosen on the product page stays as an extra option. */
 export function quantityChoices(current: number): number[] {
@@ -64,7 +65,7 @@ export function CartLineItem({
             </>
           ) : (
             <>
-              <span className="font-medium text-ink">{formatRand(line.unitPriceCents)}</span> each
+              <PriceWithWas priceCents={line.unitPriceCents} wasPriceCents={line.wasPriceCents} className="font-medium text-ink" wasClassName="mr-1" /> each
             </>
           )}
         </p>

@@ -3,7 +3,7 @@ import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { inspiredByShort } from "~/modules/catalog/inspired-by.logic";
 import { isOutOfStock, OUT_OF_STOCK } from "~/modules/catalog/stock.logic";
 import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
-import { formatRand } from "~/utils/money";
+import { PriceWithWas } from "./price";
 
 /** Card widths at the grid's breakpoints: 2 columns on phones, 3 on tablets, 4 on desktop (max-w-6xl). */
 const CARD_SIZES = "(min-width: 1024px) 270px, (min-width: 640px) 33vw, 50vw";
@@ -74,7 +74,9 @@ export function ProductCard({
         </Heading>
         {inspired ? <p className="mt-1 text-xs leading-snug text-ink-soft">{inspired}</p> : null}
         <span aria-hidden="true" className="my-2.5 block h-px w-8 bg-gold-light/70" />
-        <p className="text-sm tracking-wide text-ink-soft tabular-nums">{formatRand(product.priceCents)}</p>
+        <p className="flex flex-wrap items-baseline justify-center gap-x-2 text-sm tracking-wide text-ink-soft tabular-nums">
+          <PriceWithWas priceCents={product.priceCents} wasPriceCents={product.wasPriceCents} className="text-ink" wasClassName="text-xs" />
+        </p>
       </div>
       {/* keyboard focus ring for the whole card (the link's ::after covers the card) */}
       <span

@@ -117,6 +117,8 @@ export interface ProductsTable {
   scent_occasion: Defaulted<string | null>;
   scent_seasons: Defaulted<string>;
   scent_for: Defaulted<string | null>;
+  /** The price before a sale, shown struck through when higher than the price; null = none (migration 0033). */
+  was_price_cents: Defaulted<number | null>;
 }
 
 export interface ProductTiersTable {
@@ -516,6 +518,17 @@ export interface ImportedImagesTable {
   created_at: Timestamp;
 }
 
+/** An image a product import could not fetch, to fetch again later (migration 0033, docs/decisions/044). */
+export interface ImportMissingImagesTable {
+  product_id: string;
+  source_url: string;
+  position: number;
+  reason: string;
+  import_id: string | null;
+  row_number: number | null;
+  tried_at: Timestamp;
+}
+
 /** A person's request about their data (migration 0025, docs/decisions/040): a download (POPIA s23) or an erasure (s24). */
 export interface PrivacyRequestsTable {
   id: string;
@@ -612,6 +625,7 @@ export interface Database {
   product_tiers: ProductTiersTable;
   product_imports: ProductImportsTable;
   imported_images: ImportedImagesTable;
+  import_missing_images: ImportMissingImagesTable;
   reviews: ReviewsTable;
   orders: OrdersTable;
   order_lines: OrderLinesTable;

@@ -21,7 +21,7 @@ export function meta() {
   return [{ title: "Add Product | Admin | Scentara" }];
 }
 
-const EMPTY = { name: "", slug: "", description: "", price: "", categoryId: "", metaTitle: "", metaDesc: "", images: [], stock: "", inspiredHouse: "", inspiredFragrance: "", sizeMl: "", weightGrams: "" };
+const EMPTY = { name: "", slug: "", description: "", price: "", wasPrice: "", categoryId: "", metaTitle: "", metaDesc: "", images: [], stock: "", inspiredHouse: "", inspiredFragrance: "", sizeMl: "", weightGrams: "" };
 
 export default function AddProduct({ loaderData }: Route.ComponentProps) {
   return (

@@ -41,7 +41,7 @@ export default function EditProduct({ loaderData }: Route.ComponentProps) {
     >
       <ProductForm
         key={product.id}
-        product={{ ...product, price: formatAmount(product.priceCents), categoryId: product.categoryId ?? "", stock: product.stock === null ? "" : String(product.stock), sizeMl: product.sizeMl === null ? "" : String(product.sizeMl), weightGrams: product.weightGrams === null ? "" : String(product.weightGrams) }}
+        product={{ ...product, price: formatAmount(product.priceCents), wasPrice: product.wasPriceCents === null ? "" : formatAmount(product.wasPriceCents), categoryId: product.categoryId ?? "", stock: product.stock === null ? "" : String(product.stock), sizeMl: product.sizeMl === null ? "" : String(product.sizeMl), weightGrams: product.weightGrams === null ? "" : String(product.weightGrams) }}
         categories={loaderData.categories}
         shopName={loaderData.shopName}
         defaultWeightGrams={loaderData.defaultWeightGrams}

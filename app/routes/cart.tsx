@@ -55,6 +55,7 @@ function pendingLine(l: CartLine): CartQuoteLine {
     image: null,
     quantity: l.quantity,
     basePriceCents: l.price,
+    wasPriceCents: null,
     unitPriceCents: l.price,
     lineTotalCents: l.price * l.quantity,
     tierApplied: false,

@@ -17,6 +17,8 @@ export interface ProductFormValues {
   description: string;
   /** in rand, as typed: "349.99" */
   price: string;
+  /** the price before a sale, in rand as typed; '' = none */
+  wasPrice: string;
   categoryId: string;
   metaTitle: string;
   metaDesc: string;
@@ -195,6 +197,20 @@ export function ProductForm({
                     R
                   </span>
                   <input {...p} name="price" defaultValue={product.price} inputMode="decimal" placeholder="349.99" autoComplete="off" />
+                </div>
+              )}
+            </Field>
+            <Field
+              label="Was price (rand, optional)"
+              error={errors.wasPrice}
+              hint="The price before a sale: shoppers see it struck through beside the price while it is higher. Leave empty when the product isn't on sale."
+            >
+              {(p) => (
+                <div className="flex">
+                  <span aria-hidden="true" className="flex items-center border border-r-0 border-line bg-sand px-3 text-ink-soft">
+                    R
+                  </span>
+                  <input {...p} name="wasPrice" defaultValue={product.wasPrice} inputMode="decimal" placeholder="None" autoComplete="off" />
                 </div>
               )}
             </Field>

@@ -140,6 +140,19 @@ export const productFormIntent = z.discriminatedUnion("intent", [
       }),
     /** present when editing */
     id: z.string().trim().max(100).optional(),
+    /** the price before a sale (issue 32, docs/decisions/044): empty = none; saveProduct checks it is above the price */
+    wasPrice: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if ((v ?? "").trim() === "") return null;
+        const cents = parseRandToCents(v!);
+        if (cents === null || cents > 100_000_000) {
+          ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.wasPrice });
+          return z.NEVER;
+        }
+        return cents;
+      }),
     // Beyond the spec (issue 13), after its fields so its messages come first.
     /** bottles in stock: empty = not tracked (docs/decisions/020) */
     stock: stockField,

@@ -90,7 +90,7 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
   let query = db
     .selectFrom("products as p")
     .leftJoin("categories as c", "c.id", "p.category_id")
-    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.images", "p.created_at", "c.name as category_name", "p.stock", "p.inspired_house", "p.inspired_fragrance"]);
+    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.was_price_cents", "p.images", "p.created_at", "c.name as category_name", "p.stock", "p.inspired_house", "p.inspired_fragrance"]);
   if (input.q) query = query.where(containsInsensitive("p.name", input.q));
   if (input.category === UNCATEGORISED) query = query.where("p.category_id", "is", null);
   else if (input.category) query = query.where("p.category_id", "=", input.category);
@@ -106,6 +106,7 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
       name: r.name,
       slug: r.slug,
       priceCents: Number(r.price_cents),
+      wasPriceCents: r.was_price_cents === null ? null : Number(r.was_price_cents),
       image: imagesOf(r.images)[0] ?? null,
       categoryName: r.category_name,
       createdAt: r.created_at,
@@ -146,6 +147,8 @@ export interface AdminProductForm {
   slug: string;
   description: string;
   priceCents: number;
+  /** the price before a sale; null = none */
+  wasPriceCents: number | null;
   categoryId: string | null;
   metaTitle: string;
   metaDesc: string;
@@ -163,7 +166,7 @@ export interface AdminProductForm {
 export async function getAdminProduct(db: Queryable, id: string): Promise<AdminProductForm | null> {
   const row = await db
     .selectFrom("products")
-    .select(["id", "name", "slug", "description", "price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml", "weight_grams", ...SCENT_COLUMNS])
+    .select(["id", "name", "slug", "description", "price_cents", "was_price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml", "weight_grams", ...SCENT_COLUMNS])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -173,6 +176,7 @@ export async function getAdminProduct(db: Queryable, id: string): Promise<AdminP
     slug: row.slug,
     description: row.description,
     priceCents: Number(row.price_cents),
+    wasPriceCents: row.was_price_cents === null ? null : Number(row.was_price_cents),
     categoryId: row.category_id,
     metaTitle: row.meta_title ?? "",
     metaDesc: row.meta_desc ?? "",
@@ -222,6 +226,7 @@ export async function saveProduct(
   if (!category) throw new DomainError(PRODUCT_MESSAGES.categoryRequired, 400, "categoryId");
   const previous = input.id ? await getAdminProduct(db, input.id) : null;
   if (input.id && !previous) throw new DomainError("That product no longer exists", 404);
+  if (input.wasPrice !== null && input.wasPrice <= input.price) throw new DomainError(PRODUCT_MESSAGES.wasPriceNotHigher, 400, "wasPrice");
 
   const clash = await db
     .selectFrom("products")
@@ -245,6 +250,7 @@ export async function saveProduct(
     slug: input.slug,
     description: input.description,
     price_cents: input.price,
+    was_price_cents: input.wasPrice,
     category_id: category.id,
     meta_title: input.metaTitle || `${input.name} | ${options.shopName}`,
     meta_desc: input.metaDesc || null,

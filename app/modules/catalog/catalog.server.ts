@@ -13,6 +13,7 @@ type SummaryRow = {
   name: string;
   slug: string;
   price_cents: number;
+  was_price_cents: number | null;
   images: string[] | string;
   category_name: string | null;
   category_slug: string | null;
@@ -40,6 +41,7 @@ export function toSummary(row: SummaryRow): ProductSummary {
     name: row.name,
     slug: row.slug,
     priceCents: Number(row.price_cents),
+    wasPriceCents: row.was_price_cents === null ? null : Number(row.was_price_cents),
     image: imagesOf(row.images)[0] ?? null,
     categoryName: row.category_name,
     categorySlug: row.category_slug,
@@ -58,6 +60,7 @@ export function summarySelect(db: Queryable) {
       "p.name",
       "p.slug",
       "p.price_cents",
+      "p.was_price_cents",
       "p.images",
       "c.name as category_name",
       "c.slug as category_slug",
@@ -327,6 +330,7 @@ export async function getProductBySlug(db: Queryable, slug: string): Promise<Pro
     slug: row.slug,
     description: row.description ?? "",
     priceCents: Number(row.price_cents),
+    wasPriceCents: row.was_price_cents === null ? null : Number(row.was_price_cents),
     images: imagesOf(row.images),
     categoryName: row.category_name,
     categorySlug: row.category_slug,

@@ -6,6 +6,8 @@ export interface ProductSummary {
   name: string;
   slug: string;
   priceCents: number;
+  /** the price before a sale (shown struck through only when higher: shownWasPrice); null = none */
+  wasPriceCents: number | null;
   /** First image URL, or null: the card then shows a placeholder. */
   image: string | null;
   categoryName: string | null;
@@ -45,6 +47,8 @@ export interface ProductDetail {
   slug: string;
   description: string;
   priceCents: number;
+  /** the price before a sale (shown struck through only when higher: shownWasPrice); null = none */
+  wasPriceCents: number | null;
   images: string[];
   categoryName: string | null;
   categorySlug: string | null;

@@ -2,6 +2,8 @@
 export const PRODUCT_MESSAGES = {
   nameRequired: "Product name is required",
   priceRequired: "Valid price is required",
+  wasPrice: "Write the was price in rand like 1299.00, or leave it empty",
+  wasPriceNotHigher: "The was price must be higher than the price (it shows struck through as the price before a sale), or empty",
   slugRequired: "Product slug is required",
   categoryRequired: "Please select a category",
   slugTaken: "Another product already uses this slug: choose another",

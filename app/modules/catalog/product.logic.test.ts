@@ -19,6 +19,7 @@ const product: ProductDetail = {
   slug: "velvet-oud",
   description: "A warm, smoky oud.\n\nTop notes: saffron, pink pepper\nHeart notes: rose\nBase notes: oud, amber and musk",
   priceCents: 45000,
+  wasPriceCents: null,
   images: ["/media/products/velvet-oud-1200.webp"],
   categoryName: "For Him",
   categorySlug: "for-him",

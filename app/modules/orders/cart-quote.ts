@@ -11,6 +11,8 @@ export interface CartQuoteLine {
   image: string | null;
   quantity: number;
   basePriceCents: number;
+  /** the product's price before a sale when it is higher than its price (shownWasPrice); null = not on sale */
+  wasPriceCents: number | null;
   unitPriceCents: number;
   lineTotalCents: number;
   tierApplied: boolean;

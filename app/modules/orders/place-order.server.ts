@@ -16,6 +16,7 @@ import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 import { findCouponForCustomer, reserveCouponRedemption, type CouponRecord } from "~/modules/coupons/coupons.server";
 import { zoneForOrder } from "~/modules/shipping/shipping.logic";
 import { exceedsStock, stockShortMessage } from "~/modules/catalog/stock.logic";
+import { shownWasPrice } from "~/modules/catalog/was-price.logic";
 import type { PaymentMethod } from "~/modules/payments/provider";
 import { freeDeliveryThresholdCents, loadShippingZonesOrFallback } from "~/modules/shipping/shipping.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "./orders.logic";
@@ -78,7 +79,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
   }
   const ids = wanted.map((l) => l.productId);
   const [products, tiers, zones] = await Promise.all([
-    ids.length ? db.selectFrom("products").select(["id", "name", "slug", "price_cents", "images", "stock"]).where("id", "in", ids).execute() : [],
+    ids.length ? db.selectFrom("products").select(["id", "name", "slug", "price_cents", "was_price_cents", "images", "stock"]).where("id", "in", ids).execute() : [],
     ids.length
       ? db.selectFrom("product_tiers").select(["product_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", ids).execute()
       : [],
@@ -111,6 +112,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
       image: Array.isArray(p.images) && typeof p.images[0] === "string" ? p.images[0] : null,
       quantity: l.quantity,
       basePriceCents: p.price_cents,
+      wasPriceCents: shownWasPrice(p.price_cents, p.was_price_cents === null ? null : Number(p.was_price_cents)),
       unitPriceCents,
       lineTotalCents: unitPriceCents * l.quantity,
       tierApplied: !!tier,

@@ -172,6 +172,7 @@ describe("the admin's profile", () => {
       inspiredFragrance: "",
       sizeMl: null,
       weightGrams: null,
+      wasPrice: null,
     };
     const scent = { family: "chypre" as const, top: ["bergamot"], heart: ["rose"], base: ["oakmoss", "patchouli"], intensity: "moderate" as const, occasion: "both" as const, seasons: ["autumn" as const], audience: "women" as const };
     const { id } = await saveProduct(db, input, { uploads: [], shopName: "Scentara", scent });
