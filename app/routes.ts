@@ -58,6 +58,8 @@ export default [
     route("orders/:id/label.pdf", "routes/admin.orders.label[.]pdf.ts"),
     // every product as a CSV (streamed)
     route("products/export.csv", "routes/admin.products.export[.]csv.ts"),
+    // an import's rows with errors as a CSV, to fix and import again
+    route("products/import/rows-with-errors.csv", "routes/admin.products.import.rows-with-errors[.]csv.ts"),
     // the orders of a range of days as a CSV for the accountant (streamed)
     route("orders/export.csv", "routes/admin.orders.export[.]csv.ts"),
     // the numbers behind one of the dashboard's charts as a CSV

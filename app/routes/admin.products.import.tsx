@@ -2,7 +2,7 @@ import { Link, redirect, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.products.import";
 import { AdminPage } from "~/components/admin/admin-page";
-import { ApplyForm, FormatHelp, formatLabel, ImportProgress, ImportRows, UploadForm } from "~/components/admin/product-import";
+import { ApplyForm, FormatHelp, formatLabel, ImageFailureList, ImportProgress, ImportRows, MissingImages, UploadForm } from "~/components/admin/product-import";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
@@ -10,6 +10,7 @@ import { requireAdmin, requireAdminAction } from "~/modules/accounts/session.ser
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { MAX_IMPORT_UPLOAD_BYTES } from "~/modules/catalog-csv/csv-columns";
 import { getImportView, previewImport, startApply } from "~/modules/catalog-csv/csv-import.server";
+import { fetchMissingImagesAgain, listMissingImages } from "~/modules/catalog-csv/missing-images.server";
 import { groupCount, IMPORT_MESSAGES } from "~/modules/catalog-csv/import-messages";
 import { isAdminResult } from "~/modules/admin/admin-result";
 import { formatDateZA } from "~/utils/dates";
@@ -34,8 +35,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const recent = view
     ? []
     : await db.selectFrom("product_imports").select(["id", "file_name", "status", "created_at", "message"]).orderBy("created_at", "desc").limit(5).execute();
+  // the images imports could not fetch, with the button to fetch them again (shown unless an import is running)
+  const missing = view?.status === "applying" ? null : await listMissingImages(db, 20);
   return {
     query,
+    missing: missing && missing.total > 0 ? missing : null,
     gone: !!query.filters.id && !view,
     view: view && { ...view, created: formatDateZA(view.createdAt) },
     recent: recent.map((r) => ({ id: r.id, fileName: r.file_name, status: r.status, message: r.message, created: formatDateZA(r.created_at) })),
@@ -44,7 +48,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 const importIntent = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("preview") }),
-  z.object({ intent: z.literal("apply"), id: z.string().trim().min(1).max(100) }),
+  z.object({ intent: z.literal("apply"), id: z.string().trim().min(1).max(100), goodRowsOnly: z.literal("1").optional() }),
+  z.object({ intent: z.literal("refetch") }),
 ]);
 
 /** Like every admin action (admin-action.server.ts), but each step answers with a redirect to the import's page. */
@@ -56,8 +61,12 @@ export async function action({ request }: Route.ActionArgs) {
   const db = getDb();
   try {
     if (parsed.data.intent === "apply") {
-      await startApply(db, parsed.data.id);
+      await startApply(db, parsed.data.id, { goodRowsOnly: parsed.data.goodRowsOnly === "1" });
       return redirect(`${PATH}?id=${encodeURIComponent(parsed.data.id)}`);
+    }
+    if (parsed.data.intent === "refetch") {
+      const { fetched, failed } = await fetchMissingImagesAgain(db);
+      return { ok: true as const, intent: "refetch", message: IMPORT_MESSAGES.fetchedAgain(fetched, failed) };
     }
     const file = form.get("file");
     if (!(file instanceof File) || file.size === 0) throw new DomainError(IMPORT_MESSAGES.noFile, 400, "file");
@@ -75,9 +84,10 @@ export function meta() {
 }
 
 export default function ImportProducts({ loaderData }: Route.ComponentProps) {
-  const { query, view, recent, gone } = loaderData;
+  const { query, view, recent, gone, missing } = loaderData;
   const result = useActionData<typeof action>();
   const error = isAdminResult(result) && !result.ok ? result.error : undefined;
+  const done = isAdminResult(result) && result.ok ? <Notice tone="success">{result.message}</Notice> : null;
   const actions = (
     <div className="flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap [&>*]:whitespace-nowrap">
       <a href="/admin/products/export.csv" download className={buttonClass("secondary")}>
@@ -92,7 +102,9 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
     return (
       <AdminPage title="Import products" description="Bring products in from a CSV: our own export edited in a spreadsheet, or a WooCommerce shop's product export." actions={actions}>
         {gone ? <Notice tone="error">{IMPORT_MESSAGES.notFound}</Notice> : null}
+        {done}
         <UploadForm error={error} />
+        {missing ? <MissingImages missing={missing} /> : null}
         <FormatHelp />
         {recent.length ? (
           <section aria-labelledby="recent-imports" className="border border-line bg-white p-4 sm:p-5">
@@ -121,6 +133,9 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
   const changes = counts.create + counts.update;
   const hrefFor = (c: { show?: string; page?: number }) => listHref(PATH, query, c);
   const canApply = (status === "previewed" && counts.error === 0 && changes > 0) || status === "failed" || status === "interrupted";
+  // rows with errors beside good ones: the owner may import the good rows now (and fix the others later)
+  const canApplyGood = status === "previewed" && counts.error > 0 && changes > 0;
+  const imagesFailed = report.imagesFailed ?? 0;
   return (
     <AdminPage
       title="Import products"
@@ -138,7 +153,7 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
               { label: "Errors", value: groupCount(counts.error) },
             ]
       }
-      status={error ? <Notice tone="error">{error}</Notice> : null}
+      status={error ? <Notice tone="error">{error}</Notice> : done}
     >
       {status === "applying" ? <ImportProgress {...view.progress} /> : null}
       {status === "applied" ? (
@@ -150,10 +165,24 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
       ) : null}
       {status === "failed" ? <Notice tone="error" title="The import failed">{view.message}</Notice> : null}
       {status === "interrupted" ? <Notice tone="error">{IMPORT_MESSAGES.interrupted}</Notice> : null}
-      {status === "previewed" && counts.error > 0 ? <Notice tone="error">{IMPORT_MESSAGES.hasErrors}</Notice> : null}
+      {status === "previewed" && counts.error > 0 && !canApplyGood ? <Notice tone="error">{IMPORT_MESSAGES.hasErrors}</Notice> : null}
+      {canApplyGood ? <Notice tone="error">{IMPORT_MESSAGES.goodRowsOffer(counts.error, changes)}</Notice> : null}
+      {view.failedRowsDownload ? (
+        <p className="text-sm">
+          <a href={`${PATH}/rows-with-errors.csv?id=${encodeURIComponent(view.id)}`} download className="font-medium text-ink underline underline-offset-4 hover:text-gold">
+            Download the {groupCount(counts.error)} {counts.error === 1 ? "row" : "rows"} with errors (CSV)
+          </a>{" "}
+          <span className="text-ink-soft">: the file&rsquo;s own columns, to fix and import again.</span>
+        </p>
+      ) : null}
       {status === "previewed" && counts.error === 0 && changes === 0 ? <Notice tone="info">{IMPORT_MESSAGES.nothingToDo}</Notice> : null}
-      {report.ignoredColumns.length || report.newCategories.length || report.imagesToFetch ? (
+      {report.ignoredColumns.length || report.newCategories.length || report.imagesToFetch || report.notes?.length ? (
         <div className="space-y-1 border border-line bg-white/60 px-4 py-3 text-sm text-ink-soft sm:px-5">
+          {report.notes?.map((note) => (
+            <p key={note} className="text-ink">
+              {note}
+            </p>
+          ))}
           {report.newCategories.length ? (
             <p>
               {status === "applied" ? "Categories made" : "New categories"}: {report.newCategories.join(", ")}.
@@ -175,6 +204,9 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       {canApply ? <ApplyForm id={view.id} count={changes} label={status === "previewed" ? `Import ${groupCount(changes)} ${changes === 1 ? "product" : "products"}` : "Try again"} /> : null}
+      {canApplyGood ? <ApplyForm id={view.id} count={changes} goodRowsOnly label={`Import the ${groupCount(changes)} good ${changes === 1 ? "row" : "rows"}`} /> : null}
+      {imagesFailed && view.imageFailures.length ? <ImageFailureList failures={view.imageFailures} total={imagesFailed} /> : null}
+      {missing && status === "applied" ? <MissingImages missing={missing} /> : null}
       <ImportRows
         rows={view.rows}
         show={query.filters.show || "all"}

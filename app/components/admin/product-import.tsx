@@ -3,7 +3,7 @@ import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { FORMAT_LABELS, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, OUR_HEADER, type ImportRowReport, type RowAction } from "~/modules/catalog-csv/csv-columns";
-import { groupCount } from "~/modules/catalog-csv/import-messages";
+import { groupCount, IMPORT_MESSAGES } from "~/modules/catalog-csv/import-messages";
 import { DataTable, type Column } from "./data-table";
 
 /** The product import page's parts (app/routes/admin.products.import.tsx): upload, progress, the rows of a preview. */
@@ -123,17 +123,19 @@ export function ImportProgress({ phase, done, total }: { phase: string | null; d
   );
 }
 
-/** Step 2's button: apply what the preview lists. */
-export function ApplyForm({ id, count, label }: { id: string; count: number; label: string }) {
+/** Step 2's button: apply what the preview lists (or, when the owner chooses, only its good rows). */
+export function ApplyForm({ id, count, label, goodRowsOnly = false }: { id: string; count: number; label: string; goodRowsOnly?: boolean }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "apply";
   return (
     <Form method="post" className="flex flex-col gap-3 border border-gold/40 bg-sand/60 p-4 sm:flex-row sm:items-center sm:justify-between sm:p-5">
       <p className="text-sm text-ink">
-        {groupCount(count)} {count === 1 ? "product" : "products"} will be created or updated in one go: if anything fails, nothing is written.
+        {groupCount(count)} {count === 1 ? "product" : "products"} will be created or updated in one go{goodRowsOnly ? ", the rows with errors left out" : ""}: if anything fails, nothing
+        is written.
       </p>
       <input type="hidden" name="intent" value="apply" />
       <input type="hidden" name="id" value={id} />
+      {goodRowsOnly ? <input type="hidden" name="goodRowsOnly" value="1" /> : null}
       <Button type="submit" disabled={busy} className="shrink-0">
         {busy ? "Starting…" : label}
       </Button>
@@ -151,6 +153,11 @@ function Details({ r }: { r: ImportRowReport }) {
         </p>
       ))}
       {r.changes?.length ? <p className="text-ink-soft">Changes: {r.changes.join(", ")}</p> : null}
+      {r.imageFailures?.map((f, i) => (
+        <p key={`img-${i}`} className="text-ink-soft">
+          <span className="font-medium text-ink">Image not fetched:</span> <span className="break-all">{f.url}</span> ({f.reason})
+        </p>
+      ))}
       {r.notes?.map((n, i) => (
         <p key={i} className="text-muted">
           {n}
@@ -215,6 +222,68 @@ export function ImportRows({
         empty={<p className="text-sm text-ink-soft">No rows of this kind.</p>}
         page={{ page, pageCount, hrefFor: (p) => hrefFor({ page: p }) }}
       />
+    </section>
+  );
+}
+
+/** The images of a file that can't be had: row, product, address and why (the preview's and the result's list). */
+export function ImageFailureList({ failures, total }: { failures: Array<{ row: number; name: string; url: string; reason: string }>; total: number }) {
+  return (
+    <section aria-labelledby="image-failures" className="border border-line bg-white p-4 sm:p-5">
+      <h2 id="image-failures" className="font-display text-xl text-ink">
+        Images that can&rsquo;t be fetched ({groupCount(total)})
+      </h2>
+      <p className="mt-1 text-sm text-ink-soft">{IMPORT_MESSAGES.imagesOffer(total)}</p>
+      <ul className="mt-3 divide-y divide-line text-sm">
+        {failures.map((f, i) => (
+          <li key={i} className="grid gap-x-4 gap-y-0.5 py-2 sm:grid-cols-[5rem_minmax(0,1fr)]">
+            <span className="text-xs uppercase tracking-[0.14em] text-muted tabular-nums">Row {f.row}</span>
+            <span className="min-w-0">
+              <span className="block font-medium text-ink">{f.name}</span>
+              <span className="block break-all text-xs text-ink-soft">{f.url}</span>
+              <span className="block text-xs text-danger">{f.reason}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+      {total > failures.length ? <p className="mt-2 text-xs text-muted">and {groupCount(total - failures.length)} more (each row lists its own).</p> : null}
+    </section>
+  );
+}
+
+/** The images imports left behind, and the button that fetches them again (the same limits as the import). */
+export function MissingImages({ missing }: { missing: { total: number; products: number; images: Array<{ productName: string; url: string; reason: string; row: number | null }> } }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "refetch";
+  return (
+    <section aria-labelledby="missing-images" className="border border-line bg-white p-4 sm:p-5">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <h2 id="missing-images" className="font-display text-xl text-ink">
+            Missing images
+          </h2>
+          <p className="mt-1 text-sm text-ink-soft">
+            {groupCount(missing.total)} {missing.total === 1 ? "image" : "images"} of {groupCount(missing.products)} {missing.products === 1 ? "product" : "products"} could not be
+            fetched when imported. Once the addresses answer again, fetch them: each one takes its place among the product&rsquo;s images.
+          </p>
+        </div>
+        <Form method="post" className="shrink-0">
+          <input type="hidden" name="intent" value="refetch" />
+          <Button type="submit" variant="secondary" disabled={busy} className="w-full sm:w-auto">
+            {busy ? "Fetching…" : "Fetch the missing images again"}
+          </Button>
+        </Form>
+      </div>
+      <ul className="mt-3 divide-y divide-line text-sm">
+        {missing.images.map((m, i) => (
+          <li key={i} className="min-w-0 py-2">
+            <span className="block font-medium text-ink">{m.productName}</span>
+            <span className="block break-all text-xs text-ink-soft">{m.url}</span>
+            <span className="block text-xs text-danger">{m.reason}</span>
+          </li>
+        ))}
+      </ul>
+      {missing.total > missing.images.length ? <p className="mt-2 text-xs text-muted">and {groupCount(missing.total - missing.images.length)} more.</p> : null}
     </section>
   );
 }

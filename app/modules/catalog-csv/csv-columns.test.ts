@@ -18,6 +18,10 @@ import {
   unneutraliseCell,
   wooCategory,
   type HeaderMap,
+  fileNotes,
+  parseCsvDecimal,
+  readWooSale,
+  ROW_MESSAGES,
 } from "./csv-columns";
 
 const WOO_HEADER = [
@@ -51,9 +55,77 @@ describe("amounts", () => {
     ["0,99", 99],
     ["r 45", 4500],
     ["1\u00a0299,00", 129900],
+    ["R1,299.00", 129900],
+    [".50", 50],
+    ["0.2", 20],
   ])("%s → %i cents", (text, cents) => expect(parseCsvAmount(text)).toBe(cents));
 
-  it.each(["", "abc", "-5", "1,299", "1.299", "12.345", "1 299,00 ZAR", "1e3", "1,2,3"])("%j is refused", (text) => expect(parseCsvAmount(text)).toBeNull());
+  it.each(["", "abc", "-5", "1,299", "1.299", "12.345", "1 299,00 ZAR", "1e3", "1,2,3", ".", "R"])("%j is refused", (text) => expect(parseCsvAmount(text)).toBeNull());
+});
+
+describe("measurements as WooCommerce and spreadsheets write them (issue 32)", () => {
+  it.each([
+    [".2", 0.2],
+    ["0.2", 0.2],
+    ["0,35", 0.35],
+    ["1 299,00", 1299],
+    ["1,299.5", 1299.5],
+    ["12", 12],
+  ])("%j → %d", (text, value) => expect(parseCsvDecimal(text)).toBe(value));
+  it.each(["", "heavy", "-1", "1e3", "..2"])("%j is not a number", (text) => expect(parseCsvDecimal(text)).toBeNull());
+
+  const header = (unit: string) => ["Type", "Name", "Published", "Regular price", `Weight (${unit})`];
+  it.each([
+    ["lbs", ".2", 91],
+    ["oz", "12", 340],
+    ["kg", "0,35", 350],
+    ["g", "420", 420],
+    ["lbs", "", null],
+    ["kg", "0", null],
+  ])("Weight (%s) %j → %j grams", (unit, cell, grams) => {
+    const mapped = mapHeader(header(unit));
+    if (!mapped.ok) throw new Error(mapped.message);
+    expect(readRow(["simple", "Oud", "1", "10", cell], mapped.map).product?.weightGrams).toBe(grams);
+  });
+  it("the preview says once that the weights were converted, not for grams", () => {
+    const lbs = mapHeader(header("lbs"));
+    const g = mapHeader(header("g"));
+    if (!lbs.ok || !g.ok) throw new Error("header");
+    expect(fileNotes(lbs.map)).toEqual(['Weights are in pounds (lbs) in this file ("Weight (lbs)"): converted to grams.']);
+    expect(fileNotes(g.map)).toEqual([]);
+  });
+});
+
+describe("WooCommerce's sale price and dates (issue 32)", () => {
+  const today = "2026-11-28";
+  it("on sale today: the sale price, and the regular price as the was price", () => {
+    expect(readWooSale("1 299,00", "899,00", "", "", today)).toEqual({ price: "899,00", wasPrice: "1 299,00" });
+    expect(readWooSale("1299", "899", "2026-11-01", "2026-11-28", today)).toEqual({ price: "899", wasPrice: "1299" });
+    expect(readWooSale("1299", "899", "2026-11-28 00:00:00", "", today)).toEqual({ price: "899", wasPrice: "1299" });
+  });
+  it("a sale that has ended, or not yet started: the regular price, with a note", () => {
+    expect(readWooSale("1299", "899", "2026-10-01", "2026-11-27", today)).toEqual({ wasPrice: "", note: ROW_MESSAGES.saleEnded("2026-11-27") });
+    expect(readWooSale("1299", "899", "2026-12-01", "2026-12-31", today)).toEqual({ wasPrice: "", note: ROW_MESSAGES.saleNotStarted("2026-12-01") });
+  });
+  it("no sale clears a was price; a sale price not below the regular one is ignored; no column says nothing", () => {
+    expect(readWooSale("1299", "", "", "", today)).toEqual({ wasPrice: "" });
+    expect(readWooSale("1299", "1299", "", "", today)).toEqual({ wasPrice: "", note: ROW_MESSAGES.saleNotLower });
+    expect(readWooSale("1299", undefined, undefined, undefined, today)).toEqual({});
+  });
+  it("a sale price or date that can't be read is the row's error, naming the column", () => {
+    const map = wooMap();
+    const read = readRow(wooRow({ Type: "simple", Name: "Oud", Published: "1", "Regular price": "1299", "Sale price": "cheap" }), map, today);
+    expect(read.errors).toEqual([{ column: "Sale price", message: ROW_MESSAGES.salePrice("cheap") }]);
+    const dated = readRow(wooRow({ Type: "simple", Name: "Oud", Published: "1", "Regular price": "1299", "Sale price": "899", "Date sale price ends": "31/12/2026" }), map, today);
+    expect(dated.errors).toEqual([{ column: "Date sale price ends", message: ROW_MESSAGES.saleDate("31/12/2026") }]);
+  });
+  it("our own file's was price must be above the price", () => {
+    const mapped = mapHeader(["Name", "Price (ZAR)", "Was price (ZAR)"]);
+    if (!mapped.ok) throw new Error(mapped.message);
+    expect(readRow(["Oud", "899.00", "1299.00"], mapped.map).product).toMatchObject({ priceCents: 89900, wasPriceCents: 129900 });
+    expect(readRow(["Oud", "899.00", ""], mapped.map).product).toMatchObject({ wasPriceCents: null });
+    expect(readRow(["Oud", "899.00", "899.00"], mapped.map).errors).toEqual([{ column: "Was price (ZAR)", message: ROW_MESSAGES.wasPriceNotHigher }]);
+  });
 });
 
 describe("formula neutralising (the rule itself: app/utils/csv-cell.test.ts)", () => {
@@ -137,8 +209,8 @@ describe("headers", () => {
   it("maps WooCommerce's columns and names the ones it ignores", () => {
     const map = wooMap();
     expect(map.format).toBe("woocommerce");
-    expect(map.ignored).toEqual(expect.arrayContaining(["ID", "Sale price", "Tags", "Tax status", "Length (cm)", "Attribute 1 visible", "Position"]));
-    for (const used of ["SKU", "Name", "Regular price", "Description", "Short description", "Categories", "Images", "Stock", "In stock?", "Weight (kg)", "Type", "Published", "Attribute 1 name"]) {
+    expect(map.ignored).toEqual(expect.arrayContaining(["ID", "Tags", "Tax status", "Length (cm)", "Attribute 1 visible", "Position"]));
+    for (const used of ["SKU", "Name", "Regular price", "Description", "Short description", "Categories", "Images", "Stock", "In stock?", "Weight (kg)", "Type", "Published", "Attribute 1 name", "Sale price", "Date sale price starts", "Date sale price ends"]) {
       expect(map.ignored).not.toContain(used);
     }
   });
@@ -166,7 +238,9 @@ describe("a WooCommerce row", () => {
     expect(read.product).toEqual({
       sku: "SC-OUD-100",
       name: "Velvet Oud",
-      priceCents: 129900,
+      // on sale: the sale price is the price, the regular price the was price
+      priceCents: 99900,
+      wasPriceCents: 129900,
       description: "Warm & smoky.\n\nTop notes: saffron\nBase notes: oud",
       category: "For Him",
       images: ["https://shop.example/wp-content/uploads/oud.jpg"],

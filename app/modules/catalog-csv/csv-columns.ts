@@ -53,6 +53,7 @@ export type FieldKey =
   | "name"
   | "category"
   | "price"
+  | "wasPrice"
   | "tiers"
   | "stock"
   | "sizeMl"
@@ -75,6 +76,8 @@ export const OUR_COLUMNS: ReadonlyArray<{ key: FieldKey; header: string }> = [
   { key: "name", header: "Name" },
   { key: "category", header: "Category" },
   { key: "price", header: "Price (ZAR)" },
+  // the price before a sale (issue 32): empty = none
+  { key: "wasPrice", header: "Was price (ZAR)" },
   { key: "tiers", header: "Tier prices (ZAR)" },
   { key: "stock", header: "Stock" },
   { key: "sizeMl", header: "Size (ml)" },
@@ -127,13 +130,13 @@ export function csvAmount(cents: number): string {
 }
 
 /**
- * Rand as people and spreadsheets write it → cents, or null. Accepts an optional R, spaces (also no-break) as
- * thousands separators, a decimal comma (en-ZA) or point, and a grouping comma or point when the other one is the
- * decimal mark: "R 1 299,00", "1 299.00", "1299", "1,299.50", "1.299,50". At most 2 decimals: "1,299" alone is
- * ambiguous (1.299 or 1299?) and refused.
+ * A decimal number as people, spreadsheets and WooCommerce write it → its digits with a point ("1299.5"), or null.
+ * Spaces (also no-break) group thousands; the decimal mark is a comma (en-ZA) or a point, and the other one may group
+ * thousands when both are there: "1 299,00", "1,299.50", "1.299,50", "0.2" and WooCommerce's ".2" (it writes no
+ * leading zero). At most `maxDecimals` decimals, so "1,299" is refused where 2 are allowed (1.299 or 1299?).
  */
-export function parseCsvAmount(input: string): number | null {
-  let text = input.trim().replace(/^R\s*/i, "").replace(/[\s\u00a0\u202f]/g, "");
+function decimalDigits(input: string, maxDecimals: number): string | null {
+  let text = input.replace(/[\s\u00a0\u202f]/g, "");
   if (text === "") return null;
   const comma = text.lastIndexOf(",");
   const dot = text.lastIndexOf(".");
@@ -146,10 +149,26 @@ export function parseCsvAmount(input: string): number | null {
   } else if (comma >= 0) {
     text = text.replace(",", ".");
   }
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(text)) return null;
+  if (!new RegExp(`^(\\d{1,9}(\\.\\d{1,${maxDecimals}})?|\\.\\d{1,${maxDecimals}})$`).test(text)) return null;
+  return text.startsWith(".") ? `0${text}` : text;
+}
+
+/**
+ * Rand as people and spreadsheets write it → cents, or null: an optional R, then a number as decimalDigits reads it
+ * with at most 2 decimals: "R 1 299,00", "R1,299.00", "1 299.00", "1299", "1.299,50", ".50".
+ */
+export function parseCsvAmount(input: string): number | null {
+  const text = decimalDigits(input.trim().replace(/^R\s*/i, ""), 2);
+  if (text === null) return null;
   const [whole, fraction = ""] = text.split(".");
   const cents = Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
   return Number.isSafeInteger(cents) ? cents : null;
+}
+
+/** A measurement (a weight, a length) as decimalDigits reads it, up to 6 decimals: ".2" → 0.2, "1 299,5" → 1299.5. */
+export function parseCsvDecimal(input: string): number | null {
+  const text = decimalDigits(input.trim(), 6);
+  return text === null ? null : Number(text);
 }
 
 /** Splits a list cell on commas that aren't escaped with a backslash (WooCommerce's convention), unescaping "\,". */
@@ -283,7 +302,8 @@ export function detectDelimiter(text: string): "," | ";" | "\t" {
 // The header: which format, which column is which
 
 /** A WooCommerce column we read besides the ones that map onto ours. */
-type WooExtra = "type" | "published" | "inStock" | "shortDescription";
+type WooExtra = "type" | "published" | "inStock" | "shortDescription" | "salePrice" | "saleStarts" | "saleEnds";
+const WOO_EXTRAS: ReadonlySet<string> = new Set<WooExtra>(["type", "published", "inStock", "shortDescription", "salePrice", "saleStarts", "saleEnds"]);
 
 export interface HeaderMap {
   format: CsvFormat;
@@ -293,6 +313,8 @@ export interface HeaderMap {
   labels: Partial<Record<FieldKey, string>>;
   /** WooCommerce's weight unit → grams per unit */
   weightFactor?: number;
+  /** the weight unit the header names ("lbs"), when it isn't grams: the preview says once that weights were converted */
+  weightUnit?: string;
   /** WooCommerce's attribute columns: name and value(s) index pairs (a "Size" attribute gives the bottle size) */
   attributes: Array<{ name: number; value: number }>;
   /** columns that mean nothing here, as the file spells them */
@@ -313,6 +335,9 @@ const WOO_FIELDS: Record<string, FieldKey | WooExtra> = {
   "in stock?": "inStock",
   type: "type",
   published: "published",
+  "sale price": "salePrice",
+  "date sale price starts": "saleStarts",
+  "date sale price ends": "saleEnds",
 };
 
 const WOO_WEIGHT_UNITS: Record<string, number> = { kg: 1000, g: 1, lbs: 453.59237, lb: 453.59237, oz: 28.349523125 };
@@ -349,7 +374,8 @@ export function mapHeader(rawHeaders: string[]): { ok: true; map: HeaderMap } | 
       const key = WOO_FIELDS[h];
       if (key) {
         map.fields[key] = i;
-        if (key !== "type" && key !== "published" && key !== "inStock" && key !== "shortDescription") map.labels[key] = rawHeaders[i]!.trim();
+        if (!WOO_EXTRAS.has(key)) map.labels[key as FieldKey] = rawHeaders[i]!.trim();
+        else if (key === "salePrice") map.labels.wasPrice = rawHeaders[i]!.trim();
         used.add(i);
         continue;
       }
@@ -358,6 +384,7 @@ export function mapHeader(rawHeaders: string[]): { ok: true; map: HeaderMap } | 
         map.fields.weightGrams = i;
         map.labels.weightGrams = rawHeaders[i]!.trim();
         map.weightFactor = WOO_WEIGHT_UNITS[weight[1]!];
+        if (weight[1] !== "g") map.weightUnit = weight[1];
         used.add(i);
         continue;
       }
@@ -450,6 +477,51 @@ export function sizeFromAttribute(value: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** The day in South Africa (UTC+2, no daylight saving) of an instant: "2026-11-28". Sale dates are shop days. */
+export function southAfricanDay(at: Date): string {
+  return new Date(at.getTime() + 2 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+/** A WooCommerce sale date ("2026-12-01", "2026-12-01 00:00:00", "2026-12-01T00:00:00") → its day; "" → null. */
+function wooDay(cell: string | undefined): { day: string | null } | { error: string } {
+  const value = (cell ?? "").trim();
+  if (value === "") return { day: null };
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?$/.exec(value);
+  if (!m || Number.isNaN(Date.parse(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`)) || new Date(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`).toISOString().slice(0, 10) !== `${m[1]}-${m[2]}-${m[3]}`) {
+    return { error: ROW_MESSAGES.saleDate(value) };
+  }
+  return { day: `${m[1]}-${m[2]}-${m[3]}` };
+}
+
+/**
+ * WooCommerce's sale (issue 32): a product on sale today comes in at its sale price with its regular price as the was
+ * price; one whose sale has ended, or not yet started (the dates are days, the end day included, as WooCommerce runs
+ * them), or whose sale price isn't below the regular price, at its regular price without one. An empty Sale price:
+ * not on sale (a was price the product had is cleared). Without a Sale price column nothing is said (undefined).
+ */
+export function readWooSale(
+  regular: string | undefined,
+  sale: string | undefined,
+  starts: string | undefined,
+  ends: string | undefined,
+  today: string,
+): { price?: string; wasPrice?: string; note?: string; error?: { column: string; message: string } } {
+  if (sale === undefined) return {};
+  if (sale.trim() === "") return { wasPrice: "" };
+  const saleCents = parseCsvAmount(sale);
+  if (saleCents === null) return { error: { column: "salePrice", message: ROW_MESSAGES.salePrice(sale) } };
+  const from = wooDay(starts);
+  if ("error" in from) return { error: { column: "Date sale price starts", message: from.error } };
+  const to = wooDay(ends);
+  if ("error" in to) return { error: { column: "Date sale price ends", message: to.error } };
+  if (to.day !== null && to.day < today) return { wasPrice: "", note: ROW_MESSAGES.saleEnded(to.day) };
+  if (from.day !== null && from.day > today) return { wasPrice: "", note: ROW_MESSAGES.saleNotStarted(from.day) };
+  const regularCents = parseCsvAmount(regular ?? "");
+  if (regularCents === null) return {}; // the price's own message says what is wrong
+  if (saleCents >= regularCents) return { wasPrice: "", note: ROW_MESSAGES.saleNotLower };
+  return { price: sale, wasPrice: regular! };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // One row → a product (zod)
 
@@ -462,6 +534,8 @@ export interface ProductCsvRow {
   /** the category's name; null: uncategorised */
   category?: string | null;
   priceCents: number;
+  /** the price before a sale; null: none (an empty cell, or a WooCommerce row not on sale) */
+  wasPriceCents?: number | null;
   tiers?: PriceTier[];
   /** null: stock not counted */
   stock?: number | null;
@@ -526,6 +600,12 @@ export const ROW_MESSAGES = {
   nameRequired: "Name is required",
   priceRequired: "Price is required",
   price: (value: string) => `"${clip(value)}" isn't an amount in rand: write it like 1299.00 (or R 1 299,00)`,
+  wasPriceNotHigher: "The was price must be higher than the price (it shows struck through as the price before a sale), or empty",
+  salePrice: (value: string) => `"${clip(value)}" isn't an amount: write the sale price like 899.00, or leave it empty`,
+  saleDate: (value: string) => `"${clip(value)}" isn't a date: write it like 2026-12-01`,
+  saleEnded: (day: string) => `The sale ended on ${day}: imported at the regular price, without a was price`,
+  saleNotStarted: (day: string) => `The sale starts on ${day}: imported at the regular price for now (the shop doesn't start sales by date; set the price and the was price on that day)`,
+  saleNotLower: "The sale price isn't below the regular price: imported at the regular price",
   sku: "SKU: at most 64 characters, no control characters",
   slug: "Use lower-case letters, digits and single hyphens in the slug",
   stock: "Stock must be a whole number from 0, or empty when you don't count this product's stock",
@@ -614,6 +694,18 @@ export const productCsvRow = z.object({
     }
     return cents;
   }),
+  wasPrice: z
+    .string()
+    .transform((v, ctx) => {
+      if (v.trim() === "") return null;
+      const cents = parseCsvAmount(v);
+      if (cents === null || cents > MAX_PRICE_CENTS) {
+        ctx.addIssue({ code: "custom", message: ROW_MESSAGES.price(v) });
+        return z.NEVER;
+      }
+      return cents;
+    })
+    .optional(),
   tiers: z
     .string()
     .transform((v, ctx) => {
@@ -691,7 +783,7 @@ export interface RowRead {
  * One row of cells → what it asks for, or its errors (each naming its column), or why it is skipped. Cells are taken
  * out of their formula neutralising first (ours and WooCommerce's).
  */
-export function readRow(rawCells: string[], map: HeaderMap): RowRead {
+export function readRow(rawCells: string[], map: HeaderMap, today: string = southAfricanDay(new Date())): RowRead {
   const cells = rawCells.map(unneutraliseCell);
   const cell = (key: FieldKey | WooExtra) => {
     const i = map.fields[key];
@@ -719,6 +811,11 @@ export function readRow(rawCells: string[], map: HeaderMap): RowRead {
       const value = cell(key);
       if (value !== undefined) fields[key] = value;
     }
+    const sale = readWooSale(cell("price"), cell("salePrice"), cell("saleStarts"), cell("saleEnds"), today);
+    if (sale.error) errors.push({ column: sale.error.column === "salePrice" ? columnLabel(map, "wasPrice") : sale.error.column, message: sale.error.message });
+    if (sale.note) notes.push(sale.note);
+    if (sale.price !== undefined) fields.price = sale.price;
+    if (sale.wasPrice !== undefined) fields.wasPrice = sale.wasPrice;
     const long = cell("description");
     const short = cell("shortDescription");
     if (long !== undefined || short !== undefined) {
@@ -744,9 +841,10 @@ export function readRow(rawCells: string[], map: HeaderMap): RowRead {
     }
     const weight = cell("weightGrams");
     if (weight !== undefined) {
-      const value = weight.trim().replace(",", ".");
-      if (value === "" || /^0*(\.0*)?$/.test(value)) fields.weightGrams = "";
-      else if (/^\d{1,6}(\.\d{1,6})?$/.test(value)) fields.weightGrams = String(Math.round(Number(value) * (map.weightFactor ?? 1000)));
+      // in the unit the header names (".2" lbs → 91 g); empty or 0: the shop's default bottle weight
+      const value = parseCsvDecimal(weight);
+      if (weight.trim() === "" || value === 0) fields.weightGrams = "";
+      else if (value !== null && value < 1_000_000) fields.weightGrams = String(Math.max(1, Math.round(value * (map.weightFactor ?? 1000))));
       else errors.push({ column: columnLabel(map, "weightGrams"), message: `"${clip(weight)}" isn't a weight` });
     }
     for (const { name, value } of map.attributes) {
@@ -766,8 +864,11 @@ export function readRow(rawCells: string[], map: HeaderMap): RowRead {
     }
   }
   if (errors.length || !parsed.success) return { errors, notes, label };
-  const { price, ...rest } = parsed.data;
-  const product: ProductCsvRow = { ...rest, priceCents: price };
+  const { price, wasPrice, ...rest } = parsed.data;
+  const product: ProductCsvRow = { ...rest, priceCents: price, ...(wasPrice !== undefined ? { wasPriceCents: wasPrice } : {}) };
+  if (map.format === "scentara" && wasPrice != null && wasPrice <= price) {
+    return { errors: [{ column: columnLabel(map, "wasPrice"), message: ROW_MESSAGES.wasPriceNotHigher }], notes, label };
+  }
   if (product.images && product.images.length > MAX_IMPORT_IMAGES_PER_PRODUCT) {
     notes.push(`Only the first ${MAX_IMPORT_IMAGES_PER_PRODUCT} of its ${product.images.length} images are kept`);
     product.images = product.images.slice(0, MAX_IMPORT_IMAGES_PER_PRODUCT);
@@ -791,6 +892,8 @@ export interface ImportRowReport {
   changes?: string[];
   errors?: CellError[];
   notes?: string[];
+  /** images the product comes in without: the address and why (issue 32) */
+  imageFailures?: Array<{ url: string; reason: string }>;
 }
 
 export interface ImportCounts {
@@ -809,8 +912,20 @@ export interface ImportReport {
   newCategories: string[];
   /** distinct image URLs the apply will fetch */
   imagesToFetch: number;
+  /** images that can't be had, counted per row (absent in reports stored before issue 32) */
+  imagesFailed?: number;
+  /** what the preview says once for the whole file (units converted) */
+  notes?: string[];
   /** columns that mean nothing here, as the file spells them */
   ignoredColumns: string[];
+}
+
+const UNIT_NAMES: Record<string, string> = { kg: "kilograms", lbs: "pounds (lbs)", lb: "pounds (lb)", oz: "ounces (oz)" };
+
+/** What the preview says once about the whole file: the weight unit its header names, converted to grams. */
+export function fileNotes(map: HeaderMap): string[] {
+  if (!map.weightUnit || map.fields.weightGrams === undefined) return [];
+  return [`Weights are in ${UNIT_NAMES[map.weightUnit] ?? map.weightUnit} in this file ("${map.labels.weightGrams}"): converted to grams.`];
 }
 
 export const FORMAT_LABELS: Record<CsvFormat, string> = { scentara: "Scentara product file", woocommerce: "WooCommerce product export" };

@@ -22,6 +22,7 @@ interface ExportRow extends ScentColumns {
   name: string;
   category_name: string | null;
   price_cents: number;
+  was_price_cents: number | null;
   stock: number | null;
   size_ml: number | null;
   weight_grams: number | null;
@@ -50,6 +51,7 @@ export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SI
         "p.name",
         "c.name as category_name",
         "p.price_cents",
+        "p.was_price_cents",
         "p.stock",
         "p.size_ml",
         "p.weight_grams",
@@ -98,6 +100,7 @@ export function exportCells(p: ExportRow & { tiers: PriceTier[] }, baseUrl: stri
     name: p.name,
     category: p.category_name ?? "",
     price: csvAmount(Number(p.price_cents)),
+    wasPrice: p.was_price_cents === null ? "" : csvAmount(Number(p.was_price_cents)),
     tiers: formatTiers(p.tiers),
     stock: num(p.stock),
     sizeMl: num(p.size_ml),

@@ -26,6 +26,7 @@ function tenThousandRows(rows = ROWS): string {
       `Scale Scent ${n}`,
       `Scale Collection ${(i % 10) + 1}`,
       `${299 + (i % 700)}.${String(i % 100).padStart(2, "0")}`,
+      i % 5 === 0 ? `${1299 + (i % 700)}.00` : "",
       i % 10 === 0 ? "3-5: 279.00; 6+: 259.00" : "",
       i % 3 === 0 ? "" : String(i % 50),
       String([30, 50, 100][i % 3]),

@@ -16,6 +16,7 @@
  * written, and an image URL imported once maps to its stored image (imported_images) without being fetched again.
  */
 import { parse } from "csv-parse";
+import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { isPostgres, isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
 import { categorySlugFor } from "~/modules/catalog/catalog-admin.schema";
@@ -33,9 +34,11 @@ import { slugify } from "~/utils/slug";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import {
   columnLabel,
+  CSV_BOM,
   CSV_MESSAGES,
   decodeCsvBytes,
   detectDelimiter,
+  fileNotes,
   mapHeader,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
@@ -50,7 +53,8 @@ import {
   type RowRead,
 } from "./csv-columns";
 import { IMPORT_MESSAGES } from "./import-messages";
-import { checkImageUrl, importRemoteImage, RemoteImageError } from "./remote-image.server";
+import { failureReason, replaceMissingImages, type ImageFailure } from "./missing-images.server";
+import { checkImageHost, checkImageUrl, importRemoteImage } from "./remote-image.server";
 import { yieldToEventLoop } from "~/utils/event-loop";
 
 export { IMPORT_MESSAGES };
@@ -150,6 +154,7 @@ interface ProductState extends ScentColumns {
   name: string;
   description: string;
   price_cents: number;
+  was_price_cents: number | null;
   images: string[];
   /** the category's slug (categories are matched by slug or name) */
   category: string | null;
@@ -174,6 +179,7 @@ const STATE_FIELDS: Array<[keyof ProductState, FieldKey]> = [
   ["name", "name"],
   ["category", "category"],
   ["price_cents", "price"],
+  ["was_price_cents", "wasPrice"],
   ["tiers", "tiers"],
   ["stock", "stock"],
   ["size_ml", "sizeMl"],
@@ -221,6 +227,18 @@ interface PlannedRow {
   pending: string[];
   /** stored images this row takes from imported_images that the product doesn't show yet (checked before the apply) */
   fromCache: Array<{ source: string; url: string }>;
+  /** images of the row that can't be had (refused, or failed: PlanContext.failed); the product comes in without them */
+  failures: ImageFailure[];
+  /** the file has an Images column for this row (so the product's missing images are the row's failures) */
+  hasImages: boolean;
+}
+
+/** What the plan knows besides the file and the catalogue. */
+export interface PlanContext {
+  /** image URLs known not to fetch (the host check, an apply's fetch) → why */
+  failed?: ReadonlyMap<string, string>;
+  /** the shop's day (South Africa) for WooCommerce's sale dates; default today */
+  today?: string;
 }
 
 export interface Plan {
@@ -237,8 +255,12 @@ function isDefaultImage(url: string) {
   return (Object.values(DEFAULT_PRODUCT_IMAGES) as string[]).includes(url);
 }
 
-/** An image value of the file, as products.images would keep it: a path here, or a remote URL to fetch. */
-function classifyImage(value: string, ownOrigin: string): { local: string } | { remote: string } | { error: string } {
+/**
+ * An image value of the file, as products.images would keep it: a path here, or a remote URL to fetch; one the server
+ * may not fetch (a private address, not http) is refused (the product comes in without it); what isn't an address at
+ * all is the row's error.
+ */
+function classifyImage(value: string, ownOrigin: string): { local: string } | { remote: string } | { refused: string } | { error: string } {
   if (value.startsWith("/")) return isStoredProductImage(value) || isDefaultImage(value) ? { local: value } : { error: `"${value}" isn't an image of this shop` };
   let url: URL;
   try {
@@ -251,7 +273,7 @@ function classifyImage(value: string, ownOrigin: string): { local: string } | { 
   try {
     checkImageUrl(value);
   } catch (error) {
-    return { error: `${value.slice(0, 80)}: ${(error as Error).message}` };
+    return { refused: (error as Error).message };
   }
   return { remote: value };
 }
@@ -279,6 +301,7 @@ async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Pro
         "p.name",
         "p.description",
         "p.price_cents",
+        "p.was_price_cents",
         "p.images",
         "c.slug as category_slug",
         "p.meta_title",
@@ -302,6 +325,7 @@ async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Pro
       name: r.name,
       description: r.description,
       price_cents: Number(r.price_cents),
+      was_price_cents: r.was_price_cents === null ? null : Number(r.was_price_cents),
       images: Array.isArray(r.images) ? r.images : JSON.parse(String(r.images ?? "[]")),
       category: r.category_slug,
       meta_title: r.meta_title,
@@ -354,14 +378,14 @@ async function pause(onProgress: PlanProgress | undefined, done: number, total: 
  * What the file would do to the catalogue as it is now. Reads only: the products the rows name (by SKU and slug),
  * their tiers, the categories and the image map.
  */
-export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMap, onProgress?: PlanProgress): Promise<Plan> {
+export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMap, onProgress?: PlanProgress, context: PlanContext = {}): Promise<Plan> {
   const ownOrigin = new URL(env().PUBLIC_BASE_URL).origin;
   // Reading (zod) and planning are half of the work each; both pause every PLAN_SLICE rows (see PlanProgress).
   const total = parsed.records.length;
   const reads: Array<{ row: number; cells: string[]; read: RowRead }> = [];
   for (const [i, r] of parsed.records.entries()) {
     if (i > 0 && i % PLAN_SLICE === 0) await pause(onProgress, i / 2, total);
-    reads.push({ row: r.row, cells: r.cells, read: readRow(r.cells, map) });
+    reads.push({ row: r.row, cells: r.cells, read: readRow(r.cells, map, context.today) });
   }
   // Cells beyond the header's columns: a stray delimiter or quote shifted the row.
   for (const r of reads) {
@@ -413,14 +437,14 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
     if (read.skip) {
       report.action = "skip";
       report.notes = [read.skip, ...(report.notes ?? [])];
-      planned.push({ report, existing: null, pending: [], fromCache: [] });
+      planned.push({ report, existing: null, pending: [], fromCache: [], failures: [], hasImages: false });
       continue;
     }
     const errors: CellError[] = [...read.errors];
     const p = read.product;
     if (!p || errors.length) {
       report.errors = errors;
-      planned.push({ report, existing: null, pending: [], fromCache: [] });
+      planned.push({ report, existing: null, pending: [], fromCache: [], failures: [], hasImages: false });
       continue;
     }
 
@@ -478,12 +502,15 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
     let images: string[] | undefined;
     const pending: string[] = [];
     const fromCache: Array<{ source: string; url: string }> = [];
+    const failures: ImageFailure[] = [];
     if (p.images !== undefined) {
       images = [];
-      for (const value of p.images) {
+      for (const [position, value] of p.images.entries()) {
         const c = classifyImage(value, ownOrigin);
         if ("error" in c) errors.push({ column: columnLabel(map, "images"), message: c.error });
+        else if ("refused" in c) failures.push({ url: value, reason: c.refused, position });
         else if ("local" in c) images.push(c.local);
+        else if (context.failed?.has(c.remote)) failures.push({ url: c.remote, reason: context.failed.get(c.remote)!, position });
         else if (cache.has(c.remote)) {
           const url = cache.get(c.remote)!;
           images.push(url);
@@ -497,7 +524,7 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
     }
     if (errors.length) {
       report.errors = errors;
-      planned.push({ report, existing: null, pending: [], fromCache: [] });
+      planned.push({ report, existing: null, pending: [], fromCache: [], failures: [], hasImages: false });
       continue;
     }
 
@@ -507,6 +534,7 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
       name: p.name,
       description: "",
       price_cents: p.priceCents,
+      was_price_cents: null,
       images: [],
       category: null,
       meta_title: null,
@@ -520,6 +548,8 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
       tiers: [],
     };
     const own = (list: string[]) => list.filter((u) => !isDefaultImage(u));
+    // Every image of the row failed: a product that has images of its own keeps them rather than lose them.
+    if (images !== undefined && images.length === 0 && failures.length && match && own(match.images).length) images = match.images;
     if (images !== undefined && images.length === 0) {
       // An empty cell: no images of its own, so its category's default image (as the product form does).
       images = match && own(match.images).length === 0 && match.category === category ? match.images : [defaultProductImage(category)];
@@ -531,6 +561,7 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
       name: p.name,
       description: p.description ?? base.description,
       price_cents: p.priceCents,
+      was_price_cents: p.wasPriceCents !== undefined ? p.wasPriceCents : base.was_price_cents,
       images: images ?? base.images,
       category,
       meta_title: p.metaTitle !== undefined ? p.metaTitle : base.meta_title,
@@ -554,8 +585,9 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
       if (changes.length) report.changes = changes;
     }
     if (pending.length) report.notes = [...(report.notes ?? []), `${pending.length} image${pending.length === 1 ? "" : "s"} to fetch`];
+    if (failures.length) report.imageFailures = failures.map(({ url, reason }) => ({ url, reason }));
     for (const source of pending) pendingAll.add(source);
-    planned.push({ report, existing: match, target, pending, fromCache });
+    planned.push({ report, existing: match, target, pending, fromCache, failures, hasImages: p.images !== undefined });
   }
   return { map, rows: planned, newCategories, pending: [...pendingAll] };
 }
@@ -569,17 +601,46 @@ export function reportOf(plan: Plan): ImportReport {
     rows: plan.rows.map((r) => r.report),
     newCategories: [...plan.newCategories.values()],
     imagesToFetch: plan.pending.length,
+    imagesFailed: plan.rows.reduce((n, r) => n + r.failures.length, 0),
     ignoredColumns: plan.map.ignored,
+    notes: fileNotes(plan.map),
   };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Preview
 
+export interface ImageChecks {
+  /** why an image URL can't be fetched judged by its host, or null (default: checkImageHost, a DNS look-up) */
+  checkHost?: (url: string) => Promise<string | null>;
+}
+
+/** Of the image URLs to fetch, those whose host can't be reached (one look-up per host), with why. */
+async function unreachableImages(sources: string[], checkHost: (url: string) => Promise<string | null> = (url) => checkImageHost(url)): Promise<Map<string, string>> {
+  const byHost = new Map<string, string[]>();
+  for (const source of sources) {
+    const host = URL.canParse(source) ? new URL(source).host : source;
+    byHost.set(host, [...(byHost.get(host) ?? []), source]);
+  }
+  const failed = new Map<string, string>();
+  await mapLimit([...byHost.values()], 8, async (list) => {
+    const reason = await checkHost(list[0]!);
+    if (reason) for (const source of list) failed.set(source, reason);
+  });
+  return failed;
+}
+
 /** Reads, plans and stores an uploaded file; returns the import's id. A file that can't be read at all throws (400). */
-export async function previewImport(db: DB, input: { fileName: string; bytes: Uint8Array; adminId: string | null }): Promise<{ id: string; report: ImportReport }> {
+export async function previewImport(
+  db: DB,
+  input: { fileName: string; bytes: Uint8Array; adminId: string | null; today?: string } & ImageChecks,
+): Promise<{ id: string; report: ImportReport }> {
   const { text, parsed, map } = await readCsvFile(input.bytes);
-  const report = reportOf(await planImport(db, parsed, map));
+  let plan = await planImport(db, parsed, map, undefined, { today: input.today });
+  // The images whose host can't be reached show in the preview already (the rest only show when fetched).
+  const failed = await unreachableImages(plan.pending, input.checkHost);
+  if (failed.size) plan = await planImport(db, parsed, map, undefined, { failed, today: input.today });
+  const report = reportOf(plan);
   const now = new Date();
   const id = newId();
   await db
@@ -623,7 +684,13 @@ export interface ImportView {
   matching: number;
   page: number;
   pageCount: number;
+  /** every image of the file that can't be had, with its row (the first IMAGE_FAILURES_SHOWN) */
+  imageFailures: Array<{ row: number; name: string; url: string; reason: string }>;
+  /** the rows with errors can be downloaded as a CSV (the file is still kept) */
+  failedRowsDownload: boolean;
 }
+
+export const IMAGE_FAILURES_SHOWN = 200;
 
 function viewStatus(status: string, updatedAt: string, now = Date.now()): ImportStatus {
   if (status === "applying" && now - Date.parse(updatedAt) > STALE_AFTER_MS) return "interrupted";
@@ -633,7 +700,7 @@ function viewStatus(status: string, updatedAt: string, now = Date.now()): Import
 export async function getImportView(db: Queryable, id: string, options: { page?: number; show?: ImportRowFilter } = {}): Promise<ImportView | null> {
   const row = await db
     .selectFrom("product_imports")
-    .select(["id", "status", "file_name", "created_at", "updated_at", "message", "phase", "progress_done", "progress_total", "report"])
+    .select(["id", "status", "file_name", "created_at", "updated_at", "message", "phase", "progress_done", "progress_total", "report", (eb) => eb("csv", "is not", null).as("has_csv")])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -654,15 +721,37 @@ export async function getImportView(db: Queryable, id: string, options: { page?:
     matching: shown.length,
     page,
     pageCount,
+    imageFailures: rows.flatMap((r) => (r.imageFailures ?? []).map((f) => ({ row: r.row, name: r.name, ...f }))).slice(0, IMAGE_FAILURES_SHOWN),
+    failedRowsDownload: !!row.has_csv && report.counts.error > 0,
   };
+}
+
+/**
+ * The rows of an import that have errors as a CSV to fix and import again: the file's own header and the rows' cells
+ * exactly as they came (UTF-8 with a byte-order mark, like our export). Null when the import has no such rows, or its
+ * file is gone.
+ */
+export async function failedRowsCsv(db: Queryable, id: string): Promise<{ fileName: string; text: string } | null> {
+  const record = await db.selectFrom("product_imports").select(["csv", "report", "file_name"]).where("id", "=", id).executeTakeFirst();
+  if (!record?.csv) return null;
+  const wanted = new Set((JSON.parse(record.report) as ImportReport).rows.filter((r) => r.action === "error").map((r) => r.row));
+  if (!wanted.size) return null;
+  const parsed = await parseCsvText(record.csv);
+  const rows = [parsed.header, ...parsed.records.filter((r) => wanted.has(r.row)).map((r) => r.cells)];
+  const base = record.file_name.replace(/\.csv$/i, "").replace(/[^\w.-]+/g, "-").slice(0, 80) || "products";
+  return { fileName: `${base}-rows-with-errors.csv`, text: CSV_BOM + stringify(rows, { record_delimiter: "\r\n" }) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Apply
 
-export interface ApplyOptions {
+export interface ApplyOptions extends ImageChecks {
   /** fetches and stores one image, answering its stored URL (default: importRemoteImage, with the private-address check) */
   importImage?: (url: string) => Promise<string>;
+  /** import the rows without errors and leave the others out (the owner's "Import the N good rows") */
+  goodRowsOnly?: boolean;
+  /** the shop's day for WooCommerce's sale dates (tests); default today */
+  today?: string;
   /** called after each write inside the transaction, with how many products are written so far (tests fail it midway) */
   onWrite?: (written: number) => void;
 }
@@ -681,12 +770,12 @@ class ImportFailure extends Error {
  * Claims the import for this process (previewed, failed, or an apply whose process stopped) and returns the claim's
  * token; a second claim gets a DomainError (409). The caller then runs applyImport with the token.
  */
-export async function claimImport(db: DB, id: string): Promise<string> {
+export async function claimImport(db: DB, id: string, options: { goodRowsOnly?: boolean } = {}): Promise<string> {
   const row = await db.selectFrom("product_imports").select(["status", "updated_at", "report"]).where("id", "=", id).executeTakeFirst();
   if (!row) throw new DomainError(IMPORT_MESSAGES.notFound, 404);
   if (row.status === "applied") throw new DomainError(IMPORT_MESSAGES.applied, 409);
   const counts = (JSON.parse(row.report) as ImportReport).counts;
-  if (row.status === "previewed" && counts.error > 0) throw new DomainError(IMPORT_MESSAGES.hasErrors, 400);
+  if (row.status === "previewed" && counts.error > 0 && !options.goodRowsOnly) throw new DomainError(IMPORT_MESSAGES.hasErrors, 400);
   if (row.status === "previewed" && counts.create + counts.update === 0) throw new DomainError(IMPORT_MESSAGES.nothingToDo, 400);
   const claim = newId();
   const now = new Date();
@@ -705,7 +794,7 @@ const running = new Set<Promise<void>>();
 
 /** Claims the import and applies it in the background of this process; the page polls its progress. */
 export async function startApply(db: DB, id: string, options: ApplyOptions = {}): Promise<void> {
-  const claim = await claimImport(db, id);
+  const claim = await claimImport(db, id, options);
   const job = applyImport(db, id, claim, options)
     .catch((error: unknown) => logger.error({ err: error, importId: id }, "product import failed"))
     .finally(() => running.delete(job));
@@ -752,8 +841,9 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
     if (!record?.csv) throw new ImportFailure(IMPORT_MESSAGES.notFound);
     await progress("checking", 0, 1, true);
     const { parsed, map } = await parseText(record.csv);
-    let plan = await planImport(db, parsed, map, (done, total) => progress("checking", done, total));
-    if (plan.rows.some((r) => r.report.action === "error")) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
+    let plan = await planImport(db, parsed, map, (done, total) => progress("checking", done, total), { today: options.today });
+    // Only the good rows (the owner chose so): rows with errors are left out and listed; otherwise all or nothing.
+    if (!options.goodRowsOnly && plan.rows.some((r) => r.report.action === "error")) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
 
     // Stored images the map points to must still exist (a product's deletion removes its files).
     const cached = [...new Map(plan.rows.flatMap((r) => r.fromCache).map((c) => [c.url, c])).values()];
@@ -764,16 +854,19 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
     });
     if (gone.length) {
       await db.deleteFrom("imported_images").where("source_url", "in", gone).execute();
-      plan = await planImport(db, parsed, map);
+      plan = await planImport(db, parsed, map, undefined, { today: options.today });
     }
 
-    // Images by URL: fetched before the transaction (never hold the database while waiting on the network).
-    if (plan.pending.length) {
+    // Images by URL: fetched before the transaction (never hold the database while waiting on the network). One
+    // that can't be had (its host, then its fetch) never stops the import: the product comes in without it, and it
+    // waits in import_missing_images for "Fetch the missing images again".
+    const failed = await unreachableImages(plan.pending, options.checkHost);
+    const toFetch = plan.pending.filter((source) => !failed.has(source));
+    if (toFetch.length) {
       const importImage = options.importImage ?? ((url: string) => importRemoteImage(url));
-      const failed = new Map<string, string>();
       let done = 0;
-      await progress("images", 0, plan.pending.length, true);
-      await mapLimit(plan.pending, IMAGE_CONCURRENCY, async (source) => {
+      await progress("images", 0, toFetch.length, true);
+      await mapLimit(toFetch, IMAGE_CONCURRENCY, async (source) => {
         try {
           const url = await importImage(source);
           await db
@@ -782,38 +875,30 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
             .onConflict((oc) => oc.column("source_url").doUpdateSet({ url }))
             .execute();
         } catch (error) {
-          if (!(error instanceof RemoteImageError)) logger.warn({ err: error, source }, "an imported image failed");
-          failed.set(source, error instanceof RemoteImageError ? error.message : "the image could not be fetched");
+          failed.set(source, failureReason(error, source));
         }
         done++;
-        await progress("images", done, plan.pending.length);
+        await progress("images", done, toFetch.length);
       });
-      if (failed.size) {
-        const report = reportOf(plan);
-        for (const [i, planned] of plan.rows.entries()) {
-          const errors = planned.pending.filter((s) => failed.has(s)).map((s) => ({ column: columnLabel(map, "images"), message: `${s.slice(0, 120)}: ${failed.get(s)}` }));
-          if (errors.length) report.rows[i] = { ...report.rows[i]!, action: "error", errors };
-        }
-        report.counts = { create: 0, update: 0, unchanged: 0, skip: 0, error: 0 };
-        for (const r of report.rows) report.counts[r.action]++;
-        throw new ImportFailure(IMPORT_MESSAGES.imagesFailed(failed.size), report);
-      }
-      plan = await planImport(db, parsed, map);
-      if (plan.pending.length || plan.rows.some((r) => r.report.action === "error")) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
+    }
+    if (plan.pending.length) {
+      plan = await planImport(db, parsed, map, undefined, { failed, today: options.today });
+      if (plan.pending.length || (!options.goodRowsOnly && plan.rows.some((r) => r.report.action === "error"))) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
     }
 
     const report = reportOf(plan);
     const writes = plan.rows.filter((r) => r.report.action === "create" || r.report.action === "update");
     await progress("writing", 0, writes.length, true);
-    const message = IMPORT_MESSAGES.done(report.counts);
+    const message = IMPORT_MESSAGES.done(report.counts, report.imagesFailed ?? 0);
     try {
       await db.transaction().execute(async (trx) => {
         const searchIndex = await bulkSearchIndex(trx, writes.length);
-        await writePlan(trx, plan, options.onWrite);
+        await writePlan(trx, plan, id, options.onWrite);
         await searchIndex?.finish();
         const finished = await trx
           .updateTable("product_imports")
-          .set({ status: "applied", csv: null, report: JSON.stringify(report), message, phase: null, progress_done: writes.length, progress_total: writes.length, updated_at: new Date().toISOString() })
+          // the file is kept while it has rows with errors: the page offers them as a CSV to fix and import again
+          .set({ status: "applied", csv: report.counts.error ? record.csv : null, report: JSON.stringify(report), message, phase: null, progress_done: writes.length, progress_total: writes.length, updated_at: new Date().toISOString() })
           .where("id", "=", id)
           .where("claim", "=", claim)
           .where("status", "=", "applying")
@@ -894,7 +979,7 @@ async function bulkSearchIndex(trx: Queryable, writes: number): Promise<{ finish
 }
 
 /** Every write of the plan, inside the caller's transaction: new categories, new products, changed products, tiers. */
-async function writePlan(trx: Queryable, plan: Plan, onWrite?: (written: number) => void) {
+async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?: (written: number) => void) {
   const now = new Date().toISOString();
   const categoryIds = new Map<string, string>();
   const newCategories = [...plan.newCategories].map(([slug, name]) => ({ id: newId(), name: name.replace(/\s+/g, " ").trim(), slug, created_at: now }));
@@ -910,6 +995,7 @@ async function writePlan(trx: Queryable, plan: Plan, onWrite?: (written: number)
     slug: t.slug,
     description: t.description,
     price_cents: t.price_cents,
+    was_price_cents: t.was_price_cents,
     images: JSON.stringify(t.images),
     category_id: categoryId(t.category),
     meta_title: t.meta_title,
@@ -931,10 +1017,13 @@ async function writePlan(trx: Queryable, plan: Plan, onWrite?: (written: number)
   let written = 0;
   const start = Date.now();
   const creates = plan.rows.filter((r) => r.report.action === "create");
+  /** the products written whose row has images: their missing images are the row's failures now */
+  const missing: Array<{ productId: string; planned: PlannedRow }> = [];
   const newTiers: Array<{ id: string; product_id: string; min_quantity: number; max_quantity: number | null; price_cents: number }> = [];
   for (const part of chunks(creates, CHUNK)) {
     const values = part.map((r, i) => {
       const id = newId();
+      if (r.hasImages) missing.push({ productId: id, planned: r });
       for (const t of r.target!.tiers) newTiers.push({ id: newId(), product_id: id, min_quantity: t.minQuantity, max_quantity: t.maxQuantity, price_cents: t.priceCents });
       // One millisecond apart in file order, so "newest first" lists them in a fixed order.
       return { id, ...columns(r.target!), created_at: new Date(start + written + i).toISOString() };
@@ -947,6 +1036,7 @@ async function writePlan(trx: Queryable, plan: Plan, onWrite?: (written: number)
   for (const r of plan.rows) {
     if (r.report.action !== "update") continue;
     const before = r.existing!;
+    if (r.hasImages) missing.push({ productId: before.id, planned: r });
     const after = columns(r.target!);
     const changed: Record<string, unknown> = {};
     const current = { ...columns(before), category_id: undefined };
@@ -965,4 +1055,5 @@ async function writePlan(trx: Queryable, plan: Plan, onWrite?: (written: number)
   }
   for (const part of chunks(replacedTiers)) await trx.deleteFrom("product_tiers").where("product_id", "in", part).execute();
   for (const part of chunks(newTiers, CHUNK)) await trx.insertInto("product_tiers").values(part).execute();
+  for (const { productId, planned } of missing) await replaceMissingImages(trx, productId, planned.failures, importId, planned.report.row);
 }

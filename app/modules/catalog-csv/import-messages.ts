@@ -17,11 +17,20 @@ export const IMPORT_MESSAGES = {
   busy: "This import is being applied already",
   applied: "This import has been applied already",
   hasErrors: "Some rows have errors: fix them in the file and upload it again. Nothing was imported",
+  goodRowsOffer: (errors: number, good: number) =>
+    `${groupCount(errors)} ${errors === 1 ? "row has" : "rows have"} errors (below). Fix them in the file and upload it again, or import the ${groupCount(good)} good ${good === 1 ? "row" : "rows"} now and the others later: download the rows with errors as a CSV, fix them and import that file.`,
+  imagesOffer: (n: number) =>
+    `${groupCount(n)} ${n === 1 ? "image" : "images"} can't be fetched (below): the products come in without ${n === 1 ? "it" : "them"}, and you can fetch ${n === 1 ? "it" : "them"} again later from this page.`,
+  fetchedAgain: (fetched: number, failed: number) =>
+    fetched === 0 && failed === 0
+      ? "No images are missing"
+      : `${groupCount(fetched)} ${fetched === 1 ? "image" : "images"} fetched${failed ? `; ${groupCount(failed)} still can't be fetched (the reasons are below)` : ""}`,
   nothingToDo: "Nothing to import: every row is unchanged or skipped",
   interrupted: "The import stopped before it finished (the server restarted?). Nothing was written: apply it again",
   failed: "The import failed and nothing was written. Try again; if it fails again, the log says why",
   changedMeanwhile: "The catalogue changed since the preview and some rows now have errors (below). Nothing was imported",
-  imagesFailed: (n: number) => `${n} image${n === 1 ? "" : "s"} could not be fetched (below). Nothing was imported`,
-  done: (c: ImportCounts) =>
-    `Imported: ${groupCount(c.create)} created, ${groupCount(c.update)} updated, ${groupCount(c.unchanged)} unchanged${c.skip ? `, ${groupCount(c.skip)} skipped` : ""}`,
+  done: (c: ImportCounts, imagesFailed = 0) =>
+    `Imported: ${groupCount(c.create)} created, ${groupCount(c.update)} updated, ${groupCount(c.unchanged)} unchanged${c.skip ? `, ${groupCount(c.skip)} skipped` : ""}${
+      c.error ? `; ${groupCount(c.error)} ${c.error === 1 ? "row" : "rows"} with errors not imported` : ""
+    }${imagesFailed ? `; ${groupCount(imagesFailed)} ${imagesFailed === 1 ? "image" : "images"} could not be fetched` : ""}`,
 } as const;

@@ -126,6 +126,30 @@ function describe(error: unknown, timeoutMs: number): RemoteImageError {
   return new RemoteImageError("the image could not be fetched");
 }
 
+/**
+ * Can an image at this URL be fetched at all, judged by its host alone (the preview's check, before any image is
+ * asked for): null when its name resolves to public addresses, else why not ("the host could not be found", a
+ * private address). 404s, slow answers, large files and files that aren't images only show when fetched.
+ */
+export async function checkImageHost(raw: string, isAllowedAddress: (address: string) => boolean = isPublicAddress, timeoutMs = 5_000): Promise<string | null> {
+  let url: URL;
+  try {
+    url = checkImageUrl(raw, isAllowedAddress);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return null;
+  const lookup = guardedLookup(isAllowedAddress);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), timeoutMs); // a slow resolver: let the fetch decide
+    lookup(host, { all: true }, (error: unknown) => {
+      clearTimeout(timer);
+      resolve(error ? describe(error, timeoutMs).message : null);
+    });
+  });
+}
+
 /** One GET, no redirects followed; resolves with the response (body unread) or rejects. */
 function get(url: URL, lookup: ReturnType<typeof guardedLookup>, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
