@@ -249,3 +249,33 @@ describe("product form: packed weight (couriers)", () => {
     expect(await productBySlug("bad-weight-test")).toBeUndefined();
   });
 });
+
+describe("product form: the was price (issue 32)", () => {
+  it("is saved when above the price, reaches the product page and the shop's cards at once, and is refused when not above it", async () => {
+    const heard: string[] = [];
+    const stop = onStorefrontChange((r) => heard.push(r));
+    const created = await save({ name: "Was Oud", price: "899.00", wasPrice: "R 1 299,00", slug: "", categoryId: forHim });
+    expect(await dataOf(created)).toMatchObject({ ok: true });
+    stop();
+    expect(heard).toHaveLength(1);
+    const row = (await productBySlug("was-oud"))!;
+    expect(row).toMatchObject({ price_cents: 89_900, was_price_cents: 129_900 });
+    const page = await dataOf(await callLoader(product.loader, "/products/was-oud", { params: { slug: "was-oud" } }));
+    expect(page.product).toMatchObject({ priceCents: 89_900, wasPriceCents: 129_900 });
+
+    // the edit form shows it; a was price not above the price is refused and nothing changes
+    const editing = await dataOf(await callLoader(edit.loader, `/admin/products/edit/${row.id}`, { params: { id: row.id }, headers: { cookie } }));
+    expect(editing.product.wasPriceCents).toBe(129_900);
+    const same = await callAction(edit.action, `/admin/products/edit/${row.id}`, form({ id: row.id, name: "Was Oud", price: "899.00", wasPrice: "899", slug: "was-oud", categoryId: forHim }), { headers: { cookie }, params: { id: row.id } });
+    expect(statusOf(same)).toBe(400);
+    expect((await dataOf(same)).error).toBe(PRODUCT_MESSAGES.wasPriceNotHigher);
+    const garbled = await callAction(edit.action, `/admin/products/edit/${row.id}`, form({ id: row.id, name: "Was Oud", price: "899.00", wasPrice: "soon", slug: "was-oud", categoryId: forHim }), { headers: { cookie }, params: { id: row.id } });
+    expect((await dataOf(garbled)).error).toBe(PRODUCT_MESSAGES.wasPrice);
+    expect(await productBySlug("was-oud")).toMatchObject({ was_price_cents: 129_900 });
+
+    // emptied: no was price any more
+    const cleared = await callAction(edit.action, `/admin/products/edit/${row.id}`, form({ id: row.id, name: "Was Oud", price: "899.00", wasPrice: "", slug: "was-oud", categoryId: forHim }), { headers: { cookie }, params: { id: row.id } });
+    expect(await dataOf(cleared)).toMatchObject({ ok: true });
+    expect(await productBySlug("was-oud")).toMatchObject({ was_price_cents: null });
+  });
+});

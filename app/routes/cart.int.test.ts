@@ -39,6 +39,19 @@ describe("/cart quote (loader)", () => {
     expect(quote).toMatchObject({ couponError: "Invalid coupon code", coupon: null, discountCents: 0, missingProductIds: ["gone"] });
   });
 
+  it("quotes a product's was price only while it is above the price (issue 32); the total is the price", async () => {
+    const sale = await insertProduct(db(), { name: "On Sale", price_cents: 89_900 });
+    const stale = await insertProduct(db(), { name: "Was Lower", price_cents: 50_000 });
+    await db().updateTable("products").set({ was_price_cents: 129_900 }).where("id", "=", sale.id).execute();
+    await db().updateTable("products").set({ was_price_cents: 40_000 }).where("id", "=", stale.id).execute();
+    const { quote } = await dataOf(await callLoader(loader, quotePath([{ productId: sale.id, quantity: 1 }, { productId: stale.id, quantity: 1 }])));
+    expect(quote.lines.map((l: { name: string; wasPriceCents: number | null; unitPriceCents: number }) => [l.name, l.wasPriceCents, l.unitPriceCents])).toEqual([
+      ["On Sale", 129_900, 89_900],
+      ["Was Lower", null, 50_000],
+    ]);
+    expect(quote.subtotalCents).toBe(139_900);
+  });
+
   it("refuses malformed quotes and quantities outside 1–100", async () => {
     expect(statusOf(await callLoader(loader, "/cart?quote=nope"))).toBe(400);
     expect(statusOf(await callLoader(loader, quotePath([{ productId: "x", quantity: 0 }])))).toBe(400);

@@ -239,6 +239,8 @@ export interface PlanContext {
   failed?: ReadonlyMap<string, string>;
   /** the shop's day (South Africa) for WooCommerce's sale dates; default today */
   today?: string;
+  /** may the server fetch from this address (default: public addresses only; tests allow their local server) */
+  isAllowedAddress?: (address: string) => boolean;
 }
 
 export interface Plan {
@@ -260,7 +262,7 @@ function isDefaultImage(url: string) {
  * may not fetch (a private address, not http) is refused (the product comes in without it); what isn't an address at
  * all is the row's error.
  */
-function classifyImage(value: string, ownOrigin: string): { local: string } | { remote: string } | { refused: string } | { error: string } {
+function classifyImage(value: string, ownOrigin: string, isAllowedAddress?: (address: string) => boolean): { local: string } | { remote: string } | { refused: string } | { error: string } {
   if (value.startsWith("/")) return isStoredProductImage(value) || isDefaultImage(value) ? { local: value } : { error: `"${value}" isn't an image of this shop` };
   let url: URL;
   try {
@@ -271,7 +273,7 @@ function classifyImage(value: string, ownOrigin: string): { local: string } | { 
   if (url.origin === ownOrigin && (isStoredProductImage(url.pathname) || isDefaultImage(url.pathname)) && !url.search) return { local: url.pathname };
   if (isStoredProductImage(value)) return { local: value };
   try {
-    checkImageUrl(value);
+    checkImageUrl(value, isAllowedAddress);
   } catch (error) {
     return { refused: (error as Error).message };
   }
@@ -506,7 +508,7 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
     if (p.images !== undefined) {
       images = [];
       for (const [position, value] of p.images.entries()) {
-        const c = classifyImage(value, ownOrigin);
+        const c = classifyImage(value, ownOrigin, context.isAllowedAddress);
         if ("error" in c) errors.push({ column: columnLabel(map, "images"), message: c.error });
         else if ("refused" in c) failures.push({ url: value, reason: c.refused, position });
         else if ("local" in c) images.push(c.local);
@@ -613,10 +615,13 @@ export function reportOf(plan: Plan): ImportReport {
 export interface ImageChecks {
   /** why an image URL can't be fetched judged by its host, or null (default: checkImageHost, a DNS look-up) */
   checkHost?: (url: string) => Promise<string | null>;
+  /** may the server fetch from this address (default: isPublicAddress; tests allow their local server) */
+  isAllowedAddress?: (address: string) => boolean;
 }
 
 /** Of the image URLs to fetch, those whose host can't be reached (one look-up per host), with why. */
-async function unreachableImages(sources: string[], checkHost: (url: string) => Promise<string | null> = (url) => checkImageHost(url)): Promise<Map<string, string>> {
+async function unreachableImages(sources: string[], checks: ImageChecks): Promise<Map<string, string>> {
+  const checkHost = checks.checkHost ?? ((url: string) => checkImageHost(url, checks.isAllowedAddress));
   const byHost = new Map<string, string[]>();
   for (const source of sources) {
     const host = URL.canParse(source) ? new URL(source).host : source;
@@ -636,10 +641,11 @@ export async function previewImport(
   input: { fileName: string; bytes: Uint8Array; adminId: string | null; today?: string } & ImageChecks,
 ): Promise<{ id: string; report: ImportReport }> {
   const { text, parsed, map } = await readCsvFile(input.bytes);
-  let plan = await planImport(db, parsed, map, undefined, { today: input.today });
+  const context: PlanContext = { today: input.today, isAllowedAddress: input.isAllowedAddress };
+  let plan = await planImport(db, parsed, map, undefined, context);
   // The images whose host can't be reached show in the preview already (the rest only show when fetched).
-  const failed = await unreachableImages(plan.pending, input.checkHost);
-  if (failed.size) plan = await planImport(db, parsed, map, undefined, { failed, today: input.today });
+  const failed = await unreachableImages(plan.pending, input);
+  if (failed.size) plan = await planImport(db, parsed, map, undefined, { ...context, failed });
   const report = reportOf(plan);
   const now = new Date();
   const id = newId();
@@ -841,7 +847,8 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
     if (!record?.csv) throw new ImportFailure(IMPORT_MESSAGES.notFound);
     await progress("checking", 0, 1, true);
     const { parsed, map } = await parseText(record.csv);
-    let plan = await planImport(db, parsed, map, (done, total) => progress("checking", done, total), { today: options.today });
+    const context: PlanContext = { today: options.today, isAllowedAddress: options.isAllowedAddress };
+    let plan = await planImport(db, parsed, map, (done, total) => progress("checking", done, total), context);
     // Only the good rows (the owner chose so): rows with errors are left out and listed; otherwise all or nothing.
     if (!options.goodRowsOnly && plan.rows.some((r) => r.report.action === "error")) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
 
@@ -854,16 +861,16 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
     });
     if (gone.length) {
       await db.deleteFrom("imported_images").where("source_url", "in", gone).execute();
-      plan = await planImport(db, parsed, map, undefined, { today: options.today });
+      plan = await planImport(db, parsed, map, undefined, context);
     }
 
     // Images by URL: fetched before the transaction (never hold the database while waiting on the network). One
     // that can't be had (its host, then its fetch) never stops the import: the product comes in without it, and it
     // waits in import_missing_images for "Fetch the missing images again".
-    const failed = await unreachableImages(plan.pending, options.checkHost);
+    const failed = await unreachableImages(plan.pending, options);
     const toFetch = plan.pending.filter((source) => !failed.has(source));
     if (toFetch.length) {
-      const importImage = options.importImage ?? ((url: string) => importRemoteImage(url));
+      const importImage = options.importImage ?? ((url: string) => importRemoteImage(url, { isAllowedAddress: options.isAllowedAddress }));
       let done = 0;
       await progress("images", 0, toFetch.length, true);
       await mapLimit(toFetch, IMAGE_CONCURRENCY, async (source) => {
@@ -882,7 +889,7 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
       });
     }
     if (plan.pending.length) {
-      plan = await planImport(db, parsed, map, undefined, { failed, today: options.today });
+      plan = await planImport(db, parsed, map, undefined, { ...context, failed });
       if (plan.pending.length || (!options.goodRowsOnly && plan.rows.some((r) => r.report.action === "error"))) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
     }
 

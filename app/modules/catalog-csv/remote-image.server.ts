@@ -199,7 +199,7 @@ export async function fetchRemoteImage(raw: string, options: RemoteImageOptions 
         response.resume();
         throw new RemoteImageError("SVG images are not imported: use PNG, JPEG or WebP");
       }
-      const tooLarge = new RemoteImageError(`larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+      const tooLarge = new RemoteImageError(`larger than ${maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / 1024 / 1024)} MB` : `${Math.round(maxBytes / 1024)} KB`}`);
       if (Number(response.headers["content-length"] ?? 0) > maxBytes) {
         response.destroy();
         throw tooLarge;
