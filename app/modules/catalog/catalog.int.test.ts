@@ -15,6 +15,7 @@ describe("listNewestProducts (home)", () => {
       name: "Scent 14",
       slug: expect.any(String),
       priceCents: expect.any(Number),
+      wasPriceCents: null,
       image: "/a-1200.webp",
       categoryName: "Unisex",
       categorySlug: "unisex",
