@@ -205,8 +205,7 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
       ) : null}
       {canApply ? <ApplyForm id={view.id} count={changes} label={status === "previewed" ? `Import ${groupCount(changes)} ${changes === 1 ? "product" : "products"}` : "Try again"} /> : null}
       {canApplyGood ? <ApplyForm id={view.id} count={changes} goodRowsOnly label={`Import the ${groupCount(changes)} good ${changes === 1 ? "row" : "rows"}`} /> : null}
-      {imagesFailed && view.imageFailures.length ? <ImageFailureList failures={view.imageFailures} total={imagesFailed} /> : null}
-      {missing && status === "applied" ? <MissingImages missing={missing} /> : null}
+      {imagesFailed && view.imageFailures.length ? <ImageFailureList failures={view.imageFailures} total={imagesFailed} refetch={status === "applied" && !!missing} /> : null}
       <ImportRows
         rows={view.rows}
         show={query.filters.show || "all"}

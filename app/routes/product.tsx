@@ -148,7 +148,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             {inspired ? <p className="mt-2 text-sm text-ink-soft">{inspired}</p> : null}
             {reviews && reviews.average !== null ? <RatingSummary average={reviews.average} count={reviews.count} /> : null}
             <div className="mt-4 flex flex-wrap items-baseline gap-x-4 gap-y-1 sm:mt-5">
-              <p className="font-display text-3xl text-ink lining-nums tabular-nums">
+              <p className="font-display text-3xl text-ink lining-nums tabular-nums" data-testid="product-price">
                 <PriceWithWas priceCents={product.priceCents} wasPriceCents={product.wasPriceCents} wasClassName="mr-1 text-xl" />
               </p>
               {product.sizeMl ? <p className="text-sm text-ink-soft lining-nums">{product.sizeMl} ml</p> : null}

@@ -14,7 +14,7 @@ import { addFromProductPage, fillAddress } from "./helpers/shop";
 const FIXTURE = "tests/fixtures/woocommerce-products.csv";
 const BOM = [0xef, 0xbb, 0xbf];
 const OUR_HEADER_LINE =
-  "SKU,Slug,Name,Category,Price (ZAR),Tier prices (ZAR),Stock,Size (ml),Weight (g),Inspired by (house),Inspired by (fragrance),Description,Images,Meta title,Meta description,Scent family,Top notes,Heart notes,Base notes,Intensity,Worn,Seasons,Made for";
+  "SKU,Slug,Name,Category,Price (ZAR),Was price (ZAR),Tier prices (ZAR),Stock,Size (ml),Weight (g),Inspired by (house),Inspired by (fragrance),Description,Images,Meta title,Meta description,Scent family,Top notes,Heart notes,Base notes,Intensity,Worn,Seasons,Made for";
 
 let baseURL = "";
 let admin: Awaited<ReturnType<BrowserContext["storageState"]>>;
@@ -78,7 +78,8 @@ test("products out and in: the export opens in a spreadsheet, a WooCommerce expo
   await expect(stat(page, "Errors")).toHaveText(/^Errors\s*0$/);
   await expect(page.getByText(/ignored columns/)).toBeVisible();
   await expect(page.getByText(/Tax status, Tax class/)).toBeVisible();
-  await expect(page.getByText("2 images will be fetched from their addresses and stored here.")).toBeVisible();
+  // the file's image host is made up: the preview says so (the products would come in without those images)
+  await expect(page.getByRole("region", { name: /Images that can.t be fetched \(2\)/ })).toContainText("the host could not be found");
   const rows = page.getByRole("table", { name: "Rows of the file and what the import does with each" });
   await expect(rows.getByRole("row").filter({ hasText: "Velvet Rose" })).toContainText("New");
   await expect(rows.getByRole("row").filter({ hasText: "Oud Collection - 30ml" })).toContainText("A variation of a variable product");
@@ -98,7 +99,9 @@ test("products out and in: the export opens in a spreadsheet, a WooCommerce expo
   await expect(visitor.getByText("R649.00").first()).toBeVisible();
   await visitor.goto("/products/cedar-smoke");
   await expect(visitor.getByRole("heading", { level: 1, name: "Cedar & Smoke" })).toBeVisible();
-  await expect(visitor.getByText("R1 299.00").first()).toBeVisible();
+  // on sale in the file: the sale price, the regular price struck through as the was price
+  await expect(visitor.getByText("R899.00").first()).toBeVisible();
+  await expect(visitor.getByTestId("product-price").getByTestId("was-price")).toHaveText("Was R1 299.00");
   await shopper.close();
 
   // The same file again: every row unchanged, nothing to apply.
@@ -117,8 +120,15 @@ test("products out and in: the export opens in a spreadsheet, a WooCommerce expo
   const bad = rows.getByRole("row").filter({ hasText: "Cedar & Smoke" });
   await expect(bad).toContainText(/^3/);
   await expect(bad).toContainText('Regular price: "about R1300" isn\'t an amount in rand');
-  await expect(page.getByText("Some rows have errors: fix them in the file and upload it again. Nothing was imported")).toBeVisible();
+  // beside a good row, the owner may import the good one now and fix the other later
+  await expect(page.getByText(/1 row has errors \(below\)\. Fix them in the file and upload it again, or import the 1 good row now/)).toBeVisible();
   await expect(page.getByRole("button", { name: /^Import \d/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Import the 1 good row" })).toBeVisible();
+  const rowsWithErrors = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download the 1 row with errors (CSV)" }).click();
+  const fixable = parse((await bytesOf(await rowsWithErrors)).subarray(3).toString("utf8"), { relax_column_count: true }) as string[][];
+  expect(fixable.map((r) => r[4])).toEqual(["Name", "Cedar & Smoke"]);
+  expect(fixable[1]).toContain("about R1300");
   await close();
 });
 

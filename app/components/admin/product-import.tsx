@@ -227,13 +227,27 @@ export function ImportRows({
 }
 
 /** The images of a file that can't be had: row, product, address and why (the preview's and the result's list). */
-export function ImageFailureList({ failures, total }: { failures: Array<{ row: number; name: string; url: string; reason: string }>; total: number }) {
+export function ImageFailureList({
+  failures,
+  total,
+  refetch = false,
+}: {
+  failures: Array<{ row: number; name: string; url: string; reason: string }>;
+  total: number;
+  /** the import is applied and images are still missing: offer to fetch them again here */
+  refetch?: boolean;
+}) {
   return (
     <section aria-labelledby="image-failures" className="border border-line bg-white p-4 sm:p-5">
-      <h2 id="image-failures" className="font-display text-xl text-ink">
-        Images that can&rsquo;t be fetched ({groupCount(total)})
-      </h2>
-      <p className="mt-1 text-sm text-ink-soft">{IMPORT_MESSAGES.imagesOffer(total)}</p>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <h2 id="image-failures" className="font-display text-xl text-ink">
+            Images that can&rsquo;t be fetched ({groupCount(total)})
+          </h2>
+          <p className="mt-1 text-sm text-ink-soft">{IMPORT_MESSAGES.imagesOffer(total)}</p>
+        </div>
+        {refetch ? <RefetchForm /> : null}
+      </div>
       <ul className="mt-3 divide-y divide-line text-sm">
         {failures.map((f, i) => (
           <li key={i} className="grid gap-x-4 gap-y-0.5 py-2 sm:grid-cols-[5rem_minmax(0,1fr)]">
@@ -251,10 +265,22 @@ export function ImageFailureList({ failures, total }: { failures: Array<{ row: n
   );
 }
 
-/** The images imports left behind, and the button that fetches them again (the same limits as the import). */
-export function MissingImages({ missing }: { missing: { total: number; products: number; images: Array<{ productName: string; url: string; reason: string; row: number | null }> } }) {
+/** "Fetch the missing images again": every image imports left behind, with the import's limits. */
+function RefetchForm() {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "refetch";
+  return (
+    <Form method="post" className="shrink-0">
+      <input type="hidden" name="intent" value="refetch" />
+      <Button type="submit" variant="secondary" disabled={busy} className="w-full sm:w-auto">
+        {busy ? "Fetching…" : "Fetch the missing images again"}
+      </Button>
+    </Form>
+  );
+}
+
+/** The images imports left behind, and the button that fetches them again (the same limits as the import). */
+export function MissingImages({ missing }: { missing: { total: number; products: number; images: Array<{ productName: string; url: string; reason: string; row: number | null }> } }) {
   return (
     <section aria-labelledby="missing-images" className="border border-line bg-white p-4 sm:p-5">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
@@ -267,12 +293,7 @@ export function MissingImages({ missing }: { missing: { total: number; products:
             fetched when imported. Once the addresses answer again, fetch them: each one takes its place among the product&rsquo;s images.
           </p>
         </div>
-        <Form method="post" className="shrink-0">
-          <input type="hidden" name="intent" value="refetch" />
-          <Button type="submit" variant="secondary" disabled={busy} className="w-full sm:w-auto">
-            {busy ? "Fetching…" : "Fetch the missing images again"}
-          </Button>
-        </Form>
+        <RefetchForm />
       </div>
       <ul className="mt-3 divide-y divide-line text-sm">
         {missing.images.map((m, i) => (
