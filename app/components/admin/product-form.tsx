@@ -190,30 +190,15 @@ export function ProductForm({
             <h2 id="product-price" className="font-display text-2xl text-ink">
               Price and category
             </h2>
-            <Field label="Price (rand, VAT included)" error={errors.price}>
-              {(p) => (
-                <div className="flex">
-                  <span aria-hidden="true" className="flex items-center border border-r-0 border-line bg-sand px-3 text-ink-soft">
-                    R
-                  </span>
-                  <input {...p} name="price" defaultValue={product.price} inputMode="decimal" placeholder="349.99" autoComplete="off" />
-                </div>
-              )}
-            </Field>
-            <Field
+            <RandField label="Price (rand, VAT included)" name="price" defaultValue={product.price} placeholder="349.99" error={errors.price} />
+            <RandField
               label="Was price (rand, optional)"
+              name="wasPrice"
+              defaultValue={product.wasPrice}
+              placeholder="None"
               error={errors.wasPrice}
               hint="The price before a sale: shoppers see it struck through beside the price while it is higher. Leave empty when the product isn't on sale."
-            >
-              {(p) => (
-                <div className="flex">
-                  <span aria-hidden="true" className="flex items-center border border-r-0 border-line bg-sand px-3 text-ink-soft">
-                    R
-                  </span>
-                  <input {...p} name="wasPrice" defaultValue={product.wasPrice} inputMode="decimal" placeholder="None" autoComplete="off" />
-                </div>
-              )}
-            </Field>
+            />
             <Field label="Category" error={errors.categoryId}>
               {(p) => (
                 <select {...p} name="categoryId" defaultValue={product.categoryId}>
@@ -400,5 +385,21 @@ function IconButton({ label, disabled, onClick, children }: { label: string; dis
     <button type="button" aria-label={label} title={label} disabled={disabled} onClick={onClick} className="h-9 w-9 border border-line text-ink hover:border-ink disabled:opacity-30">
       {children}
     </button>
+  );
+}
+
+/** An amount in rand: the field with an R before it (the price, the was price). */
+function RandField({ label, name, defaultValue, placeholder, error, hint }: { label: string; name: string; defaultValue: string; placeholder: string; error?: string; hint?: string }) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {(p) => (
+        <div className="flex">
+          <span aria-hidden="true" className="flex items-center border border-r-0 border-line bg-sand px-3 text-ink-soft">
+            R
+          </span>
+          <input {...p} name={name} defaultValue={defaultValue} inputMode="decimal" placeholder={placeholder} autoComplete="off" />
+        </div>
+      )}
+    </Field>
   );
 }

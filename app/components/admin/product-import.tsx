@@ -75,9 +75,11 @@ export function FormatHelp() {
           a column left out leaves that value as it is. Products are matched by SKU, then by slug; an empty Stock means not counted.
         </p>
         <p>
-          <strong className="text-ink">WooCommerce</strong>: SKU, Name, Regular price, Description and Short description (HTML becomes text), Categories (the
-          first one), Images (fetched by the shop), Stock and In stock?, Weight and a Size attribute are read; the preview names the columns it ignores.
-          Variable products, variations, drafts and private products are skipped.
+          <strong className="text-ink">WooCommerce</strong>: SKU, Name, Regular price, Sale price and its dates (a product on sale comes in at its sale
+          price, its regular price shown struck through), Description and Short description (HTML becomes text), Categories (the first one), Images
+          (fetched by the shop; one that can&rsquo;t be fetched is listed and can be fetched again later), Stock and In stock?, Weight (in its unit,
+          converted to grams) and a Size attribute are read; the preview names the columns it ignores. Variable products, variations, drafts and
+          private products are skipped.
         </p>
         <p>Prices may be written 1299.00 or R 1 299,00. Categories that don't exist yet are made.</p>
       </div>

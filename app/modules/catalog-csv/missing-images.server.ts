@@ -159,5 +159,6 @@ export async function fetchMissingImagesAgain(db: DB, options: { importImage?: (
     });
   }
   if (changed) storefrontChanged("missing product images fetched");
-  return { fetched: rows.length - rows.filter((r) => !stored.has(r.source_url)).length, failed: rows.filter((r) => !stored.has(r.source_url)).length };
+  const failedRows = rows.filter((r) => !stored.has(r.source_url)).length;
+  return { fetched: rows.length - failedRows, failed: failedRows };
 }
