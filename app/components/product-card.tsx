@@ -75,7 +75,7 @@ export function ProductCard({
         {inspired ? <p className="mt-1 text-xs leading-snug text-ink-soft">{inspired}</p> : null}
         <span aria-hidden="true" className="my-2.5 block h-px w-8 bg-gold-light/70" />
         <p className="flex flex-wrap items-baseline justify-center gap-x-2 text-sm tracking-wide text-ink-soft tabular-nums">
-          <PriceWithWas priceCents={product.priceCents} wasPriceCents={product.wasPriceCents} className="text-ink" wasClassName="text-xs" />
+          <PriceWithWas priceCents={product.priceCents} wasPriceCents={product.wasPriceCents} wasClassName="text-xs" />
         </p>
       </div>
       {/* keyboard focus ring for the whole card (the link's ::after covers the card) */}
