@@ -1,13 +1,14 @@
 /**
  * The three fake couriers on loopback ports, and the shop's real clients pointed at them: what integration tests
- * install with setCourierClientsForTests, and what scripts/fake-couriers.ts serves to an end-to-end shop.
+ * install with setCourierClientsForTests, and what the couriers end-to-end spec serves to its shop. The fakes themselves
+ * live in app/modules/couriers/ (the demo runs them in-process); this loopback setup is for tests only.
  */
 import { createPargoClient } from "~/modules/couriers/pargo.server";
 import { createPudoClient } from "~/modules/couriers/pudo.server";
 import { createShiplogicClient } from "~/modules/couriers/shiplogic.server";
-import { startFakePargo } from "./fake-pargo";
-import { startFakePudo } from "./fake-pudo";
-import { startFakeShiplogic } from "./fake-shiplogic";
+import { startFakePargo } from "~/modules/couriers/fake-pargo.server";
+import { startFakePudo } from "~/modules/couriers/fake-pudo.server";
+import { startFakeShiplogic } from "~/modules/couriers/fake-shiplogic.server";
 
 export async function startFakeCouriers(options: { now?: () => number; timeoutMs?: number } = {}) {
   const [shiplogic, pudo, pargo] = await Promise.all([startFakeShiplogic({ now: options.now }), startFakePudo({ now: options.now }), startFakePargo({ now: options.now })]);

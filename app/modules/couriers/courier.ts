@@ -1,7 +1,7 @@
 /**
  * The courier interface (browser-safe types only; clients live in *.server.ts), the same shape as payments/provider.ts:
- * one contract, one file per service (shiplogic.server.ts, pudo.server.ts, pargo.server.ts), one local fake each under
- * tests/fakes/. The shop speaks only this contract; a service's own field names stay inside its client.
+ * one contract, one file per service (shiplogic.server.ts, pudo.server.ts, pargo.server.ts), one local fake each beside
+ * them (fake-*.server.ts: the demo's test courier, and the tests'). The shop speaks only this contract; a service's own field names stay inside its client.
  *
  * - Shiplogic (The Courier Guy): door-to-door; rates by service level, shipments, labels, tracking (+ webhooks).
  * - PUDO (The Courier Guy's lockers): door-to-locker; the lockers list, locker rates, shipments with terminal_id.

@@ -1,7 +1,7 @@
 /**
  * Which courier serves each delivery kind, from configuration: the real service when its credentials are set, else
  * the shop's local fake of it (the demo's and a fresh install's test courier: nothing is collected, and every booking
- * says so). The fakes (tests/fakes/fake-*.ts) answer in the real APIs' shapes; here they run in-process, reached
+ * says so). The fakes (fake-*.server.ts here) answer in the real APIs' shapes; here they run in-process, reached
  * through the client's `fetch`, so the demo needs no ports and no network. docs/decisions/031.
  */
 import type { Env } from "~/utils/env.server";
@@ -11,9 +11,9 @@ import type { CourierClient, CourierName, DeliveryKind } from "./courier";
 import { createShiplogicClient } from "./shiplogic.server";
 import { createPudoClient } from "./pudo.server";
 import { createPargoClient } from "./pargo.server";
-import { createFakeShiplogic } from "../../../tests/fakes/fake-shiplogic";
-import { createFakePudo } from "../../../tests/fakes/fake-pudo";
-import { createFakePargo } from "../../../tests/fakes/fake-pargo";
+import { createFakeShiplogic } from "./fake-shiplogic.server";
+import { createFakePudo } from "./fake-pudo.server";
+import { createFakePargo } from "./fake-pargo.server";
 
 export const COURIER_OF_KIND: Record<DeliveryKind, CourierName> = { door: "shiplogic", locker: "pudo", point: "pargo" };
 export const KIND_OF_COURIER: Record<CourierName, DeliveryKind> = { shiplogic: "door", pudo: "locker", pargo: "point" };

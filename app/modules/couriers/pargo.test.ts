@@ -1,12 +1,12 @@
 /**
- * The contract test of the Pargo client: against the local fake over real HTTP (tests/fakes/fake-pargo.ts), and
+ * The contract test of the Pargo client: against the local fake over real HTTP (fake-pargo.server.ts), and
  * written so the same assertions run against Pargo's staging API given an account:
  *   PARGO_STAGING_USERNAME=… PARGO_STAGING_PASSWORD=… [PARGO_STAGING_POINT=pup…] npx vitest run --project unit pargo
  * The contract tests check shapes and invariants, never the fake's values. The tests that need to steer the
  * service (its clock, a failure, a delay) run against the fake only. No test sleeps: the fake's clock is moved.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFakePargo, startFakePargo, type StartedFakePargo } from "../../../tests/fakes/fake-pargo";
+import { createFakePargo, startFakePargo, type StartedFakePargo } from "./fake-pargo.server";
 import { pdfTextRuns } from "../../../tests/factories/pdf-text";
 import { CourierError, TRACKING_STATUSES, type BookingRequest, type CourierClient, type Parcel, type QuoteRequest } from "./courier";
 import { createPargoClient, localMobile, readableHours } from "./pargo.server";

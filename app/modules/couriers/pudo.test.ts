@@ -1,5 +1,5 @@
 /**
- * The PUDO client's contract, over real HTTP against the local fake (tests/fakes/fake-pudo.ts). The contract block
+ * The PUDO client's contract, over real HTTP against the local fake (fake-pudo.server.ts). The contract block
  * asserts shapes and invariants only (no fake prices or codes), so it runs unchanged against PUDO's sandbox when
  * PUDO_SANDBOX_URL and PUDO_SANDBOX_API_KEY are set; what needs the fake's controls (its clock, failNext, delays)
  * is in the fake-only block. The clock is injected: nothing here sleeps.
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CourierError, TRACKING_STATUSES, type BookingRequest, type CourierAddress, type CourierClient, type Parcel, type PickupPoint, type QuoteRequest } from "./courier";
 import { createPudoClient, formatHours, smallestBox } from "./pudo.server";
 import { distanceKm, PLACES } from "./places";
-import { createFakePudo, startFakePudo, type RunningFakePudo } from "../../../tests/fakes/fake-pudo";
+import { createFakePudo, startFakePudo, type RunningFakePudo } from "./fake-pudo.server";
 
 const MINUTE = 60_000;
 let clock = Date.parse("2026-03-02T07:00:00.000Z");

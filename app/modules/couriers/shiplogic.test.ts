@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CourierError, CourierWebhookError, TRACKING_STATUSES, type BookingRequest, type CourierAddress, type CourierClient, type QuoteRequest, type TrackingStatus } from "./courier";
 import { SHIPLOGIC_SIGNATURE_HEADER, createShiplogicClient, trackingUrlFor } from "./shiplogic.server";
-import { createFakeShiplogic, startFakeShiplogic, type StartedFakeShiplogic } from "../../../tests/fakes/fake-shiplogic";
+import { createFakeShiplogic, startFakeShiplogic, type StartedFakeShiplogic } from "./fake-shiplogic.server";
 
 const collection: CourierAddress = {
   type: "business",

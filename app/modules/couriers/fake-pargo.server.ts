@@ -26,8 +26,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes, randomUUID } from "node:crypto";
 import PDFDocument from "pdfkit";
-import { PLACES, type Place } from "~/modules/couriers/places";
-import type { TrackingStatus } from "~/modules/couriers/courier";
+import { PLACES, type Place } from "./places";
+import type { TrackingStatus } from "./courier";
 
 export interface FakePargoPoint {
   name: string;

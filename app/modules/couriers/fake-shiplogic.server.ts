@@ -25,8 +25,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHmac, randomBytes, randomInt } from "node:crypto";
-import type { TrackingStatus } from "~/modules/couriers/courier";
-import { distanceKm, locate } from "~/modules/couriers/places";
+import type { TrackingStatus } from "./courier";
+import { distanceKm, locate } from "./places";
 
 const MAX_WEIGHT_KG = 25;
 /** The header the shop's webhook signer sets (its own scheme: Shiplogic documents none); see shiplogic.server.ts. */

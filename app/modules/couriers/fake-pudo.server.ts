@@ -25,8 +25,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createHash, randomInt, randomUUID } from "node:crypto";
-import { PLACES } from "~/modules/couriers/places";
-import type { TrackingStatus } from "~/modules/couriers/courier";
+import { PLACES } from "./places";
+import type { TrackingStatus } from "./courier";
 
 // ── lockers ──
 
