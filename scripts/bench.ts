@@ -28,7 +28,7 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
+import { seedDemo, seedLargeCatalogue } from "~/modules/demo/seed.server";
 import { runScaleBench } from "./bench-scale";
 import { SERVER_PROCESS_ENV } from "../server/cluster";
 import { serverNodeFlags } from "./server-node-flags";

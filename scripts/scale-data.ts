@@ -26,7 +26,7 @@ import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { allOrderDays, ensureOrderDays, liveFrom } from "~/modules/reports/sales-totals.server";
 import { addDays } from "~/modules/reports/sales.logic";
-import { prng, seedDemo } from "~/db/seed/seed.server";
+import { prng, seedDemo } from "~/modules/demo/seed.server";
 
 export const SCALE_DATA_VERSION = "v2";
 export const SCALE_DIR = "/tmp/scentara-scale";

@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { closeDatabase, database } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { resetShop, seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
+import { resetShop, seedDemo, seedLargeCatalogue } from "~/modules/demo/seed.server";
 import { mediaRoot } from "~/modules/media/media-paths.server";
 import { describeDatabase } from "~/utils/database-url.server";
 import { env } from "~/utils/env.server";

@@ -17,7 +17,7 @@ import { migrateToLatest } from "~/db/migrate.server";
 import { env } from "~/utils/env.server";
 import { logger, requestScope } from "~/utils/logger.server";
 import { paymentFormActionOrigins } from "~/modules/payments/form-action.server";
-import { ensureDemoCatalogue } from "~/db/seed/seed.server";
+import { ensureDemoCatalogue } from "~/modules/demo/seed.server";
 import { mediaImageOrigins } from "~/modules/media/media-store.server";
 import { mediaRoute } from "~/modules/media/media-route.server";
 import { warnMissingLegalSettings } from "~/modules/legal/legal.server";

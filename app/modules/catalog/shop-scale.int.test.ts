@@ -6,7 +6,7 @@
 import { performance } from "node:perf_hooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres } from "~/db/db.server";
-import { seedLargeCatalogue } from "~/db/seed/seed.server";
+import { seedLargeCatalogue } from "~/modules/demo/seed.server";
 import { sql } from "kysely";
 import { queryShop, searchIndexMissing, wordMatches, type ShopQuery } from "./catalog.server";
 import { PAGE_SIZE, searchWords, sortKeys } from "./shop-filters.logic";

@@ -9,7 +9,7 @@ import { mediaStore, mediaUrlBase } from "./media-store.server";
  * Product images: every image is stored as WebP at each IMAGE_WIDTHS width in the media store (media-store.server.ts:
  * this server's disk by default, or an S3-compatible bucket) under `products/`, named `{name}-{content hash}-{width}.webp`,
  * so a name always means the same bytes and can be cached forever. Uploads (the admin's product form) and the demo
- * catalogue's drawings (app/db/seed/demo-images.server.ts) both come through here.
+ * catalogue's drawings (app/modules/demo/demo-images.server.ts) both come through here.
  */
 
 /** WebP quality per width: tuned so the 800 px rendition stays well under the 80 KB image budget. */

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseUrlOf, getDb, isPostgres, openDatabase, type DB } from "~/db/db.server";
-import { seedDemo, seedLargeCatalogue } from "~/db/seed/seed.server";
+import { seedDemo, seedLargeCatalogue } from "~/modules/demo/seed.server";
 import { copySqliteTemplate, migratedSqliteTemplate } from "../../../tests/setup/sqlite-template";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { buildCatalogueData } from "./scent-catalogue-build.server";

@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { seedDemo } from "~/db/seed/seed.server";
-import { DEMO_PRODUCTS } from "~/db/seed/demo-catalogue";
+import { seedDemo } from "~/modules/demo/seed.server";
+import { DEMO_PRODUCTS } from "~/modules/demo/demo-catalogue";
 import { loadShopPage } from "~/modules/catalog/catalog.server";
 import { parseShopFilters } from "~/modules/catalog/shop-filters.logic";
 import { getAdminProduct, saveProduct } from "~/modules/catalog/catalog-admin.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_INSPIRED_BY, DEMO_PRODUCTS, demoScentProfile } from "~/db/seed/demo-catalogue";
+import { DEMO_INSPIRED_BY, DEMO_PRODUCTS, demoScentProfile } from "~/modules/demo/demo-catalogue";
 import { findScents, matchLove, NO_ANSWERS, similarTo, toCandidate, TopK, type FinderAnswers, type ScentCandidate, type ScentProfile } from "./scent.logic";
 import { parseFinder, serializeFinder, BUDGET_CHOICES } from "./scent.schema";
 import { AUDIENCES, INTENSITIES, noteCarries, noteKey, OCCASIONS, SCENT_FAMILIES, type ScentFamily } from "./scent.vocabulary";

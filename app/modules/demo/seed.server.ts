@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { CompiledQuery, PostgresAdapter, sql, SqliteAdapter } from "kysely";
-import type { DB, Queryable } from "../db.server";
-import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "../schema";
+import type { DB, Queryable } from "~/db/db.server";
+import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { demoImageUrl, renderDemoImage } from "./demo-images.server";
 import { logger } from "~/utils/logger.server";
 import { slugify } from "~/utils/slug";
