@@ -15,7 +15,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { openDatabase } from "~/db/db.server";
-import { afterOrdersWritten } from "~/modules/reports/sales-totals.server";
+import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 import { ensureScalePostgres, ensureScaleSqlite } from "./scale-data";
 import { SERVER_PROCESS_ENV } from "../server/cluster";
 import { serverNodeFlags } from "./server-node-flags";

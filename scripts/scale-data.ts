@@ -24,7 +24,7 @@ import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
-import { allOrderDays, ensureOrderDays, liveFrom } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, ensureOrderDays, liveFrom } from "~/modules/order-days/order-days.server";
 import { addDays } from "~/modules/reports/sales.logic";
 import { prng, seedDemo } from "~/modules/demo/seed.server";
 

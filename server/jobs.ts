@@ -26,7 +26,7 @@ import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
 import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
-import { afterOrdersWritten, sumSettledOrderDays } from "~/modules/reports/sales-totals.server";
+import { afterOrdersWritten, sumSettledOrderDays } from "~/modules/order-days/order-days.server";
 import { parseDatabaseUrl } from "~/utils/database-url.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";

@@ -178,7 +178,7 @@ describe("admin orders: status and payment", () => {
 
   it("moving an old order sums its day again in the action, so the next page reads the stored sums as they are", async () => {
     const { sql } = await import("kysely");
-    const { sumSettledOrderDays } = await import("~/modules/reports/sales-totals.server");
+    const { sumSettledOrderDays } = await import("~/modules/order-days/order-days.server");
     const order = await insertOrder(db(), { userId: customer.id, status: "shipped", paymentStatus: "completed", createdAt: new Date(Date.now() - 6 * 86_400_000).toISOString() });
     await sumSettledOrderDays(db()); // the past days summed, as the background job does
     const before = (await dataOf(await load("?status=delivered"))) as { counts: Record<string, number> };

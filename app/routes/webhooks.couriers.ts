@@ -1,7 +1,7 @@
 import type { Route } from "./+types/webhooks.couriers";
 import { getDb } from "~/db/db.server";
 import { receiveTrackingWebhook } from "~/modules/couriers/shipments.server";
-import { afterOrdersWritten } from "~/modules/reports/sales-totals.server";
+import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 import { logger } from "~/utils/logger.server";
 
 /**

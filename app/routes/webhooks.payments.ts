@@ -1,7 +1,7 @@
 import type { Route } from "./+types/webhooks.payments";
 import { getDb } from "~/db/db.server";
 import { handlePaymentWebhook } from "~/modules/payments/payments.server";
-import { afterOrdersWritten } from "~/modules/reports/sales-totals.server";
+import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 
 /**
  * POST /webhooks/payments/:provider — the provider's signed event (Standard Webhooks). No session and no origin

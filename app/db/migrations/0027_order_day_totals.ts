@@ -20,7 +20,7 @@ import { columnTypes } from "./column-types";
  *   database and the app servers) is added, changed or deleted, and the days of that customer's later orders when a payment
  *   or customer changes (they may stop or start being "returning"). The next page to need a stale day sums it again.
  *   The mark is an upsert that bumps a counter, so a page summing the day waits for an in-flight change to commit and
- *   keeps the day stale when it changed meanwhile (see sales-totals.server.ts sumDays).
+ *   keeps the day stale when it changed meanwhile (see order-days/order-days.server.ts sumDays).
  *
  * Two indexes: orders (user_id, payment_status, created_at) answers "had this customer paid before?" from the index
  * alone (new and returning customers); review_requests (user_id, sent_at) lets the dashboard count the requests that

@@ -15,7 +15,7 @@ import { DATA_CHANGE_SLOTS } from "./0030_data_changes";
  *
  * As in data_changes (migration 0030), PostgreSQL counts once per statement in the writer's slot (backend pid modulo
  * 16), so concurrent checkouts rarely wait on one row; SQLite counts per row in slot 0. Old hours are removed by the
- * order-days job (sales-totals.server.ts). Dropping the table loses nothing: the dashboard reads every live hour again.
+ * order-days job (order-days/order-days.server.ts). Dropping the table loses nothing: the dashboard reads every live hour again.
  *
  * And two topics of data_changes (migration 0030) for the stored sums of the settled days: `sums` (order_day_totals,
  * order_day_coupons, order_day_returning) and `sellers` (order_day_sellers). What a page adds up from the settled days

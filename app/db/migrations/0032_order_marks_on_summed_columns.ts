@@ -8,7 +8,7 @@ import { PostgresAdapter, sql, type Kysely } from "kysely";
  * writer) sum the order's whole day again (a day of a million-order shop: ~100 ms on SQLite), for sums that could not
  * have moved.
  *
- * The columns are what sales-totals.server.ts sums (its four day tables and the live hours) and what an orders search
+ * The columns are what order-days/order-days.server.ts sums (its four day tables and the live hours) and what an orders search
  * counts by (status, customer, date): a new column summed there must be added here. Inserts and deletes still mark
  * as before. PostgreSQL's statement-level triggers (transition tables allow no column list) compare each row's old
  * and new values by id; SQLite's row triggers name the columns (`update of`) and compare them (`when`), so an update

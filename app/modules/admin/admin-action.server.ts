@@ -5,7 +5,7 @@ import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { fieldsOf, readForm } from "~/utils/request.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { afterOrdersWritten } from "~/modules/reports/sales-totals.server";
+import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 import type { AdminSuccess } from "./admin-result";
 
 /**

@@ -2,7 +2,7 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { userFigures } from "~/modules/accounts/users-admin.server";
-import { allOrderDays, daySums } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, daySums } from "~/modules/order-days/order-days.server";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { percentOf } from "./dashboard.logic";
 

@@ -32,7 +32,7 @@ import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { allOrderDays, daySums, liveFrom } from "~/modules/reports/sales-totals.server";
+import { allOrderDays, daySums, liveFrom } from "~/modules/order-days/order-days.server";
 import { rangeBounds } from "~/modules/reports/reports.logic";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 

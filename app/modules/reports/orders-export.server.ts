@@ -21,7 +21,7 @@ import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { csvAmount, csvRecord, neutraliseCell, rangeBounds, saDay, saTime, type DayRange } from "./reports.logic";
 import type { ExportStatus } from "./reports.schema";
-import { PAID } from "./sales-totals.server";
+import { PAID } from "~/modules/order-days/order-days.server";
 import { refundsByOrder } from "~/modules/returns/returns.server";
 
 export interface OrdersExportOptions extends DayRange {

@@ -1,6 +1,6 @@
 /**
  * The sales dashboard's figures (issue 20 point 4), aggregated in the database: every query is a GROUP BY over the
- * range's per-day sums (settled days stored, the last days summed from the orders: sales-totals.server.ts, docs/
+ * range's per-day sums (settled days stored, the last days summed from the orders: order-days/order-days.server.ts, docs/
  * decisions/034), and no order row ever comes to JavaScript. A sale is what salesTotals counts (PAID: the
  * payment is completed), and the headline totals are salesTotals' own, so the dashboard and the accountant's export
  * agree to the cent; days are South African days (UTC+2), as reports.logic.ts has them.
@@ -13,7 +13,8 @@ import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
-import { daySellers, daySums, keptWhileSettled, liveSellers, PAID, returningCustomers, salesTotals, splitRange } from "./sales-totals.server";
+import { daySellers, daySums, keptWhileSettled, liveSellers, PAID, returningCustomers, splitRange } from "~/modules/order-days/order-days.server";
+import { salesTotals } from "./sales-totals.server";
 import type { DayRange } from "./reports.logic";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
@@ -180,7 +181,7 @@ export async function bestSellersFromRanking(db: Queryable, range: DayRange): Pr
   const { settled, live } = splitRange(range);
   const [ranking, liveRows] = await Promise.all([
     settled ? settledRanking(db, settled) : Promise.resolve<SettledRanking>({ rows: new Map(), unitsBound: 0, revenueBound: 0 }),
-    // the live days' products (kept per hour until an order of that hour changes: sales-totals.server.ts)
+    // the live days' products (kept per hour until an order of that hour changes: order-days/order-days.server.ts)
     live
       ? liveSellers(db, live).then((rows) => rows.map(seller))
       : Promise.resolve<SellerRow[]>([]),
