@@ -8,8 +8,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import type { DeliveryAnswer } from "~/routes/checkout.delivery";
 import type { CartLine } from "~/modules/cart/cart.browser";
+import type { DeliveryAnswer } from "~/modules/couriers/checkout-delivery.server";
 import type { DeliveryKind } from "~/modules/couriers/courier";
 import { KIND_LABELS, priceLabel } from "~/modules/couriers/delivery.logic";
 import type { NearPoint } from "~/modules/couriers/points.logic";

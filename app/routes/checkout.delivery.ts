@@ -7,7 +7,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { getDb } from "~/db/db.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
-import { deliveryChoices, type DeliveryChoices } from "~/modules/couriers/checkout-delivery.server";
+import { deliveryChoices, type DeliveryAnswer } from "~/modules/couriers/checkout-delivery.server";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import { DomainError } from "~/utils/errors";
@@ -29,8 +29,6 @@ const querySchema = z.object({
   point: z.string().max(60).optional(),
   near: text(120),
 });
-
-export type DeliveryAnswer = { choices: DeliveryChoices | null; error?: string };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const headers = { "Cache-Control": "private, no-store" };

@@ -40,6 +40,9 @@ export interface DeliveryChoices {
   quote: CartQuote;
 }
 
+/** What /checkout/delivery answers (JSON): the choices, or none and why; the checkout's delivery choice reads it. */
+export type DeliveryAnswer = { choices: DeliveryChoices | null; error?: string };
+
 /**
  * Every offered kind's options for this cart, address and (for lockers and points) the chosen or nearest point,
  * the points near `pointQuery` (else the address), each option with the cart's totals if chosen.
