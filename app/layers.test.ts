@@ -42,16 +42,18 @@ function importsOf(fileName: string, text: string): string[] {
   const { program, errors } = parseSync(fileName, text);
   if (errors.length) throw new Error(`${fileName}: ${errors[0]!.message}`);
   const found: string[] = [];
-  const literal = (node: { type: string } | null | undefined) => {
-    if (node?.type === "Literal" && typeof (node as { value: unknown }).value === "string") found.push((node as { value: string }).value);
-    else if (node?.type === "TemplateLiteral") found.push((node as { quasis: Array<{ value: { raw: string } }> }).quasis[0]!.value.raw);
+  // the parser's nodes, as far as a module name needs them
+  type Named = { type: string; value?: unknown; quasis?: Array<{ value: { raw: string } }> } | null | undefined;
+  const literal = (node: Named) => {
+    if (node?.type === "Literal" && typeof node.value === "string") found.push(node.value);
+    else if (node?.type === "TemplateLiteral" && node.quasis?.[0]) found.push(node.quasis[0].value.raw);
   };
   new Visitor({
     ImportDeclaration: (node) => literal(node.source),
     ExportNamedDeclaration: (node) => literal(node.source),
     ExportAllDeclaration: (node) => literal(node.source),
     ImportExpression: (node) => literal(node.source),
-    TSImportType: (node) => literal((node as unknown as { source?: { type: string }; argument?: { type: string } }).source ?? (node as unknown as { argument?: { type: string } }).argument),
+    TSImportType: (node) => literal(node.source),
     TSExternalModuleReference: (node) => literal(node.expression),
     CallExpression: (node) => {
       if (node.callee.type === "Identifier" && node.callee.name === "require") literal(node.arguments[0]);
