@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { formatAmount, formatRand, parseRandToCents, percentOf, vatIncluded } from "./money";
+import { centsToRand, formatAmount, formatRand, parseRandToCents, percentOf, randToCents, vatIncluded } from "./money";
 
 describe("formatRand", () => {
   it.each([
@@ -59,5 +59,17 @@ describe("percentOf and VAT", () => {
   it("VAT included at 15% is 15/115 of the price", () => {
     expect(vatIncluded(11500)).toBe(1500);
     expect(vatIncluded(59900)).toBe(7813); // 7813.04
+  });
+});
+
+describe("rand as the couriers' APIs speak it", () => {
+  it("a courier's rand price is the cents the shop charges, float noise and all", () => {
+    expect(randToCents(89.95)).toBe(8995); // 89.95 * 100 = 8995.000000000001
+    expect(randToCents(118.45)).toBe(11845);
+    expect(centsToRand(123456)).toBe(1234.56);
+  });
+
+  it("whole cents go to rand and back unchanged", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 100_000_000 }), (cents) => randToCents(centsToRand(cents)) === cents));
   });
 });

@@ -42,6 +42,16 @@ export function parseRandToCents(input: string | number): Cents | null {
   return Number.isSafeInteger(cents) ? cents : null;
 }
 
+/** Integer cents → rand as a decimal number, as the couriers' APIs take amounts (123456 → 1234.56: exact for whole cents). */
+export function centsToRand(cents: Cents): number {
+  return Math.round(cents) / 100;
+}
+
+/** A rand amount as a decimal number (a courier's 118.45) → integer cents; rounding absorbs float noise (89.95 * 100 = 8995.000000000001). */
+export function randToCents(rand: number): Cents {
+  return Math.round(rand * 100);
+}
+
 /** Rounds a fractional cent amount half away from zero: percentages of a total. */
 export function roundCents(value: number): Cents {
   return Math.sign(value) * Math.round(Math.abs(value));

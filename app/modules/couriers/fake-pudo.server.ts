@@ -27,6 +27,7 @@ import type { AddressInfo } from "node:net";
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import { PLACES } from "./places";
 import type { TrackingStatus } from "./courier";
+import { centsToRand, randToCents } from "~/utils/money";
 
 // ── lockers ──
 
@@ -344,7 +345,7 @@ export function createFakePudo(options: { now?: () => number; apiKey?: string } 
       return json(200, {
         rates: BOXES.map((b) => ({
           rate: b.price,
-          rate_excluding_vat: Math.round((Number(b.price) / 1.15) * 100) / 100,
+          rate_excluding_vat: centsToRand(randToCents(Number(b.price) / 1.15)),
           rate_revision_id: `rev-${b.size}`,
           service_level: {
             id: b.id,

@@ -27,6 +27,7 @@ import type { AddressInfo } from "node:net";
 import { createHmac, randomBytes, randomInt } from "node:crypto";
 import type { TrackingStatus } from "./courier";
 import { distanceKm, locate } from "./places";
+import { centsToRand, randToCents } from "~/utils/money";
 
 const MAX_WEIGHT_KG = 25;
 /** The header the shop's webhook signer sets (its own scheme: Shiplogic documents none); see shiplogic.server.ts. */
@@ -290,13 +291,14 @@ function checkContact(v: unknown, which: "collection" | "delivery"): FakeContact
 
 // ── Prices ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
+/** Rand to the cent, as the service quotes it. */
+const toTheCent = (rand: number) => centsToRand(randToCents(rand));
 
 /** Rand, VAT included: a base, a distance part (capped at the country's width) and a part per kg over 2 kg. */
 function price(code: ServiceCode, km: number, chargeableKg: number): number {
   const d = Math.min(km, 1600);
   const overKg = Math.max(0, chargeableKg - 2);
-  return code === "ECO" ? round2(89 + d * 0.035 + overKg * 5.5) : round2(149 + d * 0.0625 + overKg * 8.5);
+  return code === "ECO" ? toTheCent(89 + d * 0.035 + overKg * 5.5) : toTheCent(149 + d * 0.0625 + overKg * 8.5);
 }
 
 function quote(body: Record<string, unknown>, now: number) {
@@ -321,8 +323,8 @@ function quote(body: Record<string, unknown>, now: number) {
     const rate = price(code, km, chargeableKg);
     return {
       rate,
-      rate_excluding_vat: round2(rate / 1.15),
-      charged_weight: round2(chargeableKg),
+      rate_excluding_vat: toTheCent(rate / 1.15),
+      charged_weight: Math.round(chargeableKg * 100) / 100,
       service_level: {
         id: SERVICE_LEVELS[code].id,
         code,

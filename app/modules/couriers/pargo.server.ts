@@ -47,6 +47,7 @@ import {
   type TrackingEvent,
   type TrackingStatus,
 } from "./courier";
+import { abortable, answerJson, courierHttp, isPdf, type CourierAnswer } from "./courier-http.server";
 
 export interface PargoClientOptions {
   /** https://api.live.pargo.co.za, https://api.staging.pargo.co.za, or a fake's base */
@@ -340,18 +341,6 @@ function splitName(full: string): { firstName: string; lastName: string } {
   return { firstName, lastName: parts.slice(1).join(" ") || firstName };
 }
 
-function isPdf(bytes: Uint8Array): boolean {
-  return bytes.length > 4 && bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46; // %PDF
-}
-
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Pargo's own words for a refusal, short enough for the admin to read. */
 function pargoMessage(body: unknown): string | null {
   const parsed = errorResponse.safeParse(body);
@@ -362,73 +351,22 @@ function pargoMessage(body: unknown): string | null {
   return message ? message.trim().slice(0, 300) : null;
 }
 
-/** Resolves with the promise, or rejects as soon as the signal aborts (whatever the fetch implementation does). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {}); // the loser's own rejection must not surface as unhandled
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 interface Session {
   access: string;
   refresh: string | null;
   expiresAt: number;
 }
 
-interface Answer {
-  status: number;
-  contentType: string;
-  bytes: Uint8Array;
-}
-
 export function createPargoClient(options: PargoClientOptions): CourierClient {
   const base = options.baseUrl.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const doFetch = options.fetch ?? fetch;
   const test = options.test ?? false;
 
   let session: Session | null = null;
   let renewing: Promise<Session> | null = null;
 
-  /**
-   * One HTTP exchange with its own timeout combined with the caller's signal; the body is read under the same
-   * deadline. Network failures and timeouts become `unavailable`; the caller's own abort is passed through as is.
-   */
-  async function exchange(url: string, init: RequestInit, what: string, callerSignal?: AbortSignal): Promise<Answer> {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
-    try {
-      signal.throwIfAborted();
-      const response = await abortable(doFetch(url, { ...init, signal }), signal);
-      const bytes = new Uint8Array(await abortable(response.arrayBuffer(), signal));
-      return { status: response.status, contentType: response.headers.get("content-type") ?? "", bytes };
-    } catch (error) {
-      if (callerSignal?.aborted) throw callerSignal.reason;
-      const timedOut = deadline.aborted;
-      logger.warn({ err: error, what, timedOut }, "pargo: no answer");
-      throw new CourierError(
-        timedOut
-          ? `Pargo did not answer ${what} within ${Math.round(timeoutMs / 100) / 10} s; try again shortly.`
-          : `Pargo could not be reached for ${what}; try again shortly.`,
-        "unavailable",
-      );
-    }
-  }
+  const http = courierHttp({ service: "Pargo", log: "pargo", settingsHint: SETTINGS_HINT, timeoutMs, fetch: options.fetch, said: pargoMessage });
+  const exchange = http.exchange;
 
   function parseSession(body: unknown, now: number): Session | null {
     const parsed = authResponse.safeParse(body);
@@ -447,7 +385,7 @@ export function createPargoClient(options: PargoClientOptions): CourierClient {
     if (useRefresh && current?.refresh) {
       const answer = await exchange(`${base}/auth/refresh`, post({ refresh_token: current.refresh }), "the token renewal");
       if (answer.status >= 200 && answer.status < 300) {
-        const renewed = parseSession(parseJson(answer.bytes), Date.now());
+        const renewed = parseSession(answerJson(answer), Date.now());
         if (renewed) return renewed;
       } else if (answer.status >= 500 || answer.status === 429) {
         throw new CourierError(`Pargo could not renew its session (HTTP ${answer.status}); try again shortly.`, "unavailable", answer.status);
@@ -455,7 +393,7 @@ export function createPargoClient(options: PargoClientOptions): CourierClient {
       // A refused or odd refresh falls back to signing in again.
     }
     const answer = await exchange(`${base}/auth`, post({ username: options.username, password: options.password }), "the sign-in");
-    const body = parseJson(answer.bytes);
+    const body = answerJson(answer);
     if (answer.status === 400 || answer.status === 401 || answer.status === 403) {
       logger.warn({ status: answer.status, message: pargoMessage(body) }, "pargo: sign-in refused");
       throw new CourierError(`Pargo refused the sign-in: ${SETTINGS_HINT}.`, "misconfigured", answer.status);
@@ -487,7 +425,7 @@ export function createPargoClient(options: PargoClientOptions): CourierClient {
   }
 
   /** An authenticated call. A 401 means the token died early (expired, revoked): sign in again, once. */
-  async function call(path: string, init: RequestInit, what: string, signal?: AbortSignal): Promise<Answer> {
+  async function call(path: string, init: RequestInit, what: string, signal?: AbortSignal): Promise<CourierAnswer> {
     let token = await accessToken(signal);
     for (let attempt = 0; ; attempt++) {
       const answer = await exchange(
@@ -505,30 +443,9 @@ export function createPargoClient(options: PargoClientOptions): CourierClient {
     }
   }
 
-  /** What an unsuccessful answer means for the owner. */
-  function failure(answer: Answer, what: string): CourierError {
-    const body = parseJson(answer.bytes);
-    const said = pargoMessage(body);
-    const status = answer.status;
-    logger.warn({ status, what, message: said }, "pargo: call failed");
-    if (status === 401 || status === 403) {
-      return new CourierError(`Pargo did not accept the shop's session for ${what}: ${SETTINGS_HINT}.`, "misconfigured", status);
-    }
-    if (status === 429) return new CourierError(`Pargo is limiting requests right now (${what}); try again in a minute.`, "unavailable", status);
-    if (status >= 400 && status < 500) {
-      return new CourierError(said ? `Pargo refused ${what}: ${said}` : `Pargo refused ${what} (HTTP ${status}).`, "refused", status);
-    }
-    return new CourierError(`Pargo had a problem with ${what} (HTTP ${status}); try again shortly.`, "unavailable", status);
-  }
-
   async function callJson(path: string, init: RequestInit, what: string, signal?: AbortSignal): Promise<unknown> {
     const answer = await call(path, init, what, signal);
-    if (answer.status < 200 || answer.status >= 300) throw failure(answer, what);
-    const body = parseJson(answer.bytes);
-    if (body === undefined) {
-      logger.error({ status: answer.status, what, contentType: answer.contentType }, "pargo: answer is not JSON");
-      throw new CourierError(`Pargo answered ${what} with something that is not JSON; try again shortly.`, "unavailable");
-    }
+    const body = http.json(answer, what, z.unknown());
     // Pargo can refuse with a 200 ({ success: false, errors: [{ detail }] }): its own plugins check for it.
     if (typeof body === "object" && body !== null && (body as { success?: unknown }).success === false) {
       const said = pargoMessage(body);
@@ -538,10 +455,7 @@ export function createPargoClient(options: PargoClientOptions): CourierClient {
     return body;
   }
 
-  function unexpected(what: string, issues: unknown): CourierError {
-    logger.error({ what, issues }, "pargo: unexpected answer");
-    return new CourierError(`Pargo's answer for ${what} was not in the shape the shop knows; try again shortly.`, "unavailable");
-  }
+  const unexpected = http.unexpected;
 
   const ref = (booking: Pick<Booking, "trackingReference" | "shipmentId">) => encodeURIComponent(booking.trackingReference || booking.shipmentId);
 
@@ -639,19 +553,16 @@ export function createPargoClient(options: PargoClientOptions): CourierClient {
     async label(booking, signal?: AbortSignal): Promise<Uint8Array> {
       const what = "the waybill label";
       const answer = await call(`/orders/${ref(booking)}/label`, { method: "GET", headers: { Accept: "application/pdf, application/json" } }, what, signal);
-      if (answer.status < 200 || answer.status >= 300) throw failure(answer, what);
-      if (isPdf(answer.bytes)) return answer.bytes;
+      if (isPdf(http.succeeded(answer, what).bytes)) return answer.bytes;
       // Pargo may answer with where the label is (its order answer's orderLabel is a URL): fetch it from there.
-      const pointer = labelPointer.safeParse(parseJson(answer.bytes));
+      const pointer = labelPointer.safeParse(answerJson(answer));
       const url = pointer.success ? pointer.data.data?.attributes.orderLabel || pointer.data.data?.attributes.url || pointer.data.orderLabel || pointer.data.url : null;
       if (url && /^https?:\/\//.test(url)) {
         const sameHost = new URL(url).origin === new URL(base).origin;
         const file = sameHost ? await call(url, { method: "GET", headers: { Accept: "application/pdf" } }, what, signal) : await exchange(url, { method: "GET" }, what, signal);
-        if (file.status >= 200 && file.status < 300 && isPdf(file.bytes)) return file.bytes;
-        if (file.status >= 300) throw failure(file, what);
+        return http.pdf(file, what);
       }
-      logger.error({ contentType: answer.contentType }, "pargo: label is not a PDF");
-      throw new CourierError("Pargo's waybill label did not come as a PDF; try again shortly.", "unavailable");
+      return http.pdf(answer, what);
     },
 
     async track(booking, signal?: AbortSignal): Promise<TrackingEvent[]> {

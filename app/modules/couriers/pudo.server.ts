@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { logger } from "~/utils/logger.server";
+import { centsToRand, randToCents } from "~/utils/money";
 import {
   CourierError,
   type Booking,
@@ -15,6 +16,7 @@ import {
   type TrackingEvent,
   type TrackingStatus,
 } from "./courier";
+import { courierHttp, type CourierAnswer } from "./courier-http.server";
 import { locate } from "./places";
 
 /**
@@ -265,9 +267,6 @@ export function formatHours(rows: ReadonlyArray<{ day: string; open_time?: strin
   return lines;
 }
 
-/** Rand (VAT incl.) → integer cents; Math.round absorbs binary fractions like 89.95 * 100 = 8995.000000000001. */
-const toCents = (rands: number) => Math.round(rands * 100);
-const toRands = (cents: number) => Math.round(cents) / 100;
 
 function addressBody(address: CourierAddress) {
   const entered = [address.streetAddress, address.localArea, address.city, address.code].filter(Boolean).join(", ");
@@ -318,104 +317,32 @@ function serviceMessage(body: string): string | null {
   return parts.length ? parts.join(": ").slice(0, 300) : null;
 }
 
-/** Rejects as soon as the signal aborts, whatever `fetch` does: the in-process fake's handler ignores signals. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    // The work may still settle (a fetch rejecting with the same abort); nobody waits for it any more.
-    work.catch(() => undefined);
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 export function createPudoClient(options: PudoOptions): CourierClient {
   const origin = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
-  const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const test = options.test ?? false;
 
   const unavailable = (why: string, status?: number) =>
     new CourierError(`PUDO ${why}; try again later.`, "unavailable", status);
 
-  /** One call to PUDO under the timeout, classified: 2xx → body; 401/403 → misconfigured; 4xx → refused; else unavailable. */
-  async function call(
-    what: string,
-    method: "GET" | "POST" | "PUT",
-    path: string,
-    init: { body?: unknown; signal?: AbortSignal; pdf?: boolean },
-  ): Promise<{ status: number; text: string; bytes: Uint8Array }> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
-    let response: Response;
-    let bytes: Uint8Array;
-    try {
-      response = await abortable(
-        doFetch(`${origin}${path}`, {
-          method,
-          headers: {
-            Authorization: `Bearer ${options.apiKey}`,
-            Accept: init.pdf ? "application/pdf" : "application/json",
-            ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
-          },
-          body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-          signal,
-        }),
-        signal,
-      );
-      // The body is read under the same deadline: a service that sends headers and then stalls is still late.
-      bytes = new Uint8Array(await abortable(response.arrayBuffer(), signal));
-    } catch (error) {
-      // The caller gave up (not our timeout): let its own abort reason through.
-      if (init.signal?.aborted && !timeout.aborted) throw init.signal.reason;
-      logger.warn({ err: error, what, path: path.split("?")[0] }, "pudo: no answer");
-      throw unavailable(timeout.aborted ? `did not answer within ${Math.round(timeoutMs / 1000) || 1} s` : "could not be reached");
-    }
-    const body = new TextDecoder().decode(bytes);
-    const status = response.status;
-    if (status === 401 || status === 403) {
-      logger.error({ status, what }, "pudo: credentials refused");
-      throw new CourierError(`PUDO refused our credentials (HTTP ${status}): check the PUDO API key in settings.`, "misconfigured", status);
-    }
-    if (status >= 400 && status < 500) {
-      const said = serviceMessage(body);
-      logger.warn({ status, what, said }, "pudo: refused");
-      throw new CourierError(`PUDO refused the ${what}: ${said ?? `HTTP ${status}`}.`.replace(/\.\.$/, "."), "refused", status);
-    }
-    if (status < 200 || status >= 300) {
-      logger.warn({ status, what }, "pudo: failed");
-      throw unavailable(`is having trouble (HTTP ${status})`, status);
-    }
-    return { status, text: body, bytes };
-  }
+  const http = courierHttp({
+    service: "PUDO",
+    log: "pudo",
+    settingsHint: "check the PUDO API key in settings",
+    timeoutMs,
+    fetch: options.fetch,
+    said: (_body, text) => serviceMessage(text),
+  });
 
-  /** A 2xx body that must be JSON of a given shape; anything else means PUDO is not itself right now. */
-  function parse<T>(what: string, text: string, shape: z.ZodType<T>): T {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      logger.warn({ what }, "pudo: answer is not JSON");
-      throw unavailable("sent an answer we could not read");
-    }
-    const parsed = shape.safeParse(json);
-    if (!parsed.success) {
-      logger.warn({ what, issues: parsed.error.issues.slice(0, 5) }, "pudo: unexpected answer");
-      throw unavailable("sent an answer we could not read");
-    }
-    return parsed.data;
+  /** One call to PUDO; an answer that is not 2xx is its failure (courier-http.server.ts). */
+  async function call(what: string, method: "GET" | "POST" | "PUT", path: string, init: { body?: unknown; signal?: AbortSignal; pdf?: boolean }): Promise<CourierAnswer> {
+    const headers = {
+      Authorization: `Bearer ${options.apiKey}`,
+      Accept: init.pdf ? "application/pdf" : "application/json",
+      ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+    };
+    const answer = await http.exchange(`${origin}${path}`, { method, headers, body: init.body !== undefined ? JSON.stringify(init.body) : undefined }, what, init.signal);
+    return http.succeeded(answer, what);
   }
 
   /** The one parcel a locker takes, and its box; refused (no call made) when it can't go in a locker. */
@@ -473,17 +400,17 @@ export function createPudoClient(options: PudoOptions): CourierClient {
     async rates(request: QuoteRequest, signal?: AbortSignal): Promise<ServiceRate[]> {
       const terminal = lockerCode(request.delivery, "quote");
       const { parcel, box } = lockerParcel(request.parcels);
-      const { text: body } = await call("quote", "POST", "/api/v1/locker-rates-new", {
+      const answer = await call("the quote", "POST", "/api/v1/locker-rates-new", {
         signal,
         body: {
           collection_address: addressBody(request.collection),
           delivery_address: { terminal_id: terminal },
           parcels: parcelBody(parcel, box),
-          declared_value: toRands(request.declaredValueCents),
+          declared_value: centsToRand(request.declaredValueCents),
           ...(request.collectionDate ? { collection_min_date: request.collectionDate } : {}),
         },
       });
-      const { rates } = parse("quote", body, ratesShape);
+      const { rates } = http.json(answer, "the quote", ratesShape);
       // PUDO answers one rate per box size; take the parcel's box, else the next larger box it offers.
       const door = rates
         .map((r) => ({ r, box: boxOfServiceCode(r.service_level.code) }))
@@ -493,7 +420,7 @@ export function createPudoClient(options: PudoOptions): CourierClient {
       if (!best) {
         throw new CourierError(`PUDO offers no door-to-locker rate for ${an(box.label)} box to locker ${terminal}: choose another locker or door delivery.`, "refused");
       }
-      const priceCents = toCents(best.r.rate);
+      const priceCents = randToCents(best.r.rate);
       if (priceCents <= 0) throw unavailable("quoted no price");
       return [
         {
@@ -508,8 +435,7 @@ export function createPudoClient(options: PudoOptions): CourierClient {
     },
 
     async points(signal?: AbortSignal): Promise<PickupPoint[]> {
-      const { text: body } = await call("locker list", "GET", "/api/v1/lockers-data", { signal });
-      const rows = parse("locker list", body, z.array(z.unknown()));
+      const rows = http.json(await call("the locker list", "GET", "/api/v1/lockers-data", { signal }), "the locker list", z.array(z.unknown()));
       const points: PickupPoint[] = [];
       let unreadable = 0;
       for (const row of rows) {
@@ -536,7 +462,7 @@ export function createPudoClient(options: PudoOptions): CourierClient {
         throw new CourierError(`The parcel needs ${an(fitted.box.label)} box but ${request.serviceCode} is for ${an(quoted.label)} box: quote again.`, "refused");
       }
       const box = quoted ?? fitted.box;
-      const { text: body } = await call("booking", "POST", "/api/v1/shipments", {
+      const answer = await call("the booking", "POST", "/api/v1/shipments", {
         signal,
         body: {
           collection_address: addressBody(request.collection),
@@ -545,13 +471,13 @@ export function createPudoClient(options: PudoOptions): CourierClient {
           delivery_contact: contactBody(request.deliveryContact),
           service_level_code: request.serviceCode,
           parcels: parcelBody(fitted.parcel, box),
-          declared_value: toRands(request.declaredValueCents),
+          declared_value: centsToRand(request.declaredValueCents),
           customer_reference: request.reference,
           ...(request.collectionDate ? { collection_min_date: request.collectionDate } : {}),
           ...(request.instructions ? { special_instructions_collection: request.instructions } : {}),
         },
       });
-      const shipment = parse("booking", body, shipmentShape);
+      const shipment = http.json(answer, "the booking", shipmentShape);
       const trackingReference =
         shipment.custom_tracking_reference || shipment.tracking_reference || shipment.waybill || shipment.short_tracking_reference;
       if (!trackingReference) {
@@ -562,7 +488,7 @@ export function createPudoClient(options: PudoOptions): CourierClient {
         courier: "pudo",
         shipmentId: String(shipment.id),
         trackingReference,
-        priceCents: shipment.rate != null && shipment.rate > 0 ? toCents(shipment.rate) : null,
+        priceCents: shipment.rate != null && shipment.rate > 0 ? randToCents(shipment.rate) : null,
         trackingUrl: null,
       };
     },
@@ -570,19 +496,12 @@ export function createPudoClient(options: PudoOptions): CourierClient {
     async label(booking, signal?: AbortSignal): Promise<Uint8Array> {
       // The waybill generator sits outside /api/v1 and reads the key from the query (as TCG's plugin calls it).
       const path = `/generate/waybill/${ref(booking)}?api_key=${encodeURIComponent(options.apiKey)}`;
-      const { bytes } = await call("waybill", "GET", path, { signal, pdf: true });
-      const magic = new TextDecoder().decode(bytes.subarray(0, 5));
-      if (magic !== "%PDF-") {
-        logger.warn({ shipmentId: booking.shipmentId }, "pudo: waybill is not a PDF");
-        throw unavailable("sent a waybill that is not a PDF");
-      }
-      return bytes;
+      return http.pdf(await call("the waybill", "GET", path, { signal, pdf: true }), "the waybill");
     },
 
     async track(booking, signal?: AbortSignal): Promise<TrackingEvent[]> {
       const path = `/api/v1/tracking/shipments?waybill=${encodeURIComponent(booking.trackingReference)}`;
-      const { text: body } = await call("tracking lookup", "GET", path, { signal });
-      const data = parse("tracking lookup", body, trackingShape);
+      const data = http.json(await call("the tracking lookup", "GET", path, { signal }), "the tracking lookup", trackingShape);
       const raw = data.tracking_events ?? data.shipments?.[0]?.tracking_events ?? [];
       const events: TrackingEvent[] = [];
       for (const e of raw) {
@@ -608,7 +527,7 @@ export function createPudoClient(options: PudoOptions): CourierClient {
     },
 
     async cancel(booking, signal?: AbortSignal): Promise<void> {
-      await call("cancellation", "PUT", `/api/v1/shipments/${ref(booking)}`, { signal, body: { status: "cancelled" } });
+      await call("the cancellation", "PUT", `/api/v1/shipments/${ref(booking)}`, { signal, body: { status: "cancelled" } });
     },
   };
 }

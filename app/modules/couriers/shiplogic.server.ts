@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { logger } from "~/utils/logger.server";
+import { centsToRand, randToCents } from "~/utils/money";
 import {
   CourierError,
   CourierWebhookError,
@@ -18,6 +19,7 @@ import {
   type TrackingPush,
   type TrackingStatus,
 } from "./courier";
+import { courierHttp } from "./courier-http.server";
 
 /**
  * The Courier Guy's door-to-door deliveries through Shiplogic's API v2 (DESIGN.md "Couriers"). JSON over HTTPS with
@@ -274,10 +276,6 @@ function toParcels(parcels: Parcel[]) {
   }));
 }
 
-/** Integer cents → Shiplogic's rand (exact for any integer cents: 123456 → 1234.56). */
-const toRand = (cents: number) => Math.round(cents) / 100;
-/** Shiplogic's rand → integer cents (rounding away float noise: 118.45 → 11845). */
-const toCents = (rand: number) => Math.round(rand * 100);
 
 /**
  * A collection day (YYYY-MM-DD, South African time) as Shiplogic stores it: the instant that day starts in SAST
@@ -315,102 +313,20 @@ function plainMessage(body: unknown, raw: string): string | null {
 
 export function createShiplogicClient(options: ShiplogicOptions): CourierClient {
   const base = options.baseUrl.replace(/\/+$/, "").replace(/\/v2$/, "");
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const doFetch = options.fetch ?? fetch;
+  const http = courierHttp({
+    service: SERVICE,
+    log: "shiplogic",
+    settingsHint: "check the Shiplogic API key in settings",
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    fetch: options.fetch,
+    said: plainMessage,
+  });
 
-  function signalFor(caller?: AbortSignal): AbortSignal {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    return caller ? AbortSignal.any([timeout, caller]) : timeout;
-  }
-
-  /** A failed fetch or body read: the caller's own abort passes through as is; anything else is "unavailable". */
-  function transportError(error: unknown, what: string, caller?: AbortSignal): unknown {
-    if (caller?.aborted) return caller.reason;
-    const timedOut = error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError");
-    logger.warn({ err: error, what }, "shiplogic: request failed");
-    return new CourierError(
-      timedOut
-        ? `${SERVICE} did not answer within ${timeoutMs / 1000} s (${what}). Try again in a few minutes.`
-        : `${SERVICE} could not be reached (${what}). Try again in a few minutes.`,
-      "unavailable",
-    );
-  }
-
-  /** One JSON call: the status mapped to the contract's reasons, the body parsed and checked against `schema`. */
+  /** One JSON call, its answer checked against `schema`. */
   async function call<T>(what: string, method: "GET" | "POST", path: string, schema: z.ZodType<T>, body: unknown, caller?: AbortSignal): Promise<T> {
-    const signal = signalFor(caller);
-    let status: number;
-    let raw: string;
-    try {
-      const response = await doFetch(`${base}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${options.apiKey}`,
-          Accept: "application/json",
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal,
-      });
-      status = response.status;
-      raw = await response.text();
-    } catch (error) {
-      throw transportError(error, what, caller);
-    }
-
-    let json: unknown = undefined;
-    try {
-      // An empty success (204) is checked as {}: fine where nothing is read (cancel), "unavailable" elsewhere.
-      json = raw.trim() ? JSON.parse(raw) : status >= 200 && status < 300 ? {} : undefined;
-    } catch {
-      json = undefined;
-    }
-
-    if (status === 401 || status === 403) {
-      logger.error({ status, what }, "shiplogic: API key refused");
-      throw new CourierError(`${SERVICE} refused our API key (${what}): check the Shiplogic API key in settings.`, "misconfigured", status);
-    }
-    if (status === 429) {
-      throw new CourierError(`${SERVICE} is busy (too many requests; ${what}). Try again in a minute.`, "unavailable", status);
-    }
-    if (status >= 400 && status < 500) {
-      const said = plainMessage(json, raw);
-      logger.warn({ status, what, said }, "shiplogic: request refused");
-      throw new CourierError(`${SERVICE} refused the ${what}: ${said ?? `it answered HTTP ${status}`}.`.replace(/\.\.$/, "."), "refused", status);
-    }
-    if (status < 200 || status >= 300) {
-      logger.warn({ status, what }, "shiplogic: server error");
-      throw new CourierError(`${SERVICE} had a problem on its side (HTTP ${status}; ${what}). Try again in a few minutes.`, "unavailable", status);
-    }
-    if (json === undefined) {
-      logger.warn({ status, what, start: raw.slice(0, 80) }, "shiplogic: answer is not JSON");
-      throw new CourierError(`${SERVICE} sent an answer we could not read (${what}). Try again in a few minutes.`, "unavailable", status);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      logger.warn({ what, issues: parsed.error.issues.slice(0, 5) }, "shiplogic: unexpected answer shape");
-      throw new CourierError(`${SERVICE} sent an answer we did not expect (${what}). Try again in a few minutes.`, "unavailable", status);
-    }
-    return parsed.data;
-  }
-
-  async function fetchPdf(url: string, caller?: AbortSignal): Promise<Uint8Array> {
-    let response: Response;
-    let bytes: Uint8Array;
-    try {
-      // A pre-signed link: no Authorization header (S3 refuses a second credential, and the key must not leave).
-      response = await doFetch(url, { method: "GET", signal: signalFor(caller) });
-      bytes = new Uint8Array(await response.arrayBuffer());
-    } catch (error) {
-      throw transportError(error, "waybill download", caller);
-    }
-    if (!response.ok) {
-      throw new CourierError(`${SERVICE} could not hand over the waybill (HTTP ${response.status}). Try again in a few minutes.`, "unavailable", response.status);
-    }
-    if (bytes.length < 5 || new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
-      throw new CourierError(`${SERVICE} sent a waybill that is not a PDF. Try again in a few minutes.`, "unavailable");
-    }
-    return bytes;
+    const headers = { Authorization: `Bearer ${options.apiKey}`, Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) };
+    const answer = await http.exchange(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, what, caller);
+    return http.json(answer, what, schema);
   }
 
   return {
@@ -423,17 +339,17 @@ export function createShiplogicClient(options: ShiplogicOptions): CourierClient 
         collection_address: toAddress(request.collection),
         delivery_address: deliveryAddress(request.delivery),
         parcels: toParcels(request.parcels),
-        declared_value: toRand(request.declaredValueCents),
+        declared_value: centsToRand(request.declaredValueCents),
         ...(request.collectionDate
           ? { collection_min_date: sastDayStart(request.collectionDate), delivery_min_date: sastDayStart(request.collectionDate) }
           : {}),
       };
-      const answer = await call("quote", "POST", "/v2/rates", ratesResponse, body, signal);
+      const answer = await call("the quote", "POST", "/v2/rates", ratesResponse, body, signal);
       return answer.rates.map((r) => ({
         courier: "shiplogic" as const,
         serviceCode: r.service_level.code,
         serviceName: r.service_level.name,
-        priceCents: toCents(r.rate),
+        priceCents: randToCents(r.rate),
         deliveryFrom: r.service_level.delivery_date_from || null,
         deliveryTo: r.service_level.delivery_date_to || null,
       }));
@@ -446,7 +362,7 @@ export function createShiplogicClient(options: ShiplogicOptions): CourierClient 
         delivery_address: deliveryAddress(request.delivery),
         delivery_contact: toContact(request.deliveryContact),
         parcels: toParcels(request.parcels),
-        declared_value: toRand(request.declaredValueCents),
+        declared_value: centsToRand(request.declaredValueCents),
         service_level_code: request.serviceCode,
         // Our order id: it shows on the waybill and in the portal, and is what a retry is recognised by.
         customer_reference: request.reference,
@@ -455,7 +371,7 @@ export function createShiplogicClient(options: ShiplogicOptions): CourierClient 
           : {}),
         ...(request.instructions ? { special_instructions_delivery: request.instructions } : {}),
       };
-      const shipment = await call("booking", "POST", "/v2/shipments", shipmentResponse, body, signal);
+      const shipment = await call("the booking", "POST", "/v2/shipments", shipmentResponse, body, signal);
       const trackingReference = shipment.short_tracking_reference || shipment.custom_tracking_reference;
       if (!trackingReference) {
         logger.error({ shipmentId: shipment.id, reference: request.reference }, "shiplogic: shipment without a tracking reference");
@@ -465,26 +381,27 @@ export function createShiplogicClient(options: ShiplogicOptions): CourierClient 
         courier: "shiplogic",
         shipmentId: String(shipment.id),
         trackingReference,
-        priceCents: shipment.rate != null ? toCents(shipment.rate) : null,
+        priceCents: shipment.rate != null ? randToCents(shipment.rate) : null,
         trackingUrl: trackingUrlFor(trackingReference),
       };
     },
 
     async label(booking, signal?: AbortSignal): Promise<Uint8Array> {
-      const url = await call("waybill", "GET", `/v2/shipments/label?id=${encodeURIComponent(booking.shipmentId)}`, labelResponse, undefined, signal);
-      return fetchPdf(url, signal);
+      const url = await call("the waybill", "GET", `/v2/shipments/label?id=${encodeURIComponent(booking.shipmentId)}`, labelResponse, undefined, signal);
+      // a pre-signed link: no Authorization header (S3 refuses a second credential, and the key must not leave)
+      return http.pdf(await http.exchange(url, { method: "GET" }, "the waybill", signal), "the waybill");
     },
 
     async track(booking, signal?: AbortSignal): Promise<TrackingEvent[]> {
       const reference = booking.trackingReference;
-      const answer = await call("tracking", "GET", `/v2/tracking/shipments?tracking_reference=${encodeURIComponent(reference)}`, trackingResponse, undefined, signal);
+      const answer = await call("the tracking", "GET", `/v2/tracking/shipments?tracking_reference=${encodeURIComponent(reference)}`, trackingResponse, undefined, signal);
       const shipment = answer.shipments[0];
       if (!shipment) throw new CourierError(`${SERVICE} has no shipment with tracking reference ${reference}.`, "refused", 404);
       return mapEvents(shipment.tracking_events ?? [], reference);
     },
 
     async cancel(booking, signal?: AbortSignal): Promise<void> {
-      const answer = await call("cancellation", "POST", "/v2/shipments/cancel", cancelResponse, { tracking_reference: booking.trackingReference }, signal);
+      const answer = await call("the cancellation", "POST", "/v2/shipments/cancel", cancelResponse, { tracking_reference: booking.trackingReference }, signal);
       if (answer.status && answer.status !== "cancelled") {
         throw new CourierError(`${SERVICE} did not cancel shipment ${booking.trackingReference}: it is "${humanStatus(answer.status)}".`, "refused");
       }
