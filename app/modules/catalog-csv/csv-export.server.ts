@@ -7,6 +7,7 @@
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
+import { keysetBatches } from "~/db/keyset-batches.server";
 import { imagesOf } from "~/modules/catalog/catalog.server";
 import type { PriceTier } from "~/modules/pricing/tiers.logic";
 import { profileFromRow, SCENT_COLUMNS, type ScentColumns } from "~/modules/scent/scent-profile";
@@ -39,8 +40,7 @@ interface ExportRow extends ScentColumns {
 export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<Array<ExportRow & { tiers: PriceTier[] }>> {
   // The index is on lower(name) (collate "C" on PostgreSQL, so both databases order alike); the key must say the same.
   const sortKey = isPostgres(db) ? sql<string>`lower(p.name) collate "C"` : sql<string>`lower(p.name)`;
-  let after: { name: string; id: string } | null = null;
-  for (;;) {
+  const read = (after: { name: string; id: string } | null, limit: number) => {
     let query = db
       .selectFrom("products as p")
       .leftJoin("categories as c", "c.id", "p.category_id")
@@ -65,8 +65,9 @@ export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SI
         sql<string>`lower(p.name)`.as("sort_name"),
       ]);
     if (after) query = query.where(sql<boolean>`(${sortKey}, p.id) > (${after.name}, ${after.id})`);
-    const rows = (await query.orderBy(sortKey).orderBy("p.id").limit(batchSize).execute()) as ExportRow[];
-    if (rows.length === 0) return;
+    return query.orderBy(sortKey).orderBy("p.id").limit(limit).execute() as Promise<ExportRow[]>;
+  };
+  for await (const rows of keysetBatches(read, (last) => ({ name: last.sort_name, id: last.id }), batchSize)) {
     const tiers = await db
       .selectFrom("product_tiers")
       .select(["product_id", "min_quantity", "max_quantity", "price_cents"])
@@ -79,9 +80,6 @@ export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SI
       byProduct.set(t.product_id, list);
     }
     yield rows.map((r) => ({ ...r, tiers: byProduct.get(r.id) ?? [] }));
-    if (rows.length < batchSize) return;
-    const last = rows[rows.length - 1]!;
-    after = { name: last.sort_name, id: last.id };
   }
 }
 

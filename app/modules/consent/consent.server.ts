@@ -11,7 +11,8 @@
  */
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
-import { isPostgres, type Queryable, type Trx } from "~/db/db.server";
+import type { Queryable, Trx } from "~/db/db.server";
+import { keysetBatches, timeKey, timeKeyValue } from "~/db/keyset-batches.server";
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
 import { neutraliseCell, saDay, saTime } from "~/modules/reports/reports.logic";
 import { newId } from "~/utils/ids";
@@ -204,10 +205,8 @@ interface CsvRow {
  * The log in time order, a batch at a time, each batch starting strictly after the previous one's last
  * (created_at, id) (the consents_created_idx index): no connection is held between batches.
  */
-export async function* consentBatches(db: Queryable, batchSize = CONSENT_CSV_BATCH): AsyncGenerator<CsvRow[]> {
-  const postgres = isPostgres(db);
-  let after: { at: string; id: string } | null = null;
-  for (;;) {
+export function consentBatches(db: Queryable, batchSize = CONSENT_CSV_BATCH): AsyncGenerator<CsvRow[]> {
+  const read = (after: { at: string; id: string } | null, limit: number) => {
     let query = db
       .selectFrom("consents as c")
       .leftJoin("users as a", "a.id", "c.actor_user_id")
@@ -222,19 +221,12 @@ export async function* consentBatches(db: Queryable, batchSize = CONSENT_CSV_BAT
         "c.source",
         "a.email as actor_email",
         "c.created_at",
-        (postgres ? sql<string>`c.created_at::text` : sql<string>`c.created_at`).as("cursor_at"),
+        timeKey(db, "c.created_at").as("cursor_at"),
       ]);
-    if (after) {
-      const at = postgres ? sql`cast(${after.at} as timestamptz)` : sql`${after.at}`;
-      query = query.where(sql<boolean>`(c.created_at, c.id) > (${at}, ${after.id})`);
-    }
-    const rows = (await query.orderBy("c.created_at").orderBy("c.id").limit(batchSize).execute()) as CsvRow[];
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batchSize) return;
-    const last = rows[rows.length - 1]!;
-    after = { at: last.cursor_at, id: last.id };
-  }
+    if (after) query = query.where(sql<boolean>`(c.created_at, c.id) > (${timeKeyValue(db, after.at)}, ${after.id})`);
+    return query.orderBy("c.created_at").orderBy("c.id").limit(limit).execute() as Promise<CsvRow[]>;
+  };
+  return keysetBatches(read, (last) => ({ at: last.cursor_at, id: last.id }), batchSize);
 }
 
 export function consentCsvCells(r: Omit<CsvRow, "cursor_at">): string[] {

@@ -12,7 +12,8 @@
  * transaction is held between batches, so the shop keeps serving while a large file downloads.
  */
 import { sql } from "kysely";
-import { isPostgres, type Queryable } from "~/db/db.server";
+import type { Queryable } from "~/db/db.server";
+import { keysetBatches, timeKey, timeKeyValue } from "~/db/keyset-batches.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
 import { formatInvoiceNumber, vatInInclusiveTotal } from "~/modules/invoices/invoice.logic";
 import { ORDER_STATUS_LABELS, paymentStatusLabel } from "~/modules/orders/order-admin.logic";
@@ -100,17 +101,14 @@ export function ordersExportFilename(shopName: string, options: Pick<OrdersExpor
  */
 export async function* orderBatches(db: Queryable, options: OrdersExportOptions): AsyncGenerator<Array<{ order: ExportOrder; lines: ExportLine[] }>> {
   const { start, end } = rangeBounds(options);
-  const size = options.batchSize ?? EXPORT_BATCH_SIZE;
-  const postgres = isPostgres(db);
-  let after: { at: string; id: string } | null = null;
-  for (;;) {
+  const read = (after: { at: string; id: string } | null, limit: number) => {
     let query = db
       .selectFrom("orders as o")
       .leftJoin("users as u", "u.id", "o.user_id")
       .select([
         "o.id",
         "o.created_at",
-        (postgres ? sql<string>`o.created_at::text` : sql<string>`o.created_at`).as("cursor_at"),
+        timeKey(db, "o.created_at").as("cursor_at"),
         "o.status",
         "o.payment_status",
         "o.payment_method",
@@ -127,7 +125,7 @@ export async function* orderBatches(db: Queryable, options: OrdersExportOptions)
     if (options.status === "paid") query = query.where("o.payment_status", "=", PAID);
     else if (options.status) query = query.where("o.status", "=", options.status);
     if (after) {
-      const at = postgres ? sql<string>`cast(${after.at} as timestamptz)` : sql<string>`${after.at}`;
+      const at = timeKeyValue(db, after.at);
       // The lower bound is the last key's time, not the range's start: SQLite seeks the index by the plain bound and
       // only filters by the row value, so with the range's start every batch scanned all the batches before it again
       // (a batch halfway through a million orders: 110 ms instead of 13).
@@ -135,17 +133,15 @@ export async function* orderBatches(db: Queryable, options: OrdersExportOptions)
     } else {
       query = query.where("o.created_at", ">=", start);
     }
-    const orders = (await query.orderBy("o.created_at").orderBy("o.id").limit(size).execute()) as ExportOrder[];
-    if (orders.length === 0) return;
+    return query.orderBy("o.created_at").orderBy("o.id").limit(limit).execute() as Promise<ExportOrder[]>;
+  };
+  for await (const orders of keysetBatches(read, (last) => ({ at: last.cursor_at, id: last.id }), options.batchSize ?? EXPORT_BATCH_SIZE)) {
     const ids = orders.map((o) => o.id);
     const [lines, refunds] = await Promise.all([options.lines ? linesOf(db, ids) : new Map<string, ExportLine[]>(), refundsByOrder(db, ids)]);
     yield orders.map((order) => {
       order.refunded_cents = refunds.get(order.id) ?? 0;
       return { order, lines: lines.get(order.id) ?? [] };
     });
-    if (orders.length < size) return;
-    const last = orders[orders.length - 1]!;
-    after = { at: last.cursor_at, id: last.id };
   }
 }
 
