@@ -21,7 +21,12 @@ export default [
     route("reset-password", "routes/auth.reset-password.tsx"),
     route("logout", "routes/auth.logout.ts"),
   ]),
-  route("profile", "routes/profile.tsx"),
+  // the profile's tabs, one page each in the profile's frame (the old ?tab= addresses redirect to them)
+  route("profile", "routes/profile.tsx", [
+    index("routes/profile._index.tsx"),
+    route("orders", "routes/profile.orders.tsx"),
+    route("preferences", "routes/profile.preferences.tsx"),
+  ]),
   // a person's own data (POPIA s23, s24): the download (a resource route: a ZIP) and the deletion page
   route("profile/my-data", "routes/profile.my-data.ts"),
   route("profile/delete-account", "routes/profile.delete-account.tsx"),

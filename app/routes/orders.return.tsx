@@ -162,7 +162,7 @@ export default function ReturnItems({ loaderData: d, actionData }: Route.Compone
               <Button type="submit" disabled={busy}>
                 {busy ? "Sending…" : "Request return"}
               </Button>
-              <ButtonLink to="/profile?tab=orders" variant="ghost">
+              <ButtonLink to="/profile/orders" variant="ghost">
                 Back to my orders
               </ButtonLink>
             </div>
@@ -255,7 +255,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <p className="eyebrow">Returns</p>
         <h1 className="mt-3 text-4xl text-ink">{notFound ? "Order Not Found" : "Something went wrong"}</h1>
         <p className="mt-4 text-sm text-ink-soft">{notFound ? "We couldn't find the order you're looking for." : "The page could not be loaded. Please try again."}</p>
-        <ButtonLink to="/profile?tab=orders" variant="secondary" className="mt-8">
+        <ButtonLink to="/profile/orders" variant="secondary" className="mt-8">
           My orders
         </ButtonLink>
       </div>

@@ -95,7 +95,7 @@ export default function BankTransfer({ loaderData: d }: Route.ComponentProps) {
             </div>
           )}
           <p className="mt-8 text-center text-xs text-muted">
-            <Link to="/profile?tab=orders" className="underline underline-offset-4">
+            <Link to="/profile/orders" className="underline underline-offset-4">
               Your orders
             </Link>
           </p>

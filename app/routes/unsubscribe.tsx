@@ -54,7 +54,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
       <AuthShell eyebrow="E-mail preferences" title={refusal.reason === "expired" ? "Link Expired" : "Link Not Valid"}>
         <div className="space-y-6">
           <Notice tone="error">{refusal.message}</Notice>
-          <ButtonLink to="/profile?tab=preferences" size="lg" className="w-full">
+          <ButtonLink to="/profile/preferences" size="lg" className="w-full">
             Email Preferences
           </ButtonLink>
         </div>
@@ -70,7 +70,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
           {outcome?.kind === "done" ? <p className="text-center text-sm text-ink-soft">{outcome.email}</p> : null}
           <p className="text-center text-sm leading-relaxed text-ink-soft">
             Changed your mind? Sign in and turn news and offers back on under{" "}
-            <Link to="/profile?tab=preferences" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            <Link to="/profile/preferences" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">
               Email Preferences
             </Link>
             .

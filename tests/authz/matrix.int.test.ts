@@ -29,12 +29,13 @@ async function invoiceOf(db: DB, userId: string, paid: boolean) {
 
 const MATRIX: MatrixEntry[] = [
   // accounts
-  { path: "/profile", route: () => import("~/routes/profile"), kind: "loader", expect: SIGNED_IN_PAGE },
-  { path: "/profile?tab=orders", route: () => import("~/routes/profile"), kind: "loader", expect: SIGNED_IN_PAGE },
-  { path: "/profile", route: () => import("~/routes/profile"), kind: "action", form: { intent: "preferences", emailMarketing: "on" }, expect: { visitor: "login", customer: 200, admin: 200 }, note: "preferences" },
-  { path: "/profile", route: () => import("~/routes/profile"), kind: "action", form: { intent: "password", currentPassword: "wrong password", newPassword: "a brand new passphrase" }, expect: { visitor: "login", customer: 400, admin: 400 }, note: "password" },
-  { path: "/auth/logout", route: () => import("~/routes/auth.logout"), kind: "action", expect: { visitor: 302, customer: 302, admin: 302 } },
-  // a person's own data (docs/decisions/040): only ever the session's own; deletion needs the password
+  { path: "/profile", route: () => import("~/routes/profile"), kind: "loader", expect: SIGNED_IN_PAGE, note: "the frame" },
+  { path: "/profile?tab=orders", route: () => import("~/routes/profile"), kind: "loader", expect: { visitor: 301, customer: 301, admin: 301 }, note: "an old tab address, to its page" },
+  { path: "/profile", route: () => import("~/routes/profile._index"), kind: "loader", expect: SIGNED_IN_PAGE, note: "account" },
+  { path: "/profile?index", route: () => import("~/routes/profile._index"), kind: "action", form: { intent: "password", currentPassword: "wrong password", newPassword: "a brand new passphrase" }, expect: { visitor: "login", customer: 400, admin: 400 }, note: "password" },
+  { path: "/profile/orders", route: () => import("~/routes/profile.orders"), kind: "loader", expect: SIGNED_IN_PAGE },
+  { path: "/profile/preferences", route: () => import("~/routes/profile.preferences"), kind: "loader", expect: SIGNED_IN_PAGE },
+  { path: "/profile/preferences", route: () => import("~/routes/profile.preferences"), kind: "action", form: { intent: "preferences", emailMarketing: "on" }, expect: { visitor: "login", customer: 200, admin: 200 }, note: "preferences" },
   { path: "/profile/my-data", route: () => import("~/routes/profile.my-data"), kind: "action", expect: { visitor: "login", customer: 200, admin: 200 }, note: "download my data" },
   { path: "/profile/my-data", route: () => import("~/routes/profile.my-data"), kind: "action", setup: async (db) => ({ form: { userId: (await createUser(db)).id } }), expect: { visitor: "login", customer: { status: 403, error: "You can download only your own data. Signed in, “Download my data” gives you yours." }, admin: { status: 403 } }, note: "someone else's data" },
   { path: "/profile/delete-account", route: () => import("~/routes/profile.delete-account"), kind: "loader", expect: SIGNED_IN_PAGE },

@@ -165,12 +165,13 @@ test.describe("accounts", () => {
   test("redirect after login returns to the page, and ignores an outside URL", async ({ page }) => {
     const user = { email: uniqueEmail("redirect"), password: E2E_PASSWORD };
     await register(page, user);
+    // the tab's old address (in e-mails already sent) still leads there
     await page.goto("/profile?tab=orders");
     await expect(page).toHaveURL(/\/auth\/login\?redirect=/);
     await page.getByLabel("Email", { exact: true }).fill(user.email);
     await page.getByLabel("Password", { exact: true }).fill(user.password);
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await expect(page).toHaveURL(/\/profile\?tab=orders$/);
+    await expect(page).toHaveURL(/\/profile\/orders$/);
     await expect(page.getByText("No orders found")).toBeVisible();
     await expect(page.getByRole("link", { name: "Start Shopping" })).toBeVisible();
 
@@ -186,7 +187,7 @@ test.describe("accounts", () => {
   test("email preferences: the marketing opt-in is saved with its date; the message clears after 3 s", async ({ page }) => {
     await useTestClock(page);
     await registerAndSignIn(page);
-    await page.goto("/profile?tab=preferences");
+    await page.goto("/profile/preferences");
     const marketing = page.getByRole("switch", { name: "News and offers" });
     const notifications = page.getByRole("switch", { name: "Order and account notifications" });
     await expect(notifications).toBeChecked();
@@ -210,7 +211,7 @@ test.describe("accounts without JavaScript", () => {
     await page.goto("/profile");
     await expect(page.getByRole("heading", { name: "Profile Settings" })).toBeVisible();
     await page.getByRole("link", { name: "Orders" }).click();
-    await expect(page).toHaveURL(/\/profile\?tab=orders$/);
+    await expect(page).toHaveURL(/\/profile\/orders$/);
     await expect(page.getByText("No orders found")).toBeVisible();
     await openAccountMenu(page);
     await page.getByRole("banner").getByRole("button", { name: "Sign Out" }).first().click();
@@ -283,6 +284,6 @@ test.describe("accounts accessibility", () => {
     };
     for (const path of ["/auth/login", "/auth/register", "/auth/forgot-password", "/auth/reset-password?token=nope"]) await audit(path);
     await registerAndSignIn(page);
-    for (const path of ["/profile", "/profile?tab=orders", "/profile?tab=preferences", "/admin"]) await audit(path);
+    for (const path of ["/profile", "/profile/orders", "/profile/preferences", "/admin"]) await audit(path);
   });
 });

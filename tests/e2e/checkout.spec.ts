@@ -82,7 +82,7 @@ test.describe("checkout and payment", () => {
     // The order is in the profile, being processed.
     await page.getByRole("link", { name: "View Order Status" }).click();
     await expect(page).toHaveURL(/\/profile$/);
-    await page.goto("/profile?tab=orders");
+    await page.goto("/profile/orders");
     await expect(page.getByRole("link", { name: new RegExp(`^Order ${shortId}, .*, Processing, R718\\.20$`) })).toBeVisible();
     await expect(page.getByRole("link", { name: new RegExp(`^Invoice INV-\\d{6} for order ${shortId}, as a PDF$`) })).toHaveAttribute("href", /\/orders\/[0-9a-f-]+\/invoice\.pdf$/);
 
@@ -132,7 +132,7 @@ test.describe("checkout and payment", () => {
     await expect(page.getByRole("heading", { name: "Payment Failed" })).toBeVisible();
 
     // The profile lists it apart from real orders: a folded list of payment attempts that didn't go through.
-    await page.goto("/profile?tab=orders");
+    await page.goto("/profile/orders");
     await expect(page.getByText("No orders found")).toBeVisible();
     await page.getByText("Payment attempts that didn't go through (1)").click();
     await expect(page.getByRole("link", { name: new RegExp(`^Payment attempt ${shortId}, .*, Not paid, `) })).toBeVisible();

@@ -182,7 +182,7 @@ test("register without marketing → no announcement; opt in → it arrives with
 
   // 2. The quiet customer opts in on their profile.
   await signIn(page, quiet);
-  await page.goto("/profile?tab=preferences");
+  await page.goto("/profile/preferences");
   const marketing = page.getByRole("switch", { name: "News and offers by e-mail" });
   await expect(marketing).not.toBeChecked();
   await marketing.check();
@@ -278,7 +278,7 @@ test("a forged or an expired unsubscribe link is refused with a clear message an
 
   // still opted in
   await signIn(page, email);
-  await page.goto("/profile?tab=preferences");
+  await page.goto("/profile/preferences");
   await expect(page.getByRole("switch", { name: "News and offers by e-mail" })).toBeChecked();
 });
 

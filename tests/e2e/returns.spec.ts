@@ -67,7 +67,7 @@ test("a full return: order history → request → approve → receive → refun
   await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
 
   // Not delivered yet: the order history offers no return.
-  await page.goto("/profile?tab=orders");
+  await page.goto("/profile/orders");
   await expect(page.getByRole("link", { name: `Return items from order ${shortId}` })).toHaveCount(0);
 
   // The owner delivers it.
@@ -78,7 +78,7 @@ test("a full return: order history → request → approve → receive → refun
   await expect(admin.getByRole("row").filter({ hasText: `#${shortId}` })).toHaveCount(0);
 
   // From the order history, the shopper asks to return one bottle.
-  await page.goto("/profile?tab=orders");
+  await page.goto("/profile/orders");
   await page.getByRole("link", { name: `Return items from order ${shortId}` }).click();
   await expect(page.getByRole("heading", { name: "Return items", level: 1 })).toBeVisible();
   await expect(page.getByText(/You may cancel without reason within 7 days after delivery: for this order, until \d+ \w+ \d{4} \(ECTA s44\)/)).toBeVisible();

@@ -221,7 +221,7 @@ test.describe("HTTP server", () => {
       { data: "" },
       { type: "multipart/form-data; boundary=xyz", data: "--xyz\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nbroken" },
     ];
-    for (const path of ["/auth/login", "/auth/register", "/?index", "/checkout", "/profile", "/api/reviews", "/api/coupons/validate"]) {
+    for (const path of ["/auth/login", "/auth/register", "/?index", "/checkout", "/profile?index", "/profile/preferences", "/api/reviews", "/api/coupons/validate"]) {
       for (const body of bodies) {
         const res = await request.post(path, { headers: { origin, ...(body.type ? { "content-type": body.type } : {}) }, data: body.data, maxRedirects: 0 });
         expect(res.status(), `${path} with ${body.type ?? "no content type"}`).toBeGreaterThanOrEqual(300);

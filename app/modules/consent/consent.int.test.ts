@@ -7,7 +7,7 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import * as register from "~/routes/auth.register";
-import * as profile from "~/routes/profile";
+import * as preferencesTab from "~/routes/profile.preferences";
 import * as users from "~/routes/admin.users";
 import * as consentsCsv from "~/routes/admin.consents[.]csv";
 import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "~/modules/legal/versions";
@@ -77,7 +77,7 @@ describe("the profile's switch", () => {
     const user = await createUser(db());
     const cookie = await sessionCookieFor(db(), user.id);
     const save = (marketing: boolean) =>
-      callAction(profile.action, "/profile", { intent: "preferences", emailNotifications: "on", ...(marketing ? { emailMarketing: "on" } : {}) }, { headers: { cookie } });
+      callAction(preferencesTab.action, "/profile/preferences", { intent: "preferences", emailNotifications: "on", ...(marketing ? { emailMarketing: "on" } : {}) }, { headers: { cookie } });
 
     expect(await dataOf(await save(true))).toMatchObject({ ok: true });
     expect(await dataOf(await save(true))).toMatchObject({ ok: true });
@@ -100,7 +100,7 @@ describe("the profile's switch", () => {
     const user = await createUser(db());
     const cookie = await sessionCookieFor(db(), user.id);
     const before = await consentCount();
-    const result = await callAction(profile.action, "/profile", { intent: "preferences", emailMarketing: "yes please" }, { headers: { cookie } });
+    const result = await callAction(preferencesTab.action, "/profile/preferences", { intent: "preferences", emailMarketing: "yes please" }, { headers: { cookie } });
     expect(statusOf(result)).toBe(400);
     expect(await consentCount()).toBe(before);
   });

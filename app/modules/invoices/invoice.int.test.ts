@@ -201,12 +201,12 @@ describe("where the invoice is offered", () => {
   });
 
   it("the profile's Orders tab links each paid order's invoice", async () => {
-    const { loader: profile } = await import("~/routes/profile");
+    const { loader: ordersTab } = await import("~/routes/profile.orders");
     const customer = await createUser(db());
     const paid = await insertAwaitingOrder(db(), { userId: customer.id, checkoutId: null });
     await setPaymentStatus(db(), paid.id, "completed");
     const unpaid = await insertAwaitingOrder(db(), { userId: customer.id });
-    const data = await dataOf(await callLoader(profile, "/profile?tab=orders", { headers: { cookie: await sessionCookieFor(db(), customer.id) } }));
+    const data = await dataOf(await callLoader(ordersTab, "/profile/orders", { headers: { cookie: await sessionCookieFor(db(), customer.id) } }));
     const rows = new Map(data.orders.map((o: { id: string; invoice: unknown }) => [o.id, o.invoice]));
     expect(rows.get(paid.id)).toEqual({ number: expect.stringMatching(/^INV-\d{6}$/), href: invoicePath(paid.id) });
     expect(rows.get(unpaid.id)).toBeNull();

@@ -50,7 +50,7 @@ export interface FooterContext {
 }
 
 export function preferencesUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}/profile?tab=preferences`;
+  return `${baseUrl.replace(/\/+$/, "")}/profile/preferences`;
 }
 
 /** Who sends a marketing e-mail: "Scentara (Pty) Ltd, trading as Scentara, 12 Main Road, Cape Town". */

@@ -13,9 +13,9 @@ describe("the footer of each kind of e-mail", () => {
 
   it("a transactional e-mail links the e-mail preferences before the privacy notice", () => {
     const out = withMailFooter({ text: "Your order is on its way.\n" }, ctx, "transactional");
-    expect(out.text).toBe(`Your order is on its way.\n\n-- \nYour e-mail preferences: https://shop.example.co.za/profile?tab=preferences\n${privacyFooterText(ctx.baseUrl).slice(4)}`);
+    expect(out.text).toBe(`Your order is on its way.\n\n-- \nYour e-mail preferences: https://shop.example.co.za/profile/preferences\n${privacyFooterText(ctx.baseUrl).slice(4)}`);
     expect(out.text).not.toContain("nsubscribe");
-    expect(preferencesUrl("http://localhost:3000")).toBe("http://localhost:3000/profile?tab=preferences");
+    expect(preferencesUrl("http://localhost:3000")).toBe("http://localhost:3000/profile/preferences");
   });
 
   it("a marketing e-mail names its sender and how to stop it, with the one-click link, in the text and the HTML", () => {
@@ -25,7 +25,7 @@ describe("the footer of each kind of e-mail", () => {
       "You receive this because you asked for news and offers from Scentara.",
       `Unsubscribe (one click, no sign-in): ${unsubscribe}`,
       "Or write to hello@scentara.co.za to stop these e-mails.",
-      "Your e-mail preferences: https://shop.example.co.za/profile?tab=preferences",
+      "Your e-mail preferences: https://shop.example.co.za/profile/preferences",
       "How we handle your personal information: https://shop.example.co.za/privacy",
     ]);
     expect(out.html).toContain(`<a href="${unsubscribe}" style="color:#1c1714;text-decoration:underline">unsubscribe</a>`);
