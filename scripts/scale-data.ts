@@ -25,7 +25,7 @@ import pg from "pg";
 import { openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { allOrderDays, ensureOrderDays, liveFrom } from "~/modules/order-days/order-days.server";
-import { addDays } from "~/modules/reports/sales.logic";
+import { addDays } from "~/utils/sa-days";
 import { prng, seedDemo } from "~/modules/demo/seed.server";
 
 export const SCALE_DATA_VERSION = "v2";

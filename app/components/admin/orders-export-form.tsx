@@ -1,7 +1,7 @@
 import { buttonClass } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
-import type { DayRange } from "~/modules/reports/reports.logic";
+import type { DayRange } from "~/utils/sa-days";
 
 const label = "block text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft";
 

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { saDay } from "~/modules/reports/reports.logic";
+import { saDay } from "~/utils/sa-days";
 import { salesRange } from "~/modules/reports/sales.logic";
 import { salesDashboard } from "~/modules/reports/sales.server";
 import { insertCategory, insertProduct, insertReview } from "../../../tests/factories/catalog";

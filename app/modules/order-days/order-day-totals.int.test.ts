@@ -16,11 +16,11 @@ import { summarizeMetrics } from "~/modules/orders/order-admin.logic";
 import { insertOrder } from "../../../tests/factories/orders";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { createUser } from "../../../tests/factories/users";
-import { rangeBounds, saDay } from "~/modules/reports/reports.logic";
+import { addDays, rangeBounds, saDay } from "~/utils/sa-days";
 import { salesTotals } from "~/modules/reports/sales-totals.server";
 import { dataChanges, keptWhileUnchanged } from "~/db/kept-reads.server";
 import { LINE_SUMMED_COLUMNS, METRICS_SUMMED_COLUMNS, ORDER_SUMMED_COLUMNS } from "~/db/migrations/0032_order_marks_on_summed_columns";
-import { addDays, salesRange } from "~/modules/reports/sales.logic";
+import { salesRange } from "~/modules/reports/sales.logic";
 import { bestSellers, newAndReturning, ordersByStatus, salesDashboard } from "~/modules/reports/sales.server";
 
 const db = () => getDb();

@@ -11,10 +11,9 @@ import { startJobs } from "../../../server/jobs";
 import { insertOrder } from "../../../tests/factories/orders";
 import { createUser } from "../../../tests/factories/users";
 import { countEventLoopTurns } from "../../../tests/setup/event-loop-turns";
-import { saDay } from "~/modules/reports/reports.logic";
+import { addDays, saDay } from "~/utils/sa-days";
 import { sumSettledOrderDays } from "~/modules/order-days/order-days.server";
 import { salesTotals } from "~/modules/reports/sales-totals.server";
-import { addDays } from "~/modules/reports/sales.logic";
 
 const db = () => getDb();
 const today = saDay(new Date());

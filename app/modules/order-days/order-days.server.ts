@@ -10,8 +10,7 @@ import { sql, type RawBuilder } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
 import { keptWhileUnchanged, sharedWhileInFlight } from "~/db/kept-reads.server";
 import { logger, requestScope } from "~/utils/logger.server";
-import { addDays } from "~/modules/reports/sales.logic";
-import { rangeBounds, saDay, type DayRange } from "~/modules/reports/reports.logic";
+import { addDays, rangeBounds, saDay, type DayRange } from "~/utils/sa-days";
 import { yieldToEventLoop } from "~/utils/event-loop";
 
 /** The condition "a sale": the payment is completed. */

@@ -33,7 +33,7 @@ import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { allOrderDays, daySums, liveFrom } from "~/modules/order-days/order-days.server";
-import { rangeBounds } from "~/modules/reports/reports.logic";
+import { rangeBounds } from "~/utils/sa-days";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 
 export const ADMIN_ORDERS_PAGE_SIZE = 20;

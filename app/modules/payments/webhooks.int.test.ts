@@ -137,7 +137,7 @@ describe("an old order's payment", () => {
   it("a late payment of an order placed five days ago: the webhook's request sums that day again, not the owner's next page", async () => {
     const { sql } = await import("kysely");
     const { sumSettledOrderDays } = await import("~/modules/order-days/order-days.server");
-    const { saDay } = await import("~/modules/reports/reports.logic");
+    const { saDay } = await import("~/utils/sa-days");
     const placedAt = new Date(Date.now() - 5 * 86_400_000).toISOString();
     const late = await insertAwaitingOrder(db(), { userId: buyer.id, lines: [{ quantity: 1, unitPriceCents: 52000, name: "Amber Lantern" }], shippingCents: 0, createdAt: placedAt });
     await sumSettledOrderDays(db()); // the past days summed, as the background job does

@@ -9,8 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { insertOrder } from "../../../tests/factories/orders";
 import { insertProduct } from "../../../tests/factories/catalog";
-import { saDay } from "./reports.logic";
-import { addDays, salesRange } from "./sales.logic";
+import { addDays, saDay } from "~/utils/sa-days";
+import { salesRange } from "./sales.logic";
 import { bestSellers, bestSellersFromRanking, bestSellersOfAll } from "./sales.server";
 
 const db = () => getDb();

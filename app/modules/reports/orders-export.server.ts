@@ -20,7 +20,8 @@ import { ORDER_STATUS_LABELS, paymentStatusLabel } from "~/modules/orders/order-
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
-import { csvAmount, csvRecord, neutraliseCell, rangeBounds, saDay, saTime, type DayRange } from "./reports.logic";
+import { csvAmount, csvRecord, neutraliseCell } from "./reports.logic";
+import { rangeBounds, saDay, saTime, type DayRange } from "~/utils/sa-days";
 import type { ExportStatus } from "./reports.schema";
 import { PAID } from "~/modules/order-days/order-days.server";
 import { refundsByOrder } from "~/modules/returns/returns.server";

@@ -2,7 +2,8 @@ import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
 import { vatInInclusiveTotal } from "~/modules/invoices/invoice.logic";
 import { vatIncluded } from "~/utils/money";
-import { csvRecord, daysInRange, isCalendarDay, monthToDate, rangeBounds, saDay, saTime } from "./reports.logic";
+import { csvRecord, monthToDate } from "./reports.logic";
+import { daysInRange, isCalendarDay, rangeBounds, saDay, saTime } from "~/utils/sa-days";
 import { EXPORT_MESSAGES, ordersExportQuery } from "./reports.schema";
 
 describe("South African days", () => {

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
-import { daysInRange, isCalendarDay } from "./reports.logic";
+import { daysInRange, isCalendarDay } from "~/utils/sa-days";
 
 /** The longest range one export covers: 5 years (tax records are kept 5 years, DESIGN.md "The law"). */
 export const MAX_EXPORT_YEARS = 5;

@@ -8,7 +8,7 @@
  */
 import type { Queryable } from "~/db/db.server";
 import { daySums, PAID } from "~/modules/order-days/order-days.server";
-import { rangeBounds, type DayRange } from "./reports.logic";
+import { rangeBounds, type DayRange } from "~/utils/sa-days";
 
 export interface SalesTotals {
   /** paid orders placed in the range */

@@ -1,25 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { rangeBounds, saDay } from "./reports.logic";
-import {
-  addDays,
-  averageOrderCents,
-  bucketOf,
-  changePercent,
-  emptyBuckets,
-  formatChange,
-  formatCount,
-  formatRandShort,
-  parseSalesQuery,
-  previousPeriod,
-  queryBounds,
-  rangeLabel,
-  rollUp,
-  salesRange,
-  SALES_MESSAGES,
-  salesPresets,
-  tickStep,
-  weekStart,
-} from "./sales.logic";
+import { addDays, rangeBounds, saDay } from "~/utils/sa-days";
+import { averageOrderCents, bucketOf, changePercent, emptyBuckets, formatChange, formatCount, formatRandShort, parseSalesQuery, previousPeriod, queryBounds, rangeLabel, rollUp, salesRange, SALES_MESSAGES, salesPresets, tickStep, weekStart } from "./sales.logic";
 
 const query = (q: string, now = new Date("2026-03-15T10:00:00.000Z")) => parseSalesQuery(new URLSearchParams(q), now);
 

@@ -7,7 +7,7 @@
  * and most dashboards read it. Its days are shifted forward by that length before they are bucketed, so bucket i of
  * the previous period sits beside bucket i of the range, and its totals are exactly the previous period's.
  */
-import { daysInRange, isCalendarDay, rangeBounds, saDay, type DayRange } from "./reports.logic";
+import { addDays, daysInRange, isCalendarDay, rangeBounds, saDay, type DayRange } from "~/utils/sa-days";
 
 export const GROUPINGS = ["day", "week", "month"] as const;
 export type Grouping = (typeof GROUPINGS)[number];
@@ -28,7 +28,6 @@ export const SALES_MESSAGES = {
   tooLong: "A range covers at most two years; showing the two years up to the last day.",
 } as const;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
 
 export interface SalesRange extends DayRange {
@@ -37,11 +36,6 @@ export interface SalesRange extends DayRange {
   days: number;
   /** the same number of days just before */
   previous: DayRange;
-}
-
-/** The day `n` days after (or before, n < 0) a YYYY-MM-DD day. */
-export function addDays(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The Monday of the day's week (ISO weeks: Monday to Sunday). */

@@ -15,7 +15,7 @@ import { ORDER_STATUS_LABELS, ORDER_STATUSES } from "~/modules/orders/order-admi
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
 import { daySellers, daySums, keptWhileSettled, liveSellers, PAID, returningCustomers, splitRange } from "~/modules/order-days/order-days.server";
 import { salesTotals } from "./sales-totals.server";
-import type { DayRange } from "./reports.logic";
+import type { DayRange } from "~/utils/sa-days";
 import { averageOrderCents, rollUp, type DayFigures, type SalesBucket, type SalesRange } from "./sales.logic";
 
 /** How many best sellers, and at most how many coupon codes, a chart shows. */
