@@ -21,7 +21,7 @@ import { unzip } from "../../tests/factories/unzip";
 import { createUser, sessionCookieFor, type TestUser } from "../../tests/factories/users";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { action, loader, DOWNLOAD_REFUSED_PATH } from "./profile.my-data";
-import { loader as profileLoader } from "./profile";
+import { loader as profileLoader } from "./profile._index";
 
 const db = () => getDb();
 let thandi: TestUser & { cookie: string; orderId: string };
