@@ -1,4 +1,6 @@
-import { createContext, useContext } from "react";
+import { createContext, useContext, useEffect } from "react";
+// The same stylesheet as a file of the client build, for pages that were sent only the part they use (below).
+import fullStylesheet from "./app.css?url";
 
 /**
  * The shop's whole stylesheet (Tailwind, ~13 KB gzipped) travels inside the HTML instead of as a separate,
@@ -7,14 +9,34 @@ import { createContext, useContext } from "react";
  */
 export const InlineStylesheetContext = createContext<{ css: string; nonce: string } | null>(null);
 
+/** The `<style>` element's href (React writes it as `data-href`); server/page-css.ts finds the element by it. */
+export const INLINE_STYLESHEET_HREF = "app-css";
+
 /** The `<style>` in the head. React hoists it (href + precedence) before the module preloads. */
 export function InlineStylesheet() {
   const inline = useContext(InlineStylesheetContext);
+  useEffect(loadWholeStylesheetIfSubset, []);
   // On the client the children are empty and that is fine: a style with href and precedence is a React resource, so
   // hydration finds the server's <style data-href="app-css"> and keeps it as it is rather than rendering it again.
   return (
-    <style href="app-css" precedence="default" nonce={inline?.nonce}>
+    <style href={INLINE_STYLESHEET_HREF} precedence="default" nonce={inline?.nonce}>
       {inline?.css ?? ""}
     </style>
   );
+}
+
+/**
+ * A cached storefront page carries only the rules its own markup uses (`data-subset`, server/page-css.ts,
+ * docs/decisions/048). What scripts show later (the cart badge, a toast, the next page of a client-side navigation)
+ * may need others, so once hydrated the page loads the whole stylesheet: a script-inserted stylesheet holds up no
+ * paint, and the file is cached for a year. Its rules are the inlined ones' superset in the same order, so nothing
+ * already on screen changes.
+ */
+function loadWholeStylesheetIfSubset() {
+  if (!document.querySelector(`style[data-href="${INLINE_STYLESHEET_HREF}"][data-subset]`)) return;
+  if (document.querySelector(`link[rel="stylesheet"][href="${fullStylesheet}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = fullStylesheet;
+  document.head.append(link);
 }

@@ -13,7 +13,12 @@
  *  5. page weight of home, shop and product: gzip bytes of the HTML, of the JS loaded on first load (modulepreload
  *     and module scripts), of the CSS (the budgets' measure), the bytes really sent to a browser that accepts brotli,
  *     and the largest image above the fold (Chromium at a phone's viewport);
+ *  4a. each cached page (home, shop, product, terms, scent finder) against the static /favicon.svg, interleaved
+ *     (static, page, static, …; --ratio-rounds, --ratio-seconds), with a browser's Accept-Encoding and with none;
+ *     the median ratio must be ≥ 100 % (issue 32);
  *  6. PASS/FAIL per budget. It reports; it does not gate (exit 0 unless the bench itself breaks).
+ *
+ * `npm run bench -- --ratios-only --url http://127.0.0.1:3000` runs only 4a, against a shop already running there.
  *
  * `npm run bench -- --scale [--scale-db sqlite,postgres] [--scale-runs 20]` runs only the admin at scale instead
  * (100 000 products, 1 000 000 orders, kept between runs: scripts/bench-scale.ts, scripts/scale-data.ts).
@@ -40,6 +45,10 @@ const { values } = parseArgs({
     orders: { type: "string", default: "100000" },
     duration: { type: "string", default: "8" },
     connections: { type: "string", default: "50" },
+    "ratio-rounds": { type: "string", default: "3" },
+    "ratios-only": { type: "boolean", default: false },
+    url: { type: "string" },
+    "ratio-seconds": { type: "string", default: "3" },
     scale: { type: "boolean", default: false },
     "scale-db": { type: "string", default: "sqlite,postgres" },
     "scale-runs": { type: "string", default: "20" },
@@ -50,11 +59,13 @@ const ROOT = resolve(process.env.BENCH_DIR ?? "/tmp/scentara-bench");
 const BUILD_DIR = join(ROOT, "build");
 const DATA_DIR = join(ROOT, "data");
 const PORT = Number(process.env.BENCH_PORT ?? 3223);
-const BASE = `http://127.0.0.1:${PORT}`;
+const BASE = values.url?.replace(/\/+$/, "") ?? `http://127.0.0.1:${PORT}`;
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const KB = 1024;
 
+/** The reference the cached pages are held to (issue 32): a small file from disk through express.static. */
+const STATIC_REFERENCE = "/favicon.svg";
 const BUDGET = { jsKb: 130, cssKb: 20, htmlKb: 40, imageKb: 80, p99Ms: 50, signedInP99Ms: 100, searchMs: 20, adminMs: 200 };
 const BENCH_ADMIN = "bench-admin@scentara.test";
 const BENCH_PASSWORD = "bench-amber-vetiver-2026";
@@ -286,6 +297,62 @@ async function load(server: ChildProcess, name: string, path: string, cookie = "
   };
 }
 
+/** The Accept-Encoding a current browser sends (Chromium's), and none at all. */
+const ENCODINGS: [string, Record<string, string>][] = [
+  ["browser (br)", { "accept-encoding": "gzip, deflate, br, zstd" }],
+  ["none", {}],
+];
+
+/**
+ * Each cached page against the static file on the same server, measured interleaved: static, page, static, page, …,
+ * static, each for a few seconds, so a neighbour's burst on the shared machine hits both sides of a ratio. A round's
+ * ratio is the page's requests/second over the mean of the static runs just before and after it; the median round is
+ * reported. The load average before and after says how busy the machine was.
+ */
+async function staticRatios(productSlug: string) {
+  const rounds = Math.max(1, Number(values["ratio-rounds"]) || 3);
+  const seconds = Math.max(1, Number(values["ratio-seconds"]) || 3);
+  const pages: [string, string][] = [
+    ["home", "/"],
+    ["shop", "/shop"],
+    ["product", `/products/${productSlug}`],
+    ["terms", "/terms"],
+    ["scent finder", "/scent-finder"],
+  ];
+  const rate = async (path: string, headers: Record<string, string>) =>
+    (await autocannon({ url: `${BASE}${path}`, connections: CONNECTIONS, duration: seconds, headers })).requests.average;
+  const rows: (string | number)[][] = [];
+  for (const [encodingName, headers] of ENCODINGS) {
+    for (const [name, path] of pages) {
+      await (await fetch(`${BASE}${path}`, { headers })).arrayBuffer(); // cached (and compressed) before it counts
+      const loadBefore = loadavg()[0]!;
+      const ratios: number[] = [];
+      const pageRates: number[] = [];
+      let before = await rate(STATIC_REFERENCE, headers);
+      for (let round = 0; round < rounds; round++) {
+        const page = await rate(path, headers);
+        const after = await rate(STATIC_REFERENCE, headers);
+        ratios.push(page / ((before + after) / 2));
+        pageRates.push(page);
+        before = after;
+      }
+      const ratio = median(ratios);
+      rows.push([
+        name,
+        encodingName,
+        Math.round(median(pageRates)),
+        ratios.map((r) => `${Math.round(r * 100)}%`).join(" "),
+        `${Math.round(ratio * 100)}% ${pass(ratio >= 1)}`,
+        `${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
+      ]);
+    }
+  }
+  log(`\nCached pages against the static file ${STATIC_REFERENCE}, interleaved (${rounds} rounds of ${seconds} s, ${CONNECTIONS} connections):`);
+  table(["page", "Accept-Encoding", "page req/s", "each round", "median (≥ 100 %)", "load average"], rows);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 interface Weight {
   name: string;
   path: string;
@@ -425,6 +492,13 @@ async function main() {
   // The build lives outside the project: give it the project's packages and ES module semantics.
   if (!existsSync(join(ROOT, "node_modules"))) symlinkSync(resolve("node_modules"), join(ROOT, "node_modules"), "dir");
   writeFileSync(join(ROOT, "package.json"), '{ "private": true, "type": "module" }\n');
+  if (values["ratios-only"]) {
+    const product = /href="\/products\/([a-z0-9-]+)"/.exec(await (await fetch(`${BASE}/shop`)).text())?.[1];
+    if (!product) throw new Error(`no product linked from ${BASE}/shop`);
+    log(`Machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; shop at ${BASE}`);
+    await staticRatios(product);
+    return;
+  }
   if (values.scale) {
     await build();
     await runScaleBench({
@@ -510,6 +584,7 @@ async function main() {
       ]);
     }
     table(["page", "static req/s", "visitor req/s", "signed-in req/s", "signed-in / visitor (≥ 40 %, p99 < 100)", "signed-in cpu ms", "render on a miss: ms / cpu ms"], sideBySide);
+    await staticRatios(productSlug);
     const search = rows.find((r) => r.name === "search")!;
     log(`Machine after the load runs: ${machine()}`);
     log(`Search answers in ${search.serial.toFixed(1)} ms one at a time (budget < ${BUDGET.searchMs} ms): ${pass(search.serial < BUDGET.searchMs)}`);

@@ -60,6 +60,17 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     requestScope.run({ requestId }, next);
   });
 
+  // Storefront pages come from a few-seconds cache, one copy per audience (see server/page-cache.ts).
+  const renderPage = createReactRouterHandler(options.build, options.viteMiddleware ? "development" : "production");
+  const cachedPages = pageCache({
+    ttlMs: options.viteMiddleware ? 0 : config.PAGE_CACHE_TTL_SECONDS * 1000,
+    audienceOf: pageAudienceOf,
+    render: (request, nonce, audience, req, res) => renderPage(request, loadContext(req, res, nonce, audience)),
+  });
+  // A fresh cached copy is sent from here, with the headers of its first serving (security headers included): the
+  // rest of the chain would only make them again (page-cache.ts, `hits`). Misses and everything else go on below.
+  app.use(cachedPages.hits);
+
   app.use(
     securityHeaders({
       https: config.PUBLIC_BASE_URL.startsWith("https://"),
@@ -107,15 +118,7 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     return context;
   };
 
-  // Storefront pages come from a few-seconds cache, one copy per audience (see server/page-cache.ts).
-  const renderPage = createReactRouterHandler(options.build, options.viteMiddleware ? "development" : "production");
-  app.use(
-    pageCache({
-      ttlMs: options.viteMiddleware ? 0 : config.PAGE_CACHE_TTL_SECONDS * 1000,
-      audienceOf: pageAudienceOf,
-      render: (request, nonce, audience, req, res) => renderPage(request, loadContext(req, res, nonce, audience)),
-    }),
-  );
+  app.use(cachedPages);
 
   app.all(
     "/{*splat}",

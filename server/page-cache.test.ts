@@ -248,4 +248,68 @@ describe("page cache", () => {
     expect(after.headers.get("x-page-cache")).toBe("MISS");
     expect(renders()).toBe(2);
   });
+
+  it("serves a fresh copy from the early hit path with its first serving's headers, and leaves the rest to the full path", async () => {
+    let headerRuns = 0;
+    const app = express();
+    app.use((_req, res, next) => {
+      res.setHeader("X-Request-Id", `id-${Math.random()}`);
+      next();
+    });
+    const cache = pageCache({
+      ttlMs: 60_000,
+      audienceOf,
+      render: async (_request, nonce) =>
+        new Response(`<style data-href="app-css" nonce="${nonce}">.used{color:red}.unused{color:blue}</style><p class="used">${"Amber. ".repeat(300)}</p>`, {
+          headers: { "content-type": "text/html" },
+        }),
+    });
+    app.use(cache.hits);
+    app.use((_req, res, next) => {
+      headerRuns++;
+      res.locals.nonce = `fresh${headerRuns}`;
+      res.setHeader("Content-Security-Policy", `style-src 'self' 'nonce-${res.locals.nonce}'`);
+      res.setHeader("X-Frame-Options", "DENY");
+      next();
+    });
+    app.use(cache);
+    server = app.listen(0);
+    await new Promise((r) => server!.once("listening", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = (headers: Record<string, string> = {}) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        httpGet(`${base}/terms`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
+
+    const first = await get(browser); // the miss, through every middleware
+    expect(first.headers["x-page-cache"]).toBe("MISS");
+    const runsAfterMiss = headerRuns;
+    const second = await get(browser);
+    const plain = await get();
+    expect([second.headers["x-page-cache"], plain.headers["x-page-cache"]]).toEqual(["HIT", "HIT"]);
+    expect(headerRuns).toBe(runsAfterMiss); // no nonce made, no header middleware run
+    // the same headers as the first serving, but its own request id
+    for (const name of ["content-security-policy", "x-frame-options", "vary", "content-type", "content-encoding"]) expect(second.headers[name]).toEqual(first.headers[name]);
+    expect(second.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
+    expect(second.headers["content-security-policy"]).toMatch(/^style-src 'self' 'sha256-[^']+'$/);
+    const html = brotliDecompressSync(second.body).toString();
+    expect(html).toBe(brotliDecompressSync(first.body).toString());
+    expect(plain.body.toString()).toBe(html);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    // only the rules the page uses travel inline, and the browser is told it has a subset
+    expect(html).toContain(`<style data-href="app-css" data-subset="">.used{color:red}</style>`);
+
+    // what the early path doesn't answer goes through the whole chain (and is still served from the copy)
+    for (const headers of [{ "accept-encoding": "deflate" }, { "content-length": "0" }] as Record<string, string>[]) {
+      const before = headerRuns;
+      const response = await get(headers);
+      expect(headerRuns).toBe(before + 1);
+      expect(response.headers["x-page-cache"]).toBe("HIT");
+    }
+  });
 });

@@ -3,6 +3,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import type { PageAudience } from "~/context";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { compress, preferredEncoding, type Encoding } from "./content-encoding";
+import { withPageStylesheet } from "./page-css";
 
 /**
  * A short-lived cache of storefront pages, one copy per audience: visitors, customers, admins (the in-process
@@ -42,8 +43,18 @@ interface Entry {
   styleHashes: string[];
   /** the body compressed, made on first demand */
   encoded: Partial<Record<Encoding, Promise<Buffer>>>;
+  /** the same, once made: what the early hit path sends (it never waits) */
+  ready: Partial<Record<Encoding, Buffer>>;
+  /**
+   * The response headers of the copy's first serving (security headers included, the CSP already with the copy's
+   * hashes) without the per-response ones (PER_RESPONSE): the early hit path sends them again as they were.
+   */
+  replay?: string[];
   expires: number;
 }
+
+/** Headers that belong to one response, never replayed from another. */
+const PER_RESPONSE = new Set(["x-request-id", "x-page-cache", "content-encoding", "content-length", "date", "set-cookie", "connection", "keep-alive", "transfer-encoding"]);
 
 /**
  * A rendered page made the same for everyone: the inline scripts and styles carrying the render's placeholder nonce
@@ -137,7 +148,8 @@ export function pageCache(options: PageCacheOptions) {
       await response.body?.cancel();
       return null;
     }
-    const sealed = sealPage(await response.text(), placeholder);
+    // Only the rules this page's own markup can use travel inline; the browser loads the rest after hydration.
+    const sealed = sealPage(withPageStylesheet(await response.text()), placeholder);
     const headers = [...response.headers.entries()].filter(([k]) => k !== "content-length");
     // Browsers and any shared cache in front must keep one person's copy from another: the page depends on the
     // session cookie, and a signed-in copy (it says "Account", maybe "Admin") is for that browser only.
@@ -145,17 +157,24 @@ export function pageCache(options: PageCacheOptions) {
     if (audience !== "visitor") headers.push(["cache-control", "private, no-cache"]);
     headers.push(["vary", "Accept-Encoding"]);
     const { body, scriptHashes, styleHashes } = sealed;
-    return { status: response.status, headers, body: Buffer.from(body), scriptHashes, styleHashes, encoded: {}, expires: now() + options.ttlMs };
+    return { status: response.status, headers, body: Buffer.from(body), scriptHashes, styleHashes, encoded: {}, ready: {}, expires: now() + options.ttlMs };
+  }
+
+  /** The copy's body in the encoding this browser prefers; compressed once per copy (brotli 9 / gzip 9), on demand. */
+  function encode(entry: Entry, encoding: Encoding) {
+    return (entry.encoded[encoding] ??= compress(encoding, entry.body).then((body) => (entry.ready[encoding] = body)));
   }
 
   async function send(req: ExpressRequest, res: ExpressResponse, entry: Entry, state: "HIT" | "MISS") {
-    // Compressed once per copy (brotli 9 / gzip 9), on first demand for that encoding.
     const encoding = preferredEncoding(req);
-    const body = encoding ? await (entry.encoded[encoding] ??= compress(encoding, entry.body)) : entry.body;
+    const body = encoding ? await encode(entry, encoding) : entry.body;
     res.status(entry.status);
     for (const [k, v] of entry.headers) res.append(k, v);
     const csp = res.getHeader("content-security-policy");
     if (typeof csp === "string") res.setHeader("Content-Security-Policy", cspWithHashes(csp, res.locals.nonce, entry.scriptHashes, entry.styleHashes));
+    entry.replay ??= Object.entries(res.getHeaders()).flatMap(([name, value]) =>
+      PER_RESPONSE.has(name) || value === undefined ? [] : [name, Array.isArray(value) ? value.join(", ") : String(value)],
+    );
     res.setHeader("X-Page-Cache", state);
     // Already encoded: the compression middleware leaves it alone.
     if (encoding) res.setHeader("Content-Encoding", encoding);
@@ -163,10 +182,41 @@ export function pageCache(options: PageCacheOptions) {
     res.end(body);
   }
 
-  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (options.ttlMs <= 0 || !isCacheableRequest(req.method, req.path, queryOf(req.originalUrl))) return next();
+  /**
+   * The early hit path, mounted before the security headers and compression: a fresh copy, in an encoding already
+   * made, for a request the full path would serve from the same copy. Its headers are the copy's first serving's
+   * (replay) and its own request id; none of the per-response work (a nonce nobody uses, a CSP built and rewritten,
+   * compression's checks, every later middleware) is done again. Anything else goes on, unchanged, to the full path.
+   */
+  const hits = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    // A body (a GET may declare one) is for the body limits further on to answer.
+    if (options.ttlMs <= 0 || req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined) return next();
+    if (!isCacheableRequest(req.method, req.path, queryOf(req.originalUrl))) return next();
     try {
       const audience = await options.audienceOf(req);
+      res.locals.pageAudience = audience; // the full path needn't ask again
+      if (!audience) return next();
+      const entry = cache.get(`${audience} ${req.originalUrl.slice(0, 500)}`);
+      if (!entry?.replay || entry.expires <= now()) return next();
+      const encoding = preferredEncoding(req);
+      // No encoding of ours is accepted but the browser named some (deflate): compression answers it on the full path.
+      if (!encoding && req.headers["accept-encoding"] && !/^\s*(?:identity\s*)?$/i.test(req.headers["accept-encoding"])) return next();
+      const body = encoding ? entry.ready[encoding] : entry.body;
+      if (!body) return next();
+      const headers = [...entry.replay, "X-Request-Id", String(res.getHeader("x-request-id") ?? ""), "X-Page-Cache", "HIT", "Content-Length", String(body.length)];
+      if (encoding) headers.push("Content-Encoding", encoding);
+      res.removeHeader("X-Request-Id"); // in the list above: one header write instead of a merge
+      res.writeHead(entry.status, headers);
+      res.end(body);
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  const full = async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    if (options.ttlMs <= 0 || !isCacheableRequest(req.method, req.path, queryOf(req.originalUrl))) return next();
+    try {
+      const audience: PageAudience | null = res.locals.pageAudience !== undefined ? res.locals.pageAudience : await options.audienceOf(req);
       if (!audience) return next();
       const key = `${audience} ${req.originalUrl.slice(0, 500)}`;
       const hit = cache.get(key);
@@ -201,4 +251,5 @@ export function pageCache(options: PageCacheOptions) {
       next(error);
     }
   };
+  return Object.assign(full, { hits });
 }
