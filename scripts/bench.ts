@@ -18,7 +18,8 @@
  *     the median ratio must be ≥ 100 % (issue 32);
  *  6. PASS/FAIL per budget. It reports; it does not gate (exit 0 unless the bench itself breaks).
  *
- * `npm run bench -- --ratios-only --url http://127.0.0.1:3000` runs only 4a, against a shop already running there.
+ * `npm run bench -- --ratios-only --url http://127.0.0.1:3000 [--server-pid PID]` runs only 4a, against a shop already
+ * running there (with its process id, the server's CPU per request too).
  *
  * `npm run bench -- --scale [--scale-db sqlite,postgres] [--scale-runs 20]` runs only the admin at scale instead
  * (100 000 products, 1 000 000 orders, kept between runs: scripts/bench-scale.ts, scripts/scale-data.ts).
@@ -47,6 +48,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     "ratio-rounds": { type: "string", default: "3" },
     "ratios-only": { type: "boolean", default: false },
+    "server-pid": { type: "string" },
     url: { type: "string" },
     "ratio-seconds": { type: "string", default: "3" },
     scale: { type: "boolean", default: false },
@@ -309,7 +311,7 @@ const ENCODINGS: [string, Record<string, string>][] = [
  * ratio is the page's requests/second over the mean of the static runs just before and after it; the median round is
  * reported. The load average before and after says how busy the machine was.
  */
-async function staticRatios(productSlug: string) {
+async function staticRatios(productSlug: string, serverPid: number | undefined) {
   const rounds = Math.max(1, Number(values["ratio-rounds"]) || 3);
   const seconds = Math.max(1, Number(values["ratio-seconds"]) || 3);
   const pages: [string, string][] = [
@@ -319,36 +321,44 @@ async function staticRatios(productSlug: string) {
     ["terms", "/terms"],
     ["scent finder", "/scent-finder"],
   ];
-  const rate = async (path: string, headers: Record<string, string>) =>
-    (await autocannon({ url: `${BASE}${path}`, connections: CONNECTIONS, duration: seconds, headers })).requests.average;
+  /** requests/second, and the server's CPU per request (µs; null without /proc or a pid) */
+  const rate = async (path: string, headers: Record<string, string>) => {
+    const cpuBefore = serverCpuMs(serverPid);
+    const result = await autocannon({ url: `${BASE}${path}`, connections: CONNECTIONS, duration: seconds, headers });
+    const cpuAfter = serverCpuMs(serverPid);
+    const cpuUs = cpuBefore !== null && cpuAfter !== null && result.requests.total > 0 ? ((cpuAfter - cpuBefore) * 1000) / result.requests.total : null;
+    return { rps: result.requests.average, cpuUs };
+  };
   const rows: (string | number)[][] = [];
   for (const [encodingName, headers] of ENCODINGS) {
     for (const [name, path] of pages) {
       await (await fetch(`${BASE}${path}`, { headers })).arrayBuffer(); // cached (and compressed) before it counts
       const loadBefore = loadavg()[0]!;
       const ratios: number[] = [];
-      const pageRates: number[] = [];
-      let before = await rate(STATIC_REFERENCE, headers);
+      const pageRuns: Awaited<ReturnType<typeof rate>>[] = [];
+      const staticRuns = [await rate(STATIC_REFERENCE, headers)];
       for (let round = 0; round < rounds; round++) {
-        const page = await rate(path, headers);
-        const after = await rate(STATIC_REFERENCE, headers);
-        ratios.push(page / ((before + after) / 2));
-        pageRates.push(page);
-        before = after;
+        pageRuns.push(await rate(path, headers));
+        staticRuns.push(await rate(STATIC_REFERENCE, headers));
+        ratios.push(pageRuns[round]!.rps / ((staticRuns[round]!.rps + staticRuns[round + 1]!.rps) / 2));
       }
       const ratio = median(ratios);
+      const cpu = (runs: typeof pageRuns) => (runs.every((r) => r.cpuUs !== null) ? median(runs.map((r) => r.cpuUs!)) : null);
+      const [staticCpu, pageCpu] = [cpu(staticRuns), cpu(pageRuns)];
       rows.push([
         name,
         encodingName,
-        Math.round(median(pageRates)),
+        Math.round(median(pageRuns.map((r) => r.rps))),
         ratios.map((r) => `${Math.round(r * 100)}%`).join(" "),
         `${Math.round(ratio * 100)}% ${pass(ratio >= 1)}`,
+        staticCpu === null || pageCpu === null ? "n/a" : `${Math.round(staticCpu)} / ${Math.round(pageCpu)} (${Math.round((staticCpu / pageCpu) * 100)}%)`,
         `${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`,
       ]);
     }
   }
   log(`\nCached pages against the static file ${STATIC_REFERENCE}, interleaved (${rounds} rounds of ${seconds} s, ${CONNECTIONS} connections):`);
-  table(["page", "Accept-Encoding", "page req/s", "each round", "median (≥ 100 %)", "load average"], rows);
+  table(["page", "Accept-Encoding", "page req/s", "each round", "median (≥ 100 %)", "server µs per request: static / page (static ÷ page)", "load average"], rows);
+  log("(req/s ratios include the load generator, a process on the same machine that parses every byte; the server's CPU per request is what the shop itself spends)");
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -496,7 +506,7 @@ async function main() {
     const product = /href="\/products\/([a-z0-9-]+)"/.exec(await (await fetch(`${BASE}/shop`)).text())?.[1];
     if (!product) throw new Error(`no product linked from ${BASE}/shop`);
     log(`Machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; shop at ${BASE}`);
-    await staticRatios(product);
+    await staticRatios(product, values["server-pid"] ? Number(values["server-pid"]) : undefined);
     return;
   }
   if (values.scale) {
@@ -584,7 +594,7 @@ async function main() {
       ]);
     }
     table(["page", "static req/s", "visitor req/s", "signed-in req/s", "signed-in / visitor (≥ 40 %, p99 < 100)", "signed-in cpu ms", "render on a miss: ms / cpu ms"], sideBySide);
-    await staticRatios(productSlug);
+    await staticRatios(productSlug, server.pid);
     const search = rows.find((r) => r.name === "search")!;
     log(`Machine after the load runs: ${machine()}`);
     log(`Search answers in ${search.serial.toFixed(1)} ms one at a time (budget < ${BUDGET.searchMs} ms): ${pass(search.serial < BUDGET.searchMs)}`);

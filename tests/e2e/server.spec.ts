@@ -51,6 +51,49 @@ test.describe("HTTP server", () => {
     expect(new Set(allowed)).toEqual(new Set(hashes));
   });
 
+  test("a cached page inlines only the rules it uses, looks exactly as with the whole stylesheet, and loads that once hydrated", async ({ page, browser }) => {
+    // hydrated (scripts run): the whole stylesheet is added for what scripts and client-side navigation show later
+    await page.goto("/shop");
+    await page.goto("/shop");
+    await expect(page.locator("style[data-href='app-css'][data-subset]")).toHaveCount(1);
+    const whole = page.locator('link[rel="stylesheet"][href^="/assets/app-"]');
+    await expect(whole).toHaveCount(1);
+    const href = (await whole.getAttribute("href"))!;
+    await page.waitForFunction((h) => [...document.styleSheets].some((sheet) => sheet.href?.endsWith(h) && sheet.cssRules.length > 0), href);
+
+    // without scripts only the subset applies: every element's computed style is the same once the whole file is added
+    const context = await browser.newContext({ reducedMotion: "reduce", viewport: { width: 412, height: 900 } });
+    const bare = await context.newPage();
+    await bare.route("**/assets/*.js", (route) => route.abort());
+    for (const path of ["/", "/shop", "/products/amber-lantern", "/terms", "/scent-finder"]) {
+      await bare.goto(path);
+      await bare.goto(path); // the cached copy
+      await expect(bare.locator("style[data-href='app-css'][data-subset]"), path).toHaveCount(1);
+      await expect(bare.locator('link[rel="stylesheet"]'), path).toHaveCount(0);
+      const styles = () =>
+        bare.evaluate(() => {
+          // animations at their end (the 4-second "still loading" line), so the clock doesn't change a style
+          for (const animation of document.getAnimations()) {
+            try {
+              animation.finish();
+            } catch {
+              // an endless one: reduced motion leaves none
+            }
+          }
+          return [...document.body.querySelectorAll("*")].map((element) => {
+            const style = getComputedStyle(element);
+            return [...style].map((name) => `${name}:${style.getPropertyValue(name)}`).join(";");
+          });
+        });
+      const subsetOnly = await styles();
+      await bare.addStyleTag({ url: href });
+      const withWhole = await styles();
+      const differing = withWhole.flatMap((style, i) => (style === subsetOnly[i] ? [] : [i]));
+      expect(differing, path).toEqual([]);
+    }
+    await context.close();
+  });
+
   test("the page runs under its CSP without violations", async ({ page }) => {
     const violations: string[] = [];
     page.on("console", (m) => {
