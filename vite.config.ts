@@ -17,9 +17,11 @@ interface ChunkingContext {
  * plus React, React DOM and React Router. Left to itself the bundler cuts these, and the helpers the storefront
  * pages share, into ~20 small files, because route chunks share some of them; on a phone over HTTP/1.1 each one is
  * another request queued on six connections before the page can hydrate. Here they become three: `framework` (the
- * libraries, which change rarely), `frame` (our code on every page) and `storefront` (what home, shop and product
- * pages share: product cards, images, stock and review helpers). Modules only other pages use (admin, checkout,
- * accounts) are left to the bundler's own splitting, so the storefront never downloads them.
+ * libraries, which change rarely), `frame` (our code on every page) and `storefront` (what home, shop, product and
+ * scent finder pages share: product cards, images, stock, tier and review helpers; without the scent finder in the
+ * count, what it shares with the product page became three more files for a product page, 11 → 14). Modules only
+ * other pages use (admin, checkout, accounts) are left to the bundler's own splitting, so the storefront never
+ * downloads them.
  */
 function chunkByPage() {
   let owner: Map<string, string> | undefined;
@@ -42,7 +44,7 @@ function chunkByPage() {
     // Shared by two or more of the storefront pages (and not on every page already); a module only one of them
     // uses stays in that page's chunk.
     const uses = new Map<string, number>();
-    for (const route of ["routes/home.tsx", "routes/shop.tsx", "routes/product.tsx"])
+    for (const route of ["routes/home.tsx", "routes/shop.tsx", "routes/product.tsx", "routes/scent-finder.tsx"])
       for (const id of closure(ctx, route)) uses.set(id, (uses.get(id) ?? 0) + 1);
     for (const [id, count] of uses) if (count >= 2 && !map.has(id)) map.set(id, "storefront");
     return map;

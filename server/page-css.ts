@@ -56,7 +56,7 @@ function parseBlock(css: string, pos: { at: number }, nested: boolean): Node[] {
       nodes.push({ kind: "block", head, children: parseBlock(css, pos, true) });
       continue;
     }
-    const close = matchingBrace(css, open);
+    const close = closing(css, open, "{}");
     const text = css.slice(start, close + 1);
     nodes.push(head.startsWith("@") ? { kind: "other", text } : { kind: "rule", selectors: splitOutside(head, ",").map(requiredClasses), text });
     pos.at = close + 1;
@@ -99,16 +99,17 @@ function closingQuote(text: string, at: number): number {
   return text.length;
 }
 
-function matchingBrace(css: string, open: number): number {
+/** The index of the bracket that closes the one at `open` ("{}" or "()"), outside strings and escapes. */
+function closing(text: string, open: number, [opening, closer]: "{}" | "()"): number {
   let depth = 0;
-  for (let i = open; i < css.length; i++) {
-    const c = css[i]!;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
     if (c === "\\") i++;
-    else if (c === '"' || c === "'") i = closingQuote(css, i);
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return i;
+    else if (c === '"' || c === "'") i = closingQuote(text, i);
+    else if (c === opening) depth++;
+    else if (c === closer && --depth === 0) return i;
   }
-  return css.length - 1;
+  return text.length - 1;
 }
 
 function splitOutside(text: string, separator: string): string[] {
@@ -132,7 +133,7 @@ export function requiredClasses(selector: string): string[] {
     const c = selector[i]!;
     if (c === "\\") i++;
     else if (c === '"' || c === "'") i = closingQuote(selector, i);
-    else if (c === ":" && selector.startsWith(":not(", i)) i = closingParen(selector, i + 4);
+    else if (c === ":" && selector.startsWith(":not(", i)) i = closing(selector, i + 4, "()");
     else if (c === "." && i + 1 < selector.length && !/[\d\s]/.test(selector[i + 1]!)) {
       let name = "";
       let j = i + 1;
@@ -157,18 +158,6 @@ export function requiredClasses(selector: string): string[] {
     }
   }
   return classes;
-}
-
-function closingParen(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === "\\") i++;
-    else if (c === '"' || c === "'") i = closingQuote(text, i);
-    else if (c === "(") depth++;
-    else if (c === ")" && --depth === 0) return i;
-  }
-  return text.length;
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", quot: '"', apos: "'", lt: "<", gt: ">" };
