@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect } from "react";
+import { useNavigation } from "react-router";
 // The same stylesheet as a file of the client build, for pages that were sent only the part they use (below).
 import fullStylesheet from "./app.css?url";
 
@@ -15,7 +16,11 @@ export const INLINE_STYLESHEET_HREF = "app-css";
 /** The `<style>` in the head. React hoists it (href + precedence) before the module preloads. */
 export function InlineStylesheet() {
   const inline = useContext(InlineStylesheetContext);
-  useEffect(loadWholeStylesheetIfSubset, []);
+  const navigating = useNavigation().state !== "idle";
+  useEffect(prefetchWholeStylesheet, []);
+  useEffect(() => {
+    if (navigating) addWholeStylesheet();
+  }, [navigating]);
   // On the client the children are empty and that is fine: a style with href and precedence is a React resource, so
   // hydration finds the server's <style data-href="app-css"> and keeps it as it is rather than rendering it again.
   return (
@@ -25,16 +30,32 @@ export function InlineStylesheet() {
   );
 }
 
-/**
- * A cached storefront page carries only the rules its own markup uses (`data-subset`, server/page-css.ts,
- * docs/decisions/048). What scripts show later (the cart badge, a toast, the next page of a client-side navigation)
- * may need others, so once hydrated the page loads the whole stylesheet: a script-inserted stylesheet holds up no
- * paint, and the file is cached for a year. Its rules are the inlined ones' superset in the same order, so nothing
- * already on screen changes.
+/*
+ * A cached storefront page carries only the rules its markup and its own scripts use (`data-subset`,
+ * server/page-css.ts, docs/decisions/048). Another page shown by client-side navigation may need others: the whole
+ * stylesheet is added when the first navigation starts (its loaders take a round trip; the file is already in the
+ * cache, fetched while idle after the load), so the new page shows styled. Not earlier: applying a second stylesheet
+ * restyles the whole page (~100-300 ms on a throttled phone, measured by Lighthouse), which a navigation pays anyway.
+ * Its rules are the inlined ones' superset in the same order, so nothing already on screen changes.
  */
-function loadWholeStylesheetIfSubset() {
-  if (!document.querySelector(`style[data-href="${INLINE_STYLESHEET_HREF}"][data-subset]`)) return;
-  if (document.querySelector(`link[rel="stylesheet"][href="${fullStylesheet}"]`)) return;
+const subsetOnly = () => document.querySelector(`style[data-href="${INLINE_STYLESHEET_HREF}"][data-subset]`) !== null;
+
+function prefetchWholeStylesheet() {
+  if (!subsetOnly()) return;
+  const prefetch = () => {
+    const link = document.createElement("link");
+    link.rel = "prefetch";
+    link.as = "style";
+    link.href = fullStylesheet;
+    document.head.append(link);
+  };
+  const whenIdle = () => ("requestIdleCallback" in window ? requestIdleCallback(prefetch, { timeout: 5_000 }) : setTimeout(prefetch, 1_000));
+  if (document.readyState === "complete") whenIdle();
+  else addEventListener("load", whenIdle, { once: true });
+}
+
+function addWholeStylesheet() {
+  if (!subsetOnly() || document.querySelector(`link[rel="stylesheet"][href="${fullStylesheet}"]`)) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = fullStylesheet;

@@ -66,6 +66,7 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     ttlMs: options.viteMiddleware ? 0 : config.PAGE_CACHE_TTL_SECONDS * 1000,
     audienceOf: pageAudienceOf,
     render: (request, nonce, audience, req, res) => renderPage(request, loadContext(req, res, nonce, audience)),
+    clientDir: options.clientDir,
   });
   // A fresh cached copy is sent from here, with the headers of its first serving (security headers included): the
   // rest of the chain would only make them again (page-cache.ts, `hits`). Misses and everything else go on below.

@@ -3,7 +3,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
 import type { PageAudience } from "~/context";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { compress, preferredEncoding, type Encoding } from "./content-encoding";
-import { withPageStylesheet } from "./page-css";
+import { pageScriptClasses, withPageStylesheet } from "./page-css";
 
 /**
  * A short-lived cache of storefront pages, one copy per audience: visitors, customers, admins (the in-process
@@ -93,6 +93,8 @@ export interface PageCacheOptions {
   /** Renders the (cookie-less) request for the audience with the given nonce (React Router's handler). */
   render: (request: Request, nonce: string, audience: PageAudience, req: ExpressRequest, res: ExpressResponse) => Promise<Response>;
   now?: () => number;
+  /** The client build, whose scripts a page loads: their classes are kept in the page's inlined stylesheet. */
+  clientDir?: string;
 }
 
 /** A render under way, and the cache generation it started in. */
@@ -148,8 +150,9 @@ export function pageCache(options: PageCacheOptions) {
       await response.body?.cancel();
       return null;
     }
-    // Only the rules this page's own markup can use travel inline; the browser loads the rest after hydration.
-    const sealed = sealPage(withPageStylesheet(await response.text()), placeholder);
+    // Only the rules this page's markup and scripts can use travel inline; the rest comes before another page shows.
+    const html = await response.text();
+    const sealed = sealPage(withPageStylesheet(html, options.clientDir ? pageScriptClasses(html, options.clientDir) : []), placeholder);
     const headers = [...response.headers.entries()].filter(([k]) => k !== "content-length");
     // Browsers and any shared cache in front must keep one person's copy from another: the page depends on the
     // session cookie, and a signed-in copy (it says "Account", maybe "Admin") is for that browser only.

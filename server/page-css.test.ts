@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { compile } from "@tailwindcss/node";
 import { transform } from "lightningcss";
 import { describe, expect, it } from "vitest";
-import { classesIn, cssUsedBy, requiredClasses, withPageStylesheet } from "./page-css";
+import { classCandidates, classesIn, cssUsedBy, requiredClasses, withPageStylesheet } from "./page-css";
 
 describe("the classes a selector needs", () => {
   it.each([
@@ -50,6 +50,16 @@ describe("the stylesheet a page is sent", () => {
     expect(sent).toContain(".hidden{display:none}");
     expect(sent).not.toContain(".flex{");
     expect(withPageStylesheet("<p>no stylesheet</p>")).toBe("<p>no stylesheet</p>");
+  });
+
+  it("keeps the rules of classes the page's scripts may set later", () => {
+    const script = `const t=e?"hidden":"md:block";n.className=\`flex \${t}\`;c("after:content-['']")`;
+    expect([...classCandidates(script)]).toEqual(expect.arrayContaining(["hidden", "md:block", "after:content-['']"]));
+    const page = `<style data-href="app-css">${css}</style><p class="btn"></p>`;
+    const sent = withPageStylesheet(page, classCandidates(script));
+    expect(sent).toContain(".hidden{display:none}");
+    expect(sent).toContain(".md\\:block{display:block}");
+    expect(sent).not.toContain(".md\\:grid{");
   });
 
   // The real thing: Tailwind builds the shop's stylesheet for a few class strings. The page's subset of it has the

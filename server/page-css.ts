@@ -1,14 +1,16 @@
 /**
  * The part of the shop's stylesheet one page's HTML can use: every rule whose selector names only classes the page
  * has (or no class at all), inside the same @layer / @media / @supports blocks, and every other at-rule as it is
- * (@property, @keyframes, @font-face). The page cache sends a sealed page with this subset inlined instead of the
- * whole stylesheet (87 KB, most of it utilities of other pages), and the browser loads the whole stylesheet after
- * hydration for what scripts and client-side navigation show later (docs/decisions/048).
+ * (@property, @keyframes, @font-face). The page cache sends a sealed page with this subset (for its markup and its own
+ * scripts' classes) inlined instead of the whole stylesheet (87 KB, most of it utilities of other pages); the browser
+ * adds the whole stylesheet before a client-side navigation shows another page (docs/decisions/048).
  *
  * Reads Tailwind's minified output: flat rules (no CSS nesting), classes escaped with backslashes. Anything it does
  * not understand is kept, so a page can only get more CSS than it needs, never less.
  */
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { INLINE_STYLESHEET_HREF } from "~/inline-stylesheet";
 
 type Node = { kind: "rule"; selectors: string[][]; text: string } | { kind: "block"; head: string; children: Node[] } | { kind: "other"; text: string };
@@ -176,8 +178,7 @@ export function classesIn(html: string): Set<string> {
 
 /** The rules of `css` that the page `html` can use (see the module's comment). */
 export function cssUsedBy(css: string, html: string): string {
-  const classes = classesIn(html);
-  return print(parse(css), classes);
+  return print(parse(css), classesIn(html));
 }
 
 function print(nodes: Node[], classes: Set<string>): string {
@@ -198,13 +199,51 @@ function print(nodes: Node[], classes: Set<string>): string {
 const INLINE_STYLESHEET = new RegExp(`<style\\b([^>]*\\sdata-href="${INLINE_STYLESHEET_HREF}"[^>]*)>([\\s\\S]*?)</style>`);
 
 /**
- * The page with only the rules its markup can use in the inlined stylesheet, marked `data-subset` so the browser
- * loads the whole stylesheet once hydrated (app/inline-stylesheet.tsx). A page without it is returned as it is.
+ * The page with only the rules its markup and its own scripts can use in the inlined stylesheet, marked
+ * `data-subset` so the browser adds the whole stylesheet before it shows another page (app/inline-stylesheet.tsx).
+ * `scriptClasses`: every string in the page's scripts that could be a class (what a script may show later: a toast,
+ * the cart badge, an open menu). A page without the inlined stylesheet is returned as it is.
  */
-export function withPageStylesheet(html: string): string {
+export function withPageStylesheet(html: string, scriptClasses: Iterable<string> = []): string {
   const match = INLINE_STYLESHEET.exec(html);
   if (!match) return html;
   const [element, attributes, css] = match;
-  const subset = cssUsedBy(css!, html);
+  const classes = classesIn(html);
+  for (const name of scriptClasses) classes.add(name);
+  const subset = print(parse(css!), classes);
   return html.slice(0, match.index) + `<style${attributes} data-subset="">${subset}</style>` + html.slice(match.index + element.length);
+}
+
+/**
+ * Every token of a script that could be a class name: its text split at white space and quotes (once at each kind of
+ * quote, so `after:content-['']` inside double quotes is whole in one of the two). Tailwind itself only sees classes
+ * written out whole in the source, and a minifier keeps string literals, so a class a script can set is among them.
+ */
+export function classCandidates(script: string): Set<string> {
+  const tokens = new Set<string>();
+  for (const split of [/[\s"`]+/, /[\s'`]+/]) for (const token of script.split(split)) if (token) tokens.add(token);
+  return tokens;
+}
+
+const scriptCandidates = new Map<string, Set<string>>();
+
+/**
+ * The class candidates of the page's own scripts in the client build (`clientDir`): those it preloads or imports
+ * from /assets/. Read once per file: built assets never change under their hashed names.
+ */
+export function pageScriptClasses(html: string, clientDir: string): Set<string> {
+  const all = new Set<string>();
+  for (const [, name] of html.matchAll(/["']\/assets\/([\w.-]+\.js)["']/g)) {
+    let candidates = scriptCandidates.get(name!);
+    if (!candidates) {
+      try {
+        candidates = classCandidates(readFileSync(join(clientDir, "assets", name!), "utf8"));
+      } catch {
+        candidates = new Set(); // not a file of this build: nothing to add
+      }
+      scriptCandidates.set(name!, candidates);
+    }
+    for (const candidate of candidates) all.add(candidate);
+  }
+  return all;
 }
