@@ -228,12 +228,13 @@ export function classCandidates(script: string): Set<string> {
 const scriptCandidates = new Map<string, Set<string>>();
 
 /**
- * The class candidates of the page's own scripts in the client build (`clientDir`): those it preloads or imports
- * from /assets/. Read once per file: built assets never change under their hashed names.
+ * The class candidates of the page's own scripts in the client build (`clientDir`). Read once per file: built assets
+ * never change under their hashed names.
  */
 export function pageScriptClasses(html: string, clientDir: string): Set<string> {
   const all = new Set<string>();
-  for (const [, name] of html.matchAll(/["']\/assets\/([\w.-]+\.js)["']/g)) {
+  // The chunks it preloads (React Router preloads every module a page imports); not those the route manifest names.
+  for (const [, name] of html.matchAll(/<link rel="modulepreload" href="\/assets\/([\w.-]+\.js)"/g)) {
     let candidates = scriptCandidates.get(name!);
     if (!candidates) {
       try {
