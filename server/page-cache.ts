@@ -206,10 +206,9 @@ export function pageCache(options: PageCacheOptions) {
       if (!encoding && req.headers["accept-encoding"] && !/^\s*(?:identity\s*)?$/i.test(req.headers["accept-encoding"])) return next();
       const body = encoding ? entry.ready[encoding] : entry.body;
       if (!body) return next();
-      const headers = [...entry.replay, "X-Request-Id", String(res.getHeader("x-request-id") ?? ""), "X-Page-Cache", "HIT", "Content-Length", String(body.length)];
+      const headers = [...entry.replay, "X-Page-Cache", "HIT", "Content-Length", String(body.length)];
       if (encoding) headers.push("Content-Encoding", encoding);
-      res.removeHeader("X-Request-Id"); // in the list above: one header write instead of a merge
-      res.writeHead(entry.status, headers);
+      res.writeHead(entry.status, headers); // added to those already set (the request id)
       res.end(body);
     } catch (error) {
       next(error);
