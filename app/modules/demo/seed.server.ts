@@ -6,6 +6,7 @@ import { demoImageUrl, renderDemoImage } from "./demo-images.server";
 import { logger } from "~/utils/logger.server";
 import { slugify } from "~/utils/slug";
 import { numberUninvoicedPaidOrders } from "~/modules/invoices/invoice-number.server";
+import { OrderTimes, sumOrderDaysAfterLoad, writeOrdersUnmarked } from "~/modules/reports/bulk-order-load.server";
 import { profileToColumns } from "~/modules/scent/scent-profile";
 import {
   DEMO_CATEGORIES,
@@ -394,6 +395,8 @@ export interface LargeSeedSummary {
   orders: number;
   orderLines: number;
   users: number;
+  /** How long summing the orders' days took after the load (ms). */
+  daySumsMs?: number;
 }
 
 /**
@@ -552,9 +555,12 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
 
   let lineCount = 0;
   const perTransaction = ORDER_BATCH * BATCHES_PER_TRANSACTION;
+  // The day and hour marks written once per transaction, the day sums once after the load (bulk-order-load.server.ts)
+  const loaded = new OrderTimes();
   for (let start = 0; start < options.orders; start += perTransaction) {
     const end = Math.min(options.orders, start + perTransaction);
     await db.transaction().execute(async (trx) => {
+      const unmarked = await writeOrdersUnmarked(trx);
       for (let b = start; b < end; b += ORDER_BATCH) {
         const orders = [];
         const lines = [];
@@ -587,6 +593,7 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
           const shipped = processing && (status === "shipped" || status === "delivered") ? processing + DAY + Math.floor(rng() * DAY) : null;
           const delivered = shipped && status === "delivered" ? shipped + 2 * DAY + Math.floor(rng() * 3 * DAY) : null;
           const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+          unmarked.add(new Date(created).toISOString());
           orders.push({
             id,
             user_id: users[userIndex]!.id,
@@ -624,14 +631,16 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
         }
         await bulkInsert(trx, "order_metrics", metrics);
       }
+      loaded.addAll(await unmarked.finish());
     });
   }
   // Paid orders written directly still get their invoice numbers, oldest payment first (docs/decisions/019).
   await numberUninvoicedPaidOrders(db);
+  const sums = await sumOrderDaysAfterLoad(db, loaded);
   // After a bulk load the planner's statistics are stale until autovacuum comes round; without them PostgreSQL
   // scans the table for a search instead of using its trigram index (migration 0018). SQLite plans without them.
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) await sql`analyze`.execute(db);
-  return { products: options.products, orders: options.orders, orderLines: lineCount, users: users.length };
+  return { products: options.products, orders: options.orders, orderLines: lineCount, users: users.length, daySumsMs: sums.ms };
 }
 
 /** The shop's tables in an order that respects foreign keys. */

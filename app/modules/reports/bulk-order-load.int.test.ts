@@ -1,0 +1,111 @@
+/**
+ * The benchmark seed loads its orders with the marking triggers suspended and sums the days once after (issue 32
+ * point 6, bulk-order-load.server.ts): what it leaves must be what the shop computes itself. Two loads of 1 000 orders
+ * over a year, the second onto a shop whose days are already summed; after each, every stored day row (the four
+ * order_day_* tables and order_days) is compared with what the shop's summing code computes from scratch, no settled
+ * day is left stale, and every hour of the last three days' orders has counted a change (so a running server reads
+ * those hours again). Then an order written the ordinary way still marks its day: the triggers are back.
+ */
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { getDb, type Queryable } from "~/db/db.server";
+import { seedLargeCatalogue } from "~/db/seed/seed.server";
+import { insertOrder } from "../../../tests/factories/orders";
+import { saDay } from "./reports.logic";
+import { addDays } from "./sales.logic";
+import { allOrderDays, ensureOrderDays, liveFrom, splitRange } from "./sales-totals.server";
+
+const db = () => getDb();
+const DAY_TABLES = ["order_day_totals", "order_day_coupons", "order_day_sellers", "order_day_returning"] as const;
+
+/** Every stored day row, as sorted text (the drivers give sums and stored integers as different types). */
+async function storedDays(q: Queryable = db()) {
+  const out: Record<string, string[]> = {};
+  for (const table of DAY_TABLES) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(q);
+    out[table] = rows.map((r) => JSON.stringify(Object.keys(r).sort().map((k) => [k, r[k] === null ? null : String(r[k])]))).sort();
+  }
+  out.order_days = (await sql<{ day: string }>`select day from order_days order by day`.execute(q)).rows.map((r) => r.day);
+  return out;
+}
+
+/** The same rows as the shop's summing code computes them with nothing summed before (in a transaction rolled back). */
+async function summedFromScratch() {
+  const { settled } = splitRange(await allOrderDays(db()));
+  let fresh: Record<string, string[]> = {};
+  const rollback = new Error("rolled back");
+  await db()
+    .transaction()
+    .execute(async (trx) => {
+      for (const table of [...DAY_TABLES, "order_days", "order_days_stale"]) await sql`delete from ${sql.table(table)}`.execute(trx);
+      await ensureOrderDays(trx, settled!);
+      fresh = await storedDays(trx);
+      throw rollback;
+    })
+    .catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
+  return fresh;
+}
+
+async function expectTheShopsOwnSums() {
+  const stored = await storedDays();
+  // the seed summed every settled day: from the first order's to the day before the live ones
+  const first = saDay((await db().selectFrom("orders").select("created_at").orderBy("created_at").limit(1).executeTakeFirstOrThrow()).created_at);
+  expect(stored.order_days![0]).toBe(first);
+  expect(stored.order_days!.at(-1)).toBe(addDays(liveFrom(), -1));
+  expect((await staleDays()).filter((day) => day < liveFrom())).toEqual([]);
+  const fresh = await summedFromScratch();
+  for (const table of [...DAY_TABLES, "order_days"]) expect(stored[table], table).toEqual(fresh[table]);
+  // (the seed uses no coupons)
+  for (const table of ["order_day_totals", "order_day_sellers", "order_day_returning", "order_days"]) expect(stored[table]!.length, table).toBeGreaterThan(0);
+}
+
+async function staleDays() {
+  return (await sql<{ day: string }>`select day from order_days_stale order by day`.execute(db())).rows.map((r) => r.day);
+}
+
+/** The changes counted per hour (UTC, "YYYY-MM-DDTHH"). */
+async function hourCounts() {
+  const counted = new Map<string, number>();
+  for (const c of (await sql<{ hour: string; n: number }>`select hour, n from order_hour_changes`.execute(db())).rows) counted.set(c.hour, (counted.get(c.hour) ?? 0) + Number(c.n));
+  return counted;
+}
+
+/** The hours of the orders placed since `since` and not among `known`. */
+async function hoursOfOrders(since: string, known: ReadonlySet<string> = new Set()) {
+  const orders = await db().selectFrom("orders").select(["id", "created_at"]).where("created_at", ">=", since).execute();
+  return [...new Set(orders.filter((o) => !known.has(o.id)).map((o) => o.created_at.slice(0, 13)))];
+}
+
+describe("the benchmark seed's orders, loaded in bulk", () => {
+  it("leaves the day sums the shop computes itself, and counts the recent hours, load after load", { timeout: 120_000 }, async () => {
+    // a few minutes inside the three days, so the database's clock and this one may differ a little
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000 + 5 * 60_000).toISOString();
+    for (const seed of [1, 2]) {
+      const known = new Set((await db().selectFrom("orders").select("id").execute()).map((o) => o.id));
+      const before = await hourCounts();
+      const summary = await seedLargeCatalogue(db(), { products: 40, orders: 1000, users: 8, seed });
+      expect(summary.orders).toBe(1000);
+      await expectTheShopsOwnSums();
+      const after = await hourCounts();
+      const hours = await hoursOfOrders(threeDaysAgo, known);
+      expect(hours.length).toBeGreaterThan(0);
+      for (const hour of hours) expect(after.get(hour) ?? 0, hour).toBeGreaterThan(before.get(hour) ?? 0);
+    }
+    const daysAndOrders = await db().selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(Number(daysAndOrders.n)).toBe(2000);
+  });
+
+  it("puts the marking triggers back: an order written afterwards marks its day and counts its hour", async () => {
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const hour = anHourAgo.slice(0, 13);
+    await sql`delete from order_days_stale`.execute(db());
+    const before = await hourCounts();
+    await insertOrder(db(), { userId: null, createdAt: tenDaysAgo, paymentStatus: "completed" });
+    await insertOrder(db(), { userId: null, createdAt: anHourAgo, paymentStatus: "completed" });
+    expect(await staleDays()).toEqual([saDay(tenDaysAgo)]);
+    expect((await hourCounts()).get(hour) ?? 0).toBeGreaterThan(before.get(hour) ?? 0);
+  });
+});

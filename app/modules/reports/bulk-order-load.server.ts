@@ -1,0 +1,144 @@
+/**
+ * Orders written in bulk (the benchmark seed, issue 32 point 6; docs/decisions/043, last addendum): the day and hour
+ * marks of migrations 0027 and 0031 written once per transaction, and the day sums computed once after the load.
+ *
+ * The insert triggers that mark an order's day stale and count its hour also mark the days of that customer's later
+ * orders (they may stop or start being "returning"). For a shop's checkouts that is a short index range; for a load of
+ * a million orders by 25 generated customers it is quadratic: every inserted row scans its customer's later orders
+ * (SQLite per row, PostgreSQL per statement of 500), and `npm run seed -- --orders 300000` took 16 minutes.
+ *
+ * So the loader suspends those insert triggers inside its own transaction (SQLite drops and recreates them, PostgreSQL
+ * disables and enables them: both are transactional, so a failed load rolls the triggers back with its rows), and
+ * before committing marks the days and hours of the orders it wrote in one statement each, as the triggers would have
+ * for the orders themselves. The later orders of the same customers are orders of the load itself (the seed's
+ * customers are new), so their days are marked too. The counts of changes (migration 0030) still fire: a running
+ * server sees the orders changed. Migration 0032's update triggers are not touched.
+ */
+import { sql } from "kysely";
+import { isPostgres, type DB, type Queryable, type Trx } from "~/db/db.server";
+import { allOrderDays, ensureOrderDays, splitRange } from "./sales-totals.server";
+
+/** Migrations 0027's and 0031's insert triggers (named the same on both databases). */
+const MARKING_INSERT_TRIGGERS = [
+  ["orders", "orders_day_stale_insert"],
+  ["orders", "orders_hours_insert"],
+  ["order_lines", "order_lines_day_stale_insert"],
+  ["order_lines", "order_lines_hours_insert"],
+  ["order_metrics", "order_metrics_day_stale_insert"],
+  ["order_metrics", "order_metrics_hours_insert"],
+] as const;
+
+/**
+ * The created_at (ISO text, UTC) of the orders written, kept as each hour's earliest and latest: a day is marked when
+ * one of its orders is older than 20 hours (then its hour's earliest is), an hour counted when one of its orders is at
+ * most 3 days old (then its latest is). A year of orders is at most ~17 500 values, however many orders.
+ */
+export class OrderTimes {
+  private readonly hours = new Map<string, { first: string; last: string }>();
+
+  add(createdAt: string): void {
+    const hour = createdAt.slice(0, 13);
+    const seen = this.hours.get(hour);
+    if (!seen) this.hours.set(hour, { first: createdAt, last: createdAt });
+    else if (createdAt < seen.first) seen.first = createdAt;
+    else if (createdAt > seen.last) seen.last = createdAt;
+  }
+
+  addAll(other: OrderTimes): void {
+    for (const { first, last } of other.hours.values()) {
+      this.add(first);
+      this.add(last);
+    }
+  }
+
+  /** The times that decide the marks (each hour's earliest and latest). */
+  representatives(): string[] {
+    return [...this.hours.values()].flatMap(({ first, last }) => (first === last ? [first] : [first, last]));
+  }
+}
+
+/**
+ * Marks the days (older than 20 hours by the database's clock) and counts the hours (at most 3 days old) of orders
+ * placed at `times`, as migrations 0027's and 0031's insert triggers do for each order.
+ */
+export async function markOrderTimes(db: Queryable, times: OrderTimes): Promise<void> {
+  const at = times.representatives();
+  if (at.length === 0) return;
+  if (isPostgres(db)) {
+    // the migrations' own functions: the same day and hour, the same clock, the writer's slot
+    await sql`select order_days_mark(array(select order_day_of(t) from unnest(${at}::timestamptz[]) t where t < now() - interval '20 hours'))`.execute(db);
+    await sql`select order_hours_count(array(select order_hour_of(t) from unnest(${at}::timestamptz[]) t where t >= now() - interval '3 days'))`.execute(db);
+    return;
+  }
+  const json = JSON.stringify(at);
+  await sql`
+    insert into order_days_stale (day, changes)
+    select distinct date(value, '+2 hours'), 1 from json_each(${json}) where value < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-20 hours')
+    on conflict (day) do update set changes = changes + 1
+  `.execute(db);
+  await sql`
+    insert into order_hour_changes (hour, slot, n)
+    select distinct substr(value, 1, 13), 0, 1 from json_each(${json}) where value >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-3 days')
+    on conflict (hour, slot) do update set n = n + 1
+  `.execute(db);
+}
+
+export interface UnmarkedOrderWrites {
+  /** An order written in this transaction, placed at `createdAt` (ISO text). */
+  add(createdAt: string): void;
+  /** The transaction's last step: marks the added orders' days and hours, restores the triggers; returns the times. */
+  finish(): Promise<OrderTimes>;
+}
+
+/**
+ * Suspends the marking insert triggers within `trx` until `finish()`, which marks what was written once. Call it in the
+ * transaction that writes the orders, their lines and metrics; should that transaction fail, the triggers come back
+ * with its rollback. On PostgreSQL the orders tables stay locked against other writers until the commit (ALTER TABLE
+ * takes a SHARE ROW EXCLUSIVE lock): a seed's transaction takes about a second.
+ */
+export async function writeOrdersUnmarked(trx: Trx): Promise<UnmarkedOrderWrites> {
+  const restore = await suspendMarkingTriggers(trx);
+  const times = new OrderTimes();
+  return {
+    add: (createdAt) => times.add(createdAt),
+    async finish() {
+      await markOrderTimes(trx, times);
+      await restore();
+      return times;
+    },
+  };
+}
+
+async function suspendMarkingTriggers(trx: Trx): Promise<() => Promise<void>> {
+  if (isPostgres(trx)) {
+    for (const [table, name] of MARKING_INSERT_TRIGGERS) await sql.raw(`alter table ${table} disable trigger ${name}`).execute(trx);
+    return async () => {
+      for (const [table, name] of MARKING_INSERT_TRIGGERS) await sql.raw(`alter table ${table} enable trigger ${name}`).execute(trx);
+    };
+  }
+  const names = MARKING_INSERT_TRIGGERS.map(([, name]) => name);
+  const { rows } = await sql<{ name: string; sql: string }>`
+    select name, sql from sqlite_master where type = 'trigger' and name in (${sql.join(names)})
+  `.execute(trx);
+  // a trigger renamed by a later migration would otherwise stay and make the load slow again, silently
+  const missing = names.filter((n) => !rows.some((r) => r.name === n));
+  if (missing.length > 0) throw new Error(`bulk order load: no trigger ${missing.join(", ")} to suspend`);
+  for (const { name } of rows) await sql.raw(`drop trigger ${name}`).execute(trx);
+  return async () => {
+    for (const { sql: definition } of rows) await sql.raw(definition).execute(trx);
+  };
+}
+
+/**
+ * After a bulk load: the loaded orders' days and hours marked once more (a server running meanwhile may have summed a
+ * day before a later transaction added an earlier order of the same customer), then every settled day summed by the
+ * shop's own code (ensureOrderDays: the days never summed and those marked stale), so the first admin page finds them
+ * summed. Returns how long the summing took.
+ */
+export async function sumOrderDaysAfterLoad(db: DB, times: OrderTimes): Promise<{ ms: number }> {
+  const started = performance.now();
+  await db.transaction().execute((trx) => markOrderTimes(trx, times));
+  const { settled } = splitRange(await allOrderDays(db));
+  if (settled) await ensureOrderDays(db, settled);
+  return { ms: Math.round(performance.now() - started) };
+}
