@@ -4,11 +4,12 @@
  * over a year, the second onto a shop whose days are already summed; after each, every stored day row (the four
  * order_day_* tables and order_days) is compared with what the shop's summing code computes from scratch, no settled
  * day is left stale, and every hour of the last three days' orders has counted a change (so a running server reads
- * those hours again). Then an order written the ordinary way still marks its day: the triggers are back.
+ * those hours again). Then the orders tables have their indexes, and an order written the ordinary way still marks its
+ * day: the triggers are back.
  */
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
-import { getDb, type Queryable } from "~/db/db.server";
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb, isPostgres, type Queryable } from "~/db/db.server";
 import { seedLargeCatalogue } from "~/db/seed/seed.server";
 import { insertOrder } from "../../../tests/factories/orders";
 import { saDay } from "./reports.logic";
@@ -78,7 +79,20 @@ async function hoursOfOrders(since: string, known: ReadonlySet<string> = new Set
   return [...new Set(orders.filter((o) => !known.has(o.id)).map((o) => o.created_at.slice(0, 13)))];
 }
 
+/** The indexes of the orders tables, by name (the load drops and rebuilds them). */
+async function orderIndexes() {
+  const { rows } = isPostgres(db())
+    ? await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename in ('orders', 'order_lines', 'order_metrics') order by 1`.execute(db())
+    : await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name in ('orders', 'order_lines', 'order_metrics') order by 1`.execute(db());
+  return rows.map((r) => r.name);
+}
+
 describe("the benchmark seed's orders, loaded in bulk", () => {
+  let indexesBefore: string[] = [];
+  beforeAll(async () => {
+    indexesBefore = await orderIndexes();
+  });
+
   it("leaves the day sums the shop computes itself, and counts the recent hours, load after load", { timeout: 120_000 }, async () => {
     // a few minutes inside the three days, so the database's clock and this one may differ a little
     const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000 + 5 * 60_000).toISOString();
@@ -95,6 +109,11 @@ describe("the benchmark seed's orders, loaded in bulk", () => {
     }
     const daysAndOrders = await db().selectFrom("orders").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(Number(daysAndOrders.n)).toBe(2000);
+  });
+
+  it("puts the orders tables' indexes back", async () => {
+    expect(indexesBefore.length).toBeGreaterThan(10);
+    expect(await orderIndexes()).toEqual(indexesBefore);
   });
 
   it("puts the marking triggers back: an order written afterwards marks its day and counts its hour", async () => {

@@ -1,18 +1,19 @@
 /**
- * Orders written in bulk (the benchmark seed, issue 32 point 6; docs/decisions/043, last addendum): the day and hour
- * marks of migrations 0027 and 0031 written once per transaction, and the day sums computed once after the load.
+ * Orders written in bulk (the benchmark seed, issue 32 point 6; docs/decisions/043, last addendum): one transaction
+ * with the orders tables' marking insert triggers and secondary indexes suspended, the indexes built and the day and
+ * hour marks of migrations 0027 and 0031 written once before it commits, the day sums computed once after.
  *
  * The insert triggers that mark an order's day stale and count its hour also mark the days of that customer's later
  * orders (they may stop or start being "returning"). For a shop's checkouts that is a short index range; for a load of
  * a million orders by 25 generated customers it is quadratic: every inserted row scans its customer's later orders
- * (SQLite per row, PostgreSQL per statement of 500), and `npm run seed -- --orders 300000` took 16 minutes.
+ * (SQLite per row, PostgreSQL per statement of 500), and `npm run seed -- --orders 300000` took 16 minutes. Without
+ * them, the random inserts into the orders' eleven indexes were most of what was left.
  *
- * So the loader suspends those insert triggers inside its own transaction (SQLite drops and recreates them, PostgreSQL
- * disables and enables them: both are transactional, so a failed load rolls the triggers back with its rows), and
- * before committing marks the days and hours of the orders it wrote in one statement each, as the triggers would have
- * for the orders themselves. The later orders of the same customers are orders of the load itself (the seed's
- * customers are new), so their days are marked too. The counts of changes (migration 0030) still fire: a running
- * server sees the orders changed. Migration 0032's update triggers are not touched.
+ * SQLite drops and recreates the triggers and indexes, PostgreSQL disables and enables the triggers and drops and
+ * recreates the indexes: all transactional, so a failed load leaves the shop as it was. The marks are what the triggers
+ * would have written for the orders themselves; the later orders of the same customers are orders of the load itself
+ * (the seed's customers are new), so their days are marked too. The counts of changes (migration 0030) still fire: a
+ * running server sees the orders changed. Migration 0032's update triggers are not touched.
  */
 import { sql } from "kysely";
 import { isPostgres, type DB, type Queryable, type Trx } from "~/db/db.server";
@@ -42,13 +43,6 @@ export class OrderTimes {
     if (!seen) this.hours.set(hour, { first: createdAt, last: createdAt });
     else if (createdAt < seen.first) seen.first = createdAt;
     else if (createdAt > seen.last) seen.last = createdAt;
-  }
-
-  addAll(other: OrderTimes): void {
-    for (const { first, last } of other.hours.values()) {
-      this.add(first);
-      this.add(last);
-    }
   }
 
   /** The times that decide the marks (each hour's earliest and latest). */
@@ -83,29 +77,55 @@ export async function markOrderTimes(db: Queryable, times: OrderTimes): Promise<
   `.execute(db);
 }
 
-export interface UnmarkedOrderWrites {
+export interface BulkOrderLoad {
   /** An order written in this transaction, placed at `createdAt` (ISO text). */
   add(createdAt: string): void;
-  /** The transaction's last step: marks the added orders' days and hours, restores the triggers; returns the times. */
-  finish(): Promise<OrderTimes>;
+  /** The transaction's last step: rebuilds the indexes, marks the added orders' days and hours, restores the triggers. */
+  finish(): Promise<void>;
 }
 
+/** The tables a bulk load of orders writes. */
+const ORDER_TABLES = ["orders", "order_lines", "order_metrics"] as const;
+
 /**
- * Suspends the marking insert triggers within `trx` until `finish()`, which marks what was written once. Call it in the
- * transaction that writes the orders, their lines and metrics; should that transaction fail, the triggers come back
- * with its rollback. On PostgreSQL the orders tables stay locked against other writers until the commit (ALTER TABLE
- * takes a SHARE ROW EXCLUSIVE lock): a seed's transaction takes about a second.
+ * Starts a bulk load of orders in `trx`, to be ended by `finish()` before the commit: the marking insert triggers are
+ * suspended, and so are the secondary indexes of the orders tables (built again at `finish()` by one sort each,
+ * instead of a random insert per row into each of the orders' eleven and the lines' two: at a million orders those
+ * cost most of the load). Should the transaction fail, the triggers and indexes come back with its rollback. Until the
+ * commit the orders tables are locked against other writers (SQLite: the one writer; PostgreSQL: DROP INDEX takes an
+ * ACCESS EXCLUSIVE lock, readers wait too), so this is for a seed, not a shop that is serving.
  */
-export async function writeOrdersUnmarked(trx: Trx): Promise<UnmarkedOrderWrites> {
-  const restore = await suspendMarkingTriggers(trx);
+export async function startBulkOrderLoad(trx: Trx): Promise<BulkOrderLoad> {
+  const restoreTriggers = await suspendMarkingTriggers(trx);
+  const restoreIndexes = await suspendOrderIndexes(trx);
   const times = new OrderTimes();
   return {
     add: (createdAt) => times.add(createdAt),
     async finish() {
+      await restoreIndexes();
       await markOrderTimes(trx, times);
-      await restore();
-      return times;
+      await restoreTriggers();
     },
+  };
+}
+
+/** Drops the orders tables' indexes other than their keys (and what a constraint needs); returns what rebuilds them. */
+async function suspendOrderIndexes(trx: Trx): Promise<() => Promise<void>> {
+  const tables = sql.join(ORDER_TABLES.map((t) => sql.lit(t)));
+  const { rows } = isPostgres(trx)
+    ? await sql<{ name: string; definition: string }>`
+        select c.relname as name, pg_get_indexdef(x.indexrelid) as definition
+        from pg_index x join pg_class c on c.oid = x.indexrelid join pg_class t on t.oid = x.indrelid join pg_namespace n on n.oid = t.relnamespace
+        where n.nspname = current_schema() and t.relname in (${tables}) and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid)
+      `.execute(trx)
+    : await sql<{ name: string; definition: string }>`
+        select name, sql as definition from sqlite_master where type = 'index' and sql is not null and tbl_name in (${tables})
+      `.execute(trx);
+  for (const { name } of rows) await sql`drop index ${sql.id(name)}`.execute(trx);
+  return async () => {
+    // PostgreSQL sorts each index in memory rather than in temporary files (the default is 64 MB)
+    if (isPostgres(trx)) await sql`set local maintenance_work_mem = '256MB'`.execute(trx);
+    for (const { definition } of rows) await sql.raw(definition).execute(trx);
   };
 }
 
@@ -130,14 +150,11 @@ async function suspendMarkingTriggers(trx: Trx): Promise<() => Promise<void>> {
 }
 
 /**
- * After a bulk load: the loaded orders' days and hours marked once more (a server running meanwhile may have summed a
- * day before a later transaction added an earlier order of the same customer), then every settled day summed by the
- * shop's own code (ensureOrderDays: the days never summed and those marked stale), so the first admin page finds them
- * summed. Returns how long the summing took.
+ * After a bulk load has committed: every settled day summed by the shop's own code (ensureOrderDays: the days never
+ * summed and those the load marked stale), so the first admin page finds them summed. Returns how long it took.
  */
-export async function sumOrderDaysAfterLoad(db: DB, times: OrderTimes): Promise<{ ms: number }> {
+export async function sumOrderDaysAfterLoad(db: DB): Promise<{ ms: number }> {
   const started = performance.now();
-  await db.transaction().execute((trx) => markOrderTimes(trx, times));
   const { settled } = splitRange(await allOrderDays(db));
   if (settled) await ensureOrderDays(db, settled);
   return { ms: Math.round(performance.now() - started) };
