@@ -631,10 +631,11 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
       }
       await bulkInsert(trx, "order_metrics", metrics);
     }
+    // Paid orders written directly still get their invoice numbers, oldest payment first (docs/decisions/019): before
+    // the indexes are built again, so the update of ~700 000 rows maintains none of them.
+    await numberUninvoicedPaidOrders(trx);
     await load.finish();
   });
-  // Paid orders written directly still get their invoice numbers, oldest payment first (docs/decisions/019).
-  await numberUninvoicedPaidOrders(db);
   const sums = await sumOrderDaysAfterLoad(db);
   // After a bulk load the planner's statistics are stale until autovacuum comes round; without them PostgreSQL
   // scans the table for a search instead of using its trigram index (migration 0018). SQLite plans without them.
