@@ -34,7 +34,7 @@ const MARKING_INSERT_TRIGGERS = [
  * one of its orders is older than 20 hours (then its hour's earliest is), an hour counted when one of its orders is at
  * most 3 days old (then its latest is). A year of orders is at most ~17 500 values, however many orders.
  */
-export class OrderTimes {
+class OrderTimes {
   private readonly hours = new Map<string, { first: string; last: string }>();
 
   add(createdAt: string): void {
@@ -55,7 +55,7 @@ export class OrderTimes {
  * Marks the days (older than 20 hours by the database's clock) and counts the hours (at most 3 days old) of orders
  * placed at `times`, as migrations 0027's and 0031's insert triggers do for each order.
  */
-export async function markOrderTimes(db: Queryable, times: OrderTimes): Promise<void> {
+async function markOrderTimes(db: Queryable, times: OrderTimes): Promise<void> {
   const at = times.representatives();
   if (at.length === 0) return;
   if (isPostgres(db)) {
