@@ -6,7 +6,7 @@ import { demoImageUrl, renderDemoImage } from "./demo-images.server";
 import { logger } from "~/utils/logger.server";
 import { slugify } from "~/utils/slug";
 import { numberUninvoicedPaidOrders } from "~/modules/invoices/invoice-number.server";
-import { startBulkOrderLoad, sumOrderDaysAfterLoad } from "~/modules/reports/bulk-order-load.server";
+import { startBulkOrderLoad, sumOrderDaysAfterLoad } from "~/modules/order-days/bulk-order-load.server";
 import { profileToColumns } from "~/modules/scent/scent-profile";
 import {
   DEMO_CATEGORIES,

@@ -17,7 +17,7 @@
  */
 import { sql } from "kysely";
 import { isPostgres, type DB, type Queryable, type Trx } from "~/db/db.server";
-import { allOrderDays, ensureOrderDays, splitRange } from "./sales-totals.server";
+import { allOrderDays, ensureOrderDays, splitRange } from "./order-days.server";
 
 /** Migrations 0027's and 0031's insert triggers (named the same on both databases). */
 const MARKING_INSERT_TRIGGERS = [

@@ -10,11 +10,10 @@
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres, type Queryable } from "~/db/db.server";
-import { seedLargeCatalogue } from "~/db/seed/seed.server";
+import { seedLargeCatalogue } from "~/modules/demo/seed.server";
 import { insertOrder } from "../../../tests/factories/orders";
-import { saDay } from "./reports.logic";
-import { addDays } from "./sales.logic";
-import { allOrderDays, ensureOrderDays, liveFrom, splitRange } from "./sales-totals.server";
+import { addDays, saDay } from "~/utils/sa-days";
+import { allOrderDays, ensureOrderDays, liveFrom, splitRange } from "./order-days.server";
 
 const db = () => getDb();
 const DAY_TABLES = ["order_day_totals", "order_day_coupons", "order_day_sellers", "order_day_returning"] as const;
