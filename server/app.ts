@@ -18,7 +18,7 @@ import { env } from "~/utils/env.server";
 import { logger, requestScope } from "~/utils/logger.server";
 import { paymentFormActionOrigins } from "~/modules/payments/form-action.server";
 import { ensureDemoCatalogue } from "~/modules/demo/seed.server";
-import { mediaImageOrigins } from "~/modules/media/media-store.server";
+import { mediaImageOrigins, readStoredImage } from "~/modules/media/media-store.server";
 import { mediaRoute } from "~/modules/media/media-route.server";
 import { warnMissingLegalSettings } from "~/modules/legal/legal.server";
 import { invalidatePageCache, pageCache } from "./page-cache";
@@ -67,6 +67,7 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     audienceOf: pageAudienceOf,
     render: (request, nonce, audience, req, res) => renderPage(request, loadContext(req, res, nonce, audience)),
     clientDir: options.clientDir,
+    readImage: readStoredImage,
   });
   // A fresh cached copy is sent from here, with the headers of its first serving (security headers included): the
   // rest of the chain would only make them again (page-cache.ts, `hits`). Misses and everything else go on below.

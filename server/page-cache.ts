@@ -4,6 +4,7 @@ import type { PageAudience } from "~/context";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { compress, preferredEncoding, type Encoding } from "./content-encoding";
 import { pageScriptClasses, withPageStylesheet } from "./page-css";
+import { withInlinedLcpImage } from "./page-lcp-image";
 
 /**
  * A short-lived cache of storefront pages, one copy per audience: visitors, customers, admins (the in-process
@@ -95,6 +96,8 @@ export interface PageCacheOptions {
   now?: () => number;
   /** The client build, whose scripts a page loads: their classes are kept in the page's inlined stylesheet. */
   clientDir?: string;
+  /** Reads a stored image by its URL: the page's largest image travels inside it when small (page-lcp-image.ts). */
+  readImage?: (url: string) => Promise<Buffer | null>;
 }
 
 /** A render under way, and the cache generation it started in. */
@@ -151,7 +154,8 @@ export function pageCache(options: PageCacheOptions) {
       return null;
     }
     // Only the rules this page's markup and scripts can use travel inline; the rest comes before another page shows.
-    const html = await response.text();
+    const rendered = await response.text();
+    const html = options.readImage ? await withInlinedLcpImage(rendered, options.readImage) : rendered;
     const sealed = sealPage(withPageStylesheet(html, options.clientDir ? pageScriptClasses(html, options.clientDir) : []), placeholder);
     const headers = [...response.headers.entries()].filter(([k]) => k !== "content-length");
     // Browsers and any shared cache in front must keep one person's copy from another: the page depends on the

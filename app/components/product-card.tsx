@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { inspiredByShort } from "~/modules/catalog/inspired-by.logic";
 import { isOutOfStock, OUT_OF_STOCK } from "~/modules/catalog/stock.logic";
-import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
+import { PLACEHOLDER_IMAGE, inlineOnPhone, sizedImage, srcSetFor } from "~/modules/media/images";
 import { PriceWithWas } from "./price";
 
 /** Card widths at the grid's breakpoints: 2 columns on phones, 3 on tablets, 4 on desktop (max-w-6xl). */
@@ -15,11 +15,14 @@ const CARD_SIZES = "(min-width: 1024px) 270px, (min-width: 640px) 33vw, 50vw";
 export function ProductCard({
   product,
   eager = false,
+  largest = false,
   headingLevel = 3,
 }: {
   product: ProductSummary;
   /** the first cards above the fold load eagerly; the rest lazily */
   eager?: boolean;
+  /** the page's largest paint on a phone: its phone rendition may travel inside a cached page (images.ts) */
+  largest?: boolean;
   headingLevel?: 2 | 3;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -39,6 +42,7 @@ export function ProductCard({
             height={500}
             loading={eager ? "eager" : "lazy"}
             fetchPriority={eager ? "high" : undefined}
+            {...(largest ? inlineOnPhone(image, 400) : {})}
             decoding="async"
             className="h-full w-full object-cover transition-transform duration-700 ease-out group-hover:scale-[1.04] motion-reduce:transition-none motion-reduce:group-hover:scale-100"
           />
@@ -97,11 +101,12 @@ export function ProductGrid({
   eagerCount?: number;
   headingLevel?: 2 | 3;
 }) {
+  // On a phone (two columns) the first eager card is the largest paint above the fold.
   return (
     <ul role="list" className="grid grid-cols-2 gap-x-4 gap-y-10 sm:grid-cols-3 sm:gap-x-6 lg:grid-cols-4 lg:gap-x-8 lg:gap-y-14">
       {products.map((p, i) => (
         <li key={p.id}>
-          <ProductCard product={p} eager={i < eagerCount} headingLevel={headingLevel} />
+          <ProductCard product={p} eager={i < eagerCount} largest={i === 0 && eagerCount > 0} headingLevel={headingLevel} />
         </li>
       ))}
     </ul>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
+import { PLACEHOLDER_IMAGE, inlineOnPhone, sizedImage, srcSetFor } from "~/modules/media/images";
 
 /** Main image at up to ~560 px wide on desktop, the full width on phones. */
 const MAIN_SIZES = "(min-width: 1024px) 560px, (min-width: 768px) 50vw, 100vw";
@@ -26,6 +26,7 @@ export function ProductGallery({ images, name }: { images: string[]; name: strin
             height={1000}
             loading="eager"
             fetchPriority={index === 0 ? "high" : "auto"}
+            {...(index === 0 ? inlineOnPhone(current, 800) : {})}
             decoding="async"
             className="h-full w-full object-cover"
           />

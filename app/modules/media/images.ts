@@ -33,6 +33,19 @@ export function srcSetFor(url: string): string | undefined {
   return IMAGE_WIDTHS.map((w) => `${base}-${w}.webp ${w}w`).join(", ");
 }
 
+/**
+ * Put on a page's largest image (the first card of the shop, a product's main image), naming the rendition a phone
+ * shows (412 px at 1.75 dppx picks 400w for a half-width card, 800w for a full-width image). A cached page carries
+ * that rendition inside its HTML when it is small (server/page-lcp-image.ts): a phone then paints it with the page
+ * instead of one round trip later.
+ */
+export const INLINE_ON_PHONE_ATTRIBUTE = "data-inline-on-phone";
+
+/** The attribute for `<img>`: the phone's rendition of `url` at `width`, or nothing for URLs off the convention. */
+export function inlineOnPhone(url: string, width: ImageWidth): { [INLINE_ON_PHONE_ATTRIBUTE]?: string } {
+  return renditionBase(url) === undefined ? {} : { [INLINE_ON_PHONE_ATTRIBUTE]: sizedImage(url, width) };
+}
+
 /** The rendition URLs for a stored base name, e.g. `/media/products/velvet-oud-3f9a2c1b`. */
 export function renditionUrl(baseUrl: string, width: ImageWidth): string {
   return `${baseUrl}-${width}.webp`;

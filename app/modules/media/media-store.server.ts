@@ -135,6 +135,17 @@ export function mediaUrlBase(config: Pick<Env, "MEDIA_STORAGE" | "S3_PUBLIC_URL"
   return "/media";
 }
 
+/**
+ * The bytes of a stored image by the URL pages show it at (`/media/…`, or the bucket's public URL), or null when the
+ * URL is not one of the store's or the object is gone (server/page-lcp-image.ts inlines a page's first image).
+ */
+export async function readStoredImage(url: string): Promise<Buffer | null> {
+  const base = mediaUrlBase();
+  if (!url.startsWith(`${base}/`)) return null;
+  const key = url.slice(base.length + 1);
+  return isSafeMediaKey(key) ? mediaStore().read(key) : null;
+}
+
 /** Origins pages load images from besides their own (for the Content-Security-Policy's img-src). */
 export function mediaImageOrigins(config: Pick<Env, "MEDIA_STORAGE" | "S3_PUBLIC_URL"> = env()): string[] {
   const base = mediaUrlBase(config);

@@ -1,0 +1,46 @@
+import { INLINE_ON_PHONE_ATTRIBUTE } from "~/modules/media/images";
+import { logger } from "~/utils/logger.server";
+
+/**
+ * A cached page's largest image, inside its HTML (issue 32; README, Performance). Under Lighthouse's phone profile
+ * (562 ms round trip, 1.6 Mbps) an image the page links to paints at the earliest one round trip after the page
+ * (LCP 1.43-1.46 s on shop and product), whatever its priority. The one `<img>` marked `data-inline-on-phone`
+ * (app/modules/media/images.ts) gets the rendition a phone picks as a data: URI, in `src` and in its `srcset` entry,
+ * so a phone paints it with the page; wider screens still pick their larger rendition by URL.
+ *
+ * Only up to INLINE_IMAGE_MAX_BYTES: base64 adds a third and brotli can't shrink an image, so every byte is paid on
+ * every first visit, and the page (14-20 KB brotli) must stay small. The hydration data doesn't carry it (the markup
+ * is rewritten after rendering, when the copy is sealed), so it travels once; React doesn't rewrite attributes on
+ * hydration, and the image shown is the same picture. Anything unreadable leaves the page as rendered.
+ */
+export const INLINE_IMAGE_MAX_BYTES = 8 * 1024;
+
+const TYPES: Record<string, string> = { webp: "image/webp", avif: "image/avif", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg" };
+
+const MARKED_IMG = new RegExp(`<img\\b[^>]*\\s${INLINE_ON_PHONE_ATTRIBUTE}="([^"]+)"[^>]*>`);
+
+export async function withInlinedLcpImage(html: string, read: (url: string) => Promise<Buffer | null>): Promise<string> {
+  const match = MARKED_IMG.exec(html);
+  if (!match) return html;
+  const [tag, url] = match;
+  const type = TYPES[/\.([a-z]+)$/.exec(url)?.[1] ?? ""];
+  if (!type || url.includes("&")) return html;
+  let bytes: Buffer | null;
+  try {
+    bytes = await read(url);
+  } catch (error) {
+    logger.warn({ err: error, url }, "page image: reading it to inline failed; the page links to it");
+    return html;
+  }
+  if (!bytes || bytes.length > INLINE_IMAGE_MAX_BYTES) return html;
+  const dataUri = `data:${type};base64,${bytes.toString("base64")}`;
+  const inlined = tag
+    .replace(` src="${url}"`, ` src="${dataUri}"`)
+    // the srcset entry: the URL followed by its width descriptor
+    .replace(new RegExp(`(srcSet|srcset)="([^"]*?)${escapeRegExp(url)}(\\s)`), `$1="$2${dataUri}$3`);
+  return html.slice(0, match.index) + inlined + html.slice(match.index + tag.length);
+}
+
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
