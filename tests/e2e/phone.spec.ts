@@ -199,3 +199,44 @@ test.describe("checkout on a phone (390 × 844, touch)", () => {
     await expect(top).toBeInViewport({ ratio: 1 });
   });
 });
+
+// Issue 32: on Lighthouse's phone (412 px at 1.75 dppx) the page's largest image paints with the page, not one
+// round trip after it. The photo shown is the rendition the phone picks anyway; a sharper screen still gets its own.
+test.describe("the largest image comes with the page", () => {
+  const shown = (page: Page, selector: string) =>
+    page.locator(selector).first().evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      return { src: img.currentSrc, width: img.naturalWidth, alt: img.alt };
+    });
+
+  test.describe("on Lighthouse's phone", () => {
+    test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+
+    test("the shop's first card and a product's photo are drawn from the page itself, at the phone's rendition", async ({ page }) => {
+      const requested: string[] = [];
+      page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+      for (const [path, selector, width] of [
+        ["/shop", "main ul[role=list] img", 400],
+        ["/products/amber-lantern", "main img[fetchpriority=high]", 800],
+      ] as const) {
+        await page.goto(path);
+        const image = await shown(page, selector);
+        expect(image.src, path).toMatch(/^data:image\/webp;base64,/);
+        expect(image.width, path).toBe(width);
+      }
+      expect((await shown(page, "main img[fetchpriority=high]")).alt).toBe("Amber Lantern");
+      expect(requested.filter((p) => /amber-lantern-[0-9a-f]+-800\.webp$/.test(p))).toEqual([]);
+    });
+  });
+
+  test.describe("on a sharper, wider screen", () => {
+    test.use({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
+
+    test("the product photo is its larger rendition, by URL", async ({ page }) => {
+      await page.goto("/products/amber-lantern");
+      const image = await shown(page, "main img[fetchpriority=high]");
+      expect(image.src).toMatch(/\/media\/products\/amber-lantern-[0-9a-f]+-1200\.webp$/);
+      expect(image.width).toBe(1200);
+    });
+  });
+});

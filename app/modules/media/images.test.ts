@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { DEFAULT_PRODUCT_IMAGES, defaultProductImage, IMAGE_WIDTHS, PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "./images";
+import { DEFAULT_PRODUCT_IMAGES, defaultProductImage, IMAGE_WIDTHS, inlineOnPhone, PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "./images";
 
 const stored = "/media/products/velvet-oud-3f9a2c1b-1200.webp";
 
 describe("product image URLs", () => {
+  it("marks the phone's rendition of a page's largest image, and nothing for a URL off the convention", () => {
+    expect(inlineOnPhone(stored, 800)).toEqual({ "data-inline-on-phone": "/media/products/velvet-oud-3f9a2c1b-800.webp" });
+    expect(inlineOnPhone("https://cdn.example.com/photo.jpg", 400)).toEqual({});
+  });
+
   it("has three widths, largest last", () => {
     expect([...IMAGE_WIDTHS]).toEqual([400, 800, 1200]);
   });
