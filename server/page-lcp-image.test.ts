@@ -18,6 +18,13 @@ describe("the page's largest image inside its HTML", () => {
     expect(other).not.toContain("data:");
   });
 
+  it("drops React's head preload of that image (it would fetch it again) and keeps the other images' preloads", async () => {
+    const preload = (name: string) => `<link rel="preload" as="image" imageSrcSet="${srcset.replaceAll(base, name)}" imageSizes="50vw" fetchPriority="high"/>`;
+    const other = "/media/products/rose-parlour-9b7c84a5";
+    const html = await withInlinedLcpImage(`<head>${preload(base)}${preload(other)}</head>${card()}`, files(Buffer.from("x")));
+    expect(html).toContain(`<head>${preload(other)}</head>`);
+  });
+
   it("leaves the page as rendered when the image is too big, missing or unreadable, or nothing is marked", async () => {
     expect(await withInlinedLcpImage(card(), files(Buffer.alloc(INLINE_IMAGE_MAX_BYTES + 1)))).toBe(card());
     expect(await withInlinedLcpImage(card(), async () => null)).toBe(card());

@@ -38,7 +38,10 @@ export async function withInlinedLcpImage(html: string, read: (url: string) => P
     .replace(` src="${url}"`, ` src="${dataUri}"`)
     // the srcset entry: the URL followed by its width descriptor
     .replace(new RegExp(`(srcSet|srcset)="([^"]*?)${escapeRegExp(url)}(\\s)`), `$1="$2${dataUri}$3`);
-  return html.slice(0, match.index) + inlined + html.slice(match.index + tag.length);
+  const page = html.slice(0, match.index) + inlined + html.slice(match.index + tag.length);
+  // React preloads an eager high-priority image from the head (by its srcset): that would fetch the inlined
+  // rendition a second time. Without it the image is still found early, by the body's <img>.
+  return page.replace(new RegExp(`<link rel="preload" as="image" [^>]*?imageSrcSet="[^"]*${escapeRegExp(url)}\\s[^>]*>`), "");
 }
 
 function escapeRegExp(text: string) {
