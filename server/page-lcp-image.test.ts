@@ -8,12 +8,12 @@ const card = (marker = ` data-inline-on-phone="${base}-400.webp"`) =>
 const files = (bytes: Buffer) => async (url: string) => (url === `${base}-400.webp` ? bytes : null);
 
 describe("the page's largest image inside its HTML", () => {
-  it("puts a small phone rendition in its srcset entry (src stays the fallback URL); wider screens keep their URLs; other images stay linked", async () => {
+  it("puts a small phone rendition in src and in its srcset entry; wider screens keep their URLs; other images stay linked", async () => {
     const webp = Buffer.from("RIFF....WEBPVP8 tiny picture");
     const html = await withInlinedLcpImage(card(), files(webp));
     const uri = `data:image/webp;base64,${webp.toString("base64")}`;
     const [marked, other] = html.split("/><");
-    expect(marked).toContain(` src="${base}-400.webp"`);
+    expect(marked).toContain(` src="${uri}"`);
     expect(marked).toContain(`srcSet="${uri} 400w, ${base}-800.webp 800w, ${base}-1200.webp 1200w"`);
     expect(other).not.toContain("data:");
   });
@@ -35,7 +35,7 @@ describe("the page's largest image inside its HTML", () => {
   it("inlines only the first marked image", async () => {
     const twice = card() + card();
     const html = await withInlinedLcpImage(twice, files(Buffer.from("x")));
-    expect(html.match(/data:image\/webp/g)).toHaveLength(1);
+    expect(html.match(/data:image\/webp/g)).toHaveLength(2); // src and srcset of the first only
     expect(html.endsWith(card())).toBe(true);
   });
 });

@@ -5,8 +5,8 @@ import { logger } from "~/utils/logger.server";
  * A cached page's largest image, inside its HTML (issue 32; README, Performance). Under Lighthouse's phone profile
  * (562 ms round trip, 1.6 Mbps) an image the page links to paints at the earliest one round trip after the page
  * (LCP 1.43-1.46 s on shop and product), whatever its priority. The one `<img>` marked `data-inline-on-phone`
- * (app/modules/media/images.ts) gets the rendition a phone picks as a data: URI in its `srcset` entry, so a phone
- * paints it with the page; wider screens still pick their larger rendition by URL.
+ * (app/modules/media/images.ts) gets the rendition a phone picks as a data: URI, in `src` and in its `srcset` entry,
+ * so a phone paints it with the page; wider screens still pick their larger rendition by URL.
  *
  * Only up to INLINE_IMAGE_MAX_BYTES: base64 adds a third and brotli can't shrink an image, so every byte is paid on
  * every first visit, and the page (14-20 KB brotli) must stay small. The hydration data doesn't carry it (the markup
@@ -34,9 +34,12 @@ export async function withInlinedLcpImage(html: string, read: (url: string) => P
   }
   if (!bytes || bytes.length > INLINE_IMAGE_MAX_BYTES) return html;
   const dataUri = `data:${type};base64,${bytes.toString("base64")}`;
-  // Only the srcset entry (the URL followed by its width descriptor): browsers pick from srcset and `src` is its
-  // fallback, so the picture travels once.
-  const inlined = tag.replace(new RegExp(`(srcSet|srcset)="([^"]*?)${escapeRegExp(url)}(\\s)`), `$1="$2${dataUri}$3`);
+  // In src too, though browsers pick from srcset: with the URL left in src, Chrome fetched it as well (its preload
+  // scanner, by the E2E test); brotli sends the second copy for a few bytes.
+  const inlined = tag
+    .replace(` src="${url}"`, ` src="${dataUri}"`)
+    // the srcset entry: the URL followed by its width descriptor
+    .replace(new RegExp(`(srcSet|srcset)="([^"]*?)${escapeRegExp(url)}(\\s)`), `$1="$2${dataUri}$3`);
   const page = html.slice(0, match.index) + inlined + html.slice(match.index + tag.length);
   // React preloads an eager high-priority image from the head (by its srcset): that would fetch the inlined
   // rendition a second time. Without it the image is still found early, by the body's <img>.
