@@ -12,7 +12,7 @@ import { DEMO_PRODUCTS } from "~/modules/demo/demo-catalogue";
 import { renderDemoImage } from "~/modules/demo/demo-images.server";
 import { resetEnvForTests } from "~/utils/env.server";
 import { sizedImage } from "./images";
-import { IMMUTABLE_CACHE_CONTROL, mediaStore, s3ClientFor } from "./media-store.server";
+import { IMMUTABLE_CACHE_CONTROL, mediaStore, readStoredImage, s3ClientFor } from "./media-store.server";
 import { S3Error } from "./s3-client.server";
 import { isStoredProductImage } from "./product-images.server";
 import { createApp } from "../../../server/app";
@@ -168,6 +168,9 @@ describe("product images in the bucket", () => {
     expect(isStoredProductImage(url)).toBe(true);
     const stem = `products/${url.split("/products/")[1]!.replace(/-1200\.webp$/, "")}`;
     expect(await s3.keys(stem)).toHaveLength(3);
+    // a cached page reads its largest image by the URL it shows (server/page-lcp-image.ts); other hosts' aren't ours
+    expect((await readStoredImage(sizedImage(url, 400)))?.subarray(0, 4).toString()).toBe("RIFF");
+    expect(await readStoredImage(`https://elsewhere.example/${stem}-400.webp`)).toBeNull();
 
     const saved = new FormData();
     for (const [k, v] of Object.entries({ intent: "save", name: "Cedar Public", price: "300", slug: "", categoryId, images: JSON.stringify([url]) })) saved.append(k, v);
