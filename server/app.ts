@@ -22,6 +22,7 @@ import { mediaImageOrigins, readStoredImage } from "~/modules/media/media-store.
 import { mediaRoute } from "~/modules/media/media-route.server";
 import { warnMissingLegalSettings } from "~/modules/legal/legal.server";
 import { invalidatePageCache, pageCache } from "./page-cache";
+import { keptImageReader } from "./page-lcp-image";
 import { precompressedAssets } from "./precompressed-assets";
 import { bodyLimit, refuseNulInUrl } from "./input-guards";
 import { oneDrainListener } from "./drain-listeners";
@@ -67,7 +68,7 @@ export function createApp(options: { build: ServerBuild | (() => Promise<ServerB
     audienceOf: pageAudienceOf,
     render: (request, nonce, audience, req, res) => renderPage(request, loadContext(req, res, nonce, audience)),
     clientDir: options.clientDir,
-    readImage: readStoredImage,
+    readImage: keptImageReader(readStoredImage),
   });
   // A fresh cached copy is sent from here, with the headers of its first serving (security headers included): the
   // rest of the chain would only make them again (page-cache.ts, `hits`). Misses and everything else go on below.

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { INLINE_IMAGE_MAX_BYTES, withInlinedLcpImage } from "./page-lcp-image";
+import { describe, expect, it, vi } from "vitest";
+import { INLINE_IMAGE_MAX_BYTES, keptImageReader, withInlinedLcpImage } from "./page-lcp-image";
 
 const base = "/media/products/amber-lantern-1ecc4099";
 const srcset = `${base}-400.webp 400w, ${base}-800.webp 800w, ${base}-1200.webp 1200w`;
@@ -37,5 +37,43 @@ describe("the page's largest image inside its HTML", () => {
     const html = await withInlinedLcpImage(twice, files(Buffer.from("x")));
     expect(html.match(/data:image\/webp/g)).toHaveLength(2); // src and srcset of the first only
     expect(html.endsWith(card())).toBe(true);
+  });
+});
+
+describe("the image reader a page cache keeps", () => {
+  it("reads each image once (names carry their content hash), and keeps a too-big one's answer without its bytes", async () => {
+    const reads: string[] = [];
+    const big = Buffer.alloc(INLINE_IMAGE_MAX_BYTES + 1);
+    const read = keptImageReader(async (url) => (reads.push(url), url.endsWith("big.webp") ? big : Buffer.from(url)));
+    expect(String(await read("/media/a.webp"))).toBe("/media/a.webp");
+    expect(String(await read("/media/a.webp"))).toBe("/media/a.webp");
+    expect(await read("/media/big.webp")).toBeNull();
+    expect(await read("/media/big.webp")).toBeNull();
+    expect(reads).toEqual(["/media/a.webp", "/media/big.webp"]);
+  });
+
+  it("gives up on a slow read (the page links to its image) and tries again on the next miss", async () => {
+    vi.useFakeTimers();
+    try {
+      let answer: (b: Buffer) => void = () => {};
+      let calls = 0;
+      const read = keptImageReader(() => (calls++, new Promise<Buffer>((resolve) => (answer = resolve))), { timeoutMs: 300 });
+      const first = read("/media/slow.webp");
+      await vi.advanceTimersByTimeAsync(300);
+      expect(await first).toBeNull();
+      const second = read("/media/slow.webp");
+      answer(Buffer.from("now"));
+      expect(String(await second)).toBe("now");
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps at most maxEntries answers, forgetting the oldest", async () => {
+    const reads: string[] = [];
+    const read = keptImageReader(async (url) => (reads.push(url), Buffer.from("x")), { maxEntries: 2 });
+    for (const url of ["/1", "/2", "/3", "/1"]) await read(url);
+    expect(reads).toEqual(["/1", "/2", "/3", "/1"]);
   });
 });

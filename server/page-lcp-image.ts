@@ -49,3 +49,31 @@ export async function withInlinedLcpImage(html: string, read: (url: string) => P
 function escapeRegExp(text: string) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/**
+ * The reader a page cache uses: each image's bytes (or "too big" / "missing") kept after the first read, and a read
+ * that takes longer than `timeoutMs` given up (the page is sent linking to its image). Stored images are named by
+ * their content hash and never change (media-store.server.ts), so a kept answer never goes stale; only small ones
+ * keep their bytes (≤ INLINE_IMAGE_MAX_BYTES each, at most `maxEntries`: ~4 MB). Without this, every cache miss of a
+ * product page read its photo again, from the bucket when images live in S3, and a slow bucket held up the page.
+ */
+export function keptImageReader(read: (url: string) => Promise<Buffer | null>, options: { timeoutMs?: number; maxEntries?: number } = {}) {
+  const timeoutMs = options.timeoutMs ?? 300;
+  const maxEntries = options.maxEntries ?? 500;
+  const kept = new Map<string, Buffer | null>();
+  return async (url: string): Promise<Buffer | null> => {
+    if (kept.has(url)) return kept.get(url)!;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
+    try {
+      const answer = await Promise.race([read(url), late]);
+      if (answer === "late") return null; // not kept: the next miss tries again
+      if (kept.size >= maxEntries) kept.delete(kept.keys().next().value!); // the oldest first
+      const small = answer && answer.length <= INLINE_IMAGE_MAX_BYTES ? answer : null;
+      kept.set(url, small);
+      return small;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
