@@ -476,7 +476,8 @@ async function aboveTheFoldImages(weights: Weight[]) {
         if (!best || size > best[1]) best = [src, size];
       }
       w.image = best ? best[1] : 0;
-      w.imageUrl = best ? new URL(best[0]).pathname : null;
+      // the page's largest image may travel inside its HTML (server/page-lcp-image.ts): say so, not its base64
+      w.imageUrl = best ? (best[0].startsWith("data:") ? "inside the HTML (data: URI)" : new URL(best[0]).pathname) : null;
       await page.close();
     }
   } finally {
