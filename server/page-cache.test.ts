@@ -312,4 +312,98 @@ describe("page cache", () => {
       expect(response.headers["x-page-cache"]).toBe("HIT");
     }
   });
+
+  it("gives a phone the page with its largest image inside and everyone else the page that links to it, from one render", async () => {
+    const photo = Buffer.from("RIFF-amber-lantern-800");
+    const url = "/media/products/amber-lantern-0a1b-800.webp";
+    let renders = 0;
+    let headerRuns = 0;
+    const app = express();
+    const cache = pageCache({
+      ttlMs: 60_000,
+      audienceOf,
+      readImage: async (asked) => (asked === url ? photo : null),
+      render: async (request, nonce) => {
+        renders++;
+        const marked = new URL(request.url).pathname !== "/terms";
+        return new Response(
+          `<head><link rel="preload" as="image" fetchPriority="high" imageSrcSet="${url} 800w, /media/products/amber-lantern-0a1b-1200.webp 1200w"/></head>` +
+            `<script nonce="${nonce}">boot()</script><main><h1>Version ${renders}</h1>` +
+            `<img src="${url}" srcSet="${url} 800w, /media/products/amber-lantern-0a1b-1200.webp 1200w" fetchPriority="high"${marked ? ` data-inline-on-phone="${url}"` : ""} alt="Amber Lantern"/></main>`,
+          { headers: { "content-type": "text/html" } },
+        );
+      },
+    });
+    app.use(cache.hits);
+    app.use((_req, res, next) => {
+      headerRuns++;
+      res.locals.nonce = `fresh${headerRuns}`;
+      res.setHeader("Content-Security-Policy", `script-src 'self' 'nonce-${res.locals.nonce}'`);
+      next();
+    });
+    app.use(cache);
+    server = app.listen(0);
+    await new Promise((r) => server!.once("listening", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<{ state: string; vary: string; html: string }>((resolve, reject) => {
+        httpGet(`${base}${path}`, { headers: { "accept-encoding": "gzip, deflate, br, zstd", ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const body = Buffer.concat(chunks);
+            const html = res.headers["content-encoding"] === "br" ? brotliDecompressSync(body).toString() : body.toString();
+            resolve({ state: String(res.headers["x-page-cache"]), vary: String(res.headers.vary), html });
+          });
+        }).on("error", reject);
+      });
+    const phone = { "sec-ch-ua-mobile": "?1", "sec-ch-ua-platform": '"Android"' };
+    const desktop = { "sec-ch-ua-mobile": "?0" };
+    const inlined = `data:image/webp;base64,${photo.toString("base64")}`;
+    const expectPhone = (html: string) => {
+      expect(html).toContain(`<img src="${inlined}" srcSet="${inlined} 800w, /media/products/amber-lantern-0a1b-1200.webp 1200w"`);
+      expect(html).not.toContain(`rel="preload" as="image"`);
+    };
+    const expectLinked = (html: string) => {
+      expect(html).not.toContain("data:image");
+      expect(html).toContain(`<img src="${url}" srcSet="${url} 800w`);
+      expect(html).toContain(`fetchPriority="high"`);
+      expect(html).toContain(`<link rel="preload" as="image"`);
+    };
+
+    const first = await get("/products/amber-lantern", phone);
+    expect(first.state).toBe("MISS");
+    expectPhone(first.html);
+    for (const headers of [desktop, {}]) {
+      const other = await get("/products/amber-lantern", headers); // no hint at all: a bench, Safari, Firefox
+      expect(other.state).toBe("HIT");
+      expectLinked(other.html);
+    }
+    expect(renders).toBe(1); // rendered once, sealed twice
+
+    // Both variants from the early hit path too, each to its own kind of browser
+    const runs = headerRuns;
+    const [phoneHit, desktopHit, plainHit] = await Promise.all([get("/products/amber-lantern", phone), get("/products/amber-lantern", desktop), get("/products/amber-lantern", {})]);
+    expect(headerRuns).toBe(runs);
+    expect([phoneHit.state, desktopHit.state, plainHit.state]).toEqual(["HIT", "HIT", "HIT"]);
+    expectPhone(phoneHit.html);
+    expectLinked(desktopHit.html);
+    expectLinked(plainHit.html);
+    // a cache in front keys both on the hint; a page without a marked image has one variant and says so
+    for (const response of [first, phoneHit, desktopHit]) expect(response.vary).toMatch(/\bAccept-Encoding, Sec-CH-UA-Mobile\b/);
+    const terms = await get("/terms", phone);
+    expectLinked(terms.html);
+    expect(terms.vary).toMatch(/\bAccept-Encoding\b/);
+    expect(terms.vary).not.toMatch(/Sec-CH-UA-Mobile/i);
+
+    // a storefront change empties both variants: each kind of browser gets the new page, still from one render
+    storefrontChanged("product photo changed");
+    const desktopAfter = await get("/products/amber-lantern", desktop);
+    const phoneAfter = await get("/products/amber-lantern", phone);
+    expect(desktopAfter.html).toContain("<h1>Version 3</h1>");
+    expect(phoneAfter.html).toContain("<h1>Version 3</h1>");
+    expectLinked(desktopAfter.html);
+    expectPhone(phoneAfter.html);
+    expect(renders).toBe(3);
+  });
 });

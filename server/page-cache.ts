@@ -54,6 +54,32 @@ interface Entry {
   expires: number;
 }
 
+/**
+ * One page for one audience and URL. A page whose largest image can travel inside it (page-lcp-image.ts) is sealed
+ * twice: `phone`, with the image inlined, for requests that say they come from a phone; `plain`, as rendered (the
+ * image linked, with its preload), for everyone else: a desktop picks its larger rendition by URL, so the inlined one
+ * would be ~7-10 KB downloaded for nothing.
+ */
+interface Copy {
+  plain: Entry;
+  phone?: Entry;
+}
+
+/**
+ * The client hint Chromium sends on every request to a secure context (localhost included), "?1" on a phone or
+ * under Lighthouse's mobile emulation; a low-entropy hint, so no Accept-CH is needed. Browsers that send no hints
+ * (Safari, Firefox) get the plain page: the image by URL, as before it was inlined.
+ */
+const PHONE_HINT = "Sec-CH-UA-Mobile";
+
+export function isPhoneRequest(req: { headers: Record<string, string | string[] | undefined> }): boolean {
+  return req.headers["sec-ch-ua-mobile"] === "?1";
+}
+
+function variantFor(copy: Copy, req: ExpressRequest): Entry {
+  return copy.phone && isPhoneRequest(req) ? copy.phone : copy.plain;
+}
+
 /** Headers that belong to one response, never replayed from another. */
 const PER_RESPONSE = new Set(["x-request-id", "x-page-cache", "content-encoding", "content-length", "date", "set-cookie", "connection", "keep-alive", "transfer-encoding"]);
 
@@ -102,11 +128,11 @@ export interface PageCacheOptions {
 
 /** A render under way, and the cache generation it started in. */
 interface Pending {
-  entry: Promise<Entry | null>;
+  entry: Promise<Copy | null>;
   generation: number;
 }
 
-const caches = new Set<{ pages: Map<string, Entry>; inflight: Map<string, Pending> }>();
+const caches = new Set<{ pages: Map<string, Copy>; inflight: Map<string, Pending> }>();
 /** Bumped by every invalidation: a render that started before one must not be stored after it (it may be stale). */
 let generation = 0;
 
@@ -142,11 +168,15 @@ function queryOf(originalUrl: string): string {
 export function pageCache(options: PageCacheOptions) {
   const maxEntries = options.maxEntries ?? 500;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, Entry>();
+  const cache = new Map<string, Copy>();
   const inflight = new Map<string, Pending>();
   caches.add({ pages: cache, inflight });
 
-  async function renderEntry(request: Request, audience: PageAudience, req: ExpressRequest, res: ExpressResponse): Promise<Entry | null> {
+  /**
+   * Renders the page once and seals it: as rendered (linked image), and, when the page has a marked image small
+   * enough to travel inside it, a second time with that image inlined, for phones (see Copy).
+   */
+  async function renderCopy(request: Request, audience: PageAudience, req: ExpressRequest, res: ExpressResponse): Promise<Copy | null> {
     const placeholder = `pc${randomBytes(18).toString("base64url")}`;
     const response = await options.render(request, placeholder, audience, req, res);
     if (response.status !== 200 || response.headers.has("set-cookie") || !response.body) {
@@ -155,16 +185,22 @@ export function pageCache(options: PageCacheOptions) {
     }
     // Only the rules this page's markup and scripts can use travel inline; the rest comes before another page shows.
     const rendered = await response.text();
-    const html = options.readImage ? await withInlinedLcpImage(rendered, options.readImage) : rendered;
-    const sealed = sealPage(withPageStylesheet(html, options.clientDir ? pageScriptClasses(html, options.clientDir) : []), placeholder);
+    const html = withPageStylesheet(rendered, options.clientDir ? pageScriptClasses(rendered, options.clientDir) : []);
+    const inlined = options.readImage ? await withInlinedLcpImage(html, options.readImage) : html;
+    const twoVariants = inlined !== html;
     const headers = [...response.headers.entries()].filter(([k]) => k !== "content-length");
     // Browsers and any shared cache in front must keep one person's copy from another: the page depends on the
     // session cookie, and a signed-in copy (it says "Account", maybe "Admin") is for that browser only.
     headers.push(["vary", "Cookie"]);
     if (audience !== "visitor") headers.push(["cache-control", "private, no-cache"]);
-    headers.push(["vary", "Accept-Encoding"]);
-    const { body, scriptHashes, styleHashes } = sealed;
-    return { status: response.status, headers, body: Buffer.from(body), scriptHashes, styleHashes, encoded: {}, ready: {}, expires: now() + options.ttlMs };
+    // A shared cache in front must not hand a phone's copy (image inside) to a desktop, nor the other way round.
+    headers.push(["vary", twoVariants ? `Accept-Encoding, ${PHONE_HINT}` : "Accept-Encoding"]);
+    const seal = (page: string): Entry => {
+      const { body, scriptHashes, styleHashes } = sealPage(page, placeholder);
+      return { status: response.status, headers, body: Buffer.from(body), scriptHashes, styleHashes, encoded: {}, ready: {}, expires: now() + options.ttlMs };
+    };
+    const plain = seal(html);
+    return twoVariants ? { plain, phone: seal(inlined) } : { plain };
   }
 
   /** The copy's body in the encoding this browser prefers; compressed once per copy (brotli 9 / gzip 9), on demand. */
@@ -203,7 +239,8 @@ export function pageCache(options: PageCacheOptions) {
       const audience = await options.audienceOf(req);
       res.locals.pageAudience = audience; // the full path needn't ask again
       if (!audience) return next();
-      const entry = cache.get(`${audience} ${req.originalUrl.slice(0, 500)}`);
+      const copy = cache.get(`${audience} ${req.originalUrl.slice(0, 500)}`);
+      const entry = copy && variantFor(copy, req);
       if (!entry?.replay || entry.expires <= now()) return next();
       const encoding = preferredEncoding(req);
       // No encoding of ours is accepted but the browser named some (deflate): compression answers it on the full path.
@@ -226,7 +263,7 @@ export function pageCache(options: PageCacheOptions) {
       if (!audience) return next();
       const key = `${audience} ${req.originalUrl.slice(0, 500)}`;
       const hit = cache.get(key);
-      if (hit && hit.expires > now()) return await send(req, res, hit, "HIT");
+      if (hit && hit.plain.expires > now()) return await send(req, res, variantFor(hit, req), "HIT");
       if (hit) cache.delete(key);
 
       let pending = inflight.get(key);
@@ -238,21 +275,21 @@ export function pageCache(options: PageCacheOptions) {
         });
         const started: Pending = {
           generation,
-          entry: renderEntry(request, audience, req, res).finally(() => {
+          entry: renderCopy(request, audience, req, res).finally(() => {
             if (inflight.get(key) === started) inflight.delete(key);
           }),
         };
         pending = started;
         inflight.set(key, pending);
       }
-      const entry = await pending.entry;
-      if (!entry) return next(); // not cacheable after all (404, redirect, cookie): render it the normal way
+      const copy = await pending.entry;
+      if (!copy) return next(); // not cacheable after all (404, redirect, cookie): render it the normal way
       // Served to those who asked before the change, but not kept if the storefront changed while it rendered.
       if (pending.generation === generation) {
         if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!); // oldest first
-        cache.set(key, entry);
+        cache.set(key, copy);
       }
-      await send(req, res, entry, "MISS");
+      await send(req, res, variantFor(copy, req), "MISS");
     } catch (error) {
       next(error);
     }

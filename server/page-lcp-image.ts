@@ -6,7 +6,9 @@ import { logger } from "~/utils/logger.server";
  * (562 ms round trip, 1.6 Mbps) an image the page links to paints at the earliest one round trip after the page
  * (LCP 1.43-1.46 s on shop and product), whatever its priority. The one `<img>` marked `data-inline-on-phone`
  * (app/modules/media/images.ts) gets the rendition a phone picks as a data: URI, in `src` and in its `srcset` entry,
- * so a phone paints it with the page; wider screens still pick their larger rendition by URL.
+ * so a phone paints it with the page; wider screens still pick their larger rendition by URL. The page cache keeps
+ * this version only for requests with the phone client hint (`Sec-CH-UA-Mobile: ?1`) and the page as rendered for
+ * every other one (page-cache.ts, Copy): a desktop would download the inlined bytes for nothing.
  *
  * Only up to INLINE_IMAGE_MAX_BYTES: base64 adds a third and brotli can't shrink an image, so every byte is paid on
  * every first visit, and the page (14-20 KB brotli) must stay small. The hydration data doesn't carry it (the markup

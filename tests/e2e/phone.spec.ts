@@ -210,7 +210,15 @@ test.describe("the largest image comes with the page", () => {
     });
 
   test.describe("on Lighthouse's phone", () => {
-    test.use({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    // Its user agent too: only with one does Playwright's Chromium send the phone's client hint (Sec-CH-UA-Mobile:
+    // ?1), by which the server picks the page with the image inside; isMobile alone still says ?0.
+    test.use({
+      viewport: { width: 412, height: 823 },
+      deviceScaleFactor: 1.75,
+      isMobile: true,
+      hasTouch: true,
+      userAgent: "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0.0.0 Mobile Safari/537.36",
+    });
 
     test("the shop's first card and a product's photo are drawn from the page itself, at the phone's rendition", async ({ page }) => {
       const requested: string[] = [];
@@ -240,9 +248,13 @@ test.describe("the largest image comes with the page", () => {
   test.describe("on a sharper, wider screen", () => {
     test.use({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
 
-    test("the product photo is its larger rendition, by URL", async ({ page }) => {
-      await page.goto("/products/amber-lantern");
-      expect((await shown(page, "main img[fetchpriority=high]")).src).toMatch(/\/media\/products\/amber-lantern-[0-9a-f]+-1200\.webp$/);
+    test("the product photo is its larger rendition, by URL, and the page doesn't carry the phone's", async ({ page }) => {
+      const response = await page.goto("/products/amber-lantern");
+      const image = await shown(page, "main img[fetchpriority=high]");
+      expect(image.src).toMatch(/\/media\/products\/amber-lantern-[0-9a-f]+-1200\.webp$/);
+      expect(image.srcset).not.toContain("data:");
+      expect(await response!.text()).not.toContain("data:image/");
+      expect(response!.headers().vary).toMatch(/Sec-CH-UA-Mobile/);
     });
   });
 });
