@@ -72,6 +72,10 @@ async function main() {
     console.log(
       `Large catalogue: added ${large.products} products, ${large.orders} orders (${large.orderLines} lines) for ${large.users} customers (${((Date.now() - started) / 1000).toFixed(1)} s${large.daySumsMs === undefined ? "" : `, of which summing the order days ${(large.daySumsMs / 1000).toFixed(1)} s`})`,
     );
+    if (large.triggersSkipped === "marking" && large.orders > 0) {
+      console.log("  (orders loaded with foreign-key checks: this database role may not set session_replication_role)");
+    }
+    if (large.phasesMs) console.log(`  steps: ${Object.entries(large.phasesMs).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", ")}`);
   }
 }
 

@@ -9,14 +9,16 @@
  * (SQLite per row, PostgreSQL per statement of 500), and `npm run seed -- --orders 300000` took 16 minutes. Without
  * them, the random inserts into the orders' eleven indexes were most of what was left.
  *
- * SQLite drops and recreates the triggers and indexes, PostgreSQL disables and enables the triggers and drops and
- * recreates the indexes: all transactional, so a failed load leaves the shop as it was. The marks are what the triggers
- * would have written for the orders themselves; the later orders of the same customers are orders of the load itself
- * (the seed's customers are new), so their days are marked too. The counts of changes (migration 0030) still fire: a
- * running server sees the orders changed. Migration 0032's update triggers are not touched.
+ * SQLite drops and recreates the triggers and indexes. PostgreSQL drops and recreates the indexes, and either skips
+ * every trigger and foreign-key check for the transaction (`session_replication_role = replica`, when the role may) or
+ * disables the marking triggers and the orders' two update triggers of migration 0032: all transactional, so a failed
+ * load leaves the shop as it was. The marks are what the triggers would have written for the orders themselves; the
+ * later orders of the same customers are orders of the load itself (the seed's customers are new), so their days are
+ * marked too. The counts of changes (migration 0030) still move: a running server sees the orders changed.
  */
 import { sql } from "kysely";
 import { isPostgres, type DB, type Queryable, type Trx } from "~/db/db.server";
+import { suspendSecondaryIndexes } from "~/db/suspended-indexes.server";
 import { allOrderDays, ensureOrderDays, splitRange } from "./order-days.server";
 
 /** Migrations 0027's and 0031's insert triggers (named the same on both databases). */
@@ -78,62 +80,100 @@ async function markOrderTimes(db: Queryable, times: OrderTimes): Promise<void> {
 }
 
 export interface BulkOrderLoad {
+  /**
+   * How the orders tables' triggers are held off: "all" (PostgreSQL, a role that may set `session_replication_role`:
+   * the foreign-key checks and every trigger, the statement triggers fired once at the end) or "marking" (the six
+   * marking insert triggers and, on PostgreSQL, the two update triggers; foreign keys checked row by row).
+   */
+  readonly triggersSkipped: "all" | "marking";
   /** An order written in this transaction, placed at `createdAt` (ISO text). */
   add(createdAt: string): void;
-  /** The transaction's last step: rebuilds the indexes, marks the added orders' days and hours, restores the triggers. */
-  finish(): Promise<void>;
+  /**
+   * The transaction's last step: rebuilds the indexes, marks the added orders' days and hours, restores the triggers.
+   * `phaseDone` is told each step's name as it ends (the seed's timings).
+   */
+  finish(phaseDone?: (name: string) => void): Promise<void>;
 }
 
 /** The tables a bulk load of orders writes. */
 const ORDER_TABLES = ["orders", "order_lines", "order_metrics"] as const;
 
 /**
- * Starts a bulk load of orders in `trx`, to be ended by `finish()` before the commit: the marking insert triggers are
- * suspended, and so are the secondary indexes of the orders tables (built again at `finish()` by one sort each,
- * instead of a random insert per row into each of the orders' eleven and the lines' two: at a million orders those
- * cost most of the load). Should the transaction fail, the triggers and indexes come back with its rollback. Until the
- * commit the orders tables are locked against other writers (SQLite: the one writer; PostgreSQL: DROP INDEX takes an
- * ACCESS EXCLUSIVE lock, readers wait too), so this is for a seed, not a shop that is serving.
+ * Starts a bulk load of orders in `trx`, to be ended by `finish()` before the commit: the triggers are held off (all of
+ * them and the foreign-key checks where PostgreSQL allows, else the marking ones), and the orders tables' secondary
+ * indexes are suspended (built again at `finish()` by one sort each, instead of a random insert per row into each of
+ * the orders' eleven and the lines' two: at a million orders those cost most of the load). Should the transaction
+ * fail, the triggers and indexes come back with its rollback. Until the commit the orders tables are locked against
+ * other writers (SQLite: the one writer; PostgreSQL: DROP INDEX takes an ACCESS EXCLUSIVE lock, readers wait too), so
+ * this is for a seed, not a shop that is serving.
  */
 export async function startBulkOrderLoad(trx: Trx): Promise<BulkOrderLoad> {
-  const restoreTriggers = await suspendMarkingTriggers(trx);
-  const restoreIndexes = await suspendOrderIndexes(trx);
+  const skipAll = await skipAllTriggers(trx);
+  const restoreTriggers = skipAll ?? (await suspendMarkingTriggers(trx));
+  const restoreIndexes = await suspendSecondaryIndexes(trx, ORDER_TABLES);
   const times = new OrderTimes();
   return {
+    triggersSkipped: skipAll ? "all" : "marking",
     add: (createdAt) => times.add(createdAt),
-    async finish() {
+    async finish(phaseDone = () => {}) {
       await restoreIndexes();
-      await markOrderTimes(trx, times);
+      phaseDone("indexes");
+      // the triggers first: the marks write order_days_stale, whose own trigger counts the change (skipped under replica)
       await restoreTriggers();
+      await markOrderTimes(trx, times);
+      phaseDone("marks");
     },
   };
 }
 
-/** Drops the orders tables' indexes other than their keys (and what a constraint needs); returns what rebuilds them. */
-async function suspendOrderIndexes(trx: Trx): Promise<() => Promise<void>> {
+/**
+ * PostgreSQL: `session_replication_role = replica` for the rest of the transaction, when the role may set it (a
+ * superuser, or one granted SET on it) and the orders tables have only statement triggers. Then neither the foreign
+ * keys (each line checked its order and product, each order its customer and zone: half the load's time at a million
+ * orders) nor any trigger run for the load's rows; the rows are the loader's own, consistent by construction. Returns
+ * what puts the role back and fires the tables' insert statement triggers once, for no rows: the counts of changes
+ * (migration 0030) move as they would have, the marking triggers see an empty table and mark nothing (`finish()` marks).
+ * Undefined where it cannot (SQLite, another role, a row trigger that the load would silently skip).
+ */
+async function skipAllTriggers(trx: Trx): Promise<(() => Promise<void>) | undefined> {
+  if (!isPostgres(trx)) return undefined;
   const tables = sql.join(ORDER_TABLES.map((t) => sql.lit(t)));
-  const { rows } = isPostgres(trx)
-    ? await sql<{ name: string; definition: string }>`
-        select c.relname as name, pg_get_indexdef(x.indexrelid) as definition
-        from pg_index x join pg_class c on c.oid = x.indexrelid join pg_class t on t.oid = x.indrelid join pg_namespace n on n.oid = t.relnamespace
-        where n.nspname = current_schema() and t.relname in (${tables}) and not exists (select 1 from pg_constraint k where k.conindid = x.indexrelid)
-      `.execute(trx)
-    : await sql<{ name: string; definition: string }>`
-        select name, sql as definition from sqlite_master where type = 'index' and sql is not null and tbl_name in (${tables})
-      `.execute(trx);
-  for (const { name } of rows) await sql`drop index ${sql.id(name)}`.execute(trx);
+  const { rows: rowTriggers } = await sql<{ name: string }>`
+    select tgname as name from pg_trigger
+    where not tgisinternal and tgrelid in (select oid from pg_class where relname in (${tables}) and relnamespace = current_schema()::regnamespace)
+      and (tgtype & 1) = 1
+  `.execute(trx);
+  if (rowTriggers.length > 0) return undefined;
+  // a role without the right makes SET fail, which would abort the transaction: tried under a savepoint
+  await sql`savepoint bulk_order_load_role`.execute(trx);
+  try {
+    await sql`set local session_replication_role = replica`.execute(trx);
+    await sql`release savepoint bulk_order_load_role`.execute(trx);
+  } catch {
+    await sql`rollback to savepoint bulk_order_load_role`.execute(trx);
+    return undefined;
+  }
   return async () => {
-    // PostgreSQL sorts each index in memory rather than in temporary files (the default is 64 MB)
-    if (isPostgres(trx)) await sql`set local maintenance_work_mem = '256MB'`.execute(trx);
-    for (const { definition } of rows) await sql.raw(definition).execute(trx);
+    await sql`set local session_replication_role = origin`.execute(trx);
+    for (const table of ORDER_TABLES) await sql.raw(`insert into ${table} select * from ${table} where false`).execute(trx);
   };
 }
 
+/**
+ * The marking triggers suspended; on PostgreSQL also the orders' summed-column update triggers (migration 0032), whose
+ * comparison of old and new rows cost ~30 µs an order for the invoice numbers' update, which changes no summed column.
+ */
+const POSTGRES_UPDATE_TRIGGERS = [
+  ["orders", "orders_day_stale_update"],
+  ["orders", "orders_hours_update"],
+] as const;
+
 async function suspendMarkingTriggers(trx: Trx): Promise<() => Promise<void>> {
   if (isPostgres(trx)) {
-    for (const [table, name] of MARKING_INSERT_TRIGGERS) await sql.raw(`alter table ${table} disable trigger ${name}`).execute(trx);
+    const triggers = [...MARKING_INSERT_TRIGGERS, ...POSTGRES_UPDATE_TRIGGERS];
+    for (const [table, name] of triggers) await sql.raw(`alter table ${table} disable trigger ${name}`).execute(trx);
     return async () => {
-      for (const [table, name] of MARKING_INSERT_TRIGGERS) await sql.raw(`alter table ${table} enable trigger ${name}`).execute(trx);
+      for (const [table, name] of triggers) await sql.raw(`alter table ${table} enable trigger ${name}`).execute(trx);
     };
   }
   const names = MARKING_INSERT_TRIGGERS.map(([, name]) => name);
