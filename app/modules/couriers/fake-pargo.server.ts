@@ -22,12 +22,11 @@
  * the client's `fetch` option (couriers.server.ts), and startFakePargo() serves the same handler over node:http for
  * tests. Routes are matched at the end of the path, so the fake can sit under any prefix (http://x.invalid/pargo/…).
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { randomBytes, randomUUID } from "node:crypto";
 import PDFDocument from "pdfkit";
 import { PLACES, type Place } from "./places";
 import type { TrackingStatus } from "./courier";
+import { serveOnLoopback } from "./fake-http-server.server";
 
 export interface FakePargoPoint {
   name: string;
@@ -431,50 +430,8 @@ export function createFakePargo(options: FakePargoOptions = {}): FakePargo {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** The fake over real HTTP on 127.0.0.1 (a free port), for contract tests. */
 export async function startFakePargo(options: FakePargoOptions = {}): Promise<StartedFakePargo> {
   const fake = createFakePargo(options);
-  let baseUrl = "";
-  const server: Server = createServer(async (req, res) => {
-    // A client that gives up (timeout) closes the socket: the handler stops waiting too.
-    const aborted = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) aborted.abort(new Error("client went away"));
-    });
-    try {
-      const body = await readBody(req);
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(key, value);
-      const request = new Request(new URL(req.url ?? "/", baseUrl), {
-        method: req.method,
-        headers,
-        body: req.method === "GET" || req.method === "HEAD" || body.length === 0 ? undefined : new Uint8Array(body),
-        signal: aborted.signal,
-      });
-      const response = await fake.handler(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    } catch {
-      if (!res.headersSent && !res.destroyed) {
-        res.writeHead(500, { "content-type": "application/json" });
-        res.end(JSON.stringify({ success: false, errors: [{ detail: "fake Pargo failed" }] }));
-      } else res.destroy();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    ...fake,
-    baseUrl,
-    close() {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...fake, ...(await serveOnLoopback(fake.handler, () => ({ success: false, errors: [{ detail: "fake Pargo failed" }] }))) };
 }

@@ -22,11 +22,10 @@
  * `handler` is web-standard (Request → Response) so the demo can call it in-process through the client's `fetch`
  * option; `startFakePudo` wraps the same handler in node:http for tests over real HTTP.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import { PLACES } from "./places";
 import type { TrackingStatus } from "./courier";
+import { serveOnLoopback } from "./fake-http-server.server";
 import { centsToRand, randToCents } from "~/utils/money";
 
 // ── lockers ──
@@ -526,50 +525,8 @@ export interface RunningFakePudo extends FakePudo {
   close(): Promise<void>;
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
+/** The fake over real HTTP on 127.0.0.1 (a free port), for contract tests. */
 export async function startFakePudo(options: { now?: () => number; apiKey?: string } = {}): Promise<RunningFakePudo> {
   const fake = createFakePudo(options);
-  let baseUrl = "";
-  const server: Server = createServer(async (req, res) => {
-    // A client that hangs up (its timeout) aborts the handler's wait.
-    const abandoned = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) abandoned.abort();
-    });
-    try {
-      const body = await readBody(req);
-      const headers = new Headers();
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-      const method = req.method ?? "GET";
-      const request = new Request(`${baseUrl}${req.url ?? "/"}`, {
-        method,
-        headers,
-        body: method === "GET" || method === "HEAD" ? undefined : new Uint8Array(body),
-        signal: abandoned.signal,
-      });
-      const response = await fake.handler(request);
-      if (res.destroyed) return;
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    } catch (error) {
-      if (res.destroyed) return;
-      res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ message: `fake PUDO failed: ${String(error)}` }));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    ...fake,
-    baseUrl,
-    close() {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...fake, ...(await serveOnLoopback(fake.handler, (error) => ({ message: `fake PUDO failed: ${String(error)}` }))) };
 }

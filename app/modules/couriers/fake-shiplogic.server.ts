@@ -22,10 +22,9 @@
  * (5 min) → out for delivery (10 min) → delivered (15 min) of the fake's clock. advance() and cancellations override
  * that in the process that made them.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createHmac, randomBytes, randomInt } from "node:crypto";
 import type { TrackingStatus } from "./courier";
+import { serveOnLoopback } from "./fake-http-server.server";
 import { distanceKm, locate } from "./places";
 import { centsToRand, randToCents } from "~/utils/money";
 
@@ -681,54 +680,8 @@ export function createFakeShiplogic(options: FakeShiplogicOptions = {}): FakeShi
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** The fake on a loopback port (for tests over real HTTP). */
 export async function startFakeShiplogic(options: FakeShiplogicOptions = {}): Promise<StartedFakeShiplogic> {
   const fake = createFakeShiplogic(options);
-  let baseUrl = "";
-  const server: Server = createServer(async (req, res) => {
-    const aborted = new AbortController();
-    // The client hung up (its timeout): let a delayed answer stop waiting.
-    res.on("close", () => aborted.abort());
-    try {
-      const body = await readBody(req);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
-        else if (value !== undefined) headers.set(name, value);
-      }
-      const method = req.method ?? "GET";
-      const request = new Request(`${baseUrl}${req.url ?? "/"}`, {
-        method,
-        headers,
-        body: method === "GET" || method === "HEAD" || body.length === 0 ? undefined : Uint8Array.from(body),
-        signal: aborted.signal,
-      });
-      const response = await fake.handler(request);
-      if (res.destroyed) return;
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    } catch (error) {
-      if (res.destroyed) return;
-      res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ message: `fake-shiplogic: ${(error as Error).message}` }));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    ...fake,
-    baseUrl,
-    close() {
-      return new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
+  return { ...fake, ...(await serveOnLoopback(fake.handler, (error) => ({ message: `fake-shiplogic: ${(error as Error).message}` }))) };
 }
