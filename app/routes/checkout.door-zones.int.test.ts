@@ -7,13 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { resetEnvForTests } from "~/utils/env.server";
-import { setCourierClientsForTests } from "~/modules/couriers/couriers.server";
 import { DELIVERY_MESSAGES } from "~/modules/couriers/checkout-delivery.server";
 import { DEFAULT_DELIVERY_SETTINGS } from "~/modules/couriers/delivery.logic";
 import { loadDeliverySettings, saveDeliverySettings, ZONE_MESSAGES } from "~/modules/couriers/delivery.server";
 import { bookShipment } from "~/modules/couriers/shipments.server";
-import { startFakeCouriers } from "../../tests/fakes/couriers";
+import { installFakeCouriers } from "../../tests/fakes/couriers";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { insertProduct } from "../../tests/factories/catalog";
 import { insertCoupon, insertZone, type ZoneRow } from "../../tests/factories/orders";
@@ -22,7 +20,7 @@ import { action as checkoutAction } from "./checkout";
 import { loader as deliveryLoader } from "./checkout.delivery";
 
 const db = () => getDb();
-let couriers: Awaited<ReturnType<typeof startFakeCouriers>>;
+let couriers: Awaited<ReturnType<typeof installFakeCouriers>>;
 let shopper: TestUser;
 let cookie = "";
 let productId = "";
@@ -32,22 +30,15 @@ const POLOKWANE = { ...CAPE_TOWN, street: "12 Thabo Mbeki Street", suburb: "Polo
 const PRICE = 29900;
 
 beforeAll(async () => {
-  process.env.DELIVERY_KINDS = "door,locker,point";
-  process.env.COURIER_QUOTE_TIMEOUT_MS = "5000";
-  resetEnvForTests();
-  couriers = await startFakeCouriers();
-  setCourierClientsForTests(couriers.clients);
+  // every kind offered, quotes given time on a busy machine, the shop's clients on the fakes
+  couriers = await installFakeCouriers();
   shopper = await createUser(db());
   cookie = await sessionCookieFor(db(), shopper.id);
   productId = (await insertProduct(db(), { price_cents: PRICE })).id;
 });
 
 afterAll(async () => {
-  setCourierClientsForTests(null);
-  process.env.DELIVERY_KINDS = "";
-  delete process.env.COURIER_QUOTE_TIMEOUT_MS;
-  resetEnvForTests();
-  await couriers.close();
+  await couriers.uninstall();
 });
 
 type Address = typeof CAPE_TOWN;

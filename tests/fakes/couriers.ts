@@ -3,6 +3,8 @@
  * install with setCourierClientsForTests, and what the couriers end-to-end spec serves to its shop. The fakes themselves
  * live in app/modules/couriers/ (the demo runs them in-process); this loopback setup is for tests only.
  */
+import { setCourierClientsForTests } from "~/modules/couriers/couriers.server";
+import { resetEnvForTests } from "~/utils/env.server";
 import { createPargoClient } from "~/modules/couriers/pargo.server";
 import { createPudoClient } from "~/modules/couriers/pudo.server";
 import { createShiplogicClient } from "~/modules/couriers/shiplogic.server";
@@ -25,6 +27,29 @@ export async function startFakeCouriers(options: { now?: () => number; timeoutMs
     clients,
     async close() {
       await Promise.all([shiplogic.close(), pudo.close(), pargo.close()]);
+    },
+  };
+}
+
+/**
+ * The fake couriers installed for an integration test file: every delivery kind offered, a quote timeout generous
+ * enough for a loaded CI machine (the live prices must not be replaced by the table rate; a timeout's own test sets
+ * its own), and the shop's clients pointed at the fakes. `uninstall` puts all of it back.
+ */
+export async function installFakeCouriers(options: { now?: () => number } = {}) {
+  process.env.DELIVERY_KINDS = "door,locker,point";
+  process.env.COURIER_QUOTE_TIMEOUT_MS = "5000";
+  resetEnvForTests();
+  const couriers = await startFakeCouriers(options);
+  setCourierClientsForTests(couriers.clients);
+  return {
+    ...couriers,
+    async uninstall() {
+      setCourierClientsForTests(null);
+      process.env.DELIVERY_KINDS = "";
+      delete process.env.COURIER_QUOTE_TIMEOUT_MS;
+      resetEnvForTests();
+      await couriers.close();
     },
   };
 }

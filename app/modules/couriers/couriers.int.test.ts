@@ -15,7 +15,7 @@ import { deliveryChoices } from "./checkout-delivery.server";
 import { purgeExpiredQuotes, saveDeliverySettings } from "./delivery.server";
 import { DEFAULT_DELIVERY_SETTINGS } from "./delivery.logic";
 import { applyTracking, bookShipment, cancelShipment, pollTracking, receiveTrackingWebhook, shipmentForOrder, shipmentLabel } from "./shipments.server";
-import { startFakeCouriers } from "../../../tests/fakes/couriers";
+import { installFakeCouriers } from "../../../tests/fakes/couriers";
 import { createUser, type TestUser } from "../../../tests/factories/users";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { insertOrder, insertZone } from "../../../tests/factories/orders";
@@ -24,19 +24,14 @@ import { outboxFor } from "../../../tests/factories/payments";
 const db = () => getDb();
 let clock = Date.parse("2026-11-25T08:00:00Z");
 const now = () => clock;
-let couriers: Awaited<ReturnType<typeof startFakeCouriers>>;
+let couriers: Awaited<ReturnType<typeof installFakeCouriers>>;
 let shopper: TestUser;
 
 const RONDEBOSCH = { name: "Lerato Dlamini", telephone: "082 555 1234", street: "4 Belmont Road", suburb: "Rondebosch", city: "Cape Town", postalCode: "7700", province: "Western Cape" };
 
 beforeAll(async () => {
-  process.env.DELIVERY_KINDS = "door,locker,point";
-  // Quotes the tests expect from the fake couriers get time to come on a busy machine (at 300 ms, one came too late
-  // in a full CI run and the live prices were, rightly, replaced by the table rate); the timeout's own test sets 300.
-  process.env.COURIER_QUOTE_TIMEOUT_MS = "5000";
-  resetEnvForTests();
-  couriers = await startFakeCouriers({ now });
-  setCourierClientsForTests(couriers.clients);
+  // every kind offered, quotes given time on a busy machine, the shop's clients on the fakes
+  couriers = await installFakeCouriers({ now });
   shopper = await createUser(db());
   // These tests are of the courier's prices: door delivery priced by the courier (a fresh install prices it by the
   // zones, docs/decisions/045; checkout.door-zones.int.test.ts).
@@ -44,11 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  setCourierClientsForTests(null);
-  process.env.DELIVERY_KINDS = "";
-  delete process.env.COURIER_QUOTE_TIMEOUT_MS;
-  resetEnvForTests();
-  await couriers.close();
+  await couriers.uninstall();
 });
 
 beforeEach(() => {
