@@ -156,9 +156,14 @@ function postgresSink(url: string): Sink {
 
 const PRODUCTS: TableSpec = {
   table: "products",
-  columns: [["id", "text"], ["name", "text"], ["slug", "text"], ["description", "text"], ["price_cents", "int"], ["images", "json"], ["category_id", "text"], ["meta_title", "text"], ["meta_desc", "text"], ["created_at", "ts"], ["stock", "int"], ["inspired_house", "text"], ["inspired_fragrance", "text"], ["size_ml", "int"], ["sku", "text"]],
+  columns: [["id", "text"], ["name", "text"], ["slug", "text"], ["description", "text"], ["price_cents", "int"], ["images", "json"], ["category_id", "text"], ["meta_title", "text"], ["meta_desc", "text"], ["created_at", "ts"], ["stock", "int"], ["inspired_house", "text"], ["inspired_fragrance", "text"], ["size_ml", "int"], ["sku", "text"], ["max_price_cents", "int"]],
 };
-const TIERS: TableSpec = { table: "product_tiers", columns: [["id", "text"], ["product_id", "text"], ["min_quantity", "int"], ["max_quantity", "int"], ["price_cents", "int"]] };
+/** each product's one size, with the product's id (as the sizes migration gives every product: docs/decisions/049) */
+const SIZES: TableSpec = {
+  table: "product_sizes",
+  columns: [["id", "text"], ["product_id", "text"], ["label", "text"], ["code", "text"], ["size_ml", "int"], ["price_cents", "int"], ["sku", "text"], ["stock", "int"], ["position", "int"], ["hidden", "int"], ["created_at", "ts"]],
+};
+const TIERS: TableSpec = { table: "product_tiers", columns: [["id", "text"], ["product_id", "text"], ["size_id", "text"], ["min_quantity", "int"], ["max_quantity", "int"], ["price_cents", "int"]] };
 const USERS: TableSpec = {
   table: "users",
   columns: [["id", "text"], ["email", "text"], ["name", "text"], ["email_verified", "bool"], ["is_admin", "bool"], ["email_notifications", "bool"], ["email_marketing", "bool"], ["created_at", "ts"], ["updated_at", "ts"]],
@@ -174,7 +179,7 @@ const ORDERS: TableSpec = {
 };
 const LINES: TableSpec = {
   table: "order_lines",
-  columns: [["id", "text"], ["order_id", "text"], ["product_id", "text"], ["name", "text"], ["quantity", "int"], ["unit_price_cents", "int"], ["total_price_cents", "int"], ["position", "int"]],
+  columns: [["id", "text"], ["order_id", "text"], ["product_id", "text"], ["size_id", "text"], ["size_label", "text"], ["name", "text"], ["quantity", "int"], ["unit_price_cents", "int"], ["total_price_cents", "int"], ["position", "int"]],
 };
 const METRICS: TableSpec = { table: "order_metrics", columns: [["order_id", "text"], ["processing_time", "int"], ["delivery_time", "int"]] };
 const COUPONS: TableSpec = {
@@ -209,30 +214,39 @@ async function generate(sink: Sink, refs: { categoryIds: string[]; zoneId: strin
   const products: { id: string; name: string; price: number }[] = [];
   let batch: unknown[][] = [];
   let tiers: unknown[][] = [];
+  let sizes: unknown[][] = [];
+  const sizeOf = new Map<string, string>();
   for (let i = 1; i <= size.products; i++) {
     const name = `${pick(rng, ADJECTIVES)} ${pick(rng, NOUNS)} No. ${i}`;
     const price = (15 + Math.floor(rng() * 75)) * 1000 + 900;
     const id = uuid(rng);
     const notes = [pick(rng, NOTES), pick(rng, NOTES), pick(rng, NOTES)];
     const inspired = rng() < 0.7 ? pick(rng, HOUSES) : null;
-    batch.push([
+    const row = [
       id, name, `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-s${i}`, `A fragrance of the scale test.\n\nTop notes: ${notes[0]}.\nHeart notes: ${notes[1]}.\nBase notes: ${notes[2]}.`,
       price, JSON.stringify(["/images/placeholder.svg"]), pick(rng, refs.categoryIds), `${name} | Scentara`, `${name}: notes of ${notes.join(", ")}.`,
-      iso(spanStart - 60 * DAY + Math.floor(rng() * (SPAN_DAYS + 60) * DAY)), rng() < 0.3 ? Math.floor(rng() * 200) : null, inspired?.[0] ?? null, inspired?.[1] ?? null, pick(rng, [30, 50, 100]), `SC-${String(i).padStart(6, "0")}`,
-    ]);
+      iso(spanStart - 60 * DAY + Math.floor(rng() * (SPAN_DAYS + 60) * DAY)), rng() < 0.3 ? Math.floor(rng() * 200) : null, inspired?.[0] ?? null, inspired?.[1] ?? null, pick(rng, [30, 50, 100]), `SC-${String(i).padStart(6, "0")}`, price,
+    ];
+    batch.push(row);
+    const [ml, sku, stock, createdAt] = [row[13] as number, row[14] as string, row[10] as number | null, row[9] as string];
+    sizes.push([id, id, `${ml} ml`, `${ml}ml`, ml, price, sku, stock, 0, 0, createdAt]);
+    sizeOf.set(id, `${ml} ml`);
     if (rng() < 0.2) {
-      tiers.push([uuid(rng), id, 3, 5, price - 2000]);
-      tiers.push([uuid(rng), id, 6, null, price - 4000]);
+      tiers.push([uuid(rng), id, id, 3, 5, price - 2000]);
+      tiers.push([uuid(rng), id, id, 6, null, price - 4000]);
     }
     products.push({ id, name, price });
     if (batch.length === 10_000) {
       await sink.insert(PRODUCTS, batch);
+      await sink.insert(SIZES, sizes);
       await sink.insert(TIERS, tiers);
       batch = [];
+      sizes = [];
       tiers = [];
     }
   }
   await sink.insert(PRODUCTS, batch);
+  await sink.insert(SIZES, sizes);
   await sink.insert(TIERS, tiers);
   await sink.flush();
   log(`  products: ${size.products} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -321,7 +335,7 @@ async function generate(sink: Sink, refs: { categoryIds: string[]; zoneId: strin
       const quantity = weighted(rng, [[1, 80], [2, 15], [3, 5]] as const);
       subtotal += product.price * quantity;
       productIds.push(product.id);
-      lines.push([uuid(rng), id, product.id, product.name, quantity, product.price, product.price * quantity, l]);
+      lines.push([uuid(rng), id, product.id, product.id, sizeOf.get(product.id) ?? null, product.name, quantity, product.price, product.price * quantity, l]);
     }
     lineCount += count;
     const coupon = payment === "completed" && rng() < 0.125 ? coupons[Math.floor(rng() ** 2 * coupons.length)]! : null;

@@ -28,7 +28,7 @@ export function CartLineItem({
   onRemove: () => void;
 }) {
   const selectId = `qty-${line.productId}`;
-  const href = line.slug ? `/products/${line.slug}` : undefined;
+  const href = line.slug ? `/products/${line.slug}${line.sizeLabel && line.sizeCode ? `?size=${line.sizeCode}` : ""}` : undefined;
   return (
     <li className="grid grid-cols-[5.5rem_1fr] gap-4 border-b border-line py-6 first:pt-0 sm:grid-cols-[7rem_1fr_auto] sm:gap-6">
       <div className="aspect-[4/5] w-full overflow-hidden bg-sand">
@@ -52,6 +52,11 @@ export function CartLineItem({
             line.name
           )}
         </h2>
+        {line.sizeLabel ? (
+          <p className="mt-0.5 text-xs uppercase tracking-[0.14em] text-muted" data-testid="line-size">
+            {line.sizeLabel}
+          </p>
+        ) : null}
         <p className={`mt-1 text-sm ${pending ? "text-muted" : "text-ink-soft"}`} data-testid="unit-price">
           {line.tierApplied ? (
             <>

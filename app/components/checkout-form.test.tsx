@@ -11,8 +11,8 @@ import { CheckoutForm } from "./checkout-form";
  */
 const quote: CartQuote = {
   lines: [
-    { productId: "p1", name: "Amber Lantern", slug: "amber-lantern", image: null, quantity: 2, basePriceCents: 24900, wasPriceCents: null, unitPriceCents: 24900, lineTotalCents: 49800, tierApplied: false, nextTier: null, stockLeft: null, stockProblem: null },
-    { productId: "p2", name: "Oud Noir", slug: "oud-noir", image: null, quantity: 1, basePriceCents: 34999, wasPriceCents: null, unitPriceCents: 34999, lineTotalCents: 34999, tierApplied: false, nextTier: null, stockLeft: null, stockProblem: null },
+    { productId: "p1", sizeId: "p1", sizeLabel: "", sizeCode: "standard", key: "p1", name: "Amber Lantern", slug: "amber-lantern", image: null, quantity: 2, basePriceCents: 24900, wasPriceCents: null, unitPriceCents: 24900, lineTotalCents: 49800, tierApplied: false, nextTier: null, stockLeft: null, stockProblem: null },
+    { productId: "p2", sizeId: "p2", sizeLabel: "", sizeCode: "standard", key: "p2", name: "Oud Noir", slug: "oud-noir", image: null, quantity: 1, basePriceCents: 34999, wasPriceCents: null, unitPriceCents: 34999, lineTotalCents: 34999, tierApplied: false, nextTier: null, stockLeft: null, stockProblem: null },
   ],
   missingProductIds: [],
   subtotalCents: 84799,

@@ -4,7 +4,7 @@ import { CartTotals } from "~/components/cart-summary";
 import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import type { CartLine } from "~/modules/cart/cart.browser";
-import type { CartQuote } from "~/modules/orders/cart-quote";
+import { linesInput, type CartQuote } from "~/modules/orders/cart-quote";
 import type { ShippingAddress } from "~/db/schema";
 import { addressLine } from "~/modules/orders/last-address.logic";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
@@ -62,7 +62,7 @@ export function CheckoutForm({
   // With a courier option chosen, the summary shows the server's totals for it (the zone quote's delivery doesn't apply).
   const shown: CartQuote | null = quote && couriers ? (selection ? { ...quote, ...selection.totals } : null) : quote;
   const [method, setMethod] = useState<PaymentMethod>(methods[0]?.method ?? "card");
-  const posted = JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity })));
+  const posted = JSON.stringify(linesInput(lines));
   const root = useRef<HTMLDivElement>(null);
   // After a refused submit, take the shopper to what needs fixing (the Pay button may be far below on a phone).
   useEffect(() => {

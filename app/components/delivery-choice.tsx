@@ -6,6 +6,7 @@
  * the options; the server prices everything again when the order is placed. The chosen kind, service and point go
  * out as hidden fields.
  */
+import { linesInput } from "~/modules/orders/cart-quote";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { CartLine } from "~/modules/cart/cart.browser";
@@ -82,7 +83,7 @@ export function DeliveryChoice({
     };
   }, []);
 
-  const posted = JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity })));
+  const posted = JSON.stringify(linesInput(lines));
   const url = useMemo(() => {
     if (!address) return null;
     const p = new URLSearchParams({ lines: posted, ...address });

@@ -119,11 +119,41 @@ export interface ProductsTable {
   scent_for: Defaulted<string | null>;
   /** The price before a sale, shown struck through when higher than the price; null = none (migration 0033). */
   was_price_cents: Defaulted<number | null>;
+  /**
+   * The dearest visible size's price (migration 0034, docs/decisions/049). With sizes, price_cents, was_price_cents,
+   * size_ml and weight_grams are the cheapest visible size's and stock is the visible sizes' total (null when one is
+   * not tracked): a summary the sizes module rewrites whenever a size changes, so lists, sort and filters read one row.
+   */
+  max_price_cents: Defaulted<number | null>;
+}
+
+/** A size a product is sold in (migration 0034, docs/decisions/049): what the cart, orders and stock count. */
+export interface ProductSizesTable {
+  id: string;
+  product_id: string;
+  /** as shown: "50 ml"; '' for a product's only size of unstated size */
+  label: Defaulted<string>;
+  /** what `?size=` carries: "50ml" (unique per product) */
+  code: string;
+  size_ml: Defaulted<number | null>;
+  price_cents: number;
+  was_price_cents: Defaulted<number | null>;
+  /** unique among sizes where set */
+  sku: Defaulted<string | null>;
+  /** bottles left; null = not tracked. Never below 0. */
+  stock: Defaulted<number | null>;
+  weight_grams: Defaulted<number | null>;
+  position: Defaulted<number>;
+  /** 1: not offered any more (a size with orders is hidden, never deleted) */
+  hidden: Defaulted<number>;
+  created_at: Timestamp;
 }
 
 export interface ProductTiersTable {
   id: string;
   product_id: string;
+  /** the size the tier prices (migration 0034); null only on rows written before it */
+  size_id: Defaulted<string | null>;
   min_quantity: number;
   /** null: open-ended */
   max_quantity: number | null;
@@ -386,6 +416,10 @@ export interface OrderLinesTable {
   stock_taken: Defaulted<number>;
   /** Units the payment could not take: the product had run out when the money arrived (the owner's flag, 0009). */
   stock_short: Defaulted<number>;
+  /** the size bought (migration 0034); null once that size is deleted */
+  size_id: Defaulted<string | null>;
+  /** the size's label when bought ("50 ml"); null / '' = the product's one unstated size */
+  size_label: Defaulted<string | null>;
 }
 
 export interface OrderMetricsTable {
@@ -622,6 +656,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   categories: CategoriesTable;
   products: ProductsTable;
+  product_sizes: ProductSizesTable;
   product_tiers: ProductTiersTable;
   product_imports: ProductImportsTable;
   imported_images: ImportedImagesTable;

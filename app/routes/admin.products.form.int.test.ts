@@ -11,7 +11,7 @@ import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../tests/factories/users";
-import { insertCategory, insertProduct } from "../../tests/factories/catalog";
+import { insertCategory, insertProduct, updateProduct } from "../../tests/factories/catalog";
 import * as add from "./admin.products.add";
 import * as edit from "./admin.products.edit";
 import * as upload from "./admin.products.images";
@@ -198,7 +198,7 @@ describe("product form: stock and inspired by (issue 13)", () => {
     const loaded = await dataOf(await callLoader(edit.loader, `/admin/products/edit/${p.id}`, { headers: { cookie }, params: { id: p.id } }));
     expect(loaded.product).toMatchObject({ stock: 10, inspiredHouse: "Chanel", inspiredFragrance: "Bleu de Chanel" });
     // a sale takes one while the form is open
-    await db().updateTable("products").set({ stock: 9 }).where("id", "=", p.id).execute();
+    await updateProduct(db(), p.id, { stock: 9 });
     const base = { name: p.name, price: "349.99", slug: p.slug, categoryId: forHim, images: "[]", inspiredHouse: "Chanel", inspiredFragrance: "Bleu de Chanel" };
     expect(await dataOf(await editSave(p.id, { ...base, stock: "10", stockWas: "10" }))).toMatchObject({ ok: true });
     expect((await productBySlug(p.slug))!.stock).toBe(9);
@@ -238,7 +238,7 @@ describe("product form: packed weight (couriers)", () => {
 
   it.each([["0"], ["-5"], ["350.5"], ["heavy"], ["25001"], ["1e3"], ["g"], ["99999999"]])("refuses weight %j with its message, and changes nothing", async (weightGrams) => {
     const p = await insertProduct(db(), { category_id: forHim });
-    await db().updateTable("products").set({ weight_grams: 500 }).where("id", "=", p.id).execute();
+    await updateProduct(db(), p.id, { weight_grams: 500 });
     const result = await editWeight(p.id, p.slug, weightGrams);
     expect(statusOf(result)).toBe(400);
     expect(await dataOf(result)).toMatchObject({ error: WEIGHT_MESSAGE, fieldErrors: { weightGrams: WEIGHT_MESSAGE } });

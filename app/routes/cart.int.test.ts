@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { callLoader, dataOf, statusOf } from "../../tests/setup/route";
-import { insertProduct, insertTier } from "../../tests/factories/catalog";
+import { insertProduct, insertTier, updateProduct } from "../../tests/factories/catalog";
 import { insertCoupon } from "../../tests/factories/orders";
 import { loader } from "./cart";
 
@@ -42,8 +42,8 @@ describe("/cart quote (loader)", () => {
   it("quotes a product's was price only while it is above the price (issue 32); the total is the price", async () => {
     const sale = await insertProduct(db(), { name: "On Sale", price_cents: 89_900 });
     const stale = await insertProduct(db(), { name: "Was Lower", price_cents: 50_000 });
-    await db().updateTable("products").set({ was_price_cents: 129_900 }).where("id", "=", sale.id).execute();
-    await db().updateTable("products").set({ was_price_cents: 40_000 }).where("id", "=", stale.id).execute();
+    await updateProduct(db(), sale.id, { was_price_cents: 129_900 });
+    await updateProduct(db(), stale.id, { was_price_cents: 40_000 });
     const { quote } = await dataOf(await callLoader(loader, quotePath([{ productId: sale.id, quantity: 1 }, { productId: stale.id, quantity: 1 }])));
     expect(quote.lines.map((l: { name: string; wasPriceCents: number | null; unitPriceCents: number }) => [l.name, l.wasPriceCents, l.unitPriceCents])).toEqual([
       ["On Sale", 129_900, 89_900],

@@ -12,9 +12,9 @@ import { Notice } from "~/components/ui/field";
 import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
-import { useCart, writeCart, readCart, type CartLine } from "~/modules/cart/cart.browser";
+import { lineKeyOf, useCart, writeCart, readCart, type CartLine } from "~/modules/cart/cart.browser";
 import { clearAppliedCoupon, useAppliedCoupon, writeAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
-import type { CartQuote, CartQuoteLine } from "~/modules/orders/cart-quote";
+import { linesInput, type CartQuote, type CartQuoteLine } from "~/modules/orders/cart-quote";
 import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browser";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
 import { quoteCart, toCartQuote } from "~/modules/orders/place-order.server";
@@ -50,6 +50,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 function pendingLine(l: CartLine): CartQuoteLine {
   return {
     productId: l.id,
+    sizeId: l.size ?? "",
+    sizeLabel: l.sizeLabel ?? "",
+    sizeCode: "",
+    key: lineKeyOf(l),
     name: l.name,
     slug: "",
     image: null,
@@ -75,15 +79,15 @@ export default function CartPage() {
 
   // Lines in the order the shopper added them; the server's figures once they match what is stored.
   const shown = useMemo(() => {
-    const quoted = new Map((quote?.lines ?? []).map((l) => [l.productId, l]));
+    const quoted = new Map((quote?.lines ?? []).map((l) => [l.key, l]));
     return lines.map((l) => {
-      const q = quoted.get(l.id);
+      const q = quoted.get(lineKeyOf(l));
       return q && q.quantity === l.quantity ? { line: q, pending: false } : { line: { ...pendingLine(l), slug: q?.slug ?? "", image: q?.image ?? null }, pending: true };
     });
   }, [lines, quote]);
 
-  const setQuantity = (id: string, quantity: number) => writeCart(readCart().map((l) => (l.id === id ? { ...l, quantity } : l)));
-  const remove = (id: string) => writeCart(readCart().filter((l) => l.id !== id));
+  const setQuantity = (key: string, quantity: number) => writeCart(readCart().map((l) => (lineKeyOf(l) === key ? { ...l, quantity } : l)));
+  const remove = (key: string) => writeCart(readCart().filter((l) => lineKeyOf(l) !== key));
   const clear = () => {
     writeCart([]);
     clearAppliedCoupon();
@@ -134,11 +138,11 @@ export default function CartPage() {
           <ul className="border-t border-line pt-6">
             {shown.map(({ line, pending }) => (
               <CartLineItem
-                key={line.productId}
+                key={line.key}
                 line={line}
                 pending={pending}
-                onQuantity={(q) => setQuantity(line.productId, q)}
-                onRemove={() => remove(line.productId)}
+                onQuantity={(q) => setQuantity(line.key, q)}
+                onRemove={() => remove(line.key)}
               />
             ))}
           </ul>
@@ -167,7 +171,7 @@ export default function CartPage() {
             )}
             <CartCouponForm
               applied={applied}
-              lines={lines.map((l) => ({ productId: l.id, quantity: l.quantity }))}
+              lines={linesInput(lines)}
               subtotalCents={quote?.subtotalCents ?? 0}
               notice={couponNotice}
               onApplied={(coupon) => {

@@ -4,6 +4,7 @@
  */
 import type { Queryable } from "~/db/db.server";
 import { newId } from "~/utils/ids";
+import { syncSingleSize } from "~/modules/catalog/sizes.server";
 import { slugify } from "~/utils/slug";
 
 let seq = 0;
@@ -78,7 +79,18 @@ export async function insertProduct(db: Queryable, overrides: Partial<ProductRow
     .insertInto("products")
     .values({ ...row, images: JSON.stringify(row.images) })
     .execute();
+  // Its one size, with the product's id (as the sizes migration gives every product).
+  await syncSingleSize(db, [row.id]);
   return row;
+}
+
+/**
+ * Changes a one-size product's columns as the admin form does: its size follows (price, was price, SKU, stock,
+ * weight, millilitres: docs/decisions/049).
+ */
+export async function updateProduct(db: Queryable, id: string, set: Partial<Omit<ProductRow, "id" | "images">> & { was_price_cents?: number | null; weight_grams?: number | null; sku?: string | null }): Promise<void> {
+  await db.updateTable("products").set(set).where("id", "=", id).execute();
+  await syncSingleSize(db, [id]);
 }
 
 /** Many products in one go (batched inserts), for size tests and measurements. */
@@ -107,12 +119,15 @@ export async function insertManyProducts(
       });
     }
     await db.insertInto("products").values(values).execute();
+    await syncSingleSize(db, values.map((v) => v.id));
   }
 }
 
 export interface TierRow {
   id: string;
   product_id: string;
+  /** the size it prices: the product's one size (its id is the product's) unless given */
+  size_id: string;
   min_quantity: number;
   max_quantity: number | null;
   price_cents: number;
@@ -126,6 +141,7 @@ export async function insertTier(
   const row: TierRow = {
     id: newId(),
     product_id: productId,
+    size_id: productId,
     min_quantity: 5,
     max_quantity: null,
     price_cents: 29999,

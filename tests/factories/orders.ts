@@ -115,6 +115,9 @@ export async function insertZone(
 export interface OrderLineInput {
   /** An existing product; when absent a product is created (price = unitPriceCents). */
   productId?: string | null;
+  /** the size bought: the product's one size (its id is the product's) unless given */
+  sizeId?: string | null;
+  sizeLabel?: string | null;
   name?: string;
   quantity?: number;
   unitPriceCents?: number;
@@ -164,6 +167,8 @@ export async function insertOrder(db: Queryable, input: InsertOrderInput): Promi
     lines.push({
       id: newId(),
       productId,
+      sizeId: l.sizeId !== undefined ? l.sizeId : productId,
+      sizeLabel: l.sizeLabel ?? null,
       name: name ?? "Fragrance",
       quantity,
       unitPriceCents,
@@ -221,6 +226,8 @@ export async function insertOrder(db: Queryable, input: InsertOrderInput): Promi
           id: l.id,
           order_id: order.id,
           product_id: l.productId,
+          size_id: l.sizeId,
+          size_label: l.sizeLabel,
           name: l.name,
           quantity: l.quantity,
           unit_price_cents: l.unitPriceCents,

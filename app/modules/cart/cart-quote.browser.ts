@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { quoteUrl, type CartQuote, type CartQuoteAnswer } from "~/modules/orders/cart-quote";
 import { MAX_LINE_QUANTITY } from "~/modules/orders/orders.logic";
 import { clearAppliedCoupon, readAppliedCoupon, writeAppliedCoupon } from "./applied-coupon.browser";
-import { readCart, writeCart, type CartLine } from "./cart.browser";
+import { lineKeyOf, readCart, writeCart, type CartLine } from "./cart.browser";
 
 /** The quote for the stored cart and coupon, refreshed whenever either changes. Shared with /checkout. */
 export function useCartQuote(lines: CartLine[], couponCode: string | null, zoneId?: string | null) {
@@ -33,7 +33,7 @@ export function useReconcileCart(quote: CartQuote | null) {
     if (!quote) return;
     if (quote.missingProductIds.length) {
       const gone = new Set(quote.missingProductIds);
-      writeCart(readCart().filter((l) => !gone.has(l.id)));
+      writeCart(readCart().filter((l) => !gone.has(lineKeyOf(l))));
       setNotice("Some items in your cart are no longer available and have been removed.");
     }
     const stored = readAppliedCoupon();

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { cartLineKey } from "~/modules/orders/cart-quote";
 
 /**
  * The cart lives in the browser (SPEC §3: localStorage key `cart`, lines {id, name, price, quantity}).
@@ -9,11 +10,21 @@ export const CART_KEY = "cart";
 export const CART_EVENT = "scentara:cart";
 
 export interface CartLine {
+  /** the product */
   id: string;
+  /** the size's id (docs/decisions/049); absent on lines saved before sizes: the server takes the product's first */
+  size?: string;
+  /** the size's label for display ("50 ml") */
+  sizeLabel?: string;
   name: string;
   /** cents, display only */
   price: number;
   quantity: number;
+}
+
+/** The line's key: product and size (cartLineKey), the same key the quote answers with. */
+export function lineKeyOf(line: CartLine): string {
+  return cartLineKey({ productId: line.id, sizeId: line.size });
 }
 
 const EMPTY: CartLine[] = [];
@@ -27,7 +38,9 @@ function isLine(value: unknown): value is CartLine {
     Number.isSafeInteger(v.price) &&
     v.price >= 0 &&
     Number.isSafeInteger(v.quantity) &&
-    v.quantity >= 1
+    v.quantity >= 1 &&
+    (v.size === undefined || (typeof v.size === "string" && v.size.length > 0 && v.size.length <= 100)) &&
+    (v.sizeLabel === undefined || typeof v.sizeLabel === "string")
   );
 }
 
@@ -42,11 +55,12 @@ export function parseCart(raw: string | null): CartLine[] {
   }
 }
 
-/** Adding a product already in the cart adds to its quantity (SPEC §4). Pure, for tests and for writeCart. */
+/** Adding a product (in a size) already in the cart adds to its quantity (SPEC §4). Pure, for tests and for writeCart. */
 export function addLine(lines: CartLine[], line: CartLine): CartLine[] {
-  const existing = lines.find((l) => l.id === line.id);
+  const key = lineKeyOf(line);
+  const existing = lines.find((l) => lineKeyOf(l) === key);
   if (!existing) return [...lines, line];
-  return lines.map((l) => (l.id === line.id ? { ...l, name: line.name, price: line.price, quantity: l.quantity + line.quantity } : l));
+  return lines.map((l) => (lineKeyOf(l) === key ? { ...l, name: line.name, sizeLabel: line.sizeLabel, price: line.price, quantity: l.quantity + line.quantity } : l));
 }
 
 export function countItems(lines: CartLine[]): number {

@@ -15,6 +15,7 @@
  * Importing the same file twice changes nothing: a row whose values equal the product's is "unchanged" and not
  * written, and an image URL imported once maps to its stored image (imported_images) without being fetched again.
  */
+import { syncSingleSize } from "~/modules/catalog/sizes.server";
 import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
@@ -1027,9 +1028,11 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
   /** the products written whose row has images: their missing images are the row's failures now */
   const missing: Array<{ productId: string; planned: PlannedRow }> = [];
   const newTiers: Array<{ id: string; product_id: string; min_quantity: number; max_quantity: number | null; price_cents: number }> = [];
+  const writtenIds: string[] = [];
   for (const part of chunks(creates, CHUNK)) {
     const values = part.map((r, i) => {
       const id = newId();
+      writtenIds.push(id);
       if (r.hasImages) missing.push({ productId: id, planned: r });
       for (const t of r.target!.tiers) newTiers.push({ id: newId(), product_id: id, min_quantity: t.minQuantity, max_quantity: t.maxQuantity, price_cents: t.priceCents });
       // One millisecond apart in file order, so "newest first" lists them in a fixed order.
@@ -1043,6 +1046,7 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
   for (const r of plan.rows) {
     if (r.report.action !== "update") continue;
     const before = r.existing!;
+    writtenIds.push(before.id);
     if (r.hasImages) missing.push({ productId: before.id, planned: r });
     const after = columns(r.target!);
     const changed: Record<string, unknown> = {};
@@ -1062,5 +1066,7 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
   }
   for (const part of chunks(replacedTiers)) await trx.deleteFrom("product_tiers").where("product_id", "in", part).execute();
   for (const part of chunks(newTiers, CHUNK)) await trx.insertInto("product_tiers").values(part).execute();
+  // A product's columns are its one size's (docs/decisions/049).
+  await syncSingleSize(trx, writtenIds);
   for (const { productId, planned } of missing) await replaceMissingImages(trx, productId, planned.failures, importId, planned.report.row);
 }

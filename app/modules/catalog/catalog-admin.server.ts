@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { syncSingleSize } from "./sizes.server";
 import { containsInsensitive, isUniqueViolation, type Queryable } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import { DEFAULT_PRODUCT_IMAGES, defaultProductImage } from "~/modules/media/images";
@@ -267,6 +268,7 @@ export async function saveProduct(
   try {
     if (previous) await db.updateTable("products").set(values).where("id", "=", id).execute();
     else await db.insertInto("products").values({ id, ...values, created_at: new Date().toISOString() }).execute();
+    await syncSingleSize(db, [id]);
   } catch (error) {
     if (isUniqueViolation(error)) throw new DomainError(PRODUCT_MESSAGES.slugTaken, 409, "slug");
     throw error;

@@ -17,7 +17,7 @@ import { DEFAULT_DELIVERY_SETTINGS } from "./delivery.logic";
 import { applyTracking, bookShipment, cancelShipment, pollTracking, receiveTrackingWebhook, shipmentForOrder, shipmentLabel } from "./shipments.server";
 import { installFakeCouriers } from "../../../tests/fakes/couriers";
 import { createUser, type TestUser } from "../../../tests/factories/users";
-import { insertProduct } from "../../../tests/factories/catalog";
+import { insertProduct, updateProduct } from "../../../tests/factories/catalog";
 import { insertOrder, insertZone } from "../../../tests/factories/orders";
 import { outboxFor } from "../../../tests/factories/payments";
 
@@ -52,7 +52,7 @@ afterEach(() => {
 
 async function cart(priceCents = 34900, quantity = 1, weight: number | null = null) {
   const product = await insertProduct(db(), { price_cents: priceCents });
-  if (weight !== null) await db().updateTable("products").set({ weight_grams: weight }).where("id", "=", product.id).execute();
+  if (weight !== null) await updateProduct(db(), product.id, { weight_grams: weight });
   return [{ productId: product.id, quantity }];
 }
 
@@ -208,7 +208,7 @@ describe("booking the courier", () => {
     await expect(bookShipment(db(), cancelled.id)).rejects.toThrow(/cancelled/);
     const heavy = await paidOrder({ lines: [{ productId: (await insertProduct(db())).id }] });
     const line = await db().selectFrom("order_lines").select("product_id").where("order_id", "=", heavy.id).executeTakeFirstOrThrow();
-    await db().updateTable("products").set({ weight_grams: 30_000 }).where("id", "=", line.product_id!).execute();
+    await updateProduct(db(), line.product_id!, { weight_grams: 30_000 });
     await expect(bookShipment(db(), heavy.id)).rejects.toThrow(/over the couriers' limit of 25 kg/);
     for (const o of [unpaid, cancelled, heavy]) expect(await db().selectFrom("shipments").select("id").where("order_id", "=", o.id).execute()).toHaveLength(0);
   });

@@ -138,8 +138,8 @@ export async function bookShipment(
   const settings = await loadDeliverySettings(db);
   const lines = await db
     .selectFrom("order_lines")
-    .leftJoin("products", "products.id", "order_lines.product_id")
-    .select(["order_lines.quantity", "products.weight_grams"])
+    .leftJoin("product_sizes", "product_sizes.id", "order_lines.size_id")
+    .select(["order_lines.quantity", "product_sizes.weight_grams"])
     .where("order_lines.order_id", "=", orderId)
     .execute();
   const parcels = parcelsFor(lines.map((l) => ({ quantity: l.quantity, weightGrams: l.weight_grams ?? null })), settings);

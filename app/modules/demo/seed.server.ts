@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { syncSingleSize } from "~/modules/catalog/sizes.server";
 import { CompiledQuery, PostgresAdapter, sql, SqliteAdapter } from "kysely";
 import { isPostgres, type DB, type Queryable } from "~/db/db.server";
 import { suspendSecondaryIndexes } from "~/db/suspended-indexes.server";
@@ -199,6 +200,9 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
         summary.tiers = rows.length;
       }
     }
+
+    // Each product's columns are its one size's (docs/decisions/049); tiers written above price that size.
+    await syncSingleSize(trx, [...productId.values()]);
 
     // Demo customers: user rows only (no account, no password: they cannot sign in).
     const emails = DEMO_CUSTOMERS.map((c) => c.email);

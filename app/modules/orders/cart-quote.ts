@@ -6,6 +6,13 @@ import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
 
 export interface CartQuoteLine {
   productId: string;
+  /** the size this line buys, and its label ("50 ml"; '' for a product's one unstated size) */
+  sizeId: string;
+  sizeLabel: string;
+  /** the size's URL code (the product page's `?size=`) */
+  sizeCode: string;
+  /** the line as the browser keyed it (cartLineKey): how it finds its own line in the quote */
+  key: string;
   name: string;
   slug: string;
   image: string | null;
@@ -25,6 +32,7 @@ export interface CartQuoteLine {
 
 export interface CartQuote {
   lines: CartQuoteLine[];
+  /** the keys (cartLineKey) of lines whose product or size is no longer sold */
   missingProductIds: string[];
   subtotalCents: number;
   discountCents: number;
@@ -49,9 +57,22 @@ export interface CartQuoteAnswer {
   error?: string;
 }
 
+/**
+ * A cart line's key: the product, and the size when the line names one ("p1@s2"). Lines saved before sizes name only
+ * the product and keep the bare id.
+ */
+export function cartLineKey(line: { productId: string; sizeId?: string | null }): string {
+  return line.sizeId ? `${line.productId}@${line.sizeId}` : line.productId;
+}
+
+/** What the browser posts for its lines: product, size when chosen, quantity (never a price). */
+export function linesInput(lines: ReadonlyArray<{ id: string; size?: string; quantity: number }>): Array<{ productId: string; sizeId?: string; quantity: number }> {
+  return lines.map((l) => (l.size ? { productId: l.id, sizeId: l.size, quantity: l.quantity } : { productId: l.id, quantity: l.quantity }));
+}
+
 /** The URL that asks the cart loader for a quote of these lines (ids and quantities: the server decides prices). */
-export function quoteUrl(lines: ReadonlyArray<{ id: string; quantity: number }>, couponCode?: string | null, zoneId?: string | null): string {
-  const params = new URLSearchParams({ quote: JSON.stringify(lines.map((l) => ({ productId: l.id, quantity: l.quantity }))) });
+export function quoteUrl(lines: ReadonlyArray<{ id: string; size?: string; quantity: number }>, couponCode?: string | null, zoneId?: string | null): string {
+  const params = new URLSearchParams({ quote: JSON.stringify(linesInput(lines)) });
   if (couponCode) params.set("coupon", couponCode);
   if (zoneId) params.set("zone", zoneId);
   return `/cart?${params}`;

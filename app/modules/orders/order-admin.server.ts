@@ -4,6 +4,7 @@
  * an admin and a payment webhook can't interleave; the rules themselves are the pure functions of order-admin.logic.
  * E-mails go out after the commit, and a failed e-mail never undoes a change.
  */
+import { lineNameSql } from "~/modules/catalog/sizes.server";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
 import { containsInsensitive, isPostgres } from "~/db/db.server";
@@ -200,7 +201,8 @@ export async function listAdminOrders(
     db.selectFrom("orders").leftJoin("users", "users.id", "orders.user_id").selectAll("orders").select("users.email as customer_email").where("orders.id", "in", ids).execute(),
     db
       .selectFrom("order_lines")
-      .select(["id", "order_id", "product_id", "name", "quantity", "unit_price_cents", "total_price_cents", "stock_short"])
+      .select(["id", "order_id", "product_id", "quantity", "unit_price_cents", "total_price_cents", "stock_short"])
+      .select(lineNameSql("order_lines").as("name"))
       .where("order_id", "in", ids)
       .orderBy("position")
       .orderBy("id")

@@ -1,4 +1,5 @@
 import type { Queryable } from "~/db/db.server";
+import { lineNameSql } from "~/modules/catalog/sizes.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
 import type { Order } from "./order.types";
 import { shortOrderId } from "~/utils/ids";
@@ -34,13 +35,16 @@ export type OrderLineView = OrderView["lines"][number];
 export async function listOrderLines(db: Queryable, orderId: string): Promise<OrderLineView[]> {
   const rows = await db
     .selectFrom("order_lines")
-    .select(["product_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
+    .select(["product_id", "size_id", "size_label", "quantity", "unit_price_cents", "total_price_cents"])
+    .select(lineNameSql("order_lines").as("name"))
     .where("order_id", "=", orderId)
     .orderBy("position")
     .orderBy("id")
     .execute();
   return rows.map((l) => ({
     productId: l.product_id,
+    sizeId: l.size_id,
+    sizeLabel: l.size_label,
     name: l.name,
     quantity: l.quantity,
     unitPriceCents: l.unit_price_cents,

@@ -6,6 +6,11 @@ import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
  */
 export interface OrderLine {
   productId: string | null;
+  /** the size bought (docs/decisions/049); null once deleted, absent on lines read without it */
+  sizeId?: string | null;
+  /** its label when bought ("50 ml"); null = the product's one unstated size */
+  sizeLabel?: string | null;
+  /** as every surface shows it: the product's name with the size (lineName) */
   name: string;
   quantity: number;
   unitPriceCents: number;

@@ -11,6 +11,8 @@ export { CART_QUANTITY_CHOICES, EMPTY_CART_MESSAGE, MAX_CART_LINES, MAX_LINE_QUA
 
 export const cartLineSchema = z.object({
   productId: z.string().trim().min(1).max(100),
+  /** the size (docs/decisions/049); absent on carts saved before sizes: the product's first size */
+  sizeId: z.string().trim().min(1).max(100).optional(),
   quantity: z.coerce
     .number()
     .int("Quantity must be between 1 and 100")

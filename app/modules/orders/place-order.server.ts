@@ -3,13 +3,15 @@
  * zone); everything with a price — products, bulk tiers, coupon, shipping, totals — is read from the database here.
  * Placing an order is one transaction: order, lines and the coupon reservation are stored together or not at all.
  */
-import type { CartQuoteLine } from "./cart-quote";
+import { cartLineKey, type CartQuoteLine } from "./cart-quote";
 import { isPostgres, type DB, type Queryable, type Trx } from "~/db/db.server";
 import type { DeliveryPointCopy, ShippingAddress } from "~/db/schema";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { tierFor, type PriceTier } from "~/modules/pricing/tiers.logic";
+import { listSizes } from "~/modules/catalog/sizes.server";
+import { lineName } from "~/modules/catalog/sizes.logic";
 import { computeTotals, type Totals } from "~/modules/pricing/totals.logic";
 import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
 import type { AppliedCoupon } from "~/modules/coupons/coupons.schema";
@@ -63,11 +65,15 @@ export interface QuoteZone {
   deliveryCents: number;
 }
 
-/** Same product twice (two tabs) → one line with the summed quantity. */
+/** Same product and size twice (two tabs) → one line with the summed quantity. */
 function mergeLines(lines: CartLineInput[]): CartLineInput[] {
-  const merged = new Map<string, number>();
-  for (const l of lines) merged.set(l.productId, (merged.get(l.productId) ?? 0) + l.quantity);
-  return [...merged].map(([productId, quantity]) => ({ productId, quantity }));
+  const merged = new Map<string, CartLineInput>();
+  for (const l of lines) {
+    const key = cartLineKey(l);
+    const seen = merged.get(key);
+    merged.set(key, seen ? { ...seen, quantity: seen.quantity + l.quantity } : { ...l });
+  }
+  return [...merged.values()];
 }
 
 export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = new Date()): Promise<Quote> {
@@ -77,50 +83,63 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
       throw new DomainError("Quantity must be between 1 and 100", 400, "lines");
     }
   }
-  const ids = wanted.map((l) => l.productId);
-  const [products, tiers, zones] = await Promise.all([
-    ids.length ? db.selectFrom("products").select(["id", "name", "slug", "price_cents", "was_price_cents", "images", "stock"]).where("id", "in", ids).execute() : [],
-    ids.length
-      ? db.selectFrom("product_tiers").select(["product_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", ids).execute()
-      : [],
+  const ids = [...new Set(wanted.map((l) => l.productId))];
+  const [products, sizes, zones] = await Promise.all([
+    ids.length ? db.selectFrom("products").select(["id", "name", "slug", "images"]).where("id", "in", ids).execute() : [],
+    listSizes(db, ids),
     loadShippingZonesOrFallback(db),
   ]);
   const byId = new Map(products.map((p) => [p.id, p]));
-  const tiersOf = (productId: string): PriceTier[] =>
+  // A line names its size; a line saved before sizes gets its product's first size.
+  const chosen = wanted.map((l) => {
+    const ofProduct = sizes.filter((s) => s.productId === l.productId);
+    return l.sizeId ? (ofProduct.find((s) => s.id === l.sizeId) ?? null) : (ofProduct[0] ?? null);
+  });
+  const sizeIds = chosen.filter((s) => s !== null).map((s) => s.id);
+  const tiers = sizeIds.length
+    ? await db.selectFrom("product_tiers").select(["size_id", "min_quantity", "max_quantity", "price_cents"]).where("size_id", "in", sizeIds).execute()
+    : [];
+  const tiersOf = (sizeId: string): PriceTier[] =>
     tiers
-      .filter((t) => t.product_id === productId)
-      .map((t) => ({ minQuantity: t.min_quantity, maxQuantity: t.max_quantity, priceCents: t.price_cents }));
+      .filter((t) => t.size_id === sizeId)
+      .map((t) => ({ minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) }));
 
   const lines: QuotedLine[] = [];
   const missingProductIds: string[] = [];
-  for (const l of wanted) {
+  wanted.forEach((l, i) => {
     const p = byId.get(l.productId);
-    if (!p) {
-      missingProductIds.push(l.productId);
-      continue;
+    const size = chosen[i];
+    if (!p || !size) {
+      missingProductIds.push(cartLineKey(l));
+      return;
     }
-    const productTiers = tiersOf(p.id);
-    const tier = tierFor(productTiers, l.quantity);
-    const unitPriceCents = tier?.priceCents ?? p.price_cents;
-    const next = productTiers
+    const sizeTiers = tiersOf(size.id);
+    const tier = tierFor(sizeTiers, l.quantity);
+    const unitPriceCents = tier?.priceCents ?? size.priceCents;
+    const next = sizeTiers
       .filter((t) => t.minQuantity > l.quantity && t.priceCents < unitPriceCents)
       .sort((a, b) => a.minQuantity - b.minQuantity)[0];
+    const name = lineName(p.name, size.label);
     lines.push({
       productId: p.id,
+      sizeId: size.id,
+      sizeLabel: size.label,
+      sizeCode: size.code,
+      key: cartLineKey(l),
       name: p.name,
       slug: p.slug,
       image: Array.isArray(p.images) && typeof p.images[0] === "string" ? p.images[0] : null,
       quantity: l.quantity,
-      basePriceCents: p.price_cents,
-      wasPriceCents: shownWasPrice(p.price_cents, p.was_price_cents === null ? null : Number(p.was_price_cents)),
+      basePriceCents: size.priceCents,
+      wasPriceCents: shownWasPrice(size.priceCents, size.wasPriceCents),
       unitPriceCents,
       lineTotalCents: unitPriceCents * l.quantity,
       tierApplied: !!tier,
       nextTier: next ? { minQuantity: next.minQuantity, priceCents: next.priceCents } : null,
-      stockLeft: p.stock === null ? null : Number(p.stock),
-      stockProblem: exceedsStock(l.quantity, p.stock) ? stockShortMessage(p.name, Number(p.stock)) : null,
+      stockLeft: size.stock,
+      stockProblem: exceedsStock(l.quantity, size.stock) ? stockShortMessage(name, size.stock ?? 0) : null,
     });
-  }
+  });
 
   const subtotalCents = lines.reduce((s, l) => s + l.lineTotalCents, 0);
   let coupon: CouponRecord | null = null;
@@ -319,7 +338,9 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
       shippingAddress: input.shippingAddress,
       lines: quote.lines.map((l) => ({
         productId: l.productId,
-        name: l.name,
+        sizeId: l.sizeId,
+        sizeLabel: l.sizeLabel || null,
+        name: lineName(l.name, l.sizeLabel),
         quantity: l.quantity,
         unitPriceCents: l.unitPriceCents,
         totalPriceCents: l.lineTotalCents,
@@ -359,14 +380,16 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
     await trx
       .insertInto("order_lines")
       .values(
-        order.lines.map((l, position) => ({
+        quote.lines.map((l, position) => ({
           id: newId(),
           order_id: id,
           product_id: l.productId,
+          size_id: l.sizeId,
+          size_label: l.sizeLabel || null,
           name: l.name,
           quantity: l.quantity,
           unit_price_cents: l.unitPriceCents,
-          total_price_cents: l.totalPriceCents,
+          total_price_cents: l.lineTotalCents,
           position,
         })),
       )

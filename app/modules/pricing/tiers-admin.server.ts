@@ -1,4 +1,5 @@
 import type { Queryable } from "~/db/db.server";
+import { syncSingleSize } from "~/modules/catalog/sizes.server";
 import { containsInsensitive } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import { DomainError } from "~/utils/errors";
@@ -61,6 +62,8 @@ export async function addTier(db: Queryable, input: { productId: string; minQuan
     .insertInto("product_tiers")
     .values({ id: newId(), product_id: input.productId, min_quantity: input.minQuantity, max_quantity: input.maxQuantity, price_cents: input.price })
     .execute();
+  // No size named: the tier prices the product's first size (docs/decisions/049).
+  await syncSingleSize(db, [input.productId]);
 }
 
 export async function deleteTier(db: Queryable, id: string): Promise<void> {

@@ -7,6 +7,7 @@
  * request that came by e-mail): the caller passes the user id from the session, never from the form. Each download
  * is counted (a few an hour: it reads a lot) and recorded in privacy_requests.
  */
+import { lineNameSql } from "~/modules/catalog/sizes.server";
 import type { DB, Queryable } from "~/db/db.server";
 import type { ShippingAddress } from "~/db/schema";
 import { limitAttempts, type RateRule } from "~/modules/accounts/rate-limit.server";
@@ -65,7 +66,8 @@ export async function collectPersonalData(db: Queryable, userId: string, config:
     db
       .selectFrom("order_lines")
       .innerJoin("orders", "orders.id", "order_lines.order_id")
-      .select(["order_lines.order_id", "order_lines.name", "order_lines.quantity", "order_lines.unit_price_cents", "order_lines.total_price_cents"])
+      .select(["order_lines.order_id", "order_lines.quantity", "order_lines.unit_price_cents", "order_lines.total_price_cents"])
+      .select(lineNameSql("order_lines").as("name"))
       .where("orders.user_id", "=", userId)
       .orderBy("order_lines.order_id")
       .orderBy("order_lines.position")

@@ -11,6 +11,7 @@
  * pagination on the orders_created_id_idx index): no batch costs more than the one before, and no connection or
  * transaction is held between batches, so the shop keeps serving while a large file downloads.
  */
+import { lineNameSql } from "~/modules/catalog/sizes.server";
 import { sql } from "kysely";
 import type { Queryable } from "~/db/db.server";
 import { keysetBatches, timeKey, timeKeyValue } from "~/db/keyset-batches.server";
@@ -149,7 +150,8 @@ export async function* orderBatches(db: Queryable, options: OrdersExportOptions)
 async function linesOf(db: Queryable, orderIds: string[]): Promise<Map<string, ExportLine[]>> {
   const rows = await db
     .selectFrom("order_lines")
-    .select(["order_id", "name", "quantity", "unit_price_cents", "total_price_cents"])
+    .select(["order_id", "quantity", "unit_price_cents", "total_price_cents"])
+    .select(lineNameSql("order_lines").as("name"))
     .where("order_id", "in", orderIds)
     .orderBy("order_id")
     .orderBy("position")

@@ -8,6 +8,8 @@
  * A provider refund is asked for before the refund's transaction (a network call never holds a database lock), with
  * the return's id as its idempotency key: a retry after a failure after the provider said yes is the same refund.
  */
+import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
+import { giveBackToSize } from "~/modules/orders/order-stock.server";
 import { sql } from "kysely";
 import { isPostgres, type Queryable, type Trx } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
@@ -330,22 +332,19 @@ export async function receiveReturn(db: Queryable, id: string, restock: Record<s
     const lines = await trx
       .selectFrom("return_lines as rl")
       .innerJoin("order_lines as ol", "ol.id", "rl.order_line_id")
-      .select(["rl.id", "rl.quantity", "ol.id as order_line_id", "ol.product_id"])
+      .select(["rl.id", "rl.quantity", "ol.id as order_line_id", "ol.product_id", "ol.size_id"])
       .where("rl.return_id", "=", id)
       .orderBy("ol.product_id")
+      .orderBy("ol.size_id")
       .orderBy("rl.id")
       .execute();
     let restocked = 0;
+    const touched: string[] = [];
     for (const line of lines) {
       const wanted = Math.min(Math.max(0, Math.floor(restock[line.id] ?? 0)), Number(line.quantity));
-      if (wanted === 0 || !line.product_id) continue;
-      const back = await trx
-        .updateTable("products")
-        .set((eb) => ({ stock: eb("stock", "+", wanted) }))
-        .where("id", "=", line.product_id)
-        .where("stock", "is not", null)
-        .executeTakeFirst();
-      if (Number(back.numUpdatedRows) !== 1) continue;
+      if (wanted === 0 || !line.product_id || !line.size_id) continue;
+      if (!(await giveBackToSize(trx, line.size_id, wanted))) continue;
+      touched.push(line.product_id);
       await trx.updateTable("return_lines").set({ restocked: wanted }).where("id", "=", line.id).execute();
       await trx
         .updateTable("order_lines")
@@ -354,6 +353,7 @@ export async function receiveReturn(db: Queryable, id: string, restock: Record<s
         .execute();
       restocked += wanted;
     }
+    await refreshProductSummaries(trx, touched);
     return { restocked };
   });
   if (restocked > 0) storefrontChanged(`stock: return ${id} received`);

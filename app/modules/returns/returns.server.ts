@@ -4,6 +4,7 @@
  * PostgreSQL), its lines' returned quantities counted, the rules of returns.logic checked, the return written; the
  * partial unique index on open returns refuses a second one however the requests race. E-mails go out after the commit.
  */
+import { lineNameSql } from "~/modules/catalog/sizes.server";
 import { isPostgres, isUniqueViolation, type Queryable, type Trx } from "~/db/db.server";
 import type { ReturnKind, ReturnStatus } from "~/db/schema";
 import { formatCreditNoteNumber, creditNotePath } from "~/modules/invoices/credit-note.logic";
@@ -44,7 +45,8 @@ export async function returnableLines(db: Queryable, orderId: string): Promise<R
       .selectFrom("order_lines as l")
       .leftJoin("products as p", "p.id", "l.product_id")
       .leftJoin("categories as c", "c.id", "p.category_id")
-      .select(["l.id", "l.name", "l.quantity", "l.unit_price_cents", "c.slug as category_slug", "c.name as category_name"])
+      .select(["l.id", "l.quantity", "l.unit_price_cents", "c.slug as category_slug", "c.name as category_name"])
+      .select(lineNameSql("l").as("name"))
       .where("l.order_id", "=", orderId)
       .orderBy("l.position")
       .orderBy("l.id")

@@ -1,0 +1,66 @@
+/**
+ * Sizes as the shop names and chooses them (issue 33, docs/decisions/049). Pure and browser-safe: the product page,
+ * the cart, the admin form, CSV import and every order surface word a size here.
+ */
+
+/** A size as the storefront shows it (the product page's choice, the cart line). */
+export interface SizeOption {
+  id: string;
+  /** what `?size=` carries: "50ml" */
+  code: string;
+  /** "50 ml"; '' for a product's only size of unstated size */
+  label: string;
+  sizeMl: number | null;
+  priceCents: number;
+  /** the price before a sale when higher than the price (shownWasPrice); null = none */
+  wasPriceCents: number | null;
+  /** bottles left; null = not tracked */
+  stock: number | null;
+}
+
+/** The label a size of this many millilitres gets when the owner gives none: "50 ml". */
+export function labelForMl(ml: number | null | undefined): string {
+  return ml === null || ml === undefined ? "" : `${ml} ml`;
+}
+
+/**
+ * The URL code of a size label: lower case letters and digits only ("50 ml" → "50ml", "Travel spray" → "travelspray"),
+ * so `?size=` needs no escaping; a size with no label is "standard".
+ */
+export function sizeCode(label: string): string {
+  const code = label
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "")
+    .slice(0, 40);
+  return code || "standard";
+}
+
+/** Reads millilitres from a size's label as owners and WooCommerce write it: "50ml", "50 ml", "50 ML", "1.7 oz" (→ 50). */
+export function mlFromLabel(label: string): number | null {
+  const ml = /^\s*(\d{1,4}(?:[.,]\d+)?)\s*(ml|mℓ|millilitres?|milliliters?)\s*$/i.exec(label);
+  if (ml) return Math.round(Number(ml[1]!.replace(",", ".")));
+  const oz = /^\s*(\d{1,3}(?:[.,]\d+)?)\s*(fl\.?\s*)?oz\s*$/i.exec(label);
+  if (oz) return Math.round(Number(oz[1]!.replace(",", ".")) * 29.5735);
+  return null;
+}
+
+/** The size `?size=` names among those offered, else the first offered (sizes come in the owner's order). */
+export function chooseSize<T extends { code: string }>(sizes: readonly T[], code: string | null | undefined): T | null {
+  if (code) {
+    const wanted = sizeCode(code);
+    const found = sizes.find((s) => s.code === wanted);
+    if (found) return found;
+  }
+  return sizes[0] ?? null;
+}
+
+/** A line's name on a cart, order, invoice, parcel or export: "Velvet Rose (50 ml)", or the bare name with no label. */
+export function lineName(name: string, sizeLabel: string | null | undefined): string {
+  return sizeLabel ? `${name} (${sizeLabel})` : name;
+}
+
+/** Does a card say "from R…"? When the visible sizes' prices differ. */
+export function pricedFrom(priceCents: number, maxPriceCents: number | null | undefined): boolean {
+  return maxPriceCents !== null && maxPriceCents !== undefined && maxPriceCents > priceCents;
+}
