@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { syncSingleSize } from "~/modules/catalog/sizes.server";
+import { listSizes, syncSingleSize, type SizeRow } from "~/modules/catalog/sizes.server";
 import { CompiledQuery, PostgresAdapter, sql, SqliteAdapter } from "kysely";
 import { isPostgres, type DB, type Queryable } from "~/db/db.server";
 import { suspendSecondaryIndexes } from "~/db/suspended-indexes.server";
@@ -463,7 +463,8 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
   const images = DEMO_PRODUCTS.map((p) => demoImageUrl(productSlug(p), p.name, p.look));
 
   // Products
-  type Sellable = { id: string; name: string; price: number };
+  /** a product's size the orders buy: the generated products' one size has the product's id (docs/decisions/049) */
+  type Sellable = { id: string; name: string; price: number; sizeId: string; sizeLabel: string | null };
   const sellable: Sellable[] = [];
   const productRows: {
     id: string;
@@ -478,6 +479,7 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
     created_at: string;
     inspired_house: string | null;
     inspired_fragrance: string | null;
+    max_price_cents: number;
   }[] = [];
   const inspirations = Object.values(DEMO_INSPIRED_BY);
   // Scent profiles (issue 22) from a generator of their own, so the products' other columns stay what they were
@@ -495,6 +497,7 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
       slug: `${slugify(name)}-${run}`,
       description: `A generated benchmark fragrance.\n\nTop notes: ${notes[0]}.\nHeart notes: ${notes[1]}.\nBase notes: ${notes[2]}.`,
       price_cents: price,
+      max_price_cents: price,
       images: JSON.stringify([images[i % images.length]]),
       category_id: pick(rng, categoryIds),
       meta_title: `${name} | ${SHOP}`,
@@ -512,14 +515,20 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
       row,
       profileToColumns({ ...template, top: [notes[0]!, pick(scentRng, template.top)], heart: [notes[1]!, pick(scentRng, template.heart)], base: [notes[2]!, pick(scentRng, template.base)], audience: audienceOf.get(row.category_id) ?? "anyone" }),
     );
-    sellable.push({ id, name, price });
+    sellable.push({ id, name, price, sizeId: id, sizeLabel: null });
   }
   // One transaction with the products' secondary indexes built once at its end (suspended-indexes.server.ts): the
   // search's trigram indexes cost PostgreSQL ~0.35 ms a product inserted one by one (100 000 products: 40 s, 8 s).
   await db.transaction().execute(async (trx) => {
     const restoreIndexes = await suspendSecondaryIndexes(trx, ["products"]);
     for (let b = 0; b < productRows.length; b += PRODUCT_BATCH) {
-      await bulkInsert(trx, "products", productRows.slice(b, b + PRODUCT_BATCH));
+      const part = productRows.slice(b, b + PRODUCT_BATCH);
+      await bulkInsert(trx, "products", part);
+      await bulkInsert(
+        trx,
+        "product_sizes",
+        part.map((p) => ({ id: p.id, product_id: p.id, label: "", code: "standard", price_cents: p.price_cents, position: 0, hidden: 0, created_at: p.created_at })),
+      );
     }
     await restoreIndexes();
   });
@@ -529,8 +538,13 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
 
   // Products the orders can contain: the generated ones, or what the shop already sells.
   if (sellable.length === 0) {
-    const existing = await db.selectFrom("products").select(["id", "name", "price_cents"]).limit(1000).execute();
-    sellable.push(...existing.map((p) => ({ id: p.id, name: p.name, price: p.price_cents })));
+    const existing = await db.selectFrom("products").select(["id", "name"]).limit(1000).execute();
+    const firstSize = new Map<string, SizeRow>();
+    for (const s of await listSizes(db, existing.map((p) => p.id))) if (!firstSize.has(s.productId)) firstSize.set(s.productId, s);
+    for (const p of existing) {
+      const size = firstSize.get(p.id);
+      if (size) sellable.push({ id: p.id, name: p.name, price: size.priceCents, sizeId: size.id, sizeLabel: size.label || null });
+    }
   }
   if (sellable.length === 0) throw new Error("seedLargeCatalogue: orders need products; seed some products first");
 
@@ -600,6 +614,8 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
             id: randomUUID(),
             order_id: id,
             product_id: product.id,
+            size_id: product.sizeId,
+            size_label: product.sizeLabel,
             name: product.name,
             quantity,
             unit_price_cents: product.price,

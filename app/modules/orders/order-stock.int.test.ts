@@ -7,6 +7,7 @@ import { insertProduct } from "../../../tests/factories/catalog";
 import { insertOrder, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { insertAwaitingOrder, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
 import { createUser } from "../../../tests/factories/users";
+import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import { setOrderStatus, setPaymentStatus } from "./order-admin.server";
 import { placeOrder, quoteCart, StockShortError } from "./place-order.server";
 
@@ -99,6 +100,43 @@ describe("taking stock when the payment is confirmed", () => {
     expect(paid.every((o) => o.status === "processing" && o.payment_status === "completed")).toBe(true);
     // visitors hear of each change of stock (10), not of payments that took none
     expect(changes.filter((c) => c.startsWith("stock:"))).toHaveLength(10);
+  });
+
+  it("sizes count their own stock: 30 buyers of two sizes paid at once take exactly each size's bottles, and the product's total follows", async () => {
+    const product = await insertProduct(db(), { name: "Two Sizes", price_cents: 40000, size_ml: 50, stock: 4 });
+    // a second size, 100 ml with 6 bottles (the first is the product's own, 50 ml with 4)
+    const big = newId();
+    await db().insertInto("product_sizes").values({ id: big, product_id: product.id, label: "100 ml", code: "100ml", size_ml: 100, price_cents: 65000, stock: 6, position: 1 }).execute();
+    await refreshProductSummaries(db(), [product.id]);
+    expect(await stockOf(product.id)).toBe(10);
+    const people = await buyers(30);
+    const orders = await Promise.all(
+      people.map(async (buyer, i) => {
+        const line = i % 2 === 0 ? { productId: product.id, quantity: 1 } : { productId: product.id, sizeId: big, quantity: 1 };
+        const order = await placeOrder(db(), buyer, { lines: [line], shippingAddress: TEST_ADDRESS });
+        const { checkoutId } = await createCheckoutForOrder(db(), order, { email: buyer.email, name: TEST_ADDRESS.name, telephone: TEST_ADDRESS.telephone });
+        return { order, checkoutId };
+      }),
+    );
+    // the lines name their sizes, at each size's price
+    const placed = await db().selectFrom("order_lines").select(["size_id", "size_label", "unit_price_cents"]).where("product_id", "=", product.id).execute();
+    expect(new Set(placed.map((l) => `${l.size_id === big ? "big" : "small"} ${l.size_label} ${l.unit_price_cents}`))).toEqual(new Set(["small 50 ml 40000", "big 100 ml 65000"]));
+    await Promise.all(orders.map(async ({ order, checkoutId }) => postWebhook("simulated", simulatedWebhook(checkoutId, order.totalAmountCents))));
+
+    const sizes = await db().selectFrom("product_sizes").select(["id", "stock"]).where("product_id", "=", product.id).execute();
+    expect(sizes.map((s) => Number(s.stock))).toEqual([0, 0]);
+    const taken = await db().selectFrom("order_lines").select(["size_id", "stock_taken", "stock_short"]).where("product_id", "=", product.id).execute();
+    const tookOf = (sizeId: string) => taken.filter((l) => l.size_id === sizeId).reduce((n, l) => n + Number(l.stock_taken), 0);
+    expect([tookOf(product.id), tookOf(big)]).toEqual([4, 6]);
+    expect(taken.filter((l) => Number(l.stock_short) === 1)).toHaveLength(20);
+    // the product's summary is the sizes' total, after every commit
+    expect(await stockOf(product.id)).toBe(0);
+
+    // cancelling one paid 100 ml order puts its bottle back on that size, and the product's total says 1
+    const tookBig = await db().selectFrom("order_lines").select("order_id").where("size_id", "=", big).where("stock_taken", "=", 1).executeTakeFirstOrThrow();
+    await setOrderStatus(db(), tookBig.order_id, "cancelled");
+    expect(Number((await db().selectFrom("product_sizes").select("stock").where("id", "=", big).executeTakeFirstOrThrow()).stock)).toBe(1);
+    expect(await stockOf(product.id)).toBe(1);
   });
 
   it("an untracked product takes nothing and is never short", async () => {
