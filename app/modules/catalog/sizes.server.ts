@@ -152,3 +152,16 @@ export function lineNameSql(alias: string) {
   const a = sql.raw(alias);
   return sql<string>`case when ${a}.size_label is null or ${a}.size_label = '' then ${a}.name else ${a}.name || ' (' || ${a}.size_label || ')' end`;
 }
+
+/**
+ * The size each cart line buys: the one it names when that size is still offered, the product's first visible size for
+ * a line that names none (a cart saved before sizes), else null (no longer sold). The cart quote and the courier's
+ * parcel weights read lines the same way.
+ */
+export async function sizesForLines(db: Queryable, lines: ReadonlyArray<{ productId: string; sizeId?: string | null }>): Promise<Array<SizeRow | null>> {
+  const sizes = await listSizes(db, [...new Set(lines.map((l) => l.productId))]);
+  return lines.map((l) => {
+    const ofProduct = sizes.filter((s) => s.productId === l.productId);
+    return l.sizeId ? (ofProduct.find((s) => s.id === l.sizeId) ?? null) : (ofProduct[0] ?? null);
+  });
+}

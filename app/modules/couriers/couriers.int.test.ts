@@ -3,6 +3,7 @@
  * replaced by the table rate), the order placed with the chosen delivery, booking once, tracking applied once from
  * polling and from the webhook, and bad input refused with nothing changed.
  */
+import { newId } from "~/utils/ids";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { resetEnvForTests } from "~/utils/env.server";
@@ -211,6 +212,19 @@ describe("booking the courier", () => {
     await updateProduct(db(), line.product_id!, { weight_grams: 30_000 });
     await expect(bookShipment(db(), heavy.id)).rejects.toThrow(/over the couriers' limit of 25 kg/);
     for (const o of [unpaid, cancelled, heavy]) expect(await db().selectFrom("shipments").select("id").where("order_id", "=", o.id).execute()).toHaveLength(0);
+  });
+
+  it("weighs each line by the size it bought: a 100 ml bottle over the limit is refused, the 50 ml of the same scent books", async () => {
+    const product = await insertProduct(db(), { size_ml: 50 });
+    await updateProduct(db(), product.id, { weight_grams: 300 });
+    const big = newId();
+    await db().insertInto("product_sizes").values({ id: big, product_id: product.id, label: "100 ml", code: "100ml", size_ml: 100, price_cents: 59900, weight_grams: 30_000, position: 1 }).execute();
+    const heavy = await paidOrder({ lines: [{ productId: product.id, sizeId: big, sizeLabel: "100 ml" }] });
+    await expect(bookShipment(db(), heavy.id)).rejects.toThrow(/over the couriers' limit of 25 kg/);
+    const light = await paidOrder({ lines: [{ productId: product.id }] });
+    expect((await bookShipment(db(), light.id)).created).toBe(true);
+    const booked = [...couriers.shiplogic.shipments.values()].find((s) => s.customerReference === light.id)!;
+    expect(booked.parcels.reduce((kg, p) => kg + p.submitted_weight_kg, 0)).toBeLessThan(1);
   });
 
   it("a courier failing the booking: said in plain words, nothing kept, and a retry books", async () => {

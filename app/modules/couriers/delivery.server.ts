@@ -2,6 +2,7 @@
  * Delivery at checkout: the owner's delivery settings, the couriers' lockers and points, and live quotes — cached,
  * timed out, and replaced by the zone's table rate when a courier is slow or down, so a courier never stops a sale.
  */
+import { sizesForLines } from "~/modules/catalog/sizes.server";
 import type { Queryable } from "~/db/db.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
@@ -273,7 +274,7 @@ export async function optionsForKind(
   input: {
     address: DeliveryDestination;
     pointCode?: string | null;
-    lines: ReadonlyArray<{ productId: string; quantity: number; unitPriceCents: number }>;
+    lines: ReadonlyArray<{ productId: string; sizeId?: string; quantity: number; unitPriceCents: number }>;
     subtotalAfterDiscountCents: number;
     zoneId?: string | null;
     settings?: DeliverySettings;
@@ -284,11 +285,9 @@ export async function optionsForKind(
   const client = courierForKind(kind);
   const pricing = settings.pricing[kind];
   if (kind === "door" && pricing.mode === "zones") return zoneOptions(db, input.address.province, input.subtotalAfterDiscountCents, client);
-  const weights = input.lines.length
-    ? await db.selectFrom("products").select(["id", "weight_grams"]).where("id", "in", input.lines.map((l) => l.productId)).execute()
-    : [];
-  const weightOf = new Map(weights.map((w) => [w.id, w.weight_grams]));
-  const parcels = parcelsFor(input.lines.map((l) => ({ quantity: l.quantity, weightGrams: weightOf.get(l.productId) ?? null })), settings);
+  // Each line weighs what its size weighs packed (docs/decisions/049).
+  const sizes = await sizesForLines(db, input.lines);
+  const parcels = parcelsFor(input.lines.map((l, i) => ({ quantity: l.quantity, weightGrams: sizes[i]?.weightGrams ?? null })), settings);
   const to = kind === "door" ? { address: input.address } : input.pointCode ? { pointCode: input.pointCode } : null;
   const tableOption = async (): Promise<DeliveryOption> => {
     const zones = await loadShippingZonesOrFallback(db);

@@ -10,7 +10,7 @@ import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { tierFor, type PriceTier } from "~/modules/pricing/tiers.logic";
-import { listSizes } from "~/modules/catalog/sizes.server";
+import { sizesForLines } from "~/modules/catalog/sizes.server";
 import { lineName } from "~/modules/catalog/sizes.logic";
 import { computeTotals, type Totals } from "~/modules/pricing/totals.logic";
 import { checkCoupon, COUPON_MESSAGES, normalizeCouponCode } from "~/modules/coupons/coupons.logic";
@@ -84,17 +84,12 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     }
   }
   const ids = [...new Set(wanted.map((l) => l.productId))];
-  const [products, sizes, zones] = await Promise.all([
+  const [products, chosen, zones] = await Promise.all([
     ids.length ? db.selectFrom("products").select(["id", "name", "slug", "images"]).where("id", "in", ids).execute() : [],
-    listSizes(db, ids),
+    sizesForLines(db, wanted),
     loadShippingZonesOrFallback(db),
   ]);
   const byId = new Map(products.map((p) => [p.id, p]));
-  // A line names its size; a line saved before sizes gets its product's first size.
-  const chosen = wanted.map((l) => {
-    const ofProduct = sizes.filter((s) => s.productId === l.productId);
-    return l.sizeId ? (ofProduct.find((s) => s.id === l.sizeId) ?? null) : (ofProduct[0] ?? null);
-  });
   const sizeIds = chosen.filter((s) => s !== null).map((s) => s.id);
   const tiers = sizeIds.length
     ? await db.selectFrom("product_tiers").select(["size_id", "min_quantity", "max_quantity", "price_cents"]).where("size_id", "in", sizeIds).execute()
