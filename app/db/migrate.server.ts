@@ -30,6 +30,7 @@ import * as orderHourChanges from "./migrations/0031_order_hour_changes";
 import * as orderMarksOnSummedColumns from "./migrations/0032_order_marks_on_summed_columns";
 import * as wasPriceAndMissingImages from "./migrations/0033_was_price_and_missing_images";
 import * as productSizes from "./migrations/0034_product_sizes";
+import * as samples from "./migrations/0036_samples";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   "0032_order_marks_on_summed_columns": orderMarksOnSummedColumns,
   "0033_was_price_and_missing_images": wasPriceAndMissingImages,
   "0034_product_sizes": productSizes,
+  "0036_samples": samples,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -235,6 +235,8 @@ export interface OrdersTable {
    * deletion (migration 0025, docs/decisions/040). null: they are as the shopper gave them.
    */
   personal_data_erased_at: NullableTimestamp;
+  /** the part of discount_amount_cents that is sample credit (migration 0036, docs/decisions/054) */
+  sample_credit_cents: Defaulted<number>;
 }
 
 /** A locker or pick-up point as the shopper chose it (kept on the order: the courier's list may change later). */
@@ -420,6 +422,8 @@ export interface OrderLinesTable {
   size_id: Defaulted<string | null>;
   /** the size's label when bought ("50 ml"); null / '' = the product's one unstated size */
   size_label: Defaulted<string | null>;
+  /** 'sample' (a 2 ml sample) or 'set' (a discovery set), its scents in order_line_samples; null = a bottle (0036) */
+  sample_kind: Defaulted<"sample" | "set" | null>;
 }
 
 export interface OrderMetricsTable {
@@ -648,6 +652,47 @@ export interface AnnouncementRecipientsTable {
   sent_at: NullableTimestamp;
 }
 
+/** The owner's sample choice for one product (migration 0036, docs/decisions/054). */
+export interface ProductSamplesTable {
+  product_id: string;
+  /** null: as the catalogue's setting; 1 offered; 0 not offered */
+  offered: Defaulted<number | null>;
+  /** millilitres of bulk left to decant samples from; null = not tracked. Never below 0. */
+  bulk_ml: Defaulted<number | null>;
+  updated_at: Timestamp;
+}
+
+/** A scent inside a sample or discovery-set order line (migration 0036). */
+export interface OrderLineSamplesTable {
+  id: string;
+  order_line_id: string;
+  product_id: string | null;
+  name: string;
+  /** millilitres per unit of the line */
+  ml: number;
+  /** the credit each unit of this sample earns on payment */
+  credit_cents: number;
+  ml_taken: Defaulted<number>;
+  ml_short: Defaulted<number>;
+  position: Defaulted<number>;
+}
+
+/** A credit a paid sample earned on a full bottle of its scent (migration 0036). */
+export interface SampleCreditsTable {
+  id: string;
+  user_id: string;
+  product_id: string;
+  name: string;
+  amount_cents: number;
+  source_order_id: string;
+  source_sample_id: string;
+  unit: Defaulted<number>;
+  granted_at: Timestamp;
+  expires_at: Timestamp;
+  reserved_order_id: Defaulted<string | null>;
+  used_at: NullableTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -691,6 +736,9 @@ export interface Database {
   returns: ReturnsTable;
   return_lines: ReturnLinesTable;
   credit_note_counter: CreditNoteCounterTable;
+  product_samples: ProductSamplesTable;
+  order_line_samples: OrderLineSamplesTable;
+  sample_credits: SampleCreditsTable;
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */

@@ -12,7 +12,10 @@ export const CART_EVENT = "scentara:cart";
 export interface CartLine {
   /** the product */
   id: string;
-  /** the size's id (docs/decisions/049); absent on lines saved before sizes: the server takes the product's first */
+  /**
+   * the size's id (docs/decisions/049); absent on lines saved before sizes: the server takes the product's first. A
+   * sample or a discovery set carries its token here (app/modules/samples/samples.logic.ts).
+   */
   size?: string;
   /** the size's label for display ("50 ml") */
   sizeLabel?: string;
@@ -39,7 +42,7 @@ function isLine(value: unknown): value is CartLine {
     v.price >= 0 &&
     Number.isSafeInteger(v.quantity) &&
     v.quantity >= 1 &&
-    (v.size === undefined || (typeof v.size === "string" && v.size.length > 0 && v.size.length <= 100)) &&
+    (v.size === undefined || (typeof v.size === "string" && v.size.length > 0 && v.size.length <= 400)) &&
     (v.sizeLabel === undefined || typeof v.sizeLabel === "string")
   );
 }

@@ -28,6 +28,8 @@ export interface CartQuoteLine {
   stockLeft: number | null;
   /** the line asks for more than is left: what to tell the shopper (checkout refuses it); null when fine */
   stockProblem: string | null;
+  /** a 2 ml sample or a discovery set (docs/decisions/054); absent on a bottle */
+  sampleKind?: "sample" | "set";
 }
 
 export interface CartQuote {
@@ -44,6 +46,9 @@ export interface CartQuote {
   deliveryFree: boolean;
   coupon: AppliedCoupon | null;
   couponError: string | null;
+  /** the part of discountCents that is sample credit, and the credits behind it (docs/decisions/054) */
+  sampleCreditCents?: number;
+  sampleCredits?: Array<{ name: string; amountCents: number }>;
   /** every zone with what delivery to it costs this cart (0: free) */
   zones: { id: string; name: string; provinces: string[]; deliveryCents: number }[];
   zoneId: string | null;

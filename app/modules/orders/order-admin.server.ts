@@ -11,6 +11,7 @@ import { containsInsensitive, isPostgres } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { reclaimCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
+import { releaseSampleCredits, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
 import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -415,7 +416,10 @@ type OrderRow = Awaited<ReturnType<typeof lockOrder>>;
  * confirms the payment — the order's invoice number (kept if it had one: docs/decisions/019), all or nothing.
  */
 async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Promise<StockOutcome> {
-  if (next.coupon === "release") await releaseCouponRedemption(trx, order.id);
+  if (next.coupon === "release") {
+    await releaseCouponRedemption(trx, order.id);
+    await releaseSampleCredits(trx, order.id);
+  }
   if (next.coupon === "reclaim") {
     const outcome = await reclaimCouponRedemption(trx, { id: order.id, userId: order.user_id, couponCode: order.coupon_code, discountCents: Number(order.discount_amount_cents) });
     if (outcome === "full") throw new DomainError(ORDER_ADMIN_MESSAGES.couponFull(order.coupon_code ?? ""), 409);
@@ -430,7 +434,11 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Pr
   // (held until the commit: docs/decisions/019, 020).
   const stock: StockOutcome =
     next.stock === "take" ? await takeOrderStock(trx, order.id) : next.stock === "give_back" ? await giveBackOrderStock(trx, order.id) : { changed: false, short: [] };
-  if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) await allocateInvoiceNumber(trx, order.id, now);
+  if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) {
+    // the owner's confirmation settles samples as the provider's would (docs/decisions/054)
+    await settleSamplesOnPayment(trx, order.id, now);
+    await allocateInvoiceNumber(trx, order.id, now);
+  }
   return stock;
 }
 

@@ -2,6 +2,7 @@ import type { Queryable, Trx } from "~/db/db.server";
 import { confirmCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
 import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 import { takeOrderStock, type StockOutcome } from "./order-stock.server";
+import { releaseSampleCredits, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
 
 /**
  * The payment transitions of an order. Each is conditional on the order still being pending, so two deliveries of
@@ -38,6 +39,8 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return null;
   await confirmCouponRedemption(trx, orderId);
+  // the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054)
+  await settleSamplesOnPayment(trx, orderId, now);
   const stock = await takeOrderStock(trx, orderId);
   await allocateInvoiceNumber(trx, orderId, now);
   return { stock };
@@ -84,6 +87,7 @@ export async function closeUnpaidOrder(
     if (options.userId !== undefined) update = update.where("user_id", "=", options.userId);
     const result = await update.executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return { closed: false, couponReleased: false };
+    await releaseSampleCredits(trx, orderId);
     return { closed: true, couponReleased: await releaseCouponRedemption(trx, orderId) };
   });
 }

@@ -17,6 +17,7 @@
 import type { Trx } from "~/db/db.server";
 import { logger } from "~/utils/logger.server";
 import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
+import { giveBackSampleStock, takeSampleStock } from "~/modules/samples/sample-orders.server";
 
 export interface StockOutcome {
   /** a tracked product's stock changed (the storefront must hear of it once the transaction commits) */
@@ -27,8 +28,17 @@ export interface StockOutcome {
 
 const NOTHING: StockOutcome = { changed: false, short: [] };
 
-/** Takes each line's quantity from its product's stock (tracked products only), or records the line as short. */
+/**
+ * Takes each line's quantity from its size's stock (tracked sizes only), or records the line as short; samples take
+ * their millilitres from their products' bulk (docs/decisions/054).
+ */
 export async function takeOrderStock(trx: Trx, orderId: string): Promise<StockOutcome> {
+  const samples = await takeSampleStock(trx, orderId);
+  const bottles = await takeBottleStock(trx, orderId);
+  return { changed: bottles.changed || samples.changed.length > 0, short: [...bottles.short, ...samples.short] };
+}
+
+async function takeBottleStock(trx: Trx, orderId: string): Promise<StockOutcome> {
   const lines = await trx
     .selectFrom("order_lines")
     .select(["id", "product_id", "size_id", "name", "size_label", "quantity"])
@@ -74,8 +84,14 @@ export async function takeOrderStock(trx: Trx, orderId: string): Promise<StockOu
   return outcome;
 }
 
-/** Gives back what the order's payment took (to products still counted) and clears its shortfall flags. */
+/** Gives back what the order's payment took (to sizes and sample bulks still counted) and clears its shortfall flags. */
 export async function giveBackOrderStock(trx: Trx, orderId: string): Promise<StockOutcome> {
+  const samples = await giveBackSampleStock(trx, orderId);
+  const bottles = await giveBackBottleStock(trx, orderId);
+  return { changed: bottles.changed || samples.length > 0, short: [] };
+}
+
+async function giveBackBottleStock(trx: Trx, orderId: string): Promise<StockOutcome> {
   const lines = await trx
     .selectFrom("order_lines")
     .select(["id", "product_id", "size_id", "stock_taken", "stock_short"])

@@ -11,8 +11,11 @@ export { CART_QUANTITY_CHOICES, EMPTY_CART_MESSAGE, MAX_CART_LINES, MAX_LINE_QUA
 
 export const cartLineSchema = z.object({
   productId: z.string().trim().min(1).max(100),
-  /** the size (docs/decisions/049); absent on carts saved before sizes: the product's first size */
-  sizeId: z.string().trim().min(1).max(100).optional(),
+  /**
+   * the size (docs/decisions/049); absent on carts saved before sizes: the product's first size. A discovery set's
+   * token names its scents (up to ten product ids, docs/decisions/054), hence the room.
+   */
+  sizeId: z.string().trim().min(1).max(400).optional(),
   quantity: z.coerce
     .number()
     .int("Quantity must be between 1 and 100")

@@ -26,6 +26,10 @@ import { closeUnpaidOrder } from "./order-payment.server";
 import { EMPTY_CART_MESSAGE, MAX_LINE_QUANTITY, type CartLineInput } from "./orders.schema";
 import type { CartQuote } from "./cart-quote";
 import type { Order } from "./order.types";
+import { itemDiscountCents } from "~/modules/coupons/coupons.logic";
+import { isSampleLine, quoteSampleLines, type QuotedSamplePick } from "~/modules/samples/samples.server";
+import { creditsForCart, reserveSampleCredits, SampleCreditTakenError, storeLineSamples } from "~/modules/samples/sample-orders.server";
+import type { AppliedSampleCredit } from "~/modules/samples/samples.logic";
 
 export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
 
@@ -40,8 +44,8 @@ export interface QuoteInput {
   courier?: { priceCents: number; cheapestCents: number } | null;
 }
 
-/** A repriced line: the same shape the cart page shows (see cart-quote.ts). */
-export type QuotedLine = CartQuoteLine;
+/** A repriced line: the same shape the cart page shows (see cart-quote.ts); a sample line with its scents. */
+export type QuotedLine = CartQuoteLine & { samplePicks?: QuotedSamplePick[] };
 
 export interface Quote {
   lines: QuotedLine[];
@@ -55,6 +59,8 @@ export interface Quote {
   zones: QuoteZone[];
   zoneId: string | null;
   freeThresholdCents: number;
+  /** the signed-in shopper's sample credits this cart uses (docs/decisions/054) */
+  sampleCredits: AppliedSampleCredit[];
 }
 
 export interface QuoteZone {
@@ -77,12 +83,15 @@ function mergeLines(lines: CartLineInput[]): CartLineInput[] {
 }
 
 export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = new Date()): Promise<Quote> {
-  const wanted = mergeLines(input.lines);
-  for (const l of wanted) {
+  const merged = mergeLines(input.lines);
+  for (const l of merged) {
     if (!Number.isInteger(l.quantity) || l.quantity < 1 || l.quantity > MAX_LINE_QUANTITY) {
       throw new DomainError("Quantity must be between 1 and 100", 400, "lines");
     }
   }
+  // Samples and discovery sets are priced by the samples module (docs/decisions/054); bottles here.
+  const wanted = merged.filter((l) => !isSampleLine(l));
+  const sampled = await quoteSampleLines(db, merged.filter(isSampleLine));
   const ids = [...new Set(wanted.map((l) => l.productId))];
   const [products, chosen, zones] = await Promise.all([
     ids.length ? db.selectFrom("products").select(["id", "name", "slug", "images"]).where("id", "in", ids).execute() : [],
@@ -136,6 +145,9 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     });
   });
 
+  lines.push(...sampled.lines);
+  missingProductIds.push(...sampled.missing);
+
   const subtotalCents = lines.reduce((s, l) => s + l.lineTotalCents, 0);
   let coupon: CouponRecord | null = null;
   let couponError: string | null = null;
@@ -149,7 +161,11 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
 
   const zone = zoneForOrder(zones, input.zoneId, input.province);
   const freeThresholdCents = freeDeliveryThresholdCents();
-  const totals = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier });
+  // A signed-in shopper's sample credits go on their full bottles, after the coupon (docs/decisions/054).
+  const itemsAfterCoupon = subtotalCents - (coupon ? itemDiscountCents(coupon, subtotalCents) : 0);
+  const sampleCredits = await creditsForCart(db, input.userId, lines.filter((l) => !l.sampleKind), itemsAfterCoupon, now);
+  const sampleCreditCents = sampleCredits.reduce((s, c) => s + c.amountCents, 0);
+  const totals = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents });
   const zoneOptions = zones.map((z): QuoteZone => {
     const t = z.id === zone?.id ? totals : computeTotals({ lines, coupon, zone: z, freeThresholdCents });
     return { id: z.id, name: z.name, provinces: [...(z.provinces ?? [])], deliveryCents: t.deliveryFree ? 0 : t.shippingCents };
@@ -173,6 +189,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     zones: zoneOptions,
     zoneId: zone?.id ?? null,
     freeThresholdCents,
+    sampleCredits,
   };
 }
 
@@ -326,14 +343,13 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
       discountCents: totals.discountCents,
       shippingCents: totals.shippingCents,
       totalAmountCents: totals.totalCents,
-      originalTotalCents: quote.coupon ? totals.originalTotalCents : null,
+      originalTotalCents: totals.originalTotalCents,
       couponCode: quote.coupon?.code ?? null,
       // Priced by a zone: that zone (none when R70 stood in for it); otherwise the zone the table would use.
       shippingZoneId: d?.source === "zone" ? (d.zoneId ?? null) : quote.zoneId,
       shippingAddress: input.shippingAddress,
       lines: quote.lines.map((l) => ({
-        productId: l.productId,
-        sizeId: l.sizeId,
+        ...sampleLineIds(l),
         sizeLabel: l.sizeLabel || null,
         name: lineName(l.name, l.sizeLabel),
         quantity: l.quantity,
@@ -357,6 +373,7 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
         coupon_code: order.couponCode,
         shipping_zone_id: order.shippingZoneId,
         shipping_address: JSON.stringify(order.shippingAddress),
+        sample_credit_cents: totals.sampleCreditCents,
         checkout_token: input.checkoutToken ?? null,
         payment_method: input.paymentMethod ?? "card",
         delivery_kind: d?.kind ?? null,
@@ -372,14 +389,16 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
         updated_at: createdAt,
       })
       .execute();
+    const lineIds = quote.lines.map(() => newId());
     await trx
       .insertInto("order_lines")
       .values(
         quote.lines.map((l, position) => ({
-          id: newId(),
+          id: lineIds[position],
           order_id: id,
-          product_id: l.productId,
-          size_id: l.sizeId,
+          product_id: sampleLineIds(l).productId,
+          size_id: sampleLineIds(l).sizeId,
+          sample_kind: l.sampleKind ?? null,
           size_label: l.sizeLabel || null,
           name: l.name,
           quantity: l.quantity,
@@ -398,8 +417,21 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
       const reserved = await reserveCouponRedemption(trx, { couponId: quote.coupon.id, orderId: id, userId: user.id, discountCents: totals.discountCents });
       if (!reserved) throw new CouponRejectedError(COUPON_MESSAGES.exhausted);
     }
+    // Samples (docs/decisions/054): each sample line's scents, and the sample credits held for this order.
+    await storeLineSamples(trx, quote.lines.map((l, i) => ({ lineId: lineIds[i], picks: l.samplePicks })));
+    if (!(await reserveSampleCredits(trx, id, quote.sampleCredits, now))) throw new SampleCreditTakenError();
     return order;
   });
+}
+
+/**
+ * What an order line points at: a bottle its product and size; a sample its product only (no size: it is decanted
+ * from the bulk); a discovery set neither (its scents are in order_line_samples).
+ */
+function sampleLineIds(l: QuotedLine): { productId: string | null; sizeId: string | null } {
+  if (l.sampleKind === "set") return { productId: null, sizeId: null };
+  if (l.sampleKind === "sample") return { productId: l.productId, sizeId: null };
+  return { productId: l.productId, sizeId: l.sizeId };
 }
 
 /** The quote as the browser sees it (no internal ids beyond products and zones). */
@@ -417,6 +449,8 @@ export function toCartQuote(q: Quote): CartQuote {
     deliveryFree: q.totals.deliveryFree,
     coupon: q.coupon ? { code: q.coupon.code, discountType: q.coupon.discountType, discountAmount: q.coupon.discountAmount, description: q.coupon.description } : null,
     couponError: q.couponError,
+    sampleCreditCents: q.totals.sampleCreditCents,
+    sampleCredits: q.sampleCredits.map((c) => ({ name: c.name, amountCents: c.amountCents })),
     zones: q.zones,
     zoneId: q.zoneId,
   };

@@ -3,6 +3,7 @@
  *   subtotal  = Σ unit price (tier price for the line's quantity) × quantity
  *   discount  = the coupon's item discount (capped at the subtotal), plus the shipping cost for free_delivery
  *   shipping  = 0 when the total after the item discount reaches the free-delivery threshold, else the zone's rate
+ *   credit    = sample credits (docs/decisions/054) on the items left after the coupon; counted in the discount
  *   total     = subtotal − discount + shipping  (never below 0)
  *   VAT       = included at 15%: total × 15 / 115
  */
@@ -21,8 +22,10 @@ export interface Totals {
   /** The delivery cost (for a free_delivery coupon it is charged and discounted in full). */
   shippingCents: number;
   totalCents: number;
-  /** Only when a coupon applies: the total before the discount. */
+  /** Only when a coupon or a sample credit applies: the total before the discount. */
   originalTotalCents: number | null;
+  /** the part of discountCents that is sample credit (docs/decisions/054) */
+  sampleCreditCents: number;
   vatIncludedCents: number;
   /** 'Spend R X more for free delivery'; 0 when delivery is already free. */
   freeDeliveryRemainingCents: number;
@@ -49,6 +52,8 @@ export function computeTotals(args: {
    * cheapest option of its kind is free and a faster one costs the difference.
    */
   courier?: { priceCents: number; cheapestCents: number } | null;
+  /** sample credits the cart uses (docs/decisions/054), at most the items after the coupon; they leave delivery as it is */
+  sampleCreditCents?: number;
 }): Totals {
   const subtotalCents = subtotalOf(args.lines);
   const itemDiscount = args.coupon ? itemDiscountCents(args.coupon, subtotalCents) : 0;
@@ -62,7 +67,8 @@ export function computeTotals(args: {
           : args.courier.priceCents
         : shippingCostFor({ zone: args.zone, totalAfterDiscountCents: afterDiscount, freeThresholdCents: args.freeThresholdCents });
   const freeDeliveryCoupon = args.coupon?.discountType === "free_delivery";
-  const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0);
+  const sampleCreditCents = Math.min(Math.max(0, args.sampleCreditCents ?? 0), afterDiscount);
+  const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0) + sampleCreditCents;
   const totalCents = Math.max(0, subtotalCents - discountCents + shippingCents);
   const deliveryFree = shippingCents === 0 || freeDeliveryCoupon;
   return {
@@ -70,7 +76,8 @@ export function computeTotals(args: {
     discountCents,
     shippingCents,
     totalCents,
-    originalTotalCents: args.coupon ? subtotalCents + shippingCents : null,
+    originalTotalCents: args.coupon || sampleCreditCents ? subtotalCents + shippingCents : null,
+    sampleCreditCents,
     vatIncludedCents: vatIncluded(totalCents),
     freeDeliveryRemainingCents: deliveryFree || afterDiscount >= args.freeThresholdCents ? 0 : freeDeliveryRemaining(afterDiscount, args.freeThresholdCents),
     deliveryFree,
