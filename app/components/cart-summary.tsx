@@ -1,6 +1,7 @@
 import type { CartQuote } from "~/modules/orders/cart-quote";
 import { formatRand } from "~/utils/money";
 import type { DiscountType } from "~/modules/coupons/coupons.logic";
+import { creditLabel } from "~/modules/samples/samples.logic";
 
 const DISCOUNT_LABEL: Record<DiscountType, string> = { percentage: "Discount", fixed_amount: "Discount", free_delivery: "Free delivery" };
 
@@ -40,13 +41,21 @@ export function CartTotals({ quote, shippingLabel = "Shipping" }: { quote: CartQ
           {formatRand(quote.subtotalCents)}
         </dd>
       </div>
-      {quote.coupon && quote.discountCents > 0 ? (
+      {quote.coupon && quote.discountCents - (quote.sampleCreditCents ?? 0) > 0 ? (
         <div className="flex justify-between gap-4">
           <dt className="text-ink-soft">
             {DISCOUNT_LABEL[quote.coupon.discountType]} <span className="text-xs tracking-[0.08em] text-gold">({quote.coupon.code})</span>
           </dt>
           <dd className="text-success" data-testid="discount">
-            −{formatRand(quote.discountCents)}
+            −{formatRand(quote.discountCents - (quote.sampleCreditCents ?? 0))}
+          </dd>
+        </div>
+      ) : null}
+      {quote.sampleCreditCents ? (
+        <div className="flex justify-between gap-4">
+          <dt className="text-ink-soft">{creditLabel((quote.sampleCredits ?? []).map((c) => c.name))}</dt>
+          <dd className="text-success" data-testid="sample-credit">
+            −{formatRand(quote.sampleCreditCents)}
           </dd>
         </div>
       ) : null}

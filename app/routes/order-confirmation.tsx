@@ -161,6 +161,8 @@ function FoundView({ order, invoice, tracking, delivery }: { order: OrderView; i
                   shippingCents: order.shippingCents,
                   totalAmountCents: order.totalAmountCents,
                   couponCode: order.couponCode,
+                  sampleCreditCents: order.sampleCreditCents,
+                  sampleCreditLabel: order.sampleCreditLabel,
                 }}
               />
             </div>

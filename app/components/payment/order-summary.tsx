@@ -13,6 +13,9 @@ export interface SummaryTotals {
   shippingCents: number;
   totalAmountCents: number;
   couponCode: string | null;
+  /** the part of discountCents that is sample credit, with its label (docs/decisions/054) */
+  sampleCreditCents?: number;
+  sampleCreditLabel?: string | null;
 }
 
 /** An order's lines (name, quantity x unit price, line total) and its totals, as stored on the server. */
@@ -37,10 +40,16 @@ export function OrderSummary({ lines, totals }: { lines: SummaryLine[]; totals: 
           <dt className="text-ink-soft">Subtotal</dt>
           <dd className="tabular-nums">{formatRand(totals.subtotalCents)}</dd>
         </div>
-        {totals.discountCents > 0 ? (
+        {totals.discountCents - (totals.sampleCreditCents ?? 0) > 0 ? (
           <div className="flex justify-between gap-4 text-success">
             <dt>Discount{totals.couponCode ? ` (${totals.couponCode})` : ""}</dt>
-            <dd className="tabular-nums">-{formatRand(totals.discountCents)}</dd>
+            <dd className="tabular-nums">-{formatRand(totals.discountCents - (totals.sampleCreditCents ?? 0))}</dd>
+          </div>
+        ) : null}
+        {totals.sampleCreditCents ? (
+          <div className="flex justify-between gap-4 text-success" data-testid="sample-credit">
+            <dt>{totals.sampleCreditLabel ?? "Sample credit"}</dt>
+            <dd className="tabular-nums">-{formatRand(totals.sampleCreditCents)}</dd>
           </div>
         ) : null}
         <div className="flex justify-between gap-4">

@@ -10,6 +10,7 @@ import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { newId, shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
+import { sampleLineWeightGrams } from "~/modules/samples/samples.logic";
 import type { CourierAddress, CourierName, DeliveryKind, TrackingEvent, TrackingStatus } from "./courier";
 import { CourierError, COURIER_NAMES } from "./courier";
 import { COURIER_OF_KIND, courierClient } from "./couriers.server";
@@ -139,10 +140,11 @@ export async function bookShipment(
   const lines = await db
     .selectFrom("order_lines")
     .leftJoin("product_sizes", "product_sizes.id", "order_lines.size_id")
-    .select(["order_lines.quantity", "product_sizes.weight_grams"])
+    .select(["order_lines.quantity", "order_lines.sample_kind", "product_sizes.weight_grams"])
     .where("order_lines.order_id", "=", orderId)
     .execute();
-  const parcels = parcelsFor(lines.map((l) => ({ quantity: l.quantity, weightGrams: l.weight_grams ?? null })), settings);
+  // a sample line weighs its vials, not a bottle (docs/decisions/054)
+  const parcels = parcelsFor(lines.map((l) => ({ quantity: l.quantity, weightGrams: l.weight_grams ?? sampleLineWeightGrams(l.sample_kind) })), settings);
   const problem = parcels.map(parcelProblem).find(Boolean);
   if (problem) throw new DomainError(problem, 400);
   const address = order.shipping_address;

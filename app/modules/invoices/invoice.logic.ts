@@ -95,6 +95,9 @@ export interface InvoiceOrder {
   subtotalCents: number;
   discountCents: number;
   couponCode: string | null;
+  /** the part of discountCents that is sample credit and its row's label (docs/decisions/054); absent: none */
+  sampleCreditCents?: number;
+  sampleCreditLabel?: string | null;
   shippingCents: number;
   totalAmountCents: number;
   shippingAddress: ShippingAddress;
@@ -143,9 +146,13 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   const number = formatInvoiceNumber(source.invoiceNumber, source.prefix);
   const a = order.shippingAddress;
   const totals: InvoiceTotalRow[] = [{ label: "Subtotal", amount: formatRand(order.subtotalCents) }];
-  if (order.discountCents > 0 || order.couponCode) {
-    totals.push({ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : "Discount", amount: formatRand(-order.discountCents) });
+  // A sample credit is a discount of its own row (docs/decisions/054); the coupon's is the rest.
+  const sampleCredit = order.sampleCreditCents ?? 0;
+  const couponDiscount = order.discountCents - sampleCredit;
+  if (couponDiscount > 0 || order.couponCode) {
+    totals.push({ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : "Discount", amount: formatRand(-couponDiscount) });
   }
+  if (sampleCredit > 0) totals.push({ label: toWinAnsi(order.sampleCreditLabel ?? "Sample credit"), amount: formatRand(-sampleCredit) });
   totals.push({ label: "Delivery", amount: order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents) });
   const vatCents = taxInvoice ? vatInInclusiveTotal(order.totalAmountCents) : null;
   totals.push({ label: taxInvoice ? "Total (including VAT)" : "Total", amount: formatRand(order.totalAmountCents), strong: true });

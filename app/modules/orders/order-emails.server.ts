@@ -29,7 +29,8 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
   const lineText = lines.map((l) => `- ${l.name}: ${l.quantity} x ${formatRand(l.unitPriceCents)} = ${formatRand(l.totalPriceCents)}`);
   const totals = [
     `Subtotal: ${formatRand(order.subtotalCents)}`,
-    ...(order.discountCents > 0 ? [`Discount${order.couponCode ? ` (${order.couponCode})` : ""}: -${formatRand(order.discountCents)}`] : []),
+    ...(order.discountCents - order.sampleCreditCents > 0 ? [`Discount${order.couponCode ? ` (${order.couponCode})` : ""}: -${formatRand(order.discountCents - order.sampleCreditCents)}`] : []),
+    ...(order.sampleCreditCents > 0 ? [`${order.sampleCreditLabel ?? "Sample credit"}: -${formatRand(order.sampleCreditCents)}`] : []),
     `Shipping: ${order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents)}`,
     `Total: ${formatRand(order.totalAmountCents)}`,
   ];

@@ -3,10 +3,15 @@ import { lineNameSql } from "~/modules/catalog/sizes.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
 import type { Order } from "./order.types";
 import { shortOrderId } from "~/utils/ids";
+import { creditsOnOrder } from "~/modules/samples/sample-orders.server";
+import { creditLabel } from "~/modules/samples/samples.logic";
 
 /** One order as its owner (or an admin) reads it on the confirmation and payment-status pages. */
 export interface OrderView extends Omit<Order, "userId"> {
   shortId: string;
+  /** the part of discountCents that is sample credit, and what it is on ("Sample credit (Velvet Rose)", decision 054) */
+  sampleCreditCents: number;
+  sampleCreditLabel: string | null;
   /** The invoice's number once the payment is confirmed (docs/decisions/019); null before. */
   invoiceNumber: number | null;
 }
@@ -69,6 +74,8 @@ export async function readOrder(db: Queryable, id: string): Promise<(OrderView &
   const order = await findOrder(db, id);
   if (!order) return null;
   const lines = await listOrderLines(db, order.id);
+  const sampleCreditCents = Number(order.sample_credit_cents ?? 0);
+  const credits = sampleCreditCents > 0 ? await creditsOnOrder(db, order.id) : [];
   return {
     id: order.id,
     userId: order.user_id,
@@ -83,6 +90,8 @@ export async function readOrder(db: Queryable, id: string): Promise<(OrderView &
     totalAmountCents: order.total_amount_cents,
     originalTotalCents: order.original_total_cents,
     couponCode: order.coupon_code,
+    sampleCreditCents,
+    sampleCreditLabel: sampleCreditCents > 0 ? creditLabel(credits.map((c) => c.name)) : null,
     shippingAddress: order.shipping_address,
     invoiceNumber: order.invoice_number === null ? null : Number(order.invoice_number),
   };

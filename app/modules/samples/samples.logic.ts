@@ -19,6 +19,14 @@ export const SET_SIZE_MAX = 10;
 /** Roughly what a vial in its sleeve weighs packed: what a parcel counts for each sample. */
 export const SAMPLE_WEIGHT_GRAMS = 10;
 
+/** What a sample line weighs packed (a set: its vials); null for a bottle line (its size's weight or the default). */
+export function sampleLineWeightGrams(kind: string | null | undefined, setSize = DEFAULT_SET_VIALS): number | null {
+  if (kind === "sample") return SAMPLE_WEIGHT_GRAMS;
+  if (kind === "set") return SAMPLE_WEIGHT_GRAMS * setSize;
+  return null;
+}
+const DEFAULT_SET_VIALS = 5;
+
 export interface SampleSettings {
   /** samples offered across the catalogue (a product may override it either way) */
   enabled: boolean;
