@@ -31,6 +31,8 @@ import { SimilarScents } from "~/components/scent/similar-scents";
 import { hasProfile } from "~/modules/scent/scent-profile";
 import { getScentProfile, similarScents } from "~/modules/scent/scent.server";
 import { PriceWithWas } from "~/components/price";
+import { SampleOffer } from "~/components/samples/sample-offer";
+import { sampleOfferFor } from "~/modules/samples/samples.server";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -42,7 +44,7 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   if (!product) throw data({ message: PRODUCT_NOT_FOUND }, { status: 404 });
   // the scent profile's pyramid and "if you love X, try Y" (issue 22): the similar scents come from the in-memory
   // scent catalogue (app/modules/scent/scent.server.ts); neither ever breaks the page
-  const [tiers, scent, similar] = await Promise.all([
+  const [tiers, scent, similar, sample] = await Promise.all([
     listProductTiers(db, product.id),
     getScentProfile(db, product.id).catch((error: unknown) => {
       logger.error({ err: error, productId: product.id }, "product: loading the scent profile failed");
@@ -51,6 +53,11 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
     similarScents(db, product.id).catch((error: unknown) => {
       logger.error({ err: error, productId: product.id }, "product: loading similar scents failed");
       return [];
+    }),
+    // the 2 ml sample offer (docs/decisions/054); never breaks the page
+    sampleOfferFor(db, product.id).catch((error: unknown) => {
+      logger.error({ err: error, productId: product.id }, "product: loading the sample offer failed");
+      return null;
     }),
   ]);
   // the reviews, read here rather than streamed: a streamed part stays hidden without JavaScript (React reveals it with
@@ -87,7 +94,7 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const delivery = deliveryWindow(new Date());
   // A page opened through a personal link, or with the shopper's own form, is this browser's only: no shared cache
   // in front may keep it.
-  return data({ product, tiers, reviews, reviewForm, delivery, scent, similar }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
+  return data({ product, tiers, reviews, reviewForm, delivery, scent, similar, sample }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
 }
 
 /** The loader's Cache-Control (a personal review link's page); otherwise nothing is added. */
@@ -110,7 +117,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  const { product, tiers, reviews, reviewForm, delivery, scent, similar } = loaderData;
+  const { product, tiers, reviews, reviewForm, delivery, scent, similar, sample } = loaderData;
   // the profile's pyramid when the product has notes there; else the notes written in the description (older products)
   const pyramid = scent && hasProfile(scent) ? scent : null;
   const { baseUrl, shop } = useRootData();
@@ -164,6 +171,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
 
             <div className="mt-5 md:mt-8">
               <AddToCart product={product} tiers={tiers} />
+              {sample ? <SampleOffer product={product} offer={sample} /> : null}
               <p className="mt-1 flex gap-2 text-sm text-ink" data-testid="delivery-window">
                 <TruckIcon />
                 <span>

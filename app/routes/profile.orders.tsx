@@ -11,19 +11,28 @@ import { formatDateZA } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
+import { SampleCredits } from "~/components/samples/sample-credits";
+import { customerCredits } from "~/modules/samples/sample-orders.server";
 
 const ATTEMPTS_SHOWN = 20;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const db = getDb();
-  const [orders, attempts, attemptCount] = await Promise.all([
+  const [orders, attempts, attemptCount, credits] = await Promise.all([
     listOwnOrders(db, user.id),
     // Payment attempts that didn't go through are listed apart, folded, newest few (docs/decisions/015).
     listOwnOrders(db, user.id, ATTEMPTS_SHOWN, "attempts"),
     countOwnClosedAttempts(db, user.id),
+    // the credits their samples earned (docs/decisions/054)
+    customerCredits(db, user.id),
   ]);
-  return { orders: orders.map(orderRow), attempts: { rows: attempts.map(orderRow), count: attemptCount } };
+  return {
+    orders: orders.map(orderRow),
+    attempts: { rows: attempts.map(orderRow), count: attemptCount },
+    credits: credits.map((c) => ({ id: c.id, name: c.name, slug: c.slug, amount: formatRand(c.amountCents), until: formatDateZA(c.expiresAt), state: c.state })),
+    openCreditCents: credits.filter((c) => c.state === "open").reduce((s, c) => s + c.amountCents, 0),
+  };
 }
 
 function orderRow(o: OwnOrder) {
@@ -43,7 +52,12 @@ function orderRow(o: OwnOrder) {
 type OrderRow = ReturnType<typeof orderRow>;
 
 export default function ProfileOrders({ loaderData }: Route.ComponentProps) {
-  return <OrdersTab orders={loaderData.orders} attempts={loaderData.attempts} />;
+  return (
+    <>
+      <OrdersTab orders={loaderData.orders} attempts={loaderData.attempts} />
+      <SampleCredits credits={loaderData.credits} totalOpenCents={loaderData.openCreditCents} />
+    </>
+  );
 }
 
 function OrdersTab({ orders, attempts }: { orders: OrderRow[]; attempts: { rows: OrderRow[]; count: number } }) {

@@ -12,6 +12,8 @@ import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { logger } from "~/utils/logger.server";
 import { readQuery } from "~/utils/request.server";
+import { discoverySetHref } from "~/modules/samples/samples.logic";
+import { loadSampleSettings } from "~/modules/samples/samples.server";
 
 /**
  * /scent-finder (issue 22): five questions, three picks. The answers are the URL's query (a GET form), so a result is
@@ -22,8 +24,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { answers, answered, ignored } = parseFinder(readQuery(request));
   const db = getDb();
   try {
-    const [loves, result] = await Promise.all([loveSuggestions(db), answered ? runFinder(db, answers) : null]);
-    return { answers, answered, ignored, loves, result };
+    const [loves, result, samples] = await Promise.all([loveSuggestions(db), answered ? runFinder(db, answers) : null, answered ? loadSampleSettings(db) : null]);
+    return { answers, answered, ignored, loves, result, samplesOn: samples?.enabled ?? false };
   } catch (error) {
     logger.error({ err: error }, "scent finder: load failed");
     throw data({ message: "The scent finder is unavailable for a moment" }, { status: 500 });
@@ -42,7 +44,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function ScentFinder({ loaderData }: Route.ComponentProps) {
-  const { answers, answered, ignored, loves, result } = loaderData;
+  const { answers, answered, ignored, loves, result, samplesOn } = loaderData;
   const { baseUrl, shop } = useRootData();
   const crumbs: Crumb[] = [
     { label: "Home", to: "/" },
@@ -92,6 +94,11 @@ export default function ScentFinder({ loaderData }: Route.ComponentProps) {
             )}
             {result.picks.length ? (
               <div className="mt-6 flex flex-wrap items-center gap-x-6 gap-y-3">
+                {samplesOn ? (
+                  <Link to={discoverySetHref(result.picks.map((p) => p.slug))} className="text-xs font-medium uppercase tracking-[0.2em] text-ink underline decoration-gold underline-offset-4 hover:text-gold" data-testid="try-as-samples">
+                    Try these {result.picks.length === 3 ? "three" : result.picks.length} as samples
+                  </Link>
+                ) : null}
                 <ShareOnWhatsApp url={shareUrl} names={result.picks.map((p) => p.name)} shopName={shop.name} />
                 <Link to="/scent-finder" className="text-xs font-medium uppercase tracking-[0.2em] text-ink underline decoration-gold-light underline-offset-4 hover:text-gold">
                   Start again

@@ -16,6 +16,7 @@ export const ADMIN_PAGES = [
   { to: "/admin/marketing", label: "Marketing" },
   { to: "/admin/shipping", label: "Shipping" },
   { to: "/admin/pricing", label: "Pricing" },
+  { to: "/admin/samples", label: "Samples" },
   { to: "/admin/inbox", label: "Inbox" },
   { to: "/admin/data", label: "Data" },
   { to: "/admin/privacy", label: "Privacy" },

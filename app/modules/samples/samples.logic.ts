@@ -41,6 +41,25 @@ export interface SampleSettings {
 /** Off until the owner turns samples on: the spec's behaviour stays the default. */
 export const DEFAULT_SAMPLE_SETTINGS: SampleSettings = { enabled: false, priceCents: 3500, setSize: 5, setPriceCents: 15000, creditDays: 60 };
 
+/** The product page's sample offer: the price, how many are left (null: not tracked), the credit's window. */
+export interface SampleOffer {
+  priceCents: number;
+  left: number | null;
+  creditDays: number;
+}
+
+/** A scent the discovery set page offers. */
+export interface SampleableProduct {
+  id: string;
+  slug: string;
+  name: string;
+  image: string | null;
+  family: string | null;
+  inspired: string | null;
+  /** samples its bulk still holds; null = not tracked */
+  left: number | null;
+}
+
 /** Is a product sampled: its own choice (true/false) when it has one, else the catalogue's. */
 export function isSampleOffered(settings: Pick<SampleSettings, "enabled">, override: boolean | null | undefined): boolean {
   return override ?? settings.enabled;

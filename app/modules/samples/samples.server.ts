@@ -18,6 +18,8 @@ import {
   setCredits,
   setLabel,
   setName,
+  type SampleableProduct,
+  type SampleOffer,
   type SampleSettings,
 } from "./samples.logic";
 
@@ -70,28 +72,12 @@ export async function saveProductSampling(db: Queryable, productId: string, samp
     .execute();
 }
 
-/** The product page's offer: the price and how many are left, or null when this product isn't sampled. */
-export interface SampleOffer {
-  priceCents: number;
-  left: number | null;
-  creditDays: number;
-}
-
+/** The product page's offer, or null when this product isn't sampled. */
 export async function sampleOfferFor(db: Queryable, productId: string): Promise<SampleOffer | null> {
   const [settings, sampling] = await Promise.all([loadSampleSettings(db), productSampling(db, [productId])]);
   const own = sampling.get(productId) ?? NOT_SET;
   if (!isSampleOffered(settings, own.offered)) return null;
   return { priceCents: settings.priceCents, left: samplesLeft(own.bulkMl), creditDays: settings.creditDays };
-}
-
-export interface SampleableProduct {
-  id: string;
-  slug: string;
-  name: string;
-  image: string | null;
-  family: string | null;
-  inspired: string | null;
-  left: number | null;
 }
 
 /** Every product a discovery set may hold, by name (products sampled by their own choice or the catalogue's). */
