@@ -96,7 +96,7 @@ export function DiscoverySetPicker({ products, picks, offer, line, shopName }: {
                   </span>
                   <span className="block px-3 pt-2.5 pb-3">
                     <span className="block font-display text-lg leading-tight text-ink sm:text-xl">{p.name}</span>
-                    <span className="mt-0.5 block text-xs text-ink-soft">{soldOut ? "Samples sold out" : (p.family ?? p.inspired ?? `${SAMPLE_ML} ml sample`)}</span>
+                    <span className="mt-0.5 block text-xs capitalize text-ink-soft">{soldOut ? "Samples sold out" : (p.family ?? p.inspired ?? `${SAMPLE_ML} ml sample`)}</span>
                   </span>
                 </label>
               </li>
@@ -110,18 +110,19 @@ export function DiscoverySetPicker({ products, picks, offer, line, shopName }: {
       <div className="sticky bottom-0 z-20 -mx-4 mt-8 border-t border-line bg-ivory/95 px-4 py-3 backdrop-blur sm:mx-0 sm:border sm:px-6 sm:py-4" data-testid="set-bar">
         <div className="flex items-center justify-between gap-3">
           <div className="min-w-0" aria-live="polite">
-            <p className="text-sm text-ink">
+            <p className="whitespace-nowrap text-sm text-ink">
               <span className="font-semibold tabular-nums" data-testid="set-count">
                 {chosen.length} of {offer.setSize}
               </span>{" "}
               chosen
             </p>
-            <p className="text-xs text-ink-soft">
-              {complete ? "Your set is ready" : `${left} more to choose`} · {formatRand(offer.setPriceCents)}
+            <p className="whitespace-nowrap text-xs text-ink-soft">
+              {formatRand(offer.setPriceCents)}
+              {complete ? "" : ` · ${left} more`}
             </p>
           </div>
           {hydrated ? (
-            <button type="button" onClick={addSet} disabled={!complete} className={buttonClass("primary", "lg", "h-12 shrink-0 px-5 disabled:opacity-40")}>
+            <button type="button" onClick={addSet} disabled={!complete} className={buttonClass("primary", "lg", "h-12 shrink-0 px-4 tracking-[0.12em] sm:px-6 sm:tracking-[0.18em] disabled:opacity-40")}>
               Add set to cart
             </button>
           ) : (
