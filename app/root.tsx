@@ -5,6 +5,7 @@ import displayFont from "@fontsource/cormorant-garamond/files/cormorant-garamond
 import { InlineStylesheet } from "./inline-stylesheet";
 import { JsonLd } from "~/components/json-ld";
 import { SiteFrame } from "~/components/layout/site-frame";
+import { SignedInSync } from "~/components/signed-in-sync";
 import { ButtonLink } from "~/components/ui/button";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { organizationJsonLd } from "~/modules/seo/structured-data";
@@ -78,6 +79,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <SiteFrame>
       <Outlet />
+      <SignedInSync />
       <JsonLd data={organizationJsonLd(shop, baseUrl, socialLinks(shop.name).map((s) => s.href))} />
     </SiteFrame>
   );

@@ -46,6 +46,8 @@ export default [
   route("orders/:id/invoice.pdf", "routes/orders.invoice[.]pdf.ts"),
   // returns within the cooling-off period and their credit notes (docs/decisions/041)
   route("orders/:id/return", "routes/orders.return.tsx"),
+  // an unpaid-order reminder's link: back to the order's payment page (docs/decisions/056)
+  route("orders/:id/pay", "routes/orders.pay.ts"),
   route("returns/:id/credit-note.pdf", "routes/returns.credit-note[.]pdf.ts"),
   route("pay/simulated/:checkoutId", "routes/pay.simulated.tsx"),
   route("pay/form/:orderId", "routes/pay.form.tsx"),
@@ -55,6 +57,9 @@ export default [
   route("api/coupons/validate", "routes/api.coupons.validate.ts"),
   route("api/reviews", "routes/api.reviews.ts"),
   route("api/me", "routes/api.me.ts"),
+  // a signed-in shopper's cart kept on the server, and a cart reminder's restore link (docs/decisions/056)
+  route("api/cart", "routes/api.cart.ts"),
+  route("api/cart/restore", "routes/api.cart.restore.ts"),
 
   // admin (every page and action checks the role on the server)
   ...prefix("admin", [
@@ -94,6 +99,7 @@ export default [
       route("data", "routes/admin.data.tsx"),
       route("privacy", "routes/admin.privacy.tsx"),
       route("marketing", "routes/admin.marketing.tsx"),
+      route("marketing/reminders", "routes/admin.marketing.reminders.tsx"),
       route("marketing/:id", "routes/admin.marketing.$id.tsx"),
     ]),
   ]),

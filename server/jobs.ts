@@ -1,8 +1,8 @@
 /**
  * Work the app server does on a schedule, in-process: the expiry of unpaid orders (docs/decisions/014), the review
  * request e-mails some days after delivery, tracking shipments and refreshing the couriers' lockers and points
- * (docs/decisions/031), the nightly backup (docs/decisions/033), sending announcements (docs/decisions/039), and the
- * daily retention job that erases personal information past its time (docs/decisions/040).
+ * (docs/decisions/031), the nightly backup (docs/decisions/033), sending announcements (docs/decisions/039), unpaid-order
+ * and cart reminders (docs/decisions/056), and the daily retention job that erases personal information past its time (docs/decisions/040).
  *
  * Each job runs soon after start and then every interval, measured from the end of the previous run, so a run never
  * overlaps itself; its timer is unref'd (it never keeps the process alive); a failure is logged and the next run
@@ -25,6 +25,7 @@ import { BackupRunning, backupDirectory, mediaSource, runNightlyBackup } from "~
 import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
+import { sendDueReminders } from "~/modules/reminders/reminders.server";
 import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
 import { afterOrdersWritten, sumSettledOrderDays } from "~/modules/order-days/order-days.server";
 import { parseDatabaseUrl } from "~/utils/database-url.server";
@@ -142,6 +143,8 @@ export const FIRST_RUN_AFTER_MS = 5_000;
 export const ORDER_DAYS_EVERY_MS = 60_000;
 /** A holder renews its lease every run (every minute): it lapses only when the holder has missed three runs. */
 export const JOB_LEASE_MS = 3 * UNPAID_EXPIRY_EVERY_MS;
+/** Reminders are looked for every minute: an unpaid order's reminder has minutes, not hours, to go out in. */
+export const REMINDERS_EVERY_MS = 60_000;
 
 /**
  * Review requests are due by the day, not the minute: every 10 minutes is prompt enough, and cheap. The first run
@@ -179,7 +182,7 @@ type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BO
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
 export function startJobs(
   config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
-    Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE">> &
+    Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE" | "CART_REMINDER_AFTER_MINUTES" | "ORDER_REMINDER_AFTER_MINUTES">> &
     Partial<BackupConfig> &
     Partial<RetentionConfig>,
   db: () => DB,
@@ -279,6 +282,25 @@ export function startJobs(
         run: async () => {
           const { sent, failed, skipped, recovered, finished } = await sendAnnouncementBatch(db(), { limit: perRun });
           if (sent || failed || skipped || recovered) logger.info({ sent, failed, skipped, recovered, finished: finished.length }, "marketing: announcement run");
+        },
+      }),
+    );
+  }
+  // Unpaid-order and cart reminders (docs/decisions/056): every minute, one e-mail per cart or order that is due, only
+  // to people opted in to marketing. The orders' holds decide how late an order may still be reminded.
+  const reminders = { cartAfterMinutes: config.CART_REMINDER_AFTER_MINUTES ?? 0, orderAfterMinutes: config.ORDER_REMINDER_AFTER_MINUTES ?? 0 };
+  if (reminders.cartAfterMinutes > 0 || reminders.orderAfterMinutes > 0) {
+    const holdPolicy = config.UNPAID_ORDER_TTL_MINUTES > 0 ? configuredHoldPolicy(config.UNPAID_ORDER_TTL_MINUTES, config.EFT_HOLD_DAYS) : null;
+    jobs.push(
+      scheduleRepeating({
+        name: "send-reminders",
+        everyMs: fast ?? REMINDERS_EVERY_MS,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "send-reminders", holder, 3 * REMINDERS_EVERY_MS),
+        logger,
+        run: async () => {
+          const { sent, skipped, recovered, more } = await sendDueReminders(db(), { settings: reminders, holdPolicy });
+          if (sent.length || skipped || recovered) logger.info({ sent: sent.length, skipped, recovered, more }, "reminders: reminder run");
         },
       }),
     );

@@ -31,6 +31,7 @@ import * as orderMarksOnSummedColumns from "./migrations/0032_order_marks_on_sum
 import * as wasPriceAndMissingImages from "./migrations/0033_was_price_and_missing_images";
 import * as productSizes from "./migrations/0034_product_sizes";
 import * as samples from "./migrations/0036_samples";
+import * as reminders from "./migrations/0039_reminders";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "0033_was_price_and_missing_images": wasPriceAndMissingImages,
   "0034_product_sizes": productSizes,
   "0036_samples": samples,
+  "0039_reminders": reminders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

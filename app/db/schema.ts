@@ -693,6 +693,49 @@ export interface SampleCreditsTable {
   used_at: NullableTimestamp;
 }
 
+/** One line of a cart kept on the server (migration 0039): what and how many, never a price. */
+export interface SavedCartLine {
+  productId: string;
+  /** the size's id; absent: the product's first visible size (a browser line saved before sizes) */
+  sizeId?: string;
+  quantity: number;
+}
+
+/** A signed-in shopper's cart, kept on the server so it follows them to another device (docs/decisions/056). */
+export interface SavedCartsTable {
+  user_id: string;
+  lines: Json<SavedCartLine[]>;
+  /** raised by every change: a device that saw an older version merges instead of overwriting */
+  version: Defaulted<number>;
+  /** the cart from its first item until it is emptied: one reminder per cart */
+  cart_id: string | null;
+  /** the last change of its contents */
+  changed_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export type ReminderKind = "cart" | "order";
+export type ReminderStatus = "sending" | "sent" | "failed" | "skipped";
+
+/** One reminder e-mail, claimed before it is written (migration 0039; unique per kind and cart or order). */
+export interface RemindersTable {
+  id: string;
+  kind: ReminderKind;
+  /** the cart's cart_id, or the order's id */
+  subject_id: string;
+  user_id: string | null;
+  order_id: Defaulted<string | null>;
+  /** the cart as reminded (what the restore link puts back) */
+  lines: Json<SavedCartLine[]>;
+  status: ReminderStatus;
+  outbox_id: Defaulted<string | null>;
+  error: Defaulted<string | null>;
+  claimed_at: string;
+  sent_at: NullableTimestamp;
+  /** when its restore link was first used */
+  restored_at: NullableTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -739,9 +782,11 @@ export interface Database {
   product_samples: ProductSamplesTable;
   order_line_samples: OrderLineSamplesTable;
   sample_credits: SampleCreditsTable;
+  saved_carts: SavedCartsTable;
+  reminders: RemindersTable;
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
 export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
-export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids"];
+export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines"];

@@ -112,6 +112,9 @@ export default function Marketing({ loaderData: d }: Route.ComponentProps) {
       description="Announcements to the customers who opted in to news and offers. Each e-mail names the shop and carries a one-click unsubscribe link; nobody who has not opted in receives one."
       actions={
         <>
+          <Link to={`${PATH}/reminders`} className={buttonClass("secondary", "md", "whitespace-nowrap")}>
+            Reminders
+          </Link>
           <a href="/admin/consents.csv" download className={buttonClass("secondary", "md", "whitespace-nowrap")}>
             Consent log (CSV)
           </a>

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { data } from "react-router";
 import { CartCouponForm } from "~/components/cart-coupon-form";
 import { CartLineItem } from "~/components/cart-line-item";
+import { CartRestoreNotice } from "~/components/cart-restore";
 import { CartTotals, FreeDeliveryHint } from "~/components/cart-summary";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
@@ -204,6 +205,7 @@ function CartHeading({ count }: { count?: number }) {
           {count} {count === 1 ? "item" : "items"}
         </p>
       ) : null}
+      <CartRestoreNotice />
     </header>
   );
 }

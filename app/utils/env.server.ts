@@ -239,6 +239,21 @@ const envSchema = z.object({
   /** Days after delivery that the shopper is asked to review what they bought (0: never). */
   REVIEW_REQUEST_AFTER_DAYS: z.coerce.number().int().min(0).max(60).default(5),
   /**
+   * Reminders (docs/decisions/056), only to shoppers who agreed to marketing e-mails: a signed-in shopper's cart left
+   * with items this many minutes (0: none), and a placed, unpaid card order this many minutes after it was placed (0:
+   * none) — always while its hold (UNPAID_ORDER_TTL_MINUTES) has time left to pay: at most half the hold.
+   */
+  CART_REMINDER_AFTER_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((m) => m === 0 || (m >= 30 && m <= 10_080), "0 (off), or 30 to 10080 minutes (a week)")
+    .default(24 * 60),
+  ORDER_REMINDER_AFTER_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((m) => m === 0 || (m >= 1 && m <= 43_200), "0 (off), or 1 to 43200 minutes")
+    .default(30),
+  /**
    * Announcements (Admin → Marketing, docs/decisions/039) go out at most this many e-mails a minute, so the mail
    * server (and its sending limits and reputation) is not flooded.
    */
