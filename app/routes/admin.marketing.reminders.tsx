@@ -67,7 +67,7 @@ const columns: Column<Row>[] = [
 export default function Reminders({ loaderData: d }: Route.ComponentProps) {
   const { total } = d.figures;
   const rows: Row[] = [
-    { kind: "Cart", when: `${after(d.settings.cartAfterMinutes)} left`, ...d.figures.cart },
+    { kind: "Cart", when: `${after(d.settings.cartAfterMinutes)} after its last change`, ...d.figures.cart },
     { kind: "Unpaid order", when: `${after(d.settings.orderAfterMinutes)} after placing`, ...d.figures.order },
   ];
   return (
