@@ -12,6 +12,7 @@ import {
   parseCsvAmount,
   parseTiers,
   readRow,
+  VARIATION_MESSAGES,
   scentCells,
   splitList,
   unescapeWooNewlines,
@@ -209,8 +210,8 @@ describe("headers", () => {
   it("maps WooCommerce's columns and names the ones it ignores", () => {
     const map = wooMap();
     expect(map.format).toBe("woocommerce");
-    expect(map.ignored).toEqual(expect.arrayContaining(["ID", "Tags", "Tax status", "Length (cm)", "Attribute 1 visible", "Position"]));
-    for (const used of ["SKU", "Name", "Regular price", "Description", "Short description", "Categories", "Images", "Stock", "In stock?", "Weight (kg)", "Type", "Published", "Attribute 1 name", "Sale price", "Date sale price starts", "Date sale price ends"]) {
+    expect(map.ignored).toEqual(expect.arrayContaining(["Tags", "Tax status", "Length (cm)", "Attribute 1 visible", "Position"]));
+    for (const used of ["ID", "Parent", "SKU", "Name", "Regular price", "Description", "Short description", "Categories", "Images", "Stock", "In stock?", "Weight (kg)", "Type", "Published", "Attribute 1 name", "Sale price", "Date sale price starts", "Date sale price ends"]) {
       expect(map.ignored).not.toContain(used);
     }
   });
@@ -253,10 +254,51 @@ describe("a WooCommerce row", () => {
     expect(readRow(wooRow({ Type: "simple", Name: "A", Published: "1", "Regular price": "10", "In stock?": "0" }), map).product?.stock).toBe(0);
     expect(readRow(wooRow({ Type: "simple", Name: "A", Published: "1", "Regular price": "10", "In stock?": "1" }), map).product?.stock).toBeNull();
   });
-  it("skips variations, variable products and drafts with a reason", () => {
-    expect(readRow(wooRow({ Type: "variation", Name: "A - 50ml", Published: "1", "Regular price": "10" }), map).skip).toMatch(/variation/);
-    expect(readRow(wooRow({ Type: "variable", Name: "A", Published: "1" }), map).skip).toMatch(/variable product/);
+  it("skips drafts and what isn't sold here with a reason", () => {
     expect(readRow(wooRow({ Type: "simple", Name: "A", Published: "-1", "Regular price": "10" }), map).skip).toMatch(/draft/);
+    expect(readRow(wooRow({ Type: "grouped", Name: "A", Published: "1" }), map).skip).toMatch(/grouped/);
+    expect(readRow(wooRow({ Type: "variable", Name: "A", Published: "-1" }), map).skip).toMatch(/draft/);
+  });
+});
+
+describe("a WooCommerce variable product (issue 33)", () => {
+  const map = wooMap();
+  const variation = (values: Record<string, string>) =>
+    readRow(wooRow({ Type: "variation", Name: "Velvet Oud - 50ml", Published: "1", Parent: "SC-OUD", "Attribute 1 name": "Size", ...values }), map, "2026-11-28");
+
+  it("its own row is the product, without a price, its weight kept for its sizes", () => {
+    const read = readRow(wooRow({ ID: "44", Type: "variable", SKU: "SC-OUD", Name: "Velvet Oud", Published: "1", Categories: "For Him", "Weight (kg)": "0.4", "Attribute 1 name": "Size", "Attribute 1 value(s)": "30ml, 50ml" }), map);
+    expect(read.errors).toEqual([]);
+    expect(read.woo).toEqual({ id: "44", sku: "SC-OUD", variable: true });
+    expect(read.product).toMatchObject({ sku: "SC-OUD", name: "Velvet Oud", category: "For Him", weightGrams: 400 });
+  });
+
+  it("a variation by size is a size: its label in ml whatever WooCommerce wrote, its SKU, sale, stock and weight", () => {
+    const read = variation({ SKU: "SC-OUD-50", "Attribute 1 value(s)": "1.7 oz", "Regular price": "899", "Sale price": "799", Stock: "4", "Weight (kg)": ".35" });
+    expect(read.errors).toEqual([]);
+    expect(read.woo).toEqual({ id: "", sku: "SC-OUD-50", parent: "SC-OUD" });
+    expect(read.product).toMatchObject({ sizeLabel: "50 ml", sizeMl: 50, sizeSku: "SC-OUD-50", priceCents: 79900, wasPriceCents: 89900, stock: 4, weightGrams: 350 });
+    expect(variation({ "Attribute 1 name": "pa_size", "Attribute 1 value(s)": "100 ml", "Regular price": "1299" }).product).toMatchObject({ sizeLabel: "100 ml", sizeMl: 100 });
+    // a size that isn't in millilitres keeps its name
+    expect(variation({ "Attribute 1 value(s)": "Travel spray", "Regular price": "199" }).product).toMatchObject({ sizeLabel: "Travel spray", sizeMl: null });
+    // stock kept on the variable product: not counted on the size, and the row says so
+    const shared = variation({ "Attribute 1 value(s)": "50ml", "Regular price": "10", Stock: "parent", "In stock?": "1" });
+    expect(shared.product?.stock).toBeNull();
+    expect(shared.notes).toEqual([VARIATION_MESSAGES.stockOnParent]);
+  });
+
+  it("a variation of another attribute, or of any size, is skipped with its reason", () => {
+    expect(variation({ "Attribute 1 name": "Color", "Attribute 1 value(s)": "Red", "Regular price": "10" })).toMatchObject({
+      skip: VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Red" }]),
+      woo: { parent: "SC-OUD", by: ["Color"] },
+    });
+    expect(variation({ "Attribute 1 value(s)": "", "Regular price": "10" }).skip).toBe(VARIATION_MESSAGES.noSize);
+    expect(variation({ Parent: "", "Attribute 1 value(s)": "50ml", "Regular price": "10" }).skip).toBe(VARIATION_MESSAGES.noParent);
+    expect(variation({ Published: "0", "Attribute 1 value(s)": "50ml", "Regular price": "10" }).skip).toBe(VARIATION_MESSAGES.disabled);
+  });
+
+  it("a size variation with an error names its column", () => {
+    expect(variation({ "Attribute 1 value(s)": "50ml", "Regular price": "lots" }).errors).toEqual([{ column: "Regular price", message: ROW_MESSAGES.price("lots") }]);
   });
   it("names the column of each error", () => {
     const read = readRow(wooRow({ Type: "simple", Name: "", Published: "1", "Regular price": "R abc", "Weight (kg)": "heavy" }), map);

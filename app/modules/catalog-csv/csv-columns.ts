@@ -4,8 +4,9 @@
  * modules parse files (csv-parse), plan, fetch images and write; everything that decides what a cell means is here,
  * unit-tested.
  *
- * Our file: UTF-8 with a byte-order mark (Excel then reads accents right), comma-separated, a header row, one product
- * a row. Amounts are rand with 2 decimals and a dot, no currency sign or grouping ("1299.00", as the orders export
+ * Our file: UTF-8 with a byte-order mark (Excel then reads accents right), comma-separated, a header row, one size of
+ * a product a row (issue 33: its product's columns repeated on each; a file without the Size columns is one product a
+ * row, its one size, as before). Amounts are rand with 2 decimals and a dot, no currency sign or grouping ("1299.00", as the orders export
  * writes them); an import also reads what people type: "R 1 299,00", "1 299.00", "1299,5". Text cells that begin with
  * = + - @, a tab or a line break get a leading apostrophe so no spreadsheet runs them as a formula; the import takes
  * exactly that apostrophe off again, so every value round-trips.
@@ -36,6 +37,7 @@ import {
   type ScentFamily,
   type Season,
 } from "~/modules/scent/scent.vocabulary";
+import { labelForMl, mlFromLabel } from "~/modules/catalog/sizes.logic";
 import { MAX_IMPORT_ROWS } from "./csv-limits";
 
 export { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, MAX_IMPORT_UPLOAD_BYTES } from "./csv-limits";
@@ -52,6 +54,8 @@ export type FieldKey =
   | "slug"
   | "name"
   | "category"
+  | "sizeLabel"
+  | "sizeSku"
   | "price"
   | "wasPrice"
   | "tiers"
@@ -75,6 +79,10 @@ export const OUR_COLUMNS: ReadonlyArray<{ key: FieldKey; header: string }> = [
   { key: "slug", header: "Slug" },
   { key: "name", header: "Name" },
   { key: "category", header: "Category" },
+  // A size a row (issue 33, docs/decisions/052): the size's label as the shop shows it ("50 ml") and its own SKU; the
+  // columns from here to Weight are the size's, the others the product's, repeated on each of its rows.
+  { key: "sizeLabel", header: "Size" },
+  { key: "sizeSku", header: "Size SKU" },
   { key: "price", header: "Price (ZAR)" },
   // the price before a sale (issue 32): empty = none
   { key: "wasPrice", header: "Was price (ZAR)" },
@@ -100,6 +108,9 @@ export const OUR_COLUMNS: ReadonlyArray<{ key: FieldKey; header: string }> = [
 ];
 
 export const OUR_HEADER = OUR_COLUMNS.map((c) => c.header);
+
+/** The columns that describe a size rather than its product (issue 33): the rest are the product's on every row. */
+export const SIZE_KEYS: ReadonlySet<FieldKey> = new Set<FieldKey>(["sizeLabel", "sizeSku", "price", "wasPrice", "tiers", "stock", "sizeMl", "weightGrams"]);
 
 export const CSV_MESSAGES = {
   empty: "The file is empty",
@@ -302,8 +313,8 @@ export function detectDelimiter(text: string): "," | ";" | "\t" {
 // The header: which format, which column is which
 
 /** A WooCommerce column we read besides the ones that map onto ours. */
-type WooExtra = "type" | "published" | "inStock" | "shortDescription" | "salePrice" | "saleStarts" | "saleEnds";
-const WOO_EXTRAS: ReadonlySet<string> = new Set<WooExtra>(["type", "published", "inStock", "shortDescription", "salePrice", "saleStarts", "saleEnds"]);
+type WooExtra = "type" | "published" | "inStock" | "shortDescription" | "salePrice" | "saleStarts" | "saleEnds" | "wooId" | "parent";
+const WOO_EXTRAS: ReadonlySet<string> = new Set<WooExtra>(["type", "published", "inStock", "shortDescription", "salePrice", "saleStarts", "saleEnds", "wooId", "parent"]);
 
 export interface HeaderMap {
   format: CsvFormat;
@@ -338,6 +349,9 @@ const WOO_FIELDS: Record<string, FieldKey | WooExtra> = {
   "sale price": "salePrice",
   "date sale price starts": "saleStarts",
   "date sale price ends": "saleEnds",
+  // a variation names its variable product by its SKU, or by "id:" and this ID when it has none (issue 33)
+  id: "wooId",
+  parent: "parent",
 };
 
 const WOO_WEIGHT_UNITS: Record<string, number> = { kg: 1000, g: 1, lbs: 453.59237, lb: 453.59237, oz: 28.349523125 };
@@ -397,7 +411,8 @@ export function mapHeader(rawHeaders: string[]): { ok: true; map: HeaderMap } | 
         }
       }
     }
-    if (map.attributes.length) map.labels.sizeMl = "Attribute (Size)";
+    if (map.attributes.length) map.labels.sizeMl = map.labels.sizeLabel = "Attribute (Size)";
+    if (map.labels.sku) map.labels.sizeSku = map.labels.sku;
     if (map.fields.stock === undefined && map.fields.inStock !== undefined) map.labels.stock = "In stock?";
     if (map.fields.description === undefined && map.fields.shortDescription !== undefined) map.labels.description = "Short description";
     const missing = [map.fields.name === undefined ? "Name" : "", map.fields.price === undefined ? "Regular price" : ""].filter(Boolean);
@@ -471,11 +486,34 @@ export function wooCategory(cell: string): string {
   return /^uncategori[sz]ed$/i.test(leaf) ? "" : leaf;
 }
 
-/** A bottle size from an attribute value ("100ml", "100 mL"); null when it isn't one size in ml. */
-export function sizeFromAttribute(value: string): number | null {
-  const m = /^(\d{1,4})\s*ml$/i.exec(value.trim());
-  return m ? Number(m[1]) : null;
+/**
+ * A WooCommerce attribute that is the bottle's size: its label as WooCommerce exports it ("Size"), or the taxonomy's
+ * name where the label is gone ("pa_size").
+ */
+export function isSizeAttribute(name: string): boolean {
+  return /^(pa_)?(size|sizes|volume|bottle[ _-]?size|capacity)$/i.test(name.trim());
 }
+
+const attributeList = (attributes: Array<{ name: string; value: string }>) => attributes.map((a) => `${a.name} (${clip(a.value, 30)})`).join(", ");
+
+/** What the preview says about a WooCommerce variable product's rows (issue 33). */
+export const VARIATION_MESSAGES = {
+  noParent: "A variation without a Parent: it can't be put with its product",
+  draft: "A variation of a draft in WooCommerce: not imported",
+  disabled: "A disabled variation in WooCommerce: not imported",
+  notBySize: (others: Array<{ name: string; value: string }>) => `Varies by ${attributeList(others)}, not by size: only sizes are imported`,
+  alsoBy: (others: Array<{ name: string; value: string }>, size: string) =>
+    `Varies by ${attributeList(others)} as well as by size (${clip(size, 30)}): only sizes are imported, each one bottle of its own`,
+  noSize: "A variation that names no size: only sizes are imported",
+  stockOnParent: "WooCommerce counts this stock on the variable product, for all its sizes: this size's stock isn't counted here (set it on the size)",
+  noSizes: (variations: number, by: string[]) =>
+    `A variable product none of whose ${variations} ${variations === 1 ? "variation is a size" : "variations is a size"}${by.length ? ` (they vary by ${by.join(", ")})` : ""}: not imported`,
+  noVariations: "A variable product without its variations in this file: export it again with its variations",
+  sizes: (labels: string[]) => `${labels.length} ${labels.length === 1 ? "size" : "sizes"}: ${labels.join(", ")}`,
+  parentMissing: (parent: string) => `Its variable product "${clip(parent)}" is neither in this file nor in the shop: import it with its product's row`,
+  parentSkipped: (row: number) => `Its product (row ${row}) isn't imported`,
+  parentError: (row: number) => `Its product (row ${row}) has errors`,
+} as const;
 
 /** The day in South Africa (UTC+2, no daylight saving) of an instant: "2026-11-28". Sale dates are shop days. */
 export function southAfricanDay(at: Date): string {
@@ -533,6 +571,10 @@ export interface ProductCsvRow {
   name: string;
   /** the category's name; null: uncategorised */
   category?: string | null;
+  /** the size's label ("50 ml"); null: an empty cell (the label follows the millilitres) */
+  sizeLabel?: string | null;
+  /** the size's own SKU; null: an empty cell */
+  sizeSku?: string | null;
   priceCents: number;
   /** the price before a sale; null: none (an empty cell, or a WooCommerce row not on sale) */
   wasPriceCents?: number | null;
@@ -682,6 +724,13 @@ export const productCsvRow = z.object({
         .refine((v) => !CONTROL.test(v), "Name has control characters"),
     ),
   category: optionalText("The category", 80),
+  sizeLabel: optionalText("The size", 40),
+  sizeSku: z
+    .string()
+    .transform((v) => v.trim())
+    .pipe(z.string().max(64, ROW_MESSAGES.sku).refine((v) => !CONTROL.test(v), ROW_MESSAGES.sku))
+    .transform((v) => (v === "" ? null : v))
+    .optional(),
   price: z.string({ error: ROW_MESSAGES.priceRequired }).transform((v, ctx) => {
     if (v.trim() === "") {
       ctx.addIssue({ code: "custom", message: ROW_MESSAGES.priceRequired });
@@ -777,6 +826,11 @@ export interface RowRead {
   notes: string[];
   /** the row's SKU, slug and name as written, for the report even when the row has errors */
   label: { sku: string; slug: string; name: string };
+  /**
+   * WooCommerce (issue 33): the row's ID and SKU, which its variations name as their Parent ("id:44" or the SKU); a
+   * variable product (its sizes are its variations' rows), or a variation and the Parent it names
+   */
+  woo?: { id: string; sku: string; variable?: boolean; parent?: string; by?: string[] };
 }
 
 /**
@@ -801,61 +855,121 @@ export function readRow(rawCells: string[], map: HeaderMap, today: string = sout
     const type = (cell("type") ?? "simple").toLowerCase();
     const published = (cell("published") ?? "1").trim();
     const label = { sku: (cell("sku") ?? "").trim(), slug: "", name: (cell("name") ?? "").trim() };
-    if (/\bvariation\b/.test(type)) return { skip: "A variation of a variable product: variations aren't products here", errors, notes, label };
-    if (/\bvariable\b/.test(type)) return { skip: "A variable product: its variations (sizes…) aren't imported; add each size as a product of its own", errors, notes, label };
+    const woo = { id: (cell("wooId") ?? "").trim(), sku: label.sku };
+    if (/\bvariation\b/.test(type)) {
+      const parent = (cell("parent") ?? "").trim();
+      if (!parent) return { skip: VARIATION_MESSAGES.noParent, errors, notes, label };
+      const skip = (reason: string, by?: string[]): RowRead => ({ skip: reason, errors, notes, label, woo: { ...woo, parent, ...(by ? { by } : {}) } });
+      if (published === "-1") return skip(VARIATION_MESSAGES.draft);
+      if (published === "0") return skip(VARIATION_MESSAGES.disabled);
+      const attributes = map.attributes
+        .map(({ name, value }) => ({ name: (cells[name] ?? "").trim(), value: (cells[value] ?? "").trim().replace(/\\,/g, ",") }))
+        .filter((a) => a.name);
+      const size = attributes.find((a) => isSizeAttribute(a.name) && a.value);
+      const others = attributes.filter((a) => !isSizeAttribute(a.name) && a.value);
+      if (others.length) return skip(size ? VARIATION_MESSAGES.alsoBy(others, size.value) : VARIATION_MESSAGES.notBySize(others), others.map((a) => a.name));
+      if (!size) return skip(VARIATION_MESSAGES.noSize);
+      const ml = mlFromLabel(size.value);
+      fields.sizeLabel = ml !== null ? labelForMl(ml) : size.value;
+      fields.sizeMl = ml === null ? "" : String(ml);
+      fields.sizeSku = label.sku;
+      // the product's name is its variable product's; a variation's own ("Velvet Rose - 50ml") is for the report
+      fields.name = label.name || parent;
+      readWooSize(cell, map, fields, errors, notes, today, true);
+      return finishRow(fields, errors, notes, map, { ...label, name: label.name }, { ...woo, parent });
+    }
+    if (/\bvariable\b/.test(type)) {
+      if (published === "-1") return { skip: "A draft in WooCommerce: not imported", errors, notes, label, woo: { ...woo, variable: true } };
+      if (published === "0") return { skip: "Private in WooCommerce: not imported", errors, notes, label, woo: { ...woo, variable: true } };
+      // Its sizes are its variations' rows; its own price cells are empty. Its weight is theirs when they give none.
+      readWooProduct(cell, fields);
+      const weight = readWooWeight(cell("weightGrams"), map, errors);
+      if (weight !== undefined) fields.weightGrams = weight;
+      fields.price = "0";
+      fields.sku = label.sku;
+      fields.name = cell("name") ?? "";
+      return finishRow(fields, errors, notes, map, label, { ...woo, variable: true });
+    }
     if (/\bgrouped\b/.test(type)) return { skip: "A grouped product: a group isn't a product here", errors, notes, label };
     if (/\bexternal\b/.test(type)) return { skip: "An external (affiliate) product: it isn't sold here", errors, notes, label };
     if (published === "-1") return { skip: "A draft in WooCommerce: not imported", errors, notes, label };
     if (published === "0") return { skip: "Private in WooCommerce: not imported", errors, notes, label };
-    for (const key of ["sku", "name", "price"] as const) {
+    for (const key of ["sku", "name"] as const) {
       const value = cell(key);
       if (value !== undefined) fields[key] = value;
     }
-    const sale = readWooSale(cell("price"), cell("salePrice"), cell("saleStarts"), cell("saleEnds"), today);
-    if (sale.error) errors.push({ column: sale.error.column === "salePrice" ? columnLabel(map, "wasPrice") : sale.error.column, message: sale.error.message });
-    if (sale.note) notes.push(sale.note);
-    if (sale.price !== undefined) fields.price = sale.price;
-    if (sale.wasPrice !== undefined) fields.wasPrice = sale.wasPrice;
-    const long = cell("description");
-    const short = cell("shortDescription");
-    if (long !== undefined || short !== undefined) {
-      fields.description = [short, long]
-        .map((v) => htmlToText(unescapeWooNewlines(v ?? "")))
-        .filter(Boolean)
-        .join("\n\n");
-    }
-    const categories = cell("category");
-    if (categories !== undefined) fields.category = wooCategory(categories);
-    const images = cell("images");
-    if (images !== undefined) fields.images = images;
-    const stock = cell("stock");
-    const inStock = cell("inStock");
-    if (stock !== undefined || inStock !== undefined) {
-      const count = (stock ?? "").trim();
-      if (/^-\d+$/.test(count)) {
-        fields.stock = "0";
-        notes.push(`Stock ${count} in WooCommerce (back-orders) is imported as 0`);
-      } else if (/^\d+$/.test(count)) fields.stock = count;
-      else if (count === "" || count === "parent") fields.stock = (inStock ?? "").trim() === "0" ? "0" : "";
-      else fields.stock = count; // let the schema say what is wrong with it
-    }
-    const weight = cell("weightGrams");
-    if (weight !== undefined) {
-      // in the unit the header names (".2" lbs → 91 g); empty or 0: the shop's default bottle weight
-      const value = parseCsvDecimal(weight);
-      if (weight.trim() === "" || value === 0) fields.weightGrams = "";
-      else if (value !== null && value < 1_000_000) fields.weightGrams = String(Math.max(1, Math.round(value * (map.weightFactor ?? 1000))));
-      else errors.push({ column: columnLabel(map, "weightGrams"), message: `"${clip(weight)}" isn't a weight` });
-    }
+    readWooProduct(cell, fields);
+    readWooSize(cell, map, fields, errors, notes, today, false);
     for (const { name, value } of map.attributes) {
-      if (!/^(size|volume|bottle size|capacity)$/i.test((cells[name] ?? "").trim())) continue;
+      if (!isSizeAttribute((cells[name] ?? "").trim())) continue;
       const raw = (cells[value] ?? "").trim();
-      const size = sizeFromAttribute(raw);
+      const size = mlFromLabel(raw);
       if (size !== null && size <= SIZE_ML_MAX) fields.sizeMl = String(size);
       else if (raw) notes.push(`Size "${clip(raw)}" isn't one bottle size in ml: not imported`);
     }
+    return finishRow(fields, errors, notes, map, undefined, woo);
   }
-  const label = { sku: (fields.sku ?? "").trim(), slug: (fields.slug ?? "").trim(), name: (fields.name ?? "").trim() };
+  return finishRow(fields, errors, notes, map);
+}
+
+type WooCell = (key: FieldKey | WooExtra) => string | undefined;
+
+/** A WooCommerce product's own cells (a simple or variable product): description, category, images. */
+function readWooProduct(cell: WooCell, fields: RowFields) {
+  const long = cell("description");
+  const short = cell("shortDescription");
+  if (long !== undefined || short !== undefined) {
+    fields.description = [short, long]
+      .map((v) => htmlToText(unescapeWooNewlines(v ?? "")))
+      .filter(Boolean)
+      .join("\n\n");
+  }
+  const categories = cell("category");
+  if (categories !== undefined) fields.category = wooCategory(categories);
+  const images = cell("images");
+  if (images !== undefined) fields.images = images;
+}
+
+/** A weight in the unit the header names (".2" lbs → 91 g), as our cell; empty or 0: the shop's default bottle weight. */
+function readWooWeight(weight: string | undefined, map: HeaderMap, errors: CellError[]): string | undefined {
+  if (weight === undefined) return undefined;
+  const value = parseCsvDecimal(weight);
+  if (weight.trim() === "" || value === 0) return "";
+  if (value !== null && value < 1_000_000) return String(Math.max(1, Math.round(value * (map.weightFactor ?? 1000))));
+  errors.push({ column: columnLabel(map, "weightGrams"), message: `"${clip(weight)}" isn't a weight` });
+  return undefined;
+}
+
+/** What a simple product or a variation sells at: its price and sale, stock and weight. */
+function readWooSize(cell: WooCell, map: HeaderMap, fields: RowFields, errors: CellError[], notes: string[], today: string, variation: boolean) {
+  const price = cell("price");
+  if (price !== undefined) fields.price = price;
+  const sale = readWooSale(cell("price"), cell("salePrice"), cell("saleStarts"), cell("saleEnds"), today);
+  if (sale.error) errors.push({ column: sale.error.column === "salePrice" ? columnLabel(map, "wasPrice") : sale.error.column, message: sale.error.message });
+  if (sale.note) notes.push(sale.note);
+  if (sale.price !== undefined) fields.price = sale.price;
+  if (sale.wasPrice !== undefined) fields.wasPrice = sale.wasPrice;
+  const stock = cell("stock");
+  const inStock = cell("inStock");
+  if (stock !== undefined || inStock !== undefined) {
+    const count = (stock ?? "").trim();
+    if (/^-\d+$/.test(count)) {
+      fields.stock = "0";
+      notes.push(`Stock ${count} in WooCommerce (back-orders) is imported as 0`);
+    } else if (/^\d+$/.test(count)) fields.stock = count;
+    else if (count === "" || count === "parent") {
+      fields.stock = (inStock ?? "").trim() === "0" ? "0" : "";
+      // WooCommerce counts it on the variable product, for all its sizes: here each size has its own count
+      if (count === "parent" && variation && fields.stock === "") notes.push(VARIATION_MESSAGES.stockOnParent);
+    } else fields.stock = count; // let the schema say what is wrong with it
+  }
+  const weight = readWooWeight(cell("weightGrams"), map, errors);
+  if (weight !== undefined) fields.weightGrams = weight;
+}
+
+/** The row's fields as strings → the product (zod), or its errors each naming its column. */
+function finishRow(fields: RowFields, errors: CellError[], notes: string[], map: HeaderMap, shown?: RowRead["label"], woo?: RowRead["woo"]): RowRead {
+  const label = shown ?? { sku: (fields.sku ?? "").trim(), slug: (fields.slug ?? "").trim(), name: (fields.name ?? "").trim() };
   const parsed = productCsvRow.safeParse(fields);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -863,7 +977,7 @@ export function readRow(rawCells: string[], map: HeaderMap, today: string = sout
       errors.push({ column: columnLabel(map, key as FieldKey), message: issue.message });
     }
   }
-  if (errors.length || !parsed.success) return { errors, notes, label };
+  if (errors.length || !parsed.success) return { errors, notes, label, ...(woo ? { woo } : {}) };
   const { price, wasPrice, ...rest } = parsed.data;
   const product: ProductCsvRow = { ...rest, priceCents: price, ...(wasPrice !== undefined ? { wasPriceCents: wasPrice } : {}) };
   if (map.format === "scentara" && wasPrice != null && wasPrice <= price) {
@@ -873,7 +987,7 @@ export function readRow(rawCells: string[], map: HeaderMap, today: string = sout
     notes.push(`Only the first ${MAX_IMPORT_IMAGES_PER_PRODUCT} of its ${product.images.length} images are kept`);
     product.images = product.images.slice(0, MAX_IMPORT_IMAGES_PER_PRODUCT);
   }
-  return { product, errors, notes, label };
+  return { product, errors, notes, label, ...(woo ? { woo } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -888,6 +1002,8 @@ export interface ImportRowReport {
   sku: string;
   slug: string;
   name: string;
+  /** the size the row is (issue 33: "50 ml"), when the file has sizes; its SKU is `sku` */
+  size?: string;
   /** the columns whose values will change (an update), as the file names them */
   changes?: string[];
   errors?: CellError[];
@@ -918,6 +1034,8 @@ export interface ImportReport {
   notes?: string[];
   /** columns that mean nothing here, as the file spells them */
   ignoredColumns: string[];
+  /** products the apply creates or changes (a product's size rows count once; absent before issue 33: the rows) */
+  products?: number;
 }
 
 const UNIT_NAMES: Record<string, string> = { kg: "kilograms", lbs: "pounds (lbs)", lb: "pounds (lb)", oz: "ounces (oz)" };

@@ -1,14 +1,18 @@
 /**
  * Every product as a CSV (issue 20, docs/decisions/032), streamed: products are read in batches of 500 in name order
- * (keyset pagination on the products_name_sort_idx index, no connection held between batches) with their category
- * and tiers (and its scent profile, issue 22), and written through csv-stringify as they are read, so 100 000 products cost the memory of one batch.
- * The columns and cell conventions are csv-columns.ts's; the file imports back unchanged (an exact round trip).
+ * (keyset pagination on the products_name_sort_idx index, no connection held between batches) with their category,
+ * scent profile (issue 22) and sizes with their tiers (issue 33), and written through csv-stringify as they are read,
+ * so 100 000 products cost the memory of one batch. A row per size, in the owner's order, the product's columns
+ * repeated on each (docs/decisions/052): a row sorted or filtered in a spreadsheet still says whose size it is. Hidden
+ * sizes (no longer sold) are left out, unless all of a product's are. The columns and cell conventions are
+ * csv-columns.ts's; the file imports back unchanged (an exact round trip).
  */
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
 import { keysetBatches } from "~/db/keyset-batches.server";
 import { imagesOf } from "~/modules/catalog/catalog.server";
+import { listSizes, type SizeRow } from "~/modules/catalog/sizes.server";
 import type { PriceTier } from "~/modules/pricing/tiers.logic";
 import { profileFromRow, SCENT_COLUMNS, type ScentColumns } from "~/modules/scent/scent-profile";
 import { logger } from "~/utils/logger.server";
@@ -22,11 +26,6 @@ interface ExportRow extends ScentColumns {
   slug: string;
   name: string;
   category_name: string | null;
-  price_cents: number;
-  was_price_cents: number | null;
-  stock: number | null;
-  size_ml: number | null;
-  weight_grams: number | null;
   inspired_house: string | null;
   inspired_fragrance: string | null;
   description: string;
@@ -37,7 +36,10 @@ interface ExportRow extends ScentColumns {
 }
 
 /** Products in name order, a batch at a time; each batch starts after the previous batch's last (lower(name), id). */
-export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<Array<ExportRow & { tiers: PriceTier[] }>> {
+export type ExportSize = SizeRow & { tiers: PriceTier[] };
+export type ExportProduct = ExportRow & { sizes: ExportSize[] };
+
+export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<ExportProduct[]> {
   // The index is on lower(name) (collate "C" on PostgreSQL, so both databases order alike); the key must say the same.
   const sortKey = isPostgres(db) ? sql<string>`lower(p.name) collate "C"` : sql<string>`lower(p.name)`;
   const read = (after: { name: string; id: string } | null, limit: number) => {
@@ -50,11 +52,6 @@ export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SI
         "p.slug",
         "p.name",
         "c.name as category_name",
-        "p.price_cents",
-        "p.was_price_cents",
-        "p.stock",
-        "p.size_ml",
-        "p.weight_grams",
         "p.inspired_house",
         "p.inspired_fragrance",
         "p.description",
@@ -68,18 +65,23 @@ export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SI
     return query.orderBy(sortKey).orderBy("p.id").limit(limit).execute() as Promise<ExportRow[]>;
   };
   for await (const rows of keysetBatches(read, (last) => ({ name: last.sort_name, id: last.id }), batchSize)) {
-    const tiers = await db
-      .selectFrom("product_tiers")
-      .select(["product_id", "min_quantity", "max_quantity", "price_cents"])
-      .where("product_id", "in", rows.map((r) => r.id))
-      .execute();
-    const byProduct = new Map<string, PriceTier[]>();
-    for (const t of tiers) {
-      const list = byProduct.get(t.product_id) ?? [];
-      list.push({ minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) });
-      byProduct.set(t.product_id, list);
+    const sizes = await listSizes(db, rows.map((r) => r.id), { includeHidden: true });
+    const tiers = new Map<string, PriceTier[]>();
+    for (let i = 0; i < sizes.length; i += 500) {
+      const part = sizes.slice(i, i + 500).map((s) => s.id);
+      for (const t of await db.selectFrom("product_tiers").select(["size_id", "min_quantity", "max_quantity", "price_cents"]).where("size_id", "in", part).execute()) {
+        const list = tiers.get(t.size_id!) ?? [];
+        list.push({ minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) });
+        tiers.set(t.size_id!, list);
+      }
     }
-    yield rows.map((r) => ({ ...r, tiers: byProduct.get(r.id) ?? [] }));
+    const byProduct = new Map<string, ExportSize[]>();
+    for (const s of sizes) byProduct.set(s.productId, [...(byProduct.get(s.productId) ?? []), { ...s, tiers: tiers.get(s.id) ?? [] }]);
+    yield rows.map((r) => {
+      const all = byProduct.get(r.id) ?? [];
+      const shown = all.filter((s) => !s.hidden);
+      return { ...r, sizes: shown.length ? shown : all };
+    });
   }
 }
 
@@ -90,19 +92,21 @@ function absoluteImage(url: string, baseUrl: string): string {
 
 const num = (value: number | null) => (value === null ? "" : String(Number(value)));
 
-/** One product's cells in OUR_COLUMNS order, neutralised for spreadsheets. */
-export function exportCells(p: ExportRow & { tiers: PriceTier[] }, baseUrl: string): string[] {
+/** One size's row: its product's cells and its own, in OUR_COLUMNS order, neutralised for spreadsheets. */
+export function exportCells(p: ExportRow, size: ExportSize, baseUrl: string): string[] {
   const values: Record<(typeof OUR_COLUMNS)[number]["key"], string> = {
     sku: p.sku ?? "",
     slug: p.slug,
     name: p.name,
     category: p.category_name ?? "",
-    price: csvAmount(Number(p.price_cents)),
-    wasPrice: p.was_price_cents === null ? "" : csvAmount(Number(p.was_price_cents)),
-    tiers: formatTiers(p.tiers),
-    stock: num(p.stock),
-    sizeMl: num(p.size_ml),
-    weightGrams: num(p.weight_grams),
+    sizeLabel: size.label,
+    sizeSku: size.sku ?? "",
+    price: csvAmount(size.priceCents),
+    wasPrice: size.wasPriceCents === null ? "" : csvAmount(size.wasPriceCents),
+    tiers: formatTiers(size.tiers),
+    stock: num(size.stock),
+    sizeMl: num(size.sizeMl),
+    weightGrams: num(size.weightGrams),
     inspiredHouse: p.inspired_house ?? "",
     inspiredFragrance: p.inspired_fragrance ?? "",
     description: p.description,
@@ -121,7 +125,7 @@ export function exportCells(p: ExportRow & { tiers: PriceTier[] }, baseUrl: stri
  */
 export function productsCsvStream(db: Queryable, options: { baseUrl: string; batchSize?: number }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let batches: AsyncGenerator<Array<ExportRow & { tiers: PriceTier[] }>> | undefined;
+  let batches: AsyncGenerator<ExportProduct[]> | undefined;
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -136,7 +140,7 @@ export function productsCsvStream(db: Queryable, options: { baseUrl: string; bat
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(toCsv(next.value.map((p) => exportCells(p, options.baseUrl)))));
+        controller.enqueue(encoder.encode(toCsv(next.value.flatMap((p) => p.sizes.map((size) => exportCells(p, size, options.baseUrl))))));
       } catch (error) {
         logger.error({ err: error }, "product export failed");
         controller.error(error);

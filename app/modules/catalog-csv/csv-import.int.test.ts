@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
 import { DomainError } from "~/utils/errors";
-import { insertCategory, insertProduct, insertTier } from "../../../tests/factories/catalog";
+import { insertCategory, insertProduct, insertTier, updateProduct } from "../../../tests/factories/catalog";
 import { CSV_MESSAGES, OUR_HEADER } from "./csv-columns";
 import { productsCsvStream } from "./csv-export.server";
 import { applyImport, claimImport, getImportView, IMPORT_MESSAGES, previewImport, type ApplyOptions } from "./csv-import.server";
@@ -88,11 +88,7 @@ describe("our own file", () => {
       inspired_fragrance: "Miss Dior",
       size_ml: 50,
     });
-    await db()
-      .updateTable("products")
-      .set({ sku: "SC-ROSE-50", weight_grams: 420, scent_family: "floral", scent_top: "lychee, pink pepper", scent_heart: "Turkish rose", scent_seasons: "spring, summer", scent_for: "women" })
-      .where("id", "=", rose.id)
-      .execute();
+    await updateProduct(db(), rose.id, { sku: "SC-ROSE-50", weight_grams: 420, scent_family: "floral", scent_top: "lychee, pink pepper", scent_heart: "Turkish rose", scent_seasons: "spring, summer", scent_for: "women" });
     await insertTier(db(), rose.id, { min_quantity: 3, max_quantity: 5, price_cents: 119900 });
     await insertTier(db(), rose.id, { min_quantity: 6, max_quantity: null, price_cents: 109950 });
     await insertProduct(db(), { name: '=HYPERLINK("http://evil.example","click")', slug: "formula", category_id: him.id, images: [DEFAULT_PRODUCT_IMAGES.men], stock: 12, description: "-dash first" });
@@ -105,7 +101,8 @@ describe("our own file", () => {
     // formula neutralised; en-ZA amounts with a dot, tiers in one cell, own images as full addresses
     expect(first).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
     expect(first).toContain("'-dash first");
-    expect(first).toContain("SC-ROSE-50,creme-rose-no-5,Crème Rosé Nº 5,For Her,1299.00,,3-5: 1199.00; 6+: 1099.50,0,50,420,Dior,Miss Dior,");
+    // its one size: its label and SKU, then its price, tiers, stock, millilitres and weight
+    expect(first).toContain("SC-ROSE-50,creme-rose-no-5,Crème Rosé Nº 5,For Her,50 ml,SC-ROSE-50,1299.00,,3-5: 1199.00; 6+: 1099.50,0,50,420,Dior,Miss Dior,");
     expect(first).toContain(`${BASE}/media/products/creme-rose-3f9a2c1b-1200.webp, ${BASE}/images/default-her-1200.webp`);
     // the scent profile, last: family, notes and seasons as lists, empty cells for what isn't said
     expect(first).toContain(`,floral,"lychee, pink pepper",Turkish rose,,,,"spring, summer",women\r\n`);
@@ -127,7 +124,7 @@ describe("our own file", () => {
   it("updates only what changed, reads people's prices, and a product with no images stays as it is", async () => {
     await emptyCatalogue();
     const p = await insertProduct(db(), { name: "Bare", slug: "bare", images: [], price_cents: 10000 });
-    const csv = `\uFEFF${stringify([OUR_HEADER, ["", "bare", "Bare", "", "R 1 299,00", "", "", "", "", "", "", "", p.description, "", "", ""]])}`;
+    const csv = `\uFEFF${stringify([OUR_HEADER, ["", "bare", "Bare", "", "", "", "R 1 299,00", "", "", "", "", "", "", "", p.description, "", "", ""]])}`;
     const view = await importFile(csv);
     expect(view.rows[0]).toMatchObject({ action: "update", changes: ["Price (ZAR)"] });
     const row = await db().selectFrom("products").selectAll().where("id", "=", p.id).executeTakeFirstOrThrow();
@@ -140,7 +137,7 @@ describe("our own file", () => {
 });
 
 describe("a WooCommerce product export, unchanged", () => {
-  it("imports simple products with their categories and images, skips what isn't a product here, and a second import changes nothing", async () => {
+  it("imports simple products with their categories and images, a variable product with its sizes, skips what isn't a product here, and a second import changes nothing", async () => {
     await emptyCatalogue();
     const file = await readFile(join(import.meta.dirname, "../../../tests/fixtures/woocommerce-products.csv"));
     const png = await sharp({ create: { width: 800, height: 800, channels: 3, background: "#d8b4a0" } }).png().toBuffer();
@@ -151,18 +148,22 @@ describe("a WooCommerce product export, unchanged", () => {
     const checkHost = async () => null;
     const view = await importFile(new Uint8Array(file), { importImage, checkHost });
     expect(view.status).toBe("applied");
-    expect(view.message).toBe("Imported: 4 created, 0 updated, 0 unchanged, 5 skipped");
+    // the variable product's row and its two size variations' rows are created
+    expect(view.message).toBe("Imported: 7 created, 0 updated, 0 unchanged, 2 skipped");
     expect(view.report.format).toBe("woocommerce");
-    expect(view.report.ignoredColumns).toEqual(expect.arrayContaining(["ID", "GTIN, UPC, EAN, or ISBN", "Tags", "Tax status", "Parent", "Meta: _wp_page_template"]));
+    expect(view.report.ignoredColumns).toEqual(expect.arrayContaining(["GTIN, UPC, EAN, or ISBN", "Tags", "Tax status", "Meta: _wp_page_template"]));
     expect(view.report.newCategories.sort()).toEqual(["For Her", "For Him", "Unisex"]);
     expect(fetched.sort()).toEqual(["https://shop.example.co.za/wp-content/uploads/2024/05/velvet-rose-box.jpg", "https://shop.example.co.za/wp-content/uploads/2024/05/velvet-rose.jpg"]);
     expect(view.rows.filter((r) => r.action === "skip").map((r) => [r.row, r.notes![0]])).toEqual([
-      [4, expect.stringMatching(/^A variable product/)],
-      [5, expect.stringMatching(/^A variation/)],
-      [6, expect.stringMatching(/^A variation/)],
       [7, expect.stringMatching(/draft/)],
       [10, expect.stringMatching(/Private/)],
     ]);
+    expect(view.rows.filter((r) => r.row >= 4 && r.row <= 6).map((r) => [r.row, r.action, r.sku, r.size ?? null])).toEqual([
+      [4, "create", "SC-OUD", null],
+      [5, "create", "SC-OUD-30", "30 ml"],
+      [6, "create", "SC-OUD-100", "100 ml"],
+    ]);
+    expect(view.rows.find((r) => r.row === 4)!.notes).toContain("2 sizes: 30 ml, 100 ml");
 
     const products = await db()
       .selectFrom("products as p")
@@ -170,7 +171,14 @@ describe("a WooCommerce product export, unchanged", () => {
       .select(["p.sku", "p.slug", "p.name", "p.price_cents", "p.was_price_cents", "p.stock", "p.size_ml", "p.weight_grams", "p.description", "p.images", "c.name as category"])
       .orderBy("p.name")
       .execute();
-    expect(products).toEqual([
+    // one product in two sizes: the cheapest's price on the product, "from" up to the dearest's, stock summed
+    expect(products.find((p) => p.sku === "SC-OUD")).toMatchObject({ name: "Oud Collection", price_cents: 44900, stock: 7, size_ml: 30, category: "Unisex" });
+    const oud = await db().selectFrom("product_sizes as s").innerJoin("products as p", "p.id", "s.product_id").select(["s.label", "s.code", "s.sku", "s.price_cents", "s.stock", "s.size_ml", "s.position"]).where("p.sku", "=", "SC-OUD").orderBy("s.position").execute();
+    expect(oud).toEqual([
+      { label: "30 ml", code: "30ml", sku: "SC-OUD-30", price_cents: 44900, stock: 5, size_ml: 30, position: 0 },
+      { label: "100 ml", code: "100ml", sku: "SC-OUD-100", price_cents: 99900, stock: 2, size_ml: 100, position: 1 },
+    ]);
+    expect(products.filter((p) => p.sku !== "SC-OUD")).toEqual([
       { sku: "SC-GIFT", slug: "home-gift-card", name: "@Home Gift Card", price_cents: 50000, was_price_cents: null, stock: null, size_ml: null, weight_grams: null, description: 'A gift card, "sent by e-mail".', images: [DEFAULT_PRODUCT_IMAGES.men], category: null },
       { sku: null, slug: "cedar-smoke", name: "Cedar & Smoke", price_cents: 89900, was_price_cents: 129900, stock: 0, size_ml: null, weight_grams: null, description: "A dry, smoky cedar for evenings.\n\nBase notes: cedar, vetiver, smoke", images: [DEFAULT_PRODUCT_IMAGES.men], category: "For Him" },
       { sku: "SC-NEROLI-100", slug: "neroli-soleil", name: "Néroli Soleil", price_cents: 74950, was_price_cents: null, stock: 0, size_ml: 100, weight_grams: 420, description: "Bright neroli, orange blossom & bergamot — made for summer.", images: [DEFAULT_PRODUCT_IMAGES.men], category: "Unisex" },
@@ -191,16 +199,18 @@ describe("a WooCommerce product export, unchanged", () => {
 
     const before = await catalogue();
     const second = await previewImport(db(), { fileName: "again.csv", bytes: new Uint8Array(file), adminId: null, checkHost });
-    expect(second.report.counts).toEqual({ create: 0, update: 0, unchanged: 4, skip: 5, error: 0 });
+    expect(second.report.counts).toEqual({ create: 0, update: 0, unchanged: 7, skip: 2, error: 0 });
     expect(second.report.imagesToFetch).toBe(0);
     expect(await catalogue()).toEqual(before);
   });
 });
 
 describe("bad input: a clear message, and nothing stored is lost", () => {
-  const ours = (...rows: string[]) => `${OUR_HEADER.join(",")}\n${rows.join("\n")}\n`;
+  // a file without sizes (an older export): a product a row, so a SKU twice is the same product twice
+  const OLDER = OUR_HEADER.filter((h) => h !== "Size" && h !== "Size SKU");
+  const ours = (...rows: string[]) => `${OLDER.join(",")}\n${rows.join("\n")}\n`;
   const row = (sku: string, name: string, price = "100.00", extra: Partial<Record<string, string>> = {}) =>
-    stringify([OUR_HEADER.map((h) => (h === "SKU" ? sku : h === "Name" ? name : h === "Price (ZAR)" ? price : (extra[h] ?? "")))]).trimEnd();
+    stringify([OLDER.map((h) => (h === "SKU" ? sku : h === "Name" ? name : h === "Price (ZAR)" ? price : (extra[h] ?? "")))]).trimEnd();
 
   beforeAll(async () => {
     await emptyCatalogue();
@@ -327,7 +337,7 @@ describe("the scent profile (issue 22)", () => {
     await emptyCatalogue();
     oud = (await insertProduct(db(), { name: "Velvet Oud", slug: "velvet-oud", images: [DEFAULT_PRODUCT_IMAGES.men] })).id;
     plain = (await insertProduct(db(), { name: "Plain Musk", slug: "plain-musk", images: [DEFAULT_PRODUCT_IMAGES.men] })).id;
-    await db().updateTable("products").set({ ...PROFILE, sku: "SC-OUD" }).where("id", "=", oud).execute();
+    await updateProduct(db(), oud, { ...PROFILE, sku: "SC-OUD" });
   });
 
   it("is exported for every product and imports back unchanged", async () => {

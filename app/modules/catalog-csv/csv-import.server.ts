@@ -15,7 +15,8 @@
  * Importing the same file twice changes nothing: a row whose values equal the product's is "unchanged" and not
  * written, and an image URL imported once maps to its stored image (imported_images) without being fetched again.
  */
-import { syncSingleSize } from "~/modules/catalog/sizes.server";
+import { listSizes, refreshProductSummaries } from "~/modules/catalog/sizes.server";
+import { labelForMl, mlFromLabel, sizeCode } from "~/modules/catalog/sizes.logic";
 import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
@@ -44,6 +45,9 @@ import {
   MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   readRow,
+  SIZE_KEYS,
+  unneutraliseCell,
+  VARIATION_MESSAGES,
   type CellError,
   type FieldKey,
   type HeaderMap,
@@ -148,43 +152,52 @@ async function parseText(text: string): Promise<{ parsed: ParsedCsv; map: Header
 // ---------------------------------------------------------------------------------------------------------------
 // Planning
 
-/** A product as the import compares and writes it; the scent columns as profileToColumns writes them (issue 22). */
+/** A product's own columns as the import compares and writes them; the scent columns as profileToColumns writes them (issue 22). */
 interface ProductState extends ScentColumns {
   sku: string | null;
   slug: string;
   name: string;
   description: string;
-  price_cents: number;
-  was_price_cents: number | null;
   images: string[];
   /** the category's slug (categories are matched by slug or name) */
   category: string | null;
   meta_title: string | null;
   meta_desc: string | null;
-  stock: number | null;
   inspired_house: string | null;
   inspired_fragrance: string | null;
+}
+
+/** A size as the import compares and writes it (issue 33): what is sold, at what price, with its tiers. */
+interface SizeState {
+  label: string;
+  code: string;
   size_ml: number | null;
+  price_cents: number;
+  was_price_cents: number | null;
+  sku: string | null;
+  stock: number | null;
   weight_grams: number | null;
   tiers: PriceTier[];
 }
 
-interface Existing extends ProductState {
+interface ExistingSize extends SizeState {
   id: string;
+  position: number;
+  hidden: boolean;
 }
 
-/** Which column of our file each state field is (for the report's list of changes). */
-const STATE_FIELDS: Array<[keyof ProductState, FieldKey]> = [
+interface Existing extends ProductState {
+  id: string;
+  /** every size, hidden ones too, in the owner's order */
+  sizes: ExistingSize[];
+}
+
+/** Which column of our file each product field is (for the report's list of changes). */
+const PRODUCT_FIELDS: Array<[keyof ProductState, FieldKey]> = [
   ["sku", "sku"],
   ["slug", "slug"],
   ["name", "name"],
   ["category", "category"],
-  ["price_cents", "price"],
-  ["was_price_cents", "wasPrice"],
-  ["tiers", "tiers"],
-  ["stock", "stock"],
-  ["size_ml", "sizeMl"],
-  ["weight_grams", "weightGrams"],
   ["inspired_house", "inspiredHouse"],
   ["inspired_fragrance", "inspiredFragrance"],
   ["description", "description"],
@@ -199,6 +212,18 @@ const STATE_FIELDS: Array<[keyof ProductState, FieldKey]> = [
   ["scent_occasion", "scentOccasion"],
   ["scent_seasons", "scentSeasons"],
   ["scent_for", "scentFor"],
+];
+
+/** Which column each size field is; a file without the Size columns names the label by its millilitres, the SKU by the product's. */
+const SIZE_FIELDS: Array<[keyof SizeState, FieldKey]> = [
+  ["label", "sizeLabel"],
+  ["sku", "sizeSku"],
+  ["price_cents", "price"],
+  ["was_price_cents", "wasPrice"],
+  ["tiers", "tiers"],
+  ["stock", "stock"],
+  ["size_ml", "sizeMl"],
+  ["weight_grams", "weightGrams"],
 ];
 
 /**
@@ -220,19 +245,41 @@ function targetScent(p: ProductCsvRow, base: ScentColumns): ScentColumns {
   });
 }
 
+/** A row of the file as planned: its report, and the product it writes to (none when skipped or in error). */
 interface PlannedRow {
   report: ImportRowReport;
+  product?: PlannedProduct;
+}
+
+/** One size of a planned product, from one row. */
+interface PlannedSize {
+  row: PlannedRow;
+  existing: ExistingSize | null;
+  target: SizeState;
+  changes: string[];
+}
+
+/** A product the file names, from one row (a simple product, an older file), or several (its sizes). */
+interface PlannedProduct {
   existing: Existing | null;
-  target?: ProductState;
+  target: ProductState;
+  /** the product's own columns that change */
+  changes: string[];
+  sizes: PlannedSize[];
+  /** the row that gave the product's columns (null: a WooCommerce variation's product is only in the shop) */
+  lead: PlannedRow | null;
   /** image URLs still to fetch, as the file gives them */
   pending: string[];
-  /** stored images this row takes from imported_images that the product doesn't show yet (checked before the apply) */
+  /** stored images this product takes from imported_images that it doesn't show yet (checked before the apply) */
   fromCache: Array<{ source: string; url: string }>;
   /** images of the row that can't be had (refused, or failed: PlanContext.failed); the product comes in without them */
   failures: ImageFailure[];
-  /** the file has an Images column for this row (so the product's missing images are the row's failures) */
+  /** the file has an Images column for this product (so the product's missing images are the row's failures) */
   hasImages: boolean;
 }
+
+/** Does the plan write this product (new, its columns changed, or a size new or changed)? */
+const writes = (p: PlannedProduct) => !p.existing || p.changes.length > 0 || p.sizes.some((s) => !s.existing || s.changes.length > 0);
 
 /** What the plan knows besides the file and the catalogue. */
 export interface PlanContext {
@@ -247,6 +294,7 @@ export interface PlanContext {
 export interface Plan {
   map: HeaderMap;
   rows: PlannedRow[];
+  products: PlannedProduct[];
   /** new categories: slug → name */
   newCategories: Map<string, string>;
   pending: string[];
@@ -303,17 +351,12 @@ async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Pro
         "p.slug",
         "p.name",
         "p.description",
-        "p.price_cents",
-        "p.was_price_cents",
         "p.images",
         "c.slug as category_slug",
         "p.meta_title",
         "p.meta_desc",
-        "p.stock",
         "p.inspired_house",
         "p.inspired_fragrance",
-        "p.size_ml",
-        "p.weight_grams",
         ...SCENT_COLUMNS.map((c) => `p.${c}` as const),
       ]);
   const rows = [];
@@ -327,31 +370,34 @@ async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Pro
       slug: r.slug,
       name: r.name,
       description: r.description,
-      price_cents: Number(r.price_cents),
-      was_price_cents: r.was_price_cents === null ? null : Number(r.was_price_cents),
       images: Array.isArray(r.images) ? r.images : JSON.parse(String(r.images ?? "[]")),
       category: r.category_slug,
       meta_title: r.meta_title,
       meta_desc: r.meta_desc,
-      stock: r.stock === null ? null : Number(r.stock),
       inspired_house: r.inspired_house,
       inspired_fragrance: r.inspired_fragrance,
-      size_ml: r.size_ml === null ? null : Number(r.size_ml),
-      weight_grams: r.weight_grams === null ? null : Number(r.weight_grams),
       // as the export shows it (a value outside the lists reads as not said), so an export imports back unchanged
       ...profileToColumns(profileFromRow(r)),
-      tiers: [],
+      sizes: [],
     });
   }
+  const sizes = new Map<string, ExistingSize>();
   for (const part of chunks([...found.keys()])) {
-    const tiers = await db.selectFrom("product_tiers").select(["product_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", part).execute();
-    for (const t of tiers) found.get(t.product_id)!.tiers.push({ minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) });
+    for (const s of await listSizes(db, part, { includeHidden: true })) {
+      const size: ExistingSize = { id: s.id, label: s.label, code: s.code, size_ml: s.sizeMl, price_cents: s.priceCents, was_price_cents: s.wasPriceCents, sku: s.sku, stock: s.stock, weight_grams: s.weightGrams, tiers: [], position: s.position, hidden: s.hidden };
+      sizes.set(s.id, size);
+      found.get(s.productId)!.sizes.push(size);
+    }
+  }
+  for (const part of chunks([...sizes.keys()])) {
+    const tiers = await db.selectFrom("product_tiers").select(["size_id", "min_quantity", "max_quantity", "price_cents"]).where("size_id", "in", part).execute();
+    for (const t of tiers) sizes.get(t.size_id!)!.tiers.push({ minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) });
   }
   return [...found.values()];
 }
 
 /** Marks every row of a group that shares a value (a SKU, a slug) with an error naming the other rows. */
-function flagDuplicates(rows: Array<{ row: number; value: string; read: RowRead }>, column: string, what: string) {
+function flagDuplicates(rows: Array<{ row: number; value: string; read: RowRead }>, column: string, what: string, each = "each product may appear once") {
   const groups = new Map<string, typeof rows>();
   for (const r of rows) groups.set(r.value, [...(groups.get(r.value) ?? []), r]);
   for (const [value, group] of groups) {
@@ -359,7 +405,7 @@ function flagDuplicates(rows: Array<{ row: number; value: string; read: RowRead 
     for (const r of group) {
       const others = group.filter((o) => o !== r).map((o) => o.row);
       const list = others.length > 3 ? `${others.slice(0, 3).join(", ")} and ${others.length - 3} more` : others.join(", ");
-      r.read.errors.push({ column, message: `${what} "${value}" is also on row${others.length > 1 ? "s" : ""} ${list}: each product may appear once` });
+      r.read.errors.push({ column, message: `${what} "${value}" is also on row${others.length > 1 ? "s" : ""} ${list}: ${each}` });
     }
   }
 }
@@ -377,49 +423,203 @@ async function pause(onProgress: PlanProgress | undefined, done: number, total: 
   await yieldToEventLoop();
 }
 
+/** Does our file carry sizes (issue 33)? Then each row is a size, and a product's rows are grouped by its slug. */
+const hasSizeColumns = (map: HeaderMap) => map.format === "scentara" && (map.fields.sizeLabel !== undefined || map.fields.sizeSku !== undefined);
+
+/** The product a row of our file with sizes belongs to: its slug, else its SKU, else its name's slug. */
+function productKey(cells: string[], map: HeaderMap): string {
+  const cell = (key: FieldKey) => (map.fields[key] === undefined ? "" : unneutraliseCell(cells[map.fields[key]!] ?? "").trim());
+  const slug = cell("slug");
+  if (slug) return `slug:${slug}`;
+  const sku = cell("sku");
+  return sku ? `sku:${sku}` : `name:${slugify(cell("name"))}`;
+}
+
+/**
+ * Our file with sizes: a product's rows after its first may leave the product's columns empty (they are the first
+ * row's) or repeat them; a value that differs is that row's error (which one would be meant?). Answers the cells to
+ * read, each row's key and its errors.
+ */
+function fillProductCells(parsed: ParsedCsv, map: HeaderMap): Array<{ cells: string[]; key: string; errors: CellError[] }> {
+  const first = new Map<string, { row: number; cells: string[] }>();
+  const productColumns = Object.entries(map.fields).filter(([key]) => !SIZE_KEYS.has(key as FieldKey)) as Array<[FieldKey, number]>;
+  return parsed.records.map(({ row, cells }) => {
+    const key = productKey(cells, map);
+    const lead = first.get(key);
+    if (!lead) {
+      first.set(key, { row, cells });
+      return { cells, key, errors: [] };
+    }
+    const filled = [...cells];
+    const errors: CellError[] = [];
+    for (const [field, i] of productColumns) {
+      const own = (cells[i] ?? "").trim();
+      const theirs = (lead.cells[i] ?? "").trim();
+      if (own === "") filled[i] = lead.cells[i] ?? "";
+      else if (own !== theirs) errors.push({ column: columnLabel(map, field), message: IMPORT_MESSAGES.productCellDiffers(lead.row) });
+    }
+    return { cells: filled, key, errors };
+  });
+}
+
+interface Read {
+  row: number;
+  cells: string[];
+  read: RowRead;
+  /** the product it belongs to (our file with sizes: its key; WooCommerce: its variable product's) */
+  key: string;
+}
+
+/** The rows of one product: the row with its own columns (if in the file) and its size rows. */
+interface Group {
+  lead: Read | null;
+  sizes: Read[];
+  /** a WooCommerce variable product's rows of variations that aren't sizes, or in error */
+  others: Read[];
+  /** a WooCommerce variation's product that is only in the shop: its SKU */
+  shopSku?: string;
+}
+
+/**
+ * Rows → products. Our older file and WooCommerce's simple products: a row a product, its one size. Our file with
+ * sizes: rows by their product's key. WooCommerce: a variable product's row and its variations' rows (the Parent is
+ * its SKU or "id:" and its ID), wherever they are in the file; a variation whose product isn't in the file belongs
+ * to the shop's product with that SKU.
+ */
+function groupRows(reads: Read[], map: HeaderMap): Group[] {
+  const groups: Group[] = [];
+  const byKey = new Map<string, Group>();
+  const sized = hasSizeColumns(map);
+  for (const r of reads) {
+    const woo = r.read.woo;
+    if (woo?.variable) {
+      const group: Group = { lead: r, sizes: [], others: [] };
+      groups.push(group);
+      if (woo.id) byKey.set(`id:${woo.id}`, group);
+      if (woo.sku) byKey.set(woo.sku, group);
+    } else if (!woo?.parent) {
+      if (r.read.skip || !r.read.product) continue;
+      const existing = sized ? byKey.get(r.key) : undefined;
+      if (existing) {
+        existing.sizes.push(r);
+        // the product's columns come from its first row without errors (a later row's are the same, or empty)
+        if (existing.lead!.read.errors.length && !r.read.errors.length) existing.lead = r;
+      } else {
+        const group: Group = { lead: r, sizes: [r], others: [] };
+        groups.push(group);
+        if (sized) byKey.set(r.key, group);
+      }
+    }
+  }
+  for (const r of reads) {
+    const parent = r.read.woo?.parent;
+    if (!parent) continue;
+    let group = byKey.get(parent);
+    if (!group && !parent.startsWith("id:")) {
+      group = { lead: null, sizes: [], others: [], shopSku: parent };
+      groups.push(group);
+      byKey.set(parent, group);
+    }
+    if (!group) {
+      if (r.read.product) r.read.errors.push({ column: "Parent", message: VARIATION_MESSAGES.parentMissing(parent) });
+      continue;
+    }
+    if (r.read.product && !r.read.errors.length) group.sizes.push(r);
+    else group.others.push(r);
+  }
+  return groups;
+}
+
+/** The size a row asks for, over the size it updates (none: a new size). */
+function targetSize(p: ProductCsvRow, base: ExistingSize | null, options: { single: boolean; productSku: string | null; inheritedWeight?: number | null }): SizeState {
+  const ml = p.sizeMl !== undefined ? p.sizeMl : base ? base.size_ml : p.sizeLabel ? mlFromLabel(p.sizeLabel) : null;
+  // an empty Size cell, or a file without one whose millilitres change: the label follows the millilitres
+  const label = p.sizeLabel ? p.sizeLabel : p.sizeLabel === null || !base || base.size_ml !== ml ? labelForMl(ml) : base.label;
+  const weight = p.weightGrams !== undefined ? p.weightGrams : base ? base.weight_grams : null;
+  return {
+    label,
+    code: base && base.label === label ? base.code : sizeCode(label),
+    size_ml: ml,
+    price_cents: p.priceCents,
+    was_price_cents: p.wasPriceCents !== undefined ? p.wasPriceCents : (base?.was_price_cents ?? null),
+    // the spec's one-size product: its SKU is its size's
+    sku: p.sizeSku !== undefined ? p.sizeSku : options.single ? options.productSku : (base?.sku ?? null),
+    stock: p.stock !== undefined ? p.stock : (base?.stock ?? null),
+    weight_grams: weight ?? options.inheritedWeight ?? null,
+    tiers: p.tiers ?? base?.tiers ?? [],
+  };
+}
+
+/** The column a size field's change is reported under: a file without the Size columns names them by Size (ml) and SKU. */
+function sizeColumn(map: HeaderMap, key: FieldKey): string {
+  if (key === "sizeLabel" && map.fields.sizeLabel === undefined && !map.labels.sizeLabel) return columnLabel(map, "sizeMl");
+  if (key === "sizeSku" && map.fields.sizeSku === undefined && !map.labels.sizeSku) return columnLabel(map, "sku");
+  return columnLabel(map, key);
+}
+
+const differs = <T extends object>(a: T, b: T, field: keyof T) =>
+  field === "tiers" ? !sameTiers(a[field] as PriceTier[], b[field] as PriceTier[]) : !sameValue(a[field], b[field]);
+
 /**
  * What the file would do to the catalogue as it is now. Reads only: the products the rows name (by SKU and slug),
- * their tiers, the categories and the image map.
+ * their sizes and tiers, the sizes with the file's SKUs, the categories and the image map.
  */
 export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMap, onProgress?: PlanProgress, context: PlanContext = {}): Promise<Plan> {
   const ownOrigin = new URL(env().PUBLIC_BASE_URL).origin;
   // Reading (zod) and planning are half of the work each; both pause every PLAN_SLICE rows (see PlanProgress).
   const total = parsed.records.length;
-  const reads: Array<{ row: number; cells: string[]; read: RowRead }> = [];
+  const sized = hasSizeColumns(map);
+  const prepared = sized ? fillProductCells(parsed, map) : null;
+  const reads: Read[] = [];
   for (const [i, r] of parsed.records.entries()) {
     if (i > 0 && i % PLAN_SLICE === 0) await pause(onProgress, i / 2, total);
-    reads.push({ row: r.row, cells: r.cells, read: readRow(r.cells, map, context.today) });
+    const fill = prepared?.[i];
+    const read = readRow(fill?.cells ?? r.cells, map, context.today);
+    if (fill?.errors.length && !read.skip) read.errors.push(...fill.errors);
+    reads.push({ row: r.row, cells: r.cells, read, key: fill?.key ?? `row:${r.row}` });
   }
   // Cells beyond the header's columns: a stray delimiter or quote shifted the row.
   for (const r of reads) {
     const extra = r.cells.slice(parsed.header.length).filter((c) => c.trim() !== "");
     if (extra.length && !r.read.skip) r.read.errors.push({ column: "", message: `The row has ${r.cells.length} cells but the header has ${parsed.header.length}: a stray comma or quote?` });
   }
-  const valid = reads.filter((r) => r.read.product && !r.read.skip);
+  const groups = groupRows(reads, map);
+  const ok = (r: Read | null | undefined): boolean => !!r?.read.product && !r.read.skip && !r.read.errors.length;
+  const isOk = (r: Read | null | undefined): r is Read => ok(r);
   const skuLabel = columnLabel(map, "sku");
   const slugLabel = columnLabel(map, "slug");
+  const leads = groups.map((g) => g.lead).filter(isOk);
+  flagDuplicates(leads.filter((r) => r.read.product!.sku).map((r) => ({ row: r.row, value: r.read.product!.sku!, read: r.read })), skuLabel, "SKU");
+  flagDuplicates(leads.filter((r) => r.read.product!.slug).map((r) => ({ row: r.row, value: r.read.product!.slug!, read: r.read })), slugLabel, "Slug");
+  // A size's SKU is one size's (WooCommerce's variations and simple products share one SKU column).
+  const sizeSkuOf = (r: Read) => r.read.product?.sizeSku ?? (map.format === "woocommerce" && !r.read.woo?.variable ? r.read.product?.sku : undefined) ?? null;
+  const sizeRows = groups.flatMap((g) => g.sizes).filter(isOk);
   flagDuplicates(
-    valid.filter((r) => r.read.product!.sku).map((r) => ({ row: r.row, value: r.read.product!.sku!, read: r.read })),
-    skuLabel,
-    "SKU",
+    sizeRows.filter((r) => sizeSkuOf(r) && (map.format === "woocommerce" ? r.read.woo?.parent : true)).map((r) => ({ row: r.row, value: sizeSkuOf(r)!, read: r.read })),
+    columnLabel(map, "sizeSku"),
+    "Size SKU",
+    "each size may appear once",
   );
-  flagDuplicates(
-    valid.filter((r) => r.read.product!.slug).map((r) => ({ row: r.row, value: r.read.product!.slug!, read: r.read })),
-    slugLabel,
-    "Slug",
-  );
+
   const candidates = (p: ProductCsvRow) => [p.slug ?? slugify(p.name), ...(p.sku ? [slugify(`${p.name} ${p.sku}`)] : [])].filter(Boolean);
   const existing = await loadExisting(
     db,
-    [...new Set(valid.map((r) => r.read.product!.sku).filter((s): s is string => !!s))],
-    [...new Set(valid.flatMap((r) => candidates(r.read.product!)))],
+    [...new Set([...leads.map((r) => r.read.product!.sku), ...groups.map((g) => g.shopSku)].filter((s): s is string => !!s))],
+    [...new Set(leads.flatMap((r) => candidates(r.read.product!)))],
   );
   const bySku = new Map(existing.filter((p) => p.sku).map((p) => [p.sku!, p]));
   const bySlug = new Map(existing.map((p) => [p.slug, p]));
+  // Who holds each size SKU of the file now (a size SKU is unique across the shop).
+  const sizeSkus = [...new Set(sizeRows.map((r) => sizeSkuOf(r) ?? (!sized && map.format === "scentara" ? r.read.product?.sku : null)).filter((s): s is string => !!s))];
+  const skuHolders = new Map<string, { productId: string; name: string }>();
+  for (const part of chunks(sizeSkus)) {
+    const held = await db.selectFrom("product_sizes as s").innerJoin("products as p", "p.id", "s.product_id").select(["s.sku", "p.id", "p.name"]).where("s.sku", "in", part).execute();
+    for (const h of held) skuHolders.set(h.sku!, { productId: h.id, name: h.name });
+  }
   const categories = await db.selectFrom("categories").select(["name", "slug"]).execute();
   const categoryBySlug = new Map(categories.map((c) => [c.slug, c.slug]));
   const categoryByName = new Map(categories.map((c) => [c.name.toLowerCase(), c.slug]));
-  const sources = [...new Set(valid.flatMap((r) => r.read.product!.images ?? []))].filter((u) => !u.startsWith("/"));
+  const sources = [...new Set(leads.flatMap((r) => r.read.product!.images ?? []))].filter((u) => !u.startsWith("/"));
   const cache = new Map<string, string>();
   for (const part of chunks(sources)) {
     for (const row of await db.selectFrom("imported_images").select(["source_url", "url"]).where("source_url", "in", part).execute()) cache.set(row.source_url, row.url);
@@ -431,168 +631,274 @@ export async function planImport(db: Queryable, parsed: ParsedCsv, map: HeaderMa
   const pendingAll = new Set<string>();
   /** product id → the row that updates it */
   const matchedBy = new Map<string, number>();
-  const planned: PlannedRow[] = [];
 
-  for (const [i, { row, read }] of reads.entries()) {
-    if (i > 0 && i % PLAN_SLICE === 0) await pause(onProgress, (total + i) / 2, total);
+  // Every row's report, in file order: skipped and unreadable rows as they are; the others as their product plans.
+  const planned = new Map<number, PlannedRow>();
+  for (const { row, read } of reads) {
     const report: ImportRowReport = { row, action: "error", sku: read.label.sku, slug: read.label.slug, name: read.label.name };
     if (read.notes.length) report.notes = [...read.notes];
     if (read.skip) {
       report.action = "skip";
       report.notes = [read.skip, ...(report.notes ?? [])];
-      planned.push({ report, existing: null, pending: [], fromCache: [], failures: [], hasImages: false });
-      continue;
-    }
-    const errors: CellError[] = [...read.errors];
-    const p = read.product;
-    if (!p || errors.length) {
-      report.errors = errors;
-      planned.push({ report, existing: null, pending: [], fromCache: [], failures: [], hasImages: false });
-      continue;
-    }
-
-    // Match: by SKU, then by slug (given, or made from the name).
-    let match: Existing | null = p.sku ? (bySku.get(p.sku) ?? null) : null;
-    let slug = p.slug ?? match?.slug ?? slugify(p.name);
-    if (!slug) errors.push({ column: slugLabel, message: "The name has no letters or digits to make a slug from: give the row a slug" });
-    if (!match && slug) {
-      const bySlugMatch = bySlug.get(slug);
-      if (bySlugMatch && (!bySlugMatch.sku || !p.sku)) match = bySlugMatch;
-      else if (bySlugMatch) {
-        // The slug is another SKU's product.
-        if (p.slug) errors.push({ column: slugLabel, message: `Slug "${slug}" belongs to the product with SKU "${bySlugMatch.sku}"` });
-        else slug = slugify(`${p.name} ${p.sku}`);
-      }
-    }
-    if (match) {
-      const earlier = matchedBy.get(match.id);
-      if (earlier !== undefined) {
-        errors.push({ column: p.sku && bySku.get(p.sku) === match ? skuLabel : slugLabel, message: `Row ${earlier} is the same product ("${match.name}"): each product may appear once` });
-      } else matchedBy.set(match.id, row);
-    }
-    const key = match?.id ?? `row:${row}`;
-    if (slug && !errors.length) {
-      const owner = slugOwner.get(slug);
-      if (owner && owner !== key) {
-        if (!match && !p.slug && p.sku && owner.startsWith("row:")) slug = slugify(`${p.name} ${p.sku}`);
-        const again = slugOwner.get(slug);
-        if (again && again !== key) {
-          const who = again.startsWith("row:") ? `row ${again.slice(4)}` : `another product ("${existing.find((e) => e.id === again)?.name ?? slug}")`;
-          errors.push({ column: p.slug ? slugLabel : columnLabel(map, "name"), message: `Slug "${slug}" is taken by ${who}: give this row its own slug${p.sku ? "" : " or a SKU"}` });
-        }
-      }
-      if (!errors.length) {
-        if (match && match.slug !== slug) slugOwner.delete(match.slug);
-        slugOwner.set(slug, key);
-      }
-    }
-
-    // Category: matched by slug or name, made when new.
-    let category: string | null = match?.category ?? null;
-    if (p.category !== undefined) {
-      if (p.category === null) category = null;
-      else {
-        const catSlug = categorySlugFor(p.category);
-        if (!catSlug) errors.push({ column: columnLabel(map, "category"), message: `Category "${p.category}" needs a letter or digit` });
-        else {
-          category = categoryBySlug.get(catSlug) ?? categoryByName.get(p.category.toLowerCase()) ?? catSlug;
-          if (!categoryBySlug.has(category) && !newCategories.has(category)) newCategories.set(category, p.category);
-        }
-      }
-    }
-
-    // Images: the shop's own kept, known URLs mapped, the rest fetched at the apply.
-    let images: string[] | undefined;
-    const pending: string[] = [];
-    const fromCache: Array<{ source: string; url: string }> = [];
-    const failures: ImageFailure[] = [];
-    if (p.images !== undefined) {
-      images = [];
-      for (const [position, value] of p.images.entries()) {
-        const c = classifyImage(value, ownOrigin, context.isAllowedAddress);
-        if ("error" in c) errors.push({ column: columnLabel(map, "images"), message: c.error });
-        else if ("refused" in c) failures.push({ url: value, reason: c.refused, position });
-        else if ("local" in c) images.push(c.local);
-        else if (context.failed?.has(c.remote)) failures.push({ url: c.remote, reason: context.failed.get(c.remote)!, position });
-        else if (cache.has(c.remote)) {
-          const url = cache.get(c.remote)!;
-          images.push(url);
-          if (!match?.images.includes(url)) fromCache.push({ source: c.remote, url });
-        } else {
-          pending.push(c.remote);
-          images.push(`pending:${c.remote}`);
-        }
-      }
-      images = [...new Set(images)];
-    }
-    if (errors.length) {
-      report.errors = errors;
-      planned.push({ report, existing: null, pending: [], fromCache: [], failures: [], hasImages: false });
-      continue;
-    }
-
-    const base: ProductState = match ?? {
-      sku: null,
-      slug,
-      name: p.name,
-      description: "",
-      price_cents: p.priceCents,
-      was_price_cents: null,
-      images: [],
-      category: null,
-      meta_title: null,
-      meta_desc: null,
-      stock: null,
-      inspired_house: null,
-      inspired_fragrance: null,
-      size_ml: null,
-      weight_grams: null,
-      ...profileToColumns(EMPTY_PROFILE),
-      tiers: [],
-    };
-    const own = (list: string[]) => list.filter((u) => !isDefaultImage(u));
-    // Every image of the row failed: a product that has images of its own keeps them rather than lose them.
-    if (images !== undefined && images.length === 0 && failures.length && match && own(match.images).length) images = match.images;
-    if (images !== undefined && images.length === 0) {
-      // An empty cell: no images of its own, so its category's default image (as the product form does).
-      images = match && own(match.images).length === 0 && match.category === category ? match.images : [defaultProductImage(category)];
-    }
-    if (!match && images === undefined) images = [defaultProductImage(category)];
-    const target: ProductState = {
-      sku: p.sku ?? base.sku,
-      slug,
-      name: p.name,
-      description: p.description ?? base.description,
-      price_cents: p.priceCents,
-      was_price_cents: p.wasPriceCents !== undefined ? p.wasPriceCents : base.was_price_cents,
-      images: images ?? base.images,
-      category,
-      meta_title: p.metaTitle !== undefined ? p.metaTitle : base.meta_title,
-      meta_desc: p.metaDesc !== undefined ? p.metaDesc : base.meta_desc,
-      stock: p.stock !== undefined ? p.stock : base.stock,
-      inspired_house: p.inspiredHouse !== undefined ? p.inspiredHouse : base.inspired_house,
-      inspired_fragrance: p.inspiredFragrance !== undefined ? p.inspiredFragrance : base.inspired_fragrance,
-      size_ml: p.sizeMl !== undefined ? p.sizeMl : base.size_ml,
-      weight_grams: p.weightGrams !== undefined ? p.weightGrams : base.weight_grams,
-      ...targetScent(p, base),
-      tiers: p.tiers ?? base.tiers,
-    };
-    report.slug = slug;
-    report.sku = target.sku ?? "";
-    if (!match) {
-      report.action = "create";
-      if (category && newCategories.has(category)) report.notes = [...(report.notes ?? []), `New category "${newCategories.get(category)}"`];
-    } else {
-      const changes = STATE_FIELDS.filter(([field]) => (field === "tiers" ? !sameTiers(match!.tiers, target.tiers) : !sameValue(match![field], target[field]))).map(([, key]) => columnLabel(map, key));
-      report.action = changes.length ? "update" : "unchanged";
-      if (changes.length) report.changes = changes;
-    }
-    if (pending.length) report.notes = [...(report.notes ?? []), `${pending.length} image${pending.length === 1 ? "" : "s"} to fetch`];
-    if (failures.length) report.imageFailures = failures.map(({ url, reason }) => ({ url, reason }));
-    for (const source of pending) pendingAll.add(source);
-    planned.push({ report, existing: match, target, pending, fromCache, failures, hasImages: p.images !== undefined });
+    } else if (read.errors.length || !read.product) report.errors = [...read.errors];
+    planned.set(row, { report });
   }
-  return { map, rows: planned, newCategories, pending: [...pendingAll] };
+  const rowOf = (r: Read) => planned.get(r.row)!;
+  const fail = (r: Read, errors: CellError[]) => {
+    const report = rowOf(r).report;
+    report.action = "error";
+    report.errors = [...(report.errors ?? []), ...errors];
+  };
+  const skip = (r: Read, reason: string) => {
+    const report = rowOf(r).report;
+    report.action = "skip";
+    report.notes = [reason, ...(report.notes ?? [])];
+  };
+  const products: PlannedProduct[] = [];
+
+  let processed = 0;
+  let sincePause = 0;
+  for (const group of groups) {
+    const count = group.sizes.length + group.others.length + (group.lead && !group.sizes.includes(group.lead) ? 1 : 0);
+    processed += count;
+    sincePause += count;
+    if (sincePause >= PLAN_SLICE) {
+      sincePause = 0;
+      await pause(onProgress, (total + processed) / 2, total);
+    }
+    const { lead } = group;
+    const variable = !!lead?.read.woo?.variable;
+    const followers = group.sizes.filter((s) => s !== lead);
+    if (lead && lead.read.skip) {
+      for (const s of followers) if (ok(s)) skip(s, VARIATION_MESSAGES.parentSkipped(lead.row));
+      continue;
+    }
+    if (lead && !ok(lead)) {
+      for (const s of followers) if (ok(s)) fail(s, [{ column: "", message: VARIATION_MESSAGES.parentError(lead.row) }]);
+      continue;
+    }
+    if (variable && !group.sizes.length) {
+      const broken = group.others.filter((o) => !o.read.skip).map((o) => o.row);
+      if (broken.length) fail(lead!, [{ column: "", message: IMPORT_MESSAGES.noGoodSizes(broken) }]);
+      else if (group.others.length) skip(lead!, VARIATION_MESSAGES.noSizes(group.others.length, [...new Set(group.others.flatMap((o) => o.read.woo?.by ?? []))]));
+      else skip(lead!, VARIATION_MESSAGES.noVariations);
+      continue;
+    }
+
+    // The product: its own row's columns over the product the shop has (matched by SKU, then slug).
+    let product: PlannedProduct;
+    if (!lead) {
+      const match = bySku.get(group.shopSku!);
+      if (!match) {
+        for (const s of group.sizes) if (ok(s)) fail(s, [{ column: "Parent", message: VARIATION_MESSAGES.parentMissing(group.shopSku!) }]);
+        continue;
+      }
+      product = { existing: match, target: { ...match }, changes: [], sizes: [], lead: null, pending: [], fromCache: [], failures: [], hasImages: false };
+    } else {
+      const p = lead.read.product!;
+      const errors: CellError[] = [];
+      let match: Existing | null = p.sku ? (bySku.get(p.sku) ?? null) : null;
+      let slug = p.slug ?? match?.slug ?? slugify(p.name);
+      if (!slug) errors.push({ column: slugLabel, message: "The name has no letters or digits to make a slug from: give the row a slug" });
+      if (!match && slug) {
+        const bySlugMatch = bySlug.get(slug);
+        if (bySlugMatch && (!bySlugMatch.sku || !p.sku)) match = bySlugMatch;
+        else if (bySlugMatch) {
+          // The slug is another SKU's product.
+          if (p.slug) errors.push({ column: slugLabel, message: `Slug "${slug}" belongs to the product with SKU "${bySlugMatch.sku}"` });
+          else slug = slugify(`${p.name} ${p.sku}`);
+        }
+      }
+      if (match) {
+        const earlier = matchedBy.get(match.id);
+        if (earlier !== undefined) {
+          errors.push({ column: p.sku && bySku.get(p.sku) === match ? skuLabel : slugLabel, message: `Row ${earlier} is the same product ("${match.name}"): each product may appear once` });
+        } else matchedBy.set(match.id, lead.row);
+      }
+      const key = match?.id ?? `row:${lead.row}`;
+      if (slug && !errors.length) {
+        const owner = slugOwner.get(slug);
+        if (owner && owner !== key) {
+          if (!match && !p.slug && p.sku && owner.startsWith("row:")) slug = slugify(`${p.name} ${p.sku}`);
+          const again = slugOwner.get(slug);
+          if (again && again !== key) {
+            const who = again.startsWith("row:") ? `row ${again.slice(4)}` : `another product ("${existing.find((e) => e.id === again)?.name ?? slug}")`;
+            errors.push({ column: p.slug ? slugLabel : columnLabel(map, "name"), message: `Slug "${slug}" is taken by ${who}: give this row its own slug${p.sku ? "" : " or a SKU"}` });
+          }
+        }
+        if (!errors.length) {
+          if (match && match.slug !== slug) slugOwner.delete(match.slug);
+          slugOwner.set(slug, key);
+        }
+      }
+
+      // Category: matched by slug or name, made when new.
+      let category: string | null = match?.category ?? null;
+      if (p.category !== undefined) {
+        if (p.category === null) category = null;
+        else {
+          const catSlug = categorySlugFor(p.category);
+          if (!catSlug) errors.push({ column: columnLabel(map, "category"), message: `Category "${p.category}" needs a letter or digit` });
+          else {
+            category = categoryBySlug.get(catSlug) ?? categoryByName.get(p.category.toLowerCase()) ?? catSlug;
+            if (!categoryBySlug.has(category) && !newCategories.has(category)) newCategories.set(category, p.category);
+          }
+        }
+      }
+
+      // Images: the shop's own kept, known URLs mapped, the rest fetched at the apply.
+      let images: string[] | undefined;
+      const pending: string[] = [];
+      const fromCache: Array<{ source: string; url: string }> = [];
+      const failures: ImageFailure[] = [];
+      if (p.images !== undefined) {
+        images = [];
+        for (const [position, value] of p.images.entries()) {
+          const c = classifyImage(value, ownOrigin, context.isAllowedAddress);
+          if ("error" in c) errors.push({ column: columnLabel(map, "images"), message: c.error });
+          else if ("refused" in c) failures.push({ url: value, reason: c.refused, position });
+          else if ("local" in c) images.push(c.local);
+          else if (context.failed?.has(c.remote)) failures.push({ url: c.remote, reason: context.failed.get(c.remote)!, position });
+          else if (cache.has(c.remote)) {
+            const url = cache.get(c.remote)!;
+            images.push(url);
+            if (!match?.images.includes(url)) fromCache.push({ source: c.remote, url });
+          } else {
+            pending.push(c.remote);
+            images.push(`pending:${c.remote}`);
+          }
+        }
+        images = [...new Set(images)];
+      }
+      if (errors.length) {
+        fail(lead, errors);
+        for (const s of followers) if (ok(s)) fail(s, [{ column: "", message: VARIATION_MESSAGES.parentError(lead.row) }]);
+        continue;
+      }
+
+      const base: ProductState = match ?? {
+        sku: null,
+        slug,
+        name: p.name,
+        description: "",
+        images: [],
+        category: null,
+        meta_title: null,
+        meta_desc: null,
+        inspired_house: null,
+        inspired_fragrance: null,
+        ...profileToColumns(EMPTY_PROFILE),
+      };
+      const own = (list: string[]) => list.filter((u) => !isDefaultImage(u));
+      // Every image of the row failed: a product that has images of its own keeps them rather than lose them.
+      if (images !== undefined && images.length === 0 && failures.length && match && own(match.images).length) images = match.images;
+      if (images !== undefined && images.length === 0) {
+        // An empty cell: no images of its own, so its category's default image (as the product form does).
+        images = match && own(match.images).length === 0 && match.category === category ? match.images : [defaultProductImage(category)];
+      }
+      if (!match && images === undefined) images = [defaultProductImage(category)];
+      const target: ProductState = {
+        sku: p.sku ?? base.sku,
+        slug,
+        name: p.name,
+        description: p.description ?? base.description,
+        images: images ?? base.images,
+        category,
+        meta_title: p.metaTitle !== undefined ? p.metaTitle : base.meta_title,
+        meta_desc: p.metaDesc !== undefined ? p.metaDesc : base.meta_desc,
+        inspired_house: p.inspiredHouse !== undefined ? p.inspiredHouse : base.inspired_house,
+        inspired_fragrance: p.inspiredFragrance !== undefined ? p.inspiredFragrance : base.inspired_fragrance,
+        ...targetScent(p, base),
+      };
+      const changes = match ? PRODUCT_FIELDS.filter(([field]) => differs(match!, target, field)).map(([, key]) => columnLabel(map, key)) : [];
+      product = { existing: match, target, changes, sizes: [], lead: rowOf(lead), pending, fromCache, failures, hasImages: p.images !== undefined };
+    }
+
+    // Its sizes: matched by their SKU, then their code; a product sold in one size by its only size.
+    const single = !sized && !variable && !group.shopSku;
+    const sizesNow = product.existing?.sizes ?? [];
+    const visible = sizesNow.filter((s) => !s.hidden);
+    const usedBy = new Map<string, number>();
+    const codes = new Map<string, number>();
+    for (const s of group.sizes) {
+      if (!ok(s)) continue;
+      const p = s.read.product!;
+      if (single && visible.length > 1) {
+        fail(s, [{ column: "", message: IMPORT_MESSAGES.soldInSizes(visible.map((v) => v.label || v.code)) }]);
+        continue;
+      }
+      const wanted = targetSize(p, null, { single, productSku: product.target.sku });
+      let match: ExistingSize | null = (wanted.sku && sizesNow.find((x) => x.sku === wanted.sku)) || sizesNow.find((x) => x.code === wanted.code) || null;
+      if (!match && group.sizes.length === 1 && visible.length === 1) match = visible[0]!;
+      const errors: CellError[] = [];
+      if (match && usedBy.has(match.id)) {
+        errors.push({ column: sizeColumn(map, "sizeLabel"), message: IMPORT_MESSAGES.sameSize(usedBy.get(match.id)!) });
+      }
+      const target = targetSize(p, match, { single, productSku: product.target.sku, inheritedWeight: variable ? lead!.read.product!.weightGrams : undefined });
+      const other = sizesNow.find((x) => x !== match && x.code === target.code);
+      if (other) errors.push({ column: sizeColumn(map, "sizeLabel"), message: IMPORT_MESSAGES.sizeTaken(target.label || target.code, other.sku) });
+      else if (codes.has(target.code)) errors.push({ column: sizeColumn(map, "sizeLabel"), message: IMPORT_MESSAGES.sameSize(codes.get(target.code)!) });
+      const holder = target.sku ? skuHolders.get(target.sku) : undefined;
+      if (holder && holder.productId !== product.existing?.id) errors.push({ column: sizeColumn(map, "sizeSku"), message: IMPORT_MESSAGES.sizeSkuTaken(target.sku!, holder.name) });
+      if (errors.length) {
+        fail(s, errors);
+        continue;
+      }
+      if (match) usedBy.set(match.id, s.row);
+      codes.set(target.code, s.row);
+      const changes = match ? [...new Set(SIZE_FIELDS.filter(([field]) => differs(match!, target, field)).map(([, key]) => sizeColumn(map, key)))] : [];
+      const row = rowOf(s);
+      row.product = product;
+      product.sizes.push({ row, existing: match, target, changes });
+      if (match?.hidden) row.report.notes = [...(row.report.notes ?? []), IMPORT_MESSAGES.hiddenSize];
+    }
+    // The product's own row is its first size (our file, a simple product): without it, none of its rows is written.
+    if (lead && group.sizes.includes(lead) && rowOf(lead).report.errors?.length) {
+      for (const size of product.sizes) {
+        delete size.row.product;
+        fail(group.sizes.find((s) => s.row === size.row.report.row)!, [{ column: "", message: VARIATION_MESSAGES.parentError(lead.row) }]);
+      }
+      continue;
+    }
+    if (!product.existing && !product.sizes.length) {
+      if (lead && !group.sizes.includes(lead)) fail(lead, [{ column: "", message: IMPORT_MESSAGES.noGoodSizes(group.sizes.map((s) => s.row)) }]);
+      continue;
+    }
+
+    // The rows' reports: the product's own changes on its row, each size's on its own.
+    const productNew = !product.existing;
+    if (product.lead) {
+      const report = product.lead.report;
+      product.lead.product = product;
+      report.slug = product.target.slug;
+      report.sku = product.target.sku ?? "";
+      report.action = productNew ? "create" : product.changes.length ? "update" : "unchanged";
+      if (product.changes.length) report.changes = [...product.changes];
+      if (productNew && product.target.category && newCategories.has(product.target.category)) report.notes = [...(report.notes ?? []), `New category "${newCategories.get(product.target.category)}"`];
+      if (product.pending.length) report.notes = [...(report.notes ?? []), `${product.pending.length} image${product.pending.length === 1 ? "" : "s"} to fetch`];
+      if (product.failures.length) report.imageFailures = product.failures.map(({ url, reason }) => ({ url, reason }));
+      if (variable) {
+        const skipped = group.others.filter((o) => o.read.skip).length;
+        report.notes = [...(report.notes ?? []), VARIATION_MESSAGES.sizes(product.sizes.map((s) => s.target.label || s.target.code)), ...(skipped ? [IMPORT_MESSAGES.variationsSkipped(skipped)] : [])];
+      }
+    }
+    for (const size of product.sizes) {
+      const report = size.row.report;
+      if (sized || variable || group.shopSku) report.size = size.target.label || size.target.code;
+      if (size.row === product.lead) {
+        if (size.changes.length) report.changes = [...new Set([...(report.changes ?? []), ...size.changes])];
+        if (!productNew) report.action = !size.existing ? "create" : report.changes?.length ? "update" : "unchanged";
+        continue;
+      }
+      report.slug = product.target.slug;
+      if (size.target.sku) report.sku = size.target.sku;
+      report.action = productNew || !size.existing ? "create" : size.changes.length ? "update" : "unchanged";
+      if (size.changes.length) report.changes = size.changes;
+    }
+    for (const source of product.pending) pendingAll.add(source);
+    products.push(product);
+  }
+  return { map, rows: [...planned.values()], products, newCategories, pending: [...pendingAll] };
 }
 
 export function reportOf(plan: Plan): ImportReport {
@@ -604,9 +910,10 @@ export function reportOf(plan: Plan): ImportReport {
     rows: plan.rows.map((r) => r.report),
     newCategories: [...plan.newCategories.values()],
     imagesToFetch: plan.pending.length,
-    imagesFailed: plan.rows.reduce((n, r) => n + r.failures.length, 0),
+    imagesFailed: plan.products.reduce((n, p) => n + p.failures.length, 0),
     ignoredColumns: plan.map.ignored,
     notes: fileNotes(plan.map),
+    products: plan.products.filter(writes).length,
   };
 }
 
@@ -854,7 +1161,7 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
     if (!options.goodRowsOnly && plan.rows.some((r) => r.report.action === "error")) throw new ImportFailure(IMPORT_MESSAGES.changedMeanwhile, reportOf(plan));
 
     // Stored images the map points to must still exist (a product's deletion removes its files).
-    const cached = [...new Map(plan.rows.flatMap((r) => r.fromCache).map((c) => [c.url, c])).values()];
+    const cached = [...new Map(plan.products.flatMap((p) => p.fromCache).map((c) => [c.url, c])).values()];
     const gone: string[] = [];
     await mapLimit(cached, 8, async ({ source, url }) => {
       const stem = storedImageStem(url);
@@ -895,18 +1202,18 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
     }
 
     const report = reportOf(plan);
-    const writes = plan.rows.filter((r) => r.report.action === "create" || r.report.action === "update");
-    await progress("writing", 0, writes.length, true);
+    const writing = plan.products.filter(writes).length;
+    await progress("writing", 0, writing, true);
     const message = IMPORT_MESSAGES.done(report.counts, report.imagesFailed ?? 0);
     try {
       await db.transaction().execute(async (trx) => {
-        const searchIndex = await bulkSearchIndex(trx, writes.length);
+        const searchIndex = await bulkSearchIndex(trx, writing);
         await writePlan(trx, plan, id, options.onWrite);
         await searchIndex?.finish();
         const finished = await trx
           .updateTable("product_imports")
           // the file is kept while it has rows with errors: the page offers them as a CSV to fix and import again
-          .set({ status: "applied", csv: report.counts.error ? record.csv : null, report: JSON.stringify(report), message, phase: null, progress_done: writes.length, progress_total: writes.length, updated_at: new Date().toISOString() })
+          .set({ status: "applied", csv: report.counts.error ? record.csv : null, report: JSON.stringify(report), message, phase: null, progress_done: writing, progress_total: writing, updated_at: new Date().toISOString() })
           .where("id", "=", id)
           .where("claim", "=", claim)
           .where("status", "=", "applying")
@@ -918,7 +1225,7 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
       if (isUniqueViolation(error)) throw new ImportFailure("Another product took a SKU or slug of this file while it was being imported: nothing was written. Preview the file again");
       throw error;
     }
-    if (writes.length) storefrontChanged(`product import ${id}`);
+    if (writing) storefrontChanged(`product import ${id}`);
   } catch (error) {
     const failure = error instanceof ImportFailure ? error : null;
     if (!failure) logger.error({ err: error, importId: id }, "product import failed");
@@ -986,13 +1293,18 @@ async function bulkSearchIndex(trx: Queryable, writes: number): Promise<{ finish
   };
 }
 
-/** Every write of the plan, inside the caller's transaction: new categories, new products, changed products, tiers. */
+/**
+ * Every write of the plan, inside the caller's transaction: new categories, new products with their sizes, changed
+ * products, new and changed sizes, their tiers; then each written product's summary of its sizes (docs/decisions/049).
+ * A size the file doesn't name is left as it is: an import never removes one.
+ */
 async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?: (written: number) => void) {
   const now = new Date().toISOString();
   const categoryIds = new Map<string, string>();
   const newCategories = [...plan.newCategories].map(([slug, name]) => ({ id: newId(), name: name.replace(/\s+/g, " ").trim(), slug, created_at: now }));
   for (const part of chunks(newCategories, CHUNK)) await trx.insertInto("categories").values(part).execute();
-  const slugs = [...new Set(plan.rows.map((r) => r.target?.category).filter((s): s is string => !!s))];
+  const toWrite = plan.products.filter(writes);
+  const slugs = [...new Set(toWrite.map((p) => p.target.category).filter((s): s is string => !!s))];
   for (const part of chunks(slugs)) {
     for (const c of await trx.selectFrom("categories").select(["id", "slug"]).where("slug", "in", part).execute()) categoryIds.set(c.slug, c.id);
   }
@@ -1002,17 +1314,12 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
     name: t.name,
     slug: t.slug,
     description: t.description,
-    price_cents: t.price_cents,
-    was_price_cents: t.was_price_cents,
     images: JSON.stringify(t.images),
     category_id: categoryId(t.category),
     meta_title: t.meta_title,
     meta_desc: t.meta_desc,
-    stock: t.stock,
     inspired_house: t.inspired_house,
     inspired_fragrance: t.inspired_fragrance,
-    size_ml: t.size_ml,
-    weight_grams: t.weight_grams,
     scent_family: t.scent_family,
     scent_top: t.scent_top,
     scent_heart: t.scent_heart,
@@ -1022,51 +1329,87 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
     scent_seasons: t.scent_seasons,
     scent_for: t.scent_for,
   });
+  const sizeColumns = (t: SizeState) => ({
+    label: t.label,
+    code: t.code,
+    size_ml: t.size_ml,
+    price_cents: t.price_cents,
+    was_price_cents: t.was_price_cents,
+    sku: t.sku,
+    stock: t.stock,
+    weight_grams: t.weight_grams,
+  });
   let written = 0;
   const start = Date.now();
-  const creates = plan.rows.filter((r) => r.report.action === "create");
   /** the products written whose row has images: their missing images are the row's failures now */
-  const missing: Array<{ productId: string; planned: PlannedRow }> = [];
-  const newTiers: Array<{ id: string; product_id: string; min_quantity: number; max_quantity: number | null; price_cents: number }> = [];
+  const missing: Array<{ productId: string; planned: PlannedProduct }> = [];
+  const newSizes: Array<ReturnType<typeof sizeColumns> & { id: string; product_id: string; position: number; hidden: number; created_at: string }> = [];
+  const newTiers: Array<{ id: string; product_id: string; size_id: string; min_quantity: number; max_quantity: number | null; price_cents: number }> = [];
+  const tiersOf = (productId: string, sizeId: string, tiers: PriceTier[]) => {
+    for (const t of tiers) newTiers.push({ id: newId(), product_id: productId, size_id: sizeId, min_quantity: t.minQuantity, max_quantity: t.maxQuantity, price_cents: t.priceCents });
+  };
   const writtenIds: string[] = [];
-  for (const part of chunks(creates, CHUNK)) {
-    const values = part.map((r, i) => {
+  for (const part of chunks(toWrite.filter((p) => !p.existing), CHUNK)) {
+    const values = part.map((p, i) => {
       const id = newId();
       writtenIds.push(id);
-      if (r.hasImages) missing.push({ productId: id, planned: r });
-      for (const t of r.target!.tiers) newTiers.push({ id: newId(), product_id: id, min_quantity: t.minQuantity, max_quantity: t.maxQuantity, price_cents: t.priceCents });
+      if (p.hasImages) missing.push({ productId: id, planned: p });
+      for (const [position, size] of p.sizes.entries()) {
+        // the first size takes the product's id, as every product's one size does (docs/decisions/049)
+        const sizeId = position === 0 ? id : newId();
+        newSizes.push({ id: sizeId, product_id: id, ...sizeColumns(size.target), position, hidden: 0, created_at: now });
+        tiersOf(id, sizeId, size.target.tiers);
+      }
+      // the price is the summary of its sizes, written again from them below (refreshProductSummaries)
       // One millisecond apart in file order, so "newest first" lists them in a fixed order.
-      return { id, ...columns(r.target!), created_at: new Date(start + written + i).toISOString() };
+      return { id, ...columns(p.target), price_cents: p.sizes[0]!.target.price_cents, created_at: new Date(start + written + i).toISOString() };
     });
     await trx.insertInto("products").values(values).execute();
     written += part.length;
     onWrite?.(written);
   }
   const replacedTiers: string[] = [];
-  for (const r of plan.rows) {
-    if (r.report.action !== "update") continue;
-    const before = r.existing!;
+  for (const p of toWrite) {
+    const before = p.existing;
+    if (!before) continue;
     writtenIds.push(before.id);
-    if (r.hasImages) missing.push({ productId: before.id, planned: r });
-    const after = columns(r.target!);
-    const changed: Record<string, unknown> = {};
-    const current = { ...columns(before), category_id: undefined };
-    for (const [key, value] of Object.entries(after)) {
-      if (key === "category_id") {
-        if (before.category !== r.target!.category) changed.category_id = value;
-      } else if (value !== (current as Record<string, unknown>)[key]) changed[key] = value;
+    if (p.hasImages) missing.push({ productId: before.id, planned: p });
+    if (p.changes.length) {
+      const after = columns(p.target);
+      const current = { ...columns(before), category_id: undefined };
+      const changed: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(after)) {
+        if (key === "category_id") {
+          if (before.category !== p.target.category) changed.category_id = value;
+        } else if (value !== (current as Record<string, unknown>)[key]) changed[key] = value;
+      }
+      if (Object.keys(changed).length) await trx.updateTable("products").set(changed).where("id", "=", before.id).execute();
     }
-    if (Object.keys(changed).length) await trx.updateTable("products").set(changed).where("id", "=", before.id).execute();
-    if (!sameTiers(before.tiers, r.target!.tiers)) {
-      replacedTiers.push(before.id);
-      for (const t of r.target!.tiers) newTiers.push({ id: newId(), product_id: before.id, min_quantity: t.minQuantity, max_quantity: t.maxQuantity, price_cents: t.priceCents });
+    let position = Math.max(-1, ...before.sizes.map((s) => s.position)) + 1;
+    for (const size of p.sizes) {
+      if (!size.existing) {
+        const sizeId = newId();
+        newSizes.push({ id: sizeId, product_id: before.id, ...sizeColumns(size.target), position: position++, hidden: 0, created_at: now });
+        tiersOf(before.id, sizeId, size.target.tiers);
+        continue;
+      }
+      if (!size.changes.length) continue;
+      const after = sizeColumns(size.target);
+      const current = sizeColumns(size.existing);
+      const changed = Object.fromEntries(Object.entries(after).filter(([key, value]) => value !== current[key as keyof typeof current]));
+      if (Object.keys(changed).length) await trx.updateTable("product_sizes").set(changed).where("id", "=", size.existing.id).execute();
+      if (!sameTiers(size.existing.tiers, size.target.tiers)) {
+        replacedTiers.push(size.existing.id);
+        tiersOf(before.id, size.existing.id, size.target.tiers);
+      }
     }
     written++;
     onWrite?.(written);
   }
-  for (const part of chunks(replacedTiers)) await trx.deleteFrom("product_tiers").where("product_id", "in", part).execute();
+  for (const part of chunks(newSizes, CHUNK)) await trx.insertInto("product_sizes").values(part).execute();
+  for (const part of chunks(replacedTiers)) await trx.deleteFrom("product_tiers").where("size_id", "in", part).execute();
   for (const part of chunks(newTiers, CHUNK)) await trx.insertInto("product_tiers").values(part).execute();
-  // A product's columns are its one size's (docs/decisions/049).
-  await syncSingleSize(trx, writtenIds);
-  for (const { productId, planned } of missing) await replaceMissingImages(trx, productId, planned.failures, importId, planned.report.row);
+  // The product row keeps the summary of its sizes that lists, sort and the price filter read.
+  await refreshProductSummaries(trx, writtenIds);
+  for (const { productId, planned } of missing) await replaceMissingImages(trx, productId, planned.failures, importId, planned.lead?.report.row ?? 0);
 }

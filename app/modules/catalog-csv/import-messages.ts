@@ -29,6 +29,16 @@ export const IMPORT_MESSAGES = {
   interrupted: "The import stopped before it finished (the server restarted?). Nothing was written: apply it again",
   failed: "The import failed and nothing was written. Try again; if it fails again, the log says why",
   changedMeanwhile: "The catalogue changed since the preview and some rows now have errors (below). Nothing was imported",
+  // sizes (issue 33)
+  productCellDiffers: (row: number) => `differs from row ${row} of the same product: a product's columns are the same on each of its size rows (or left empty after the first)`,
+  noGoodSizes: (rows: number[]) => `None of its sizes can be imported (${rows.length === 1 ? "row" : "rows"} ${rows.slice(0, 5).join(", ")}${rows.length > 5 ? "…" : ""})`,
+  soldInSizes: (labels: string[]) =>
+    `This product is sold in ${labels.length} sizes (${labels.join(", ")}) and the file has no Size column: export the products again and edit each size on its row`,
+  sameSize: (row: number) => `Row ${row} is the same size of this product: each size may appear once`,
+  sizeTaken: (label: string, sku: string | null) => `The product has a size "${label}" already${sku ? ` (SKU ${sku})` : ""}: give this one another label, or its SKU`,
+  sizeSkuTaken: (sku: string, product: string) => `SKU "${sku}" is a size of another product ("${product}")`,
+  hiddenSize: "This size is hidden in the shop (it has orders): the import updates it and leaves it hidden",
+  variationsSkipped: (n: number) => `${groupCount(n)} of its ${n === 1 ? "variation isn't a size and is" : "variations aren't sizes and are"} skipped (below)`,
   done: (c: ImportCounts, imagesFailed = 0) =>
     `Imported: ${groupCount(c.create)} created, ${groupCount(c.update)} updated, ${groupCount(c.unchanged)} unchanged${c.skip ? `, ${groupCount(c.skip)} skipped` : ""}${
       c.error ? `; ${groupCount(c.error)} ${c.error === 1 ? "row" : "rows"} with errors not imported` : ""

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
-import { insertProduct } from "../../../tests/factories/catalog";
+import { insertProduct, updateProduct } from "../../../tests/factories/catalog";
 import { ROW_MESSAGES } from "./csv-columns";
 import { productsCsvStream } from "./csv-export.server";
 import { applyImport, claimImport, failedRowsCsv, getImportView, IMPORT_MESSAGES, previewImport, type ApplyOptions } from "./csv-import.server";
@@ -240,7 +240,7 @@ describe("rows with errors beside good ones", () => {
 describe("our own file carries the was price", () => {
   it("exports it as a column and imports it back", async () => {
     const oud = await insertProduct(db(), { name: "Velvet Oud", slug: "velvet-oud", price_cents: 89_900, images: [DEFAULT_PRODUCT_IMAGES.men] });
-    await db().updateTable("products").set({ sku: "VO-100", was_price_cents: 129_900 }).where("id", "=", oud.id).execute();
+    await updateProduct(db(), oud.id, { sku: "VO-100", was_price_cents: 129_900 });
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await new Response(productsCsvStream(db(), { baseUrl: "http://localhost:3000" })).arrayBuffer());
     const [header, row] = parseSync(text.slice(1)) as string[][];
     expect(row![header!.indexOf("Was price (ZAR)")]).toBe("1299.00");
