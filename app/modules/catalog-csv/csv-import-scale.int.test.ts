@@ -15,7 +15,7 @@ import { applyImport, claimImport, getImportView, previewImport } from "./csv-im
 const ROWS = 10_000;
 const BUDGET_MS = 30_000;
 
-/** 10 000 products as our export writes them (images left empty: the category's default picture). */
+/** 10 000 products as our export writes them, a size each (images left empty: the category's default picture). */
 function tenThousandRows(rows = ROWS): string {
   const houses = ["Dior", "Chanel", "Tom Ford", "Creed", "Yves Saint Laurent"];
   const records = Array.from({ length: rows }, (_, i) => {
@@ -25,6 +25,9 @@ function tenThousandRows(rows = ROWS): string {
       `scale-scent-${n}`,
       `Scale Scent ${n}`,
       `Scale Collection ${(i % 10) + 1}`,
+      // its one size (issue 33): label and SKU, then the size's columns
+      `${[30, 50, 100][i % 3]} ml`,
+      `SCALE-${n}`,
       `${299 + (i % 700)}.${String(i % 100).padStart(2, "0")}`,
       i % 5 === 0 ? `${1299 + (i % 700)}.00` : "",
       i % 10 === 0 ? "3-5: 279.00; 6+: 259.00" : "",

@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
+import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
 import { DomainError } from "~/utils/errors";
 import { insertCategory, insertProduct, insertTier, updateProduct } from "../../../tests/factories/catalog";
@@ -14,6 +15,7 @@ import { CSV_MESSAGES, OUR_HEADER } from "./csv-columns";
 import { productsCsvStream } from "./csv-export.server";
 import { applyImport, claimImport, getImportView, IMPORT_MESSAGES, previewImport, type ApplyOptions } from "./csv-import.server";
 import { storeImage } from "./remote-image.server";
+import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
 
 const db = () => getDb();
 const BASE = "http://localhost:3000";
@@ -49,7 +51,7 @@ async function importFile(content: Uint8Array | string, options: ApplyOptions = 
 /** The catalogue's rows (what an import may change), for "nothing changed" checks. */
 async function catalogue() {
   const out: Record<string, string[]> = {};
-  for (const table of ["products", "categories", "product_tiers"]) {
+  for (const table of ["products", "categories", "product_tiers", "product_sizes"]) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db());
     out[table] = rows.map((r) => JSON.stringify(r)).sort();
   }
@@ -133,6 +135,114 @@ describe("our own file", () => {
     const partial = await importFile("Slug,Name,Price (ZAR)\nbare,Bare,99\n");
     expect(partial.rows[0]).toMatchObject({ action: "update", changes: ["Price (ZAR)"] });
     expect(await db().selectFrom("products").select(["price_cents", "description"]).where("id", "=", p.id).executeTakeFirstOrThrow()).toEqual({ price_cents: 9900, description: p.description });
+  });
+});
+
+describe("a product in several sizes (issue 33)", () => {
+  /** Velvet Rose in 30, 50 and 100 ml (tiers on the 100 ml), and a 10 ml no longer sold (hidden: it has orders). */
+  async function roseInSizes() {
+    await emptyCatalogue();
+    const her = await insertCategory(db(), { name: "For Her", slug: "for-her" });
+    const rose = await insertProduct(db(), { name: "Velvet Rose", slug: "velvet-rose", category_id: her.id, price_cents: 64_900, size_ml: 50, stock: 8, images: [DEFAULT_PRODUCT_IMAGES.ladies] });
+    await updateProduct(db(), rose.id, { sku: "SC-ROSE" });
+    await db().updateTable("product_sizes").set({ sku: "SC-ROSE-50", position: 1 }).where("id", "=", rose.id).execute();
+    const size = (id: string, values: { label: string; code: string; size_ml: number; price_cents: number; sku: string; position: number; stock?: number | null; hidden?: number; was_price_cents?: number | null }) => ({
+      id, product_id: rose.id, weight_grams: null, stock: null, hidden: 0, created_at: new Date().toISOString(), ...values,
+    });
+    await db()
+      .insertInto("product_sizes")
+      .values([
+        size(`${rose.id}-30`, { label: "30 ml", code: "30ml", size_ml: 30, price_cents: 44_900, sku: "SC-ROSE-30", position: 0, stock: 12 }),
+        size(`${rose.id}-100`, { label: "100 ml", code: "100ml", size_ml: 100, price_cents: 99_900, was_price_cents: 119_900, sku: "SC-ROSE-100", position: 2 }),
+        size(`${rose.id}-10`, { label: "10 ml", code: "10ml", size_ml: 10, price_cents: 14_900, sku: "SC-ROSE-10", position: 3, hidden: 1 }),
+      ])
+      .execute();
+    await insertTier(db(), rose.id, { min_quantity: 3, max_quantity: null, price_cents: 89_900, size_id: `${rose.id}-100` });
+    await refreshProductSummaries(db(), [rose.id]);
+    return rose;
+  }
+  const cellsOf = (text: string) => parseSync(text.slice(1)) as string[][];
+  const col = (name: string) => OUR_HEADER.indexOf(name);
+
+  it("exports a row per size with its product's columns repeated, imports back unchanged, and into an empty shop re-exports the same bytes", async () => {
+    await roseInSizes();
+    const first = await exportText();
+    const [, ...rows] = cellsOf(first);
+    // the visible sizes in the owner's order; the hidden 10 ml isn't sold any more
+    expect(rows.map((r) => [r[col("Slug")], r[col("Name")], r[col("Category")], r[col("Size")], r[col("Size SKU")], r[col("Price (ZAR)")], r[col("Was price (ZAR)")], r[col("Tier prices (ZAR)")], r[col("Stock")], r[col("Size (ml)")]])).toEqual([
+      ["velvet-rose", "Velvet Rose", "For Her", "30 ml", "SC-ROSE-30", "449.00", "", "", "12", "30"],
+      ["velvet-rose", "Velvet Rose", "For Her", "50 ml", "SC-ROSE-50", "649.00", "", "", "8", "50"],
+      ["velvet-rose", "Velvet Rose", "For Her", "100 ml", "SC-ROSE-100", "999.00", "1199.00", "3+: 899.00", "", "100"],
+    ]);
+    expect(new Set(rows.map((r) => r[col("SKU")]))).toEqual(new Set(["SC-ROSE"]));
+
+    const before = await catalogue();
+    const again = await previewImport(db(), { fileName: "p.csv", bytes: bytes(first), adminId: null });
+    expect(again.report.counts).toEqual({ create: 0, update: 0, unchanged: 3, skip: 0, error: 0 });
+    expect(again.report.rows.map((r) => r.size)).toEqual(["30 ml", "50 ml", "100 ml"]);
+    expect(await catalogue()).toEqual(before);
+
+    await emptyCatalogue();
+    const view = await importFile(first);
+    expect(view.report.counts).toMatchObject({ create: 3, error: 0 });
+    expect(view.report.products).toBe(1);
+    const product = await db().selectFrom("products").select(["price_cents", "max_price_cents", "was_price_cents", "stock", "size_ml"]).executeTakeFirstOrThrow();
+    // the product's summary: the cheapest size's price, "from" up to the dearest; the 100 ml isn't counted
+    expect(product).toEqual({ price_cents: 44_900, max_price_cents: 99_900, was_price_cents: null, stock: null, size_ml: 30 });
+    expect(await exportText()).toBe(first);
+  });
+
+  it("a spreadsheet's edit: later rows may leave the product's columns empty; a changed price updates that size only; a different product value is an error; a new row adds a size and none is removed", async () => {
+    const rose = await roseInSizes();
+    const [header, ...rows] = cellsOf(await exportText());
+    for (const row of rows.slice(1)) for (const name of ["Name", "Category", "Description", "Images"]) row[col(name)] = "";
+    rows[2]![col("Price (ZAR)")] = "949.00";
+    const travel = [...rows[0]!];
+    travel[col("Size")] = "Travel spray";
+    travel[col("Size SKU")] = "SC-ROSE-TRAVEL";
+    travel[col("Size (ml)")] = "10";
+    travel[col("Price (ZAR)")] = "199.00";
+    const changes: string[] = [];
+    const stop = onStorefrontChange((reason) => changes.push(reason));
+    const view = await importFile(`\uFEFF${stringify([header!, ...rows, travel])}`);
+    stop();
+    expect(view.rows.map((r) => [r.row, r.action, r.size, r.changes])).toEqual([
+      [2, "unchanged", "30 ml", undefined],
+      [3, "unchanged", "50 ml", undefined],
+      [4, "update", "100 ml", ["Price (ZAR)"]],
+      [5, "create", "Travel spray", undefined],
+    ]);
+    expect(changes).toHaveLength(1);
+    const sizes = await db().selectFrom("product_sizes").select(["label", "code", "price_cents", "position", "hidden"]).where("product_id", "=", rose.id).orderBy("position").execute();
+    expect(sizes).toEqual([
+      { label: "30 ml", code: "30ml", price_cents: 44_900, position: 0, hidden: 0 },
+      { label: "50 ml", code: "50ml", price_cents: 64_900, position: 1, hidden: 0 },
+      { label: "100 ml", code: "100ml", price_cents: 94_900, position: 2, hidden: 0 },
+      { label: "10 ml", code: "10ml", price_cents: 14_900, position: 3, hidden: 1 },
+      { label: "Travel spray", code: "travelspray", price_cents: 19_900, position: 4, hidden: 0 },
+    ]);
+    expect(await db().selectFrom("products").select(["price_cents", "max_price_cents"]).where("id", "=", rose.id).executeTakeFirstOrThrow()).toEqual({ price_cents: 19_900, max_price_cents: 94_900 });
+
+    rows[1]![col("Description")] = "Another description";
+    const { report } = await previewImport(db(), { fileName: "p.csv", bytes: bytes(`\uFEFF${stringify([header!, ...rows])}`), adminId: null });
+    expect(report.rows.find((r) => r.action === "error")).toMatchObject({ row: 3, errors: [{ column: "Description", message: `differs from row 2 of the same product: a product's columns are the same on each of its size rows (or left empty after the first)` }] });
+  });
+
+  it("an older file without the Size columns imports a product a row, its one size; it can't say which size of a product in several", async () => {
+    await roseInSizes();
+    const plain = await insertProduct(db(), { name: "Plain Musk", slug: "plain-musk", price_cents: 30_000, images: [DEFAULT_PRODUCT_IMAGES.men] });
+    const older = "Slug,Name,Price (ZAR),Size (ml)\nplain-musk,Plain Musk,350.00,50\nvelvet-rose,Velvet Rose,500.00,\nnew-oud,New Oud,400.00,100\n";
+    const { report } = await previewImport(db(), { fileName: "older.csv", bytes: bytes(older), adminId: null });
+    expect(report.rows.map((r) => [r.row, r.action, r.size, r.changes ?? r.errors])).toEqual([
+      [2, "update", undefined, ["Size (ml)", "Price (ZAR)"]],
+      [3, "error", undefined, [{ column: "", message: IMPORT_MESSAGES.soldInSizes(["30 ml", "50 ml", "100 ml"]) }]],
+      [4, "create", undefined, undefined],
+    ]);
+    const view = await importFile(older.replace(/velvet-rose.*\n/, ""));
+    expect(view.status).toBe("applied");
+    expect(await db().selectFrom("product_sizes").select(["label", "code", "size_ml", "price_cents"]).where("product_id", "=", plain.id).execute()).toEqual([{ label: "50 ml", code: "50ml", size_ml: 50, price_cents: 35_000 }]);
+    const oud = await db().selectFrom("products as p").innerJoin("product_sizes as s", "s.product_id", "p.id").select(["s.id as sizeId", "p.id", "s.label", "s.price_cents"]).where("p.slug", "=", "new-oud").execute();
+    expect(oud).toEqual([{ sizeId: oud[0]!.id, id: oud[0]!.id, label: "100 ml", price_cents: 40_000 }]);
   });
 });
 

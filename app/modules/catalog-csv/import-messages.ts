@@ -38,7 +38,7 @@ export const IMPORT_MESSAGES = {
   sizeTaken: (label: string, sku: string | null) => `The product has a size "${label}" already${sku ? ` (SKU ${sku})` : ""}: give this one another label, or its SKU`,
   sizeSkuTaken: (sku: string, product: string) => `SKU "${sku}" is a size of another product ("${product}")`,
   hiddenSize: "This size is hidden in the shop (it has orders): the import updates it and leaves it hidden",
-  variationsSkipped: (n: number) => `${groupCount(n)} of its ${n === 1 ? "variation isn't a size and is" : "variations aren't sizes and are"} skipped (below)`,
+  variationsSkipped: (n: number) => `${groupCount(n)} of its variations ${n === 1 ? "isn't a size" : "aren't sizes"}: skipped (below)`,
   done: (c: ImportCounts, imagesFailed = 0) =>
     `Imported: ${groupCount(c.create)} created, ${groupCount(c.update)} updated, ${groupCount(c.unchanged)} unchanged${c.skip ? `, ${groupCount(c.skip)} skipped` : ""}${
       c.error ? `; ${groupCount(c.error)} ${c.error === 1 ? "row" : "rows"} with errors not imported` : ""

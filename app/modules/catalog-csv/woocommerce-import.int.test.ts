@@ -18,7 +18,7 @@ import { getDb } from "~/db/db.server";
 import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { insertProduct, updateProduct } from "../../../tests/factories/catalog";
-import { ROW_MESSAGES } from "./csv-columns";
+import { ROW_MESSAGES, VARIATION_MESSAGES } from "./csv-columns";
 import { productsCsvStream } from "./csv-export.server";
 import { applyImport, claimImport, failedRowsCsv, getImportView, IMPORT_MESSAGES, previewImport, type ApplyOptions } from "./csv-import.server";
 import { fetchMissingImagesAgain, listMissingImages } from "./missing-images.server";
@@ -27,6 +27,7 @@ import { importRemoteImage } from "./remote-image.server";
 const db = () => getDb();
 const TODAY = "2026-11-28";
 const SAMPLE = join(import.meta.dirname, "../../../tests/fixtures/woocommerce/sample_products.csv");
+const PERFUMES = join(import.meta.dirname, "../../../tests/fixtures/woocommerce/perfume_variable_products.csv");
 const WOO_HOST = "https://woocommercecore.mystagingwebsite.com/wp-content/uploads/2017/12/";
 
 let media = "";
@@ -103,6 +104,18 @@ describe("WooCommerce's sample data set, unchanged", () => {
     // the real host doesn't resolve here: every simple product's image is listed with its row, address and reason
     expect(report.imagesToFetch).toBe(0);
     expect(report.imagesFailed).toBe(14);
+    // its variable products vary by colour and logo (the V-Neck's Size is "any"): none is a size, each says so
+    expect(report.rows.filter((r) => r.row === 2 || r.row === 3 || /^Varies/.test(r.notes?.[0] ?? "")).map((r) => [r.row, r.action, r.notes?.[0]])).toEqual([
+      [2, "skip", VARIATION_MESSAGES.noSizes(3, ["Color"])],
+      [3, "skip", VARIATION_MESSAGES.noSizes(4, ["Color", "Logo"])],
+      [16, "skip", VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Red" }])],
+      [17, "skip", VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Green" }])],
+      [18, "skip", VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Blue" }])],
+      [19, "skip", VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Red" }, { name: "Logo", value: "No" }])],
+      [20, "skip", VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Green" }, { name: "Logo", value: "No" }])],
+      [21, "skip", VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Blue" }, { name: "Logo", value: "No" }])],
+      [26, "skip", VARIATION_MESSAGES.notBySize([{ name: "Color", value: "Blue" }, { name: "Logo", value: "Yes" }])],
+    ]);
     const beanie = report.rows.find((r) => r.sku === "woo-beanie")!;
     expect(beanie).toMatchObject({ row: 6, action: "create", imageFailures: [{ url: `${WOO_HOST}beanie-2.jpg`, reason: "the host could not be found" }] });
 
@@ -248,5 +261,102 @@ describe("our own file carries the was price", () => {
     const { id } = await preview(text);
     await apply(id);
     expect(await products()).toMatchObject([{ sku: "VO-100", price_cents: 89_900, was_price_cents: 129_900 }]);
+  });
+});
+
+describe("a perfume shop's variable products (issue 33)", () => {
+  /** Every product with its sizes, as the shop sells them. */
+  async function catalogueWithSizes() {
+    const rows = await db()
+      .selectFrom("products as p")
+      .innerJoin("product_sizes as s", "s.product_id", "p.id")
+      .select(["p.name", "p.sku as productSku", "p.price_cents as from", "p.max_price_cents as to", "p.stock as total", "s.label", "s.code", "s.sku", "s.price_cents", "s.was_price_cents", "s.stock", "s.weight_grams", "s.position"])
+      .orderBy("p.name")
+      .orderBy("s.position")
+      .execute();
+    return rows;
+  }
+
+  it("previews each variable product with its sizes and the variations it skips, imports one product a scent, and the same file again changes nothing", async () => {
+    const file = await readFile(PERFUMES);
+    const { id, report } = await preview(file);
+    expect(report.counts).toEqual({ create: 8, update: 0, unchanged: 0, skip: 4, error: 0 });
+    expect(report.products).toBe(3);
+    expect(report.rows.map((r) => [r.row, r.action, r.name, r.size ?? null, r.notes?.filter((n) => !/^(1 image|New category)/.test(n)) ?? []])).toEqual([
+      [2, "create", "Velvet Rose", null, ["3 sizes: 30 ml, 50 ml, 100 ml"]],
+      [3, "create", "Oud Royale", null, ["2 sizes: 50 ml, 100 ml", IMPORT_MESSAGES.variationsSkipped(1)]],
+      [4, "create", "Amber Nights", null, []],
+      [5, "skip", "Travel Atomiser", null, [VARIATION_MESSAGES.noSizes(2, ["Colour"])]],
+      [6, "create", "Velvet Rose - 30ml", "30 ml", []],
+      [7, "create", "Velvet Rose - 50ml", "50 ml", []],
+      [8, "create", "Velvet Rose - 100ml", "100 ml", []],
+      [9, "create", "Oud Royale - 50 ml", "50 ml", []],
+      [10, "create", "Oud Royale - 100 ml", "100 ml", [VARIATION_MESSAGES.stockOnParent]],
+      [11, "skip", "Oud Royale - 100 ml, Yes", null, [VARIATION_MESSAGES.alsoBy([{ name: "Gift box", value: "Yes" }], "100 ml")]],
+      [12, "skip", "Travel Atomiser - Gold", null, [VARIATION_MESSAGES.notBySize([{ name: "Colour", value: "Gold" }])]],
+      [13, "skip", "Travel Atomiser - Silver", null, [VARIATION_MESSAGES.notBySize([{ name: "Colour", value: "Silver" }])]],
+    ]);
+
+    const changes: string[] = [];
+    const stop = onStorefrontChange((reason) => changes.push(reason));
+    const view = await apply(id);
+    stop();
+    expect(view.message).toBe("Imported: 8 created, 0 updated, 0 unchanged, 4 skipped; 2 images could not be fetched");
+    expect(changes).toEqual([`product import ${id}`]);
+    // on sale today: the 50 ml at its sale price, its regular price the was price; an empty weight is the product's
+    expect(await catalogueWithSizes()).toEqual([
+      { name: "Amber Nights", productSku: "SC-AMBER-100", from: 79_900, to: 79_900, total: 6, label: "100 ml", code: "100ml", sku: "SC-AMBER-100", price_cents: 79_900, was_price_cents: null, stock: 6, weight_grams: 454, position: 0 },
+      { name: "Oud Royale", productSku: null, from: 89_900, to: 139_900, total: null, label: "50 ml", code: "50ml", sku: null, price_cents: 89_900, was_price_cents: null, stock: 3, weight_grams: null, position: 0 },
+      { name: "Oud Royale", productSku: null, from: 89_900, to: 139_900, total: null, label: "100 ml", code: "100ml", sku: null, price_cents: 139_900, was_price_cents: null, stock: null, weight_grams: null, position: 1 },
+      { name: "Velvet Rose", productSku: "SC-ROSE", from: 44_900, to: 99_900, total: null, label: "30 ml", code: "30ml", sku: "SC-ROSE-30", price_cents: 44_900, was_price_cents: null, stock: 12, weight_grams: 349, position: 0 },
+      { name: "Velvet Rose", productSku: "SC-ROSE", from: 44_900, to: 99_900, total: null, label: "50 ml", code: "50ml", sku: "SC-ROSE-50", price_cents: 54_900, was_price_cents: 64_900, stock: 8, weight_grams: 349, position: 1 },
+      { name: "Velvet Rose", productSku: "SC-ROSE", from: 44_900, to: 99_900, total: null, label: "100 ml", code: "100ml", sku: "SC-ROSE-100", price_cents: 99_900, was_price_cents: null, stock: null, weight_grams: 499, position: 2 },
+    ]);
+
+    const before = await catalogueWithSizes();
+    const again = await preview(file);
+    expect(again.report.counts).toEqual({ create: 0, update: 0, unchanged: 8, skip: 4, error: 0 });
+    expect(again.report.products).toBe(0);
+    expect(await catalogueWithSizes()).toEqual(before);
+  });
+
+  it("a variation with an error keeps the good ones when the owner imports the good rows; fixed, it comes in alone as its product's size", async () => {
+    const [header, ...records] = parseSync(await readFile(PERFUMES, "utf8"), { relax_column_count: true }) as string[][];
+    const price = header!.indexOf("Regular price");
+    const broken = records.map((r) => [...r]);
+    const fifty = broken.find((r) => r[2] === "SC-ROSE-50")!;
+    fifty[price] = "six hundred";
+    const { id, report } = await preview(stringify([header!, ...broken]));
+    expect(report.counts).toEqual({ create: 7, update: 0, unchanged: 0, skip: 4, error: 1 });
+    expect(report.rows.find((r) => r.action === "error")).toMatchObject({ row: 7, sku: "SC-ROSE-50", errors: [{ column: "Regular price", message: ROW_MESSAGES.price("six hundred") }] });
+    await expect(claimImport(db(), id)).rejects.toThrow(IMPORT_MESSAGES.hasErrors);
+
+    const view = await apply(id, { today: TODAY, goodRowsOnly: true });
+    expect(view.message).toBe("Imported: 7 created, 0 updated, 0 unchanged, 4 skipped; 1 row with errors not imported; 2 images could not be fetched");
+    expect((await catalogueWithSizes()).filter((s) => s.name === "Velvet Rose").map((s) => s.label)).toEqual(["30 ml", "100 ml"]);
+
+    // the row with its error, downloaded and fixed: the variation alone finds its product by the Parent's SKU
+    const download = (await failedRowsCsv(db(), id))!;
+    const [, row] = parseSync(download.text.slice(1), { relax_column_count: true }) as string[][];
+    row![price] = "649";
+    const fixed = await preview(stringify([header!, row!]));
+    expect(fixed.report.rows).toMatchObject([{ row: 2, action: "create", size: "50 ml", sku: "SC-ROSE-50" }]);
+    await apply(fixed.id);
+    const rose = (await catalogueWithSizes()).filter((s) => s.name === "Velvet Rose");
+    // the new size goes after the others; the product's summary takes it in
+    expect(rose.map((s) => [s.label, s.price_cents, s.was_price_cents, s.position])).toEqual([
+      ["30 ml", 44_900, null, 0],
+      ["100 ml", 99_900, null, 1],
+      ["50 ml", 54_900, 64_900, 2],
+    ]);
+    // a size of the file's product that isn't in the file is left as it is: an import never removes one
+    expect(rose).toHaveLength(3);
+  });
+
+  it("a variation whose product is neither in the file nor in the shop is an error naming its Parent", async () => {
+    const [header, ...records] = parseSync(await readFile(PERFUMES, "utf8"), { relax_column_count: true }) as string[][];
+    const orphan = records.find((r) => r[2] === "SC-ROSE-30")!;
+    const { report } = await preview(stringify([header!, orphan]));
+    expect(report.rows).toMatchObject([{ action: "error", errors: [{ column: "Parent", message: VARIATION_MESSAGES.parentMissing("SC-ROSE") }] }]);
   });
 });
