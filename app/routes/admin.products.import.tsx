@@ -131,6 +131,8 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
   const { report, status } = view;
   const { counts } = report;
   const changes = counts.create + counts.update;
+  // a product's size rows are one product (issue 33); reports stored before count rows
+  const products = report.products ?? changes;
   const hrefFor = (c: { show?: string; page?: number }) => listHref(PATH, query, c);
   const canApply = (status === "previewed" && counts.error === 0 && changes > 0) || status === "failed" || status === "interrupted";
   // rows with errors beside good ones: the owner may import the good rows now (and fix the others later)
@@ -203,8 +205,8 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       ) : null}
-      {canApply ? <ApplyForm id={view.id} count={changes} label={status === "previewed" ? `Import ${groupCount(changes)} ${changes === 1 ? "product" : "products"}` : "Try again"} /> : null}
-      {canApplyGood ? <ApplyForm id={view.id} count={changes} goodRowsOnly label={`Import the ${groupCount(changes)} good ${changes === 1 ? "row" : "rows"}`} /> : null}
+      {canApply ? <ApplyForm id={view.id} count={products} label={status === "previewed" ? `Import ${groupCount(products)} ${products === 1 ? "product" : "products"}` : "Try again"} /> : null}
+      {canApplyGood ? <ApplyForm id={view.id} count={products} goodRowsOnly label={`Import the ${groupCount(changes)} good ${changes === 1 ? "row" : "rows"}`} /> : null}
       {imagesFailed && view.imageFailures.length ? <ImageFailureList failures={view.imageFailures} total={imagesFailed} refetch={status === "applied" && !!missing} /> : null}
       <ImportRows
         rows={view.rows}

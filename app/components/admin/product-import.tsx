@@ -75,11 +75,17 @@ export function FormatHelp() {
           a column left out leaves that value as it is. Products are matched by SKU, then by slug; an empty Stock means not counted.
         </p>
         <p>
+          <strong className="text-ink">Sizes</strong>: a row per size, from Size to Weight (g) the size&rsquo;s own values; the product&rsquo;s columns are
+          repeated on each of its rows (or left empty after the first), and its rows are put together by Slug. Sizes are matched by Size SKU, then by
+          Size; a size the file doesn&rsquo;t name stays as it is. A file without the Size columns is a product a row, in one size.
+        </p>
+        <p>
           <strong className="text-ink">WooCommerce</strong>: SKU, Name, Regular price, Sale price and its dates (a product on sale comes in at its sale
           price, its regular price shown struck through), Description and Short description (HTML becomes text), Categories (the first one), Images
           (fetched by the shop; one that can&rsquo;t be fetched is listed and can be fetched again later), Stock and In stock?, Weight (in its unit,
-          converted to grams) and a Size attribute are read; the preview names the columns it ignores. Variable products, variations, drafts and
-          private products are skipped.
+          converted to grams) and a Size attribute are read; the preview names the columns it ignores. A variable product comes in as one product
+          with a size per variation by Size (its SKU, prices, stock and weight); variations by another attribute (a colour, a gift box) are listed
+          and skipped, as are drafts and private products.
         </p>
         <p>Prices may be written 1299.00 or R 1 299,00. Categories that don't exist yet are made.</p>
       </div>
@@ -193,6 +199,7 @@ export function ImportRows({
       cell: (r) => (
         <span className="block min-w-0 text-right md:text-left">
           <span className="block font-medium text-ink">{r.name || <span className="text-muted">(no name)</span>}</span>
+          {r.size ? <span className="block text-xs text-ink">Size {r.size}</span> : null}
           <span className="block break-all text-xs text-muted">{[r.sku && `SKU ${r.sku}`, r.slug].filter(Boolean).join(" · ")}</span>
         </span>
       ),

@@ -90,7 +90,8 @@ describe("our own file", () => {
       inspired_fragrance: "Miss Dior",
       size_ml: 50,
     });
-    await updateProduct(db(), rose.id, { sku: "SC-ROSE-50", weight_grams: 420, scent_family: "floral", scent_top: "lychee, pink pepper", scent_heart: "Turkish rose", scent_seasons: "spring, summer", scent_for: "women" });
+    await updateProduct(db(), rose.id, { sku: "SC-ROSE-50", weight_grams: 420 });
+    await db().updateTable("products").set({ scent_family: "floral", scent_top: "lychee, pink pepper", scent_heart: "Turkish rose", scent_seasons: "spring, summer", scent_for: "women" }).where("id", "=", rose.id).execute();
     await insertTier(db(), rose.id, { min_quantity: 3, max_quantity: 5, price_cents: 119900 });
     await insertTier(db(), rose.id, { min_quantity: 6, max_quantity: null, price_cents: 109950 });
     await insertProduct(db(), { name: '=HYPERLINK("http://evil.example","click")', slug: "formula", category_id: him.id, images: [DEFAULT_PRODUCT_IMAGES.men], stock: 12, description: "-dash first" });
@@ -447,7 +448,8 @@ describe("the scent profile (issue 22)", () => {
     await emptyCatalogue();
     oud = (await insertProduct(db(), { name: "Velvet Oud", slug: "velvet-oud", images: [DEFAULT_PRODUCT_IMAGES.men] })).id;
     plain = (await insertProduct(db(), { name: "Plain Musk", slug: "plain-musk", images: [DEFAULT_PRODUCT_IMAGES.men] })).id;
-    await updateProduct(db(), oud, { ...PROFILE, sku: "SC-OUD" });
+    await db().updateTable("products").set(PROFILE).where("id", "=", oud).execute();
+    await updateProduct(db(), oud, { sku: "SC-OUD" });
   });
 
   it("is exported for every product and imports back unchanged", async () => {
