@@ -14,7 +14,7 @@ import { addFromProductPage, fillAddress } from "./helpers/shop";
 const FIXTURE = "tests/fixtures/woocommerce-products.csv";
 const BOM = [0xef, 0xbb, 0xbf];
 const OUR_HEADER_LINE =
-  "SKU,Slug,Name,Category,Price (ZAR),Was price (ZAR),Tier prices (ZAR),Stock,Size (ml),Weight (g),Inspired by (house),Inspired by (fragrance),Description,Images,Meta title,Meta description,Scent family,Top notes,Heart notes,Base notes,Intensity,Worn,Seasons,Made for";
+  "SKU,Slug,Name,Category,Size,Size SKU,Price (ZAR),Was price (ZAR),Tier prices (ZAR),Stock,Size (ml),Weight (g),Inspired by (house),Inspired by (fragrance),Description,Images,Meta title,Meta description,Scent family,Top notes,Heart notes,Base notes,Intensity,Worn,Seasons,Made for";
 
 let baseURL = "";
 let admin: Awaited<ReturnType<BrowserContext["storageState"]>>;
@@ -73,8 +73,9 @@ test("products out and in: the export opens in a spreadsheet, a WooCommerce expo
   // The WooCommerce export as it is: what it makes, what it skips, the columns that mean nothing here.
   await preview(page, FIXTURE);
   await expect(page.getByText("woocommerce-products.csv: a WooCommerce product export")).toBeVisible();
-  await expect(stat(page, "New")).toHaveText(/^New\s*4$/);
-  await expect(stat(page, "Skipped")).toHaveText(/^Skipped\s*5$/);
+  // the variable Oud Collection's row and its two size variations' rows make one product in two sizes
+  await expect(stat(page, "New")).toHaveText(/^New\s*7$/);
+  await expect(stat(page, "Skipped")).toHaveText(/^Skipped\s*2$/);
   await expect(stat(page, "Errors")).toHaveText(/^Errors\s*0$/);
   await expect(page.getByText(/ignored columns/)).toBeVisible();
   await expect(page.getByText(/Tax status, Tax class/)).toBeVisible();
@@ -82,14 +83,16 @@ test("products out and in: the export opens in a spreadsheet, a WooCommerce expo
   await expect(page.getByRole("region", { name: /Images that can.t be fetched \(2\)/ })).toContainText("the host could not be found");
   const rows = page.getByRole("table", { name: "Rows of the file and what the import does with each" });
   await expect(rows.getByRole("row").filter({ hasText: "Velvet Rose" })).toContainText("New");
-  await expect(rows.getByRole("row").filter({ hasText: "Oud Collection - 30ml" })).toContainText("A variation of a variable product");
+  await expect(rows.getByRole("row").filter({ hasText: "Oud Collection - 30ml" })).toContainText("Size 30 ml");
+  await expect(rows.getByRole("row").filter({ hasText: "Oud Collection - 30ml" })).toContainText("New");
+  await expect(rows.getByRole("row").filter({ hasText: "Oud Collection" }).first()).toContainText("2 sizes: 30 ml, 100 ml");
   await expect(rows.getByRole("row").filter({ hasText: "Amber Nights" })).toContainText("A draft in WooCommerce");
 
   // Applied — without its image addresses, which this machine can't reach (the fetch has tests of its own).
   const woo = readFileSync(FIXTURE, "utf8").replace(/"https:\/\/shop\.example\.co\.za[^"]*"/, "");
   await preview(page, { name: "woocommerce-no-images.csv", buffer: Buffer.from(woo) });
-  await page.getByRole("button", { name: "Import 4 products" }).click();
-  await expect(page.getByText("Imported: 4 created, 0 updated, 0 unchanged, 5 skipped")).toBeVisible();
+  await page.getByRole("button", { name: "Import 5 products" }).click();
+  await expect(page.getByText("Imported: 7 created, 0 updated, 0 unchanged, 2 skipped")).toBeVisible();
 
   // In the shop at once, as the file says.
   const shopper = await browser.newContext({ baseURL });
@@ -106,7 +109,7 @@ test("products out and in: the export opens in a spreadsheet, a WooCommerce expo
 
   // The same file again: every row unchanged, nothing to apply.
   await preview(page, { name: "woocommerce-no-images.csv", buffer: Buffer.from(woo) });
-  await expect(stat(page, "Unchanged")).toHaveText(/^Unchanged\s*4$/);
+  await expect(stat(page, "Unchanged")).toHaveText(/^Unchanged\s*7$/);
   await expect(stat(page, "New")).toHaveText(/^New\s*0$/);
   await expect(page.getByText("Nothing to import: every row is unchanged or skipped")).toBeVisible();
   await expect(page.getByRole("button", { name: /^Import \d/ })).toHaveCount(0);
