@@ -13,6 +13,12 @@ export default [
   route("seller", "routes/seller.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
+  // wishlists and back-in-stock alerts (docs/decisions/057)
+  route("wishlist", "routes/wishlist.tsx"),
+  route("wishlist/shared/:token", "routes/wishlist.shared.$token.tsx"),
+  route("wishlist/alerts-off", "routes/wishlist.alerts-off.tsx"),
+  route("stock-alerts", "routes/stock-alerts.tsx"),
+  route("stock-alerts/confirm", "routes/stock-alerts.confirm.tsx"),
 
   // accounts
   ...prefix("auth", [
@@ -60,6 +66,8 @@ export default [
   // a signed-in shopper's cart kept on the server, and a cart reminder's restore link (docs/decisions/056)
   route("api/cart", "routes/api.cart.ts"),
   route("api/cart/restore", "routes/api.cart.restore.ts"),
+  route("api/wishlist", "routes/api.wishlist.ts"),
+  route("api/stock-alerts", "routes/api.stock-alerts.ts"),
 
   // admin (every page and action checks the role on the server)
   ...prefix("admin", [

@@ -32,6 +32,7 @@ import * as wasPriceAndMissingImages from "./migrations/0033_was_price_and_missi
 import * as productSizes from "./migrations/0034_product_sizes";
 import * as samples from "./migrations/0036_samples";
 import * as reminders from "./migrations/0039_reminders";
+import * as wishlistsAndStockAlerts from "./migrations/0040_wishlists_and_stock_alerts";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,8 @@ const migrations: Record<string, Migration> = {
   "0034_product_sizes": productSizes,
   "0036_samples": samples,
   "0039_reminders": reminders,
+  // 0035–0039: other branches of issues 33 and 34
+  "0040_wishlists_and_stock_alerts": wishlistsAndStockAlerts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -596,8 +596,8 @@ export interface RetentionRunsTable {
 }
 
 /** Every consent given or withdrawn, one row each, never updated (migration 0024, docs/decisions/039). */
-export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice";
-export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin";
+export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice" | "stock_alert" | "wishlist_alerts";
+export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin" | "product_page" | "wishlist";
 
 export interface ConsentsTable {
   id: string;
@@ -784,6 +784,45 @@ export interface Database {
   sample_credits: SampleCreditsTable;
   saved_carts: SavedCartsTable;
   reminders: RemindersTable;
+  stock_alerts: StockAlertsTable;
+  wishlist_items: WishlistItemsTable;
+  wishlist_alerts: WishlistAlertsTable;
+}
+
+/**
+ * One person waiting for a sold-out product or size (migration 0040, docs/decisions/057): pending until a visitor
+ * confirms by the e-mailed link (double opt-in), then waiting; deleted once its e-mail is written, or 6 months on.
+ */
+export type StockAlertStatus = "pending" | "waiting";
+
+export interface StockAlertsTable {
+  id: string;
+  product_id: string;
+  /** the size waited for; null: any size of the product */
+  size_id: string | null;
+  /** the signed-in shopper who asked; null for a visitor */
+  user_id: string | null;
+  email: string;
+  status: StockAlertStatus;
+  created_at: Timestamp;
+  confirmed_at: NullableTimestamp;
+}
+
+/** A signed-in shopper's saved product (migration 0040); a visitor's wishlist stays in their browser. */
+export interface WishlistItemsTable {
+  user_id: string;
+  product_id: string;
+  created_at: Timestamp;
+  /** the price the shopper last knew (when added, or their last wishlist alert) */
+  alert_price_cents: number;
+  /** 1 when the product was in stock then */
+  alert_in_stock: number;
+}
+
+/** A shopper who opted in to wishlist e-mails (migration 0040); the consent log keeps the history. */
+export interface WishlistAlertsTable {
+  user_id: string;
+  opted_in_at: Timestamp;
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */

@@ -6,8 +6,8 @@
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
 import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "~/modules/legal/versions";
 
-export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice"] as const satisfies readonly ConsentPurpose[];
-export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin"] as const satisfies readonly ConsentSource[];
+export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts"] as const satisfies readonly ConsentPurpose[];
+export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin", "product_page", "wishlist"] as const satisfies readonly ConsentSource[];
 
 /**
  * The marketing opt-in: the registration box (never ticked in advance) and the profile's switch show this label and
@@ -72,6 +72,8 @@ export const PURPOSE_LABELS: Record<ConsentPurpose, string> = {
   marketing_email: "Marketing e-mails",
   terms: "Terms & Conditions",
   privacy_notice: "Privacy notice",
+  stock_alert: "Back-in-stock e-mail",
+  wishlist_alerts: "Wishlist e-mails",
 };
 
 export const SOURCE_LABELS: Record<ConsentSource, string> = {
@@ -80,6 +82,8 @@ export const SOURCE_LABELS: Record<ConsentSource, string> = {
   checkout: "Checkout",
   unsubscribe: "Unsubscribe link",
   admin: "Admin",
+  product_page: "Product page",
+  wishlist: "Wishlist",
 };
 
 /** "Given", "Withdrawn", "Accepted", "Acknowledged": a row's verb, by purpose. */

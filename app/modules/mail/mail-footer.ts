@@ -60,12 +60,12 @@ export function senderIdentity(ctx: FooterContext): string {
 }
 
 /** The footer lines of a kind of e-mail, as text and as link-bearing parts (the privacy notice's line comes last). */
-function footerLines(kind: MailKind | undefined, ctx: FooterContext, unsubscribeUrl?: string): Array<{ text: string; link?: { label: string; url: string } }> {
+function footerLines(kind: MailKind | undefined, ctx: FooterContext, unsubscribeUrl?: string, reason?: string): Array<{ text: string; link?: { label: string; url: string } }> {
   const lines: Array<{ text: string; link?: { label: string; url: string } }> = [];
   if (kind === "marketing") {
     if (!unsubscribeUrl) throw new Error("a marketing e-mail needs its unsubscribe link");
     lines.push({ text: `Sent by ${senderIdentity(ctx)} (${ctx.baseUrl.replace(/\/+$/, "")}).` });
-    lines.push({ text: `You receive this because you asked for news and offers from ${ctx.shopName}.` });
+    lines.push({ text: reason ?? `You receive this because you asked for news and offers from ${ctx.shopName}.` });
     lines.push({ text: "Unsubscribe (one click, no sign-in):", link: { label: "unsubscribe", url: unsubscribeUrl } });
     lines.push({ text: `Or write to ${ctx.contactEmail} to stop these e-mails.` });
   }
@@ -77,8 +77,8 @@ function footerLines(kind: MailKind | undefined, ctx: FooterContext, unsubscribe
  * The body with its kind's footer: withPrivacyFooter's line, after the kind's own lines (see MailKind). For no kind it
  * is exactly withPrivacyFooter.
  */
-export function withMailFooter<T extends MailBody>(message: T, ctx: FooterContext, kind?: MailKind, unsubscribeUrl?: string): T {
-  const lines = footerLines(kind, ctx, unsubscribeUrl);
+export function withMailFooter<T extends MailBody>(message: T, ctx: FooterContext, kind?: MailKind, unsubscribeUrl?: string, reason?: string): T {
+  const lines = footerLines(kind, ctx, unsubscribeUrl, reason);
   const withPrivacy = withPrivacyFooter(message, ctx.baseUrl);
   if (lines.length === 0) return withPrivacy;
   const textLines = lines.map((l) => (l.link ? `${l.text} ${l.link.url}` : l.text));

@@ -23,6 +23,8 @@ export interface MailMessage {
    * footer links, and the one-click address of its List-Unsubscribe header
    */
   unsubscribe?: { pageUrl: string; oneClickUrl: string };
+  /** a marketing e-mail's "why you receive this" line, when it isn't the news-and-offers opt-in (wishlist e-mails) */
+  reason?: string;
   /** the outbox row's id, when the caller must know it before the message is written (the announcement sender) */
   id?: string;
 }
@@ -58,7 +60,7 @@ export async function sendMail(composed: MailMessage, db: Queryable = getDb()): 
   // the outbox keeps it as sent.
   const config = env();
   const footer = { baseUrl: config.PUBLIC_BASE_URL, shopName: config.SHOP_NAME, legalName: config.SHOP_LEGAL_NAME, address: config.SHOP_ADDRESS, contactEmail: config.CONTACT_EMAIL };
-  const message = withMailFooter(composed, footer, composed.kind, composed.unsubscribe?.pageUrl);
+  const message = withMailFooter(composed, footer, composed.kind, composed.unsubscribe?.pageUrl, composed.reason);
   const unsubscribe = composed.kind === "marketing" ? (composed.unsubscribe?.oneClickUrl ?? null) : null;
   const id = composed.id ?? newId();
   await db
