@@ -26,6 +26,8 @@ import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
 import { sendDueReminders } from "~/modules/reminders/reminders.server";
+import { sendBackInStock } from "~/modules/stock-alerts/stock-alerts.server";
+import { sendWishlistAlerts } from "~/modules/wishlist/wishlist.server";
 import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
 import { afterOrdersWritten, sumSettledOrderDays } from "~/modules/order-days/order-days.server";
 import { parseDatabaseUrl } from "~/utils/database-url.server";
@@ -179,6 +181,9 @@ export const RETENTION_FIRST_AFTER_MS = 5 * 60_000;
 export const RETENTION_LEASE_MS = 3 * RETENTION_CHECK_EVERY_MS;
 type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS">;
 
+/** Back-in-stock and wishlist e-mails are looked for every minute (one indexed read each when nobody waits). */
+export const SHOPPER_ALERTS_EVERY_MS = 60_000;
+
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
 export function startJobs(
   config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
@@ -301,6 +306,28 @@ export function startJobs(
         run: async () => {
           const { sent, skipped, recovered, more } = await sendDueReminders(db(), { settings: reminders, holdPolicy });
           if (sent.length || skipped || recovered) logger.info({ sent: sent.length, skipped, recovered, more }, "reminders: reminder run");
+        },
+      }),
+    );
+  }
+  // Back in stock and wishlist e-mails (docs/decisions/057): every minute, whatever brought the stock back (the jobs
+  // compare, nobody has to tell them), at most the shop's mail rate; the back-in-stock run also deletes the requests
+  // past their time (POPIA s14).
+  if (config.MARKETING_EMAILS_PER_MINUTE) {
+    const every = fast ?? SHOPPER_ALERTS_EVERY_MS;
+    const limit = announcementsPerRun(config.MARKETING_EMAILS_PER_MINUTE, every);
+    jobs.push(
+      scheduleRepeating({
+        name: "back-in-stock",
+        everyMs: every,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "back-in-stock", holder, 3 * every),
+        logger,
+        run: async () => {
+          const back = await sendBackInStock(db(), { limit });
+          if (back.sent || back.expired) logger.info(back, "stock alerts: back-in-stock run");
+          const wishlist = await sendWishlistAlerts(db(), { limit });
+          if (wishlist.sent) logger.info(wishlist, "wishlist: alerts run");
         },
       }),
     );

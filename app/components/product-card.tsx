@@ -4,6 +4,7 @@ import { inspiredByShort } from "~/modules/catalog/inspired-by.logic";
 import { isOutOfStock, OUT_OF_STOCK } from "~/modules/catalog/stock.logic";
 import { PLACEHOLDER_IMAGE, inlineOnPhone, sizedImage, srcSetFor } from "~/modules/media/images";
 import { PriceWithWas } from "./price";
+import { WishlistHeart } from "./wishlist-heart";
 
 /** Card widths at the grid's breakpoints: 2 columns on phones, 3 on tablets, 4 on desktop (max-w-6xl). */
 const CARD_SIZES = "(min-width: 1024px) 270px, (min-width: 640px) 33vw, 50vw";
@@ -64,6 +65,7 @@ export function ProductCard({
         {soldOut ? (
           <span className="absolute top-3 left-3 bg-ink px-2 py-1 text-[0.62rem] font-semibold uppercase tracking-[0.14em] text-ivory">{OUT_OF_STOCK}</span>
         ) : null}
+        <WishlistHeart productId={product.id} productName={product.name} />
       </div>
       <div className="flex flex-1 flex-col items-center px-2 pt-4 pb-2 text-center">
         {product.categoryName ? <p className="eyebrow text-[0.65rem]">{product.categoryName}</p> : null}

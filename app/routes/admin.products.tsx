@@ -18,6 +18,7 @@ import { PLACEHOLDER_IMAGE, sizedImage } from "~/modules/media/images";
 import { formatDateZA } from "~/utils/dates";
 import { formatRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
+import { waitingCounts } from "~/modules/stock-alerts/stock-alerts.server";
 
 const PATH = "/admin/products";
 const filters = { q: { kind: "text" }, category: { kind: "text", max: 100 } } as const;
@@ -27,10 +28,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = parseListQuery(readQuery(request), filters);
   const db = getDb();
   const [list, categories] = await Promise.all([listAdminProducts(db, { ...query.filters, page: query.page }), listCategories(db)]);
+  // how many shoppers wait for each product to come back (confirmed back-in-stock requests, docs/decisions/057)
+  const waiting = await waitingCounts(db, list.rows.map((p) => p.id));
   return {
     query,
     categories,
-    list: { ...list, rows: list.rows.map((p) => ({ ...p, price: formatRand(p.priceCents), created: formatDateZA(p.createdAt) })) },
+    list: { ...list, rows: list.rows.map((p) => ({ ...p, price: formatRand(p.priceCents), created: formatDateZA(p.createdAt), waiting: waiting.get(p.id) ?? 0 })) },
   };
 }
 
@@ -66,6 +69,11 @@ export default function Products({ loaderData }: Route.ComponentProps) {
           <span className="min-w-0">
             <span className="block font-medium text-ink">{p.name}</span>
             <span className="block break-all text-xs text-muted">{p.slug}</span>
+            {p.waiting ? (
+              <span className="block text-xs font-medium text-gold" data-testid="waiting-for-stock">
+                {p.waiting === 1 ? "1 shopper waits" : `${p.waiting} shoppers wait`} for it to come back
+              </span>
+            ) : null}
           </span>
         </span>
       ),

@@ -12,6 +12,8 @@ import { cookieHeaders, requestMeta } from "~/modules/accounts/route-helpers.ser
 import { assertSameOrigin } from "~/modules/accounts/session.server";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
 import { readFields, readQuery } from "~/utils/request.server";
+import { WishlistSignInField } from "~/components/wishlist-sign-in-field";
+import { mergeWishlistAtSignIn } from "~/modules/wishlist/wishlist.server";
 
 export function meta() {
   return [{ title: "Sign In | Scentara" }, { name: "robots", content: "noindex" }];
@@ -33,11 +35,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
-  const parsed = loginSchema.safeParse(await readFields(request));
+  const fields = await readFields(request);
+  const parsed = loginSchema.safeParse(fields);
   if (!parsed.success) return formError(MESSAGES.loginFailed, 400, fieldErrorsOf(parsed.error.issues));
   const { email, password } = parsed.data;
   return handleDomainErrors(async () => {
-    const { setCookies } = await signInWithPassword(getDb(), { email, password }, requestMeta(request, context));
+    const { userId, setCookies } = await signInWithPassword(getDb(), { email, password }, requestMeta(request, context));
+    // what this browser kept while signed out joins the account (issue 34)
+    await mergeWishlistAtSignIn(getDb(), userId, fields.wishlist ?? "");
     const headers = cookieHeaders(setCookies);
     if (readRegisteredEmail(request)) headers.append("Set-Cookie", forgetRegisteredEmail());
     return redirect(safeRedirect(parsed.data.redirect), { headers });
@@ -64,6 +69,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         {loaderData.notice && !actionData ? <Notice tone="success">{loaderData.notice}</Notice> : null}
         {actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
         <input type="hidden" name="redirect" value={loaderData.redirectTo} />
+        <WishlistSignInField />
         {/* With the e-mail filled in, the password is what's left to type. */}
         <EmailField error={errors.email} defaultValue={loaderData.email} autoFocus={!loaderData.email} />
         <PasswordField label="Password" name="password" autoComplete="current-password" error={errors.password} autoFocus={!!loaderData.email} />

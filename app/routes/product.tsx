@@ -33,6 +33,8 @@ import { getScentProfile, similarScents } from "~/modules/scent/scent.server";
 import { PriceWithWas } from "~/components/price";
 import { SampleOffer } from "~/components/samples/sample-offer";
 import { sampleOfferFor } from "~/modules/samples/samples.server";
+import { NotifyMe } from "~/components/notify-me";
+import { WishlistHeart } from "~/components/wishlist-heart";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -172,6 +174,10 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <div className="mt-5 md:mt-8">
               <AddToCart product={product} tiers={tiers} />
               {sample ? <SampleOffer product={product} offer={sample} /> : null}
+              {product.stock === 0 ? <NotifyMe productId={product.id} productName={product.name} /> : null}
+              <div className="mt-3">
+                <WishlistHeart productId={product.id} productName={product.name} variant="page" />
+              </div>
               <p className="mt-1 flex gap-2 text-sm text-ink" data-testid="delivery-window">
                 <TruckIcon />
                 <span>

@@ -48,7 +48,7 @@ export default function ConfirmStockAlert({ loaderData, actionData }: Route.Comp
             {busy ? "Confirming…" : "Confirm"}
           </Button>
           <p className="text-center text-xs leading-relaxed text-muted">
-            One e-mail, then we delete your address (<Link to="/privacy#stock-alerts" className="underline">privacy notice</Link>).
+            One e-mail, then we delete your address (<Link to="/privacy#what-and-why" className="underline">privacy notice</Link>).
           </p>
         </Form>
       </AuthShell>

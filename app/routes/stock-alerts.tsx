@@ -43,7 +43,7 @@ export default function StockAlertRequested({ actionData }: Route.ComponentProps
           Continue Shopping
         </ButtonLink>
         <p className="text-center text-sm text-ink-soft">
-          How we keep your address: <Link to="/privacy#stock-alerts" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">privacy notice</Link>.
+          How we keep your address: <Link to="/privacy#what-and-why" className="text-ink underline decoration-gold underline-offset-4 hover:text-gold">privacy notice</Link>.
         </p>
       </div>
     </AuthShell>

@@ -337,12 +337,28 @@ export function collected(s: Pick<LegalSettings, "retention">, sessionDays: numb
       kept: "Until you or we remove the review. Deleting your account removes your reviews.",
     },
     {
+      id: "stock-alerts",
+      what: "Back-in-stock requests",
+      items: "When you ask us to tell you that a sold-out fragrance is back (“Notify me”): your e-mail address, the fragrance and size, when you asked and, if you were not signed in, when you confirmed with the link we e-mailed you. We record your request in our consent log.",
+      why: "To send you the one e-mail you asked for when it is back in stock (POPIA s11(1)(a)).",
+      required: "Voluntary. If you were not signed in, nothing is sent until you confirm with the link we e-mail you.",
+      kept: "We delete your request and address as soon as that e-mail is sent, or 6 months after you asked if the fragrance doesn't come back (POPIA s14). A request not confirmed within 7 days is deleted then.",
+    },
+    {
+      id: "wishlist",
+      what: "Your wishlist",
+      items: "The fragrances you save with the heart: in your browser while you are not signed in, in your account when you are. Wishlist e-mails only if you turn them on (price drops and restocks of what you saved), recorded in our consent log.",
+      why: "To keep the fragrances you like for later, let you share the list, and, only if you asked for them, tell you when they drop in price or come back (direct marketing with your consent, POPIA s69).",
+      required: "Voluntary.",
+      kept: "Until you remove an item, or delete your account. Wishlist e-mails stop when you turn them off on your wishlist or with the link in each of them.",
+    },
+    {
       id: "browser",
       what: "In your browser",
-      items: "A session cookie while you are signed in, and your cart, kept in your own browser until you check out.",
-      why: "To keep you signed in and remember your cart.",
+      items: "A session cookie while you are signed in, and your cart and wishlist, kept in your own browser (while you are not signed in, for the wishlist).",
+      why: "To keep you signed in and remember your cart and the fragrances you saved.",
       required: "The session cookie is needed to sign in; nothing else is stored in your browser by us.",
-      kept: "The cookie until you sign out or the session ends; the cart until you empty it or clear your browser.",
+      kept: "The cookie until you sign out or the session ends; the cart until you empty it or clear your browser; the wishlist until you remove its items, clear your browser, or sign in (it then moves to your account).",
     },
   ];
 }

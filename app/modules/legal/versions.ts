@@ -13,5 +13,5 @@ export interface LegalVersion {
 
 export const TERMS_VERSION: LegalVersion = { version: "2025-05-15", label: "15 May 2025" };
 
-/** The notice now names the consent log (what is kept of each consent given or withdrawn). */
-export const PRIVACY_NOTICE_VERSION: LegalVersion = { version: "2026-11-26", label: "26 November 2026" };
+/** The notice now names back-in-stock requests and the wishlist (issue 34; before: the consent log, 26 November 2026). */
+export const PRIVACY_NOTICE_VERSION: LegalVersion = { version: "2026-11-28", label: "28 November 2026" };

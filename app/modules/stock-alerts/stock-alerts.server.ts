@@ -18,6 +18,7 @@ import { emailSchema } from "~/modules/accounts/accounts.schema";
 import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { addressKey, limitAttempts } from "~/modules/accounts/rate-limit.server";
 import { recordConsent } from "~/modules/consent/consent.server";
+import { monthsBefore } from "~/modules/privacy/retention.logic";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -198,13 +199,6 @@ export async function waitingCounts(db: Queryable, productIds: readonly string[]
     .execute();
   for (const r of rows) counts.set(r.product_id, Number(r.n));
   return counts;
-}
-
-/** The date `months` calendar months before `now` (UTC), as the rows' timestamps are written. */
-export function monthsBefore(now: Date, months: number): Date {
-  const d = new Date(now.getTime());
-  d.setUTCMonth(d.getUTCMonth() - months);
-  return d;
 }
 
 /** Deletes the requests past their time: unconfirmed past their link, any past 6 months. Answers how many. */
