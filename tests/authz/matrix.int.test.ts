@@ -3,7 +3,7 @@
  * Expectation presets (tests/authz/matrix.ts): ADMIN_PAGE, ADMIN_ACTION, SIGNED_IN_PAGE, SIGNED_IN_ACTION, or
  * { visitor, customer, admin } with a status, "login", "ok" or { status, error }.
  */
-import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, DENY_PAGE, runAuthorizationMatrix, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
+import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, DENY_PAGE, runAuthorizationMatrix, SIGNED_IN_ACTION, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import type { DB } from "~/db/db.server";
 import { markOrderPaid } from "~/modules/orders/order-payment.server";
 import { bookShipment } from "~/modules/couriers/shipments.server";
@@ -156,6 +156,16 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/consents.csv", route: () => import("~/routes/admin.consents[.]csv"), kind: "loader", expect: ADMIN_PAGE, note: "the consent log as CSV" },
   { path: "/admin/users?consents=x", route: () => import("~/routes/admin.users"), kind: "loader", expect: ADMIN_PAGE, note: "a person's consent history" },
   { path: "/unsubscribe", route: () => import("~/routes/unsubscribe"), kind: "loader", expect: { visitor: 400, customer: 400, admin: 400 }, note: "public; a link without its token is refused" },
+  // wishlists and back-in-stock alerts (docs/decisions/057): the page is anyone's, a list only the signed-in shopper's own;
+  // the share, confirmation and off links are public (their signed tokens decide: the modules' integration tests)
+  { path: "/wishlist", route: () => import("~/routes/wishlist"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
+  { path: "/wishlist", route: () => import("~/routes/wishlist"), kind: "action", setup: async (db) => ({ form: { intent: "add", productId: (await insertProduct(db)).id } }), expect: SIGNED_IN_ACTION, note: "save a product" },
+  { path: "/wishlist", route: () => import("~/routes/wishlist"), kind: "action", form: { intent: "alerts", alerts: "on" }, expect: { visitor: "login", customer: 200, admin: 200 }, note: "wishlist e-mails" },
+  { path: "/api/wishlist", route: () => import("~/routes/api.wishlist"), kind: "loader", expect: { visitor: 401, customer: 200, admin: 200 }, note: "the own list" },
+  { path: "/api/wishlist", route: () => import("~/routes/api.wishlist"), kind: "action", setup: async (db) => ({ form: { intent: "add", productId: (await insertProduct(db)).id } }), expect: SIGNED_IN_ACTION },
+  { path: "/api/stock-alerts", route: () => import("~/routes/api.stock-alerts"), kind: "action", setup: async (db) => ({ form: { productId: (await insertProduct(db, { stock: 0 })).id } }), expect: { visitor: 400, customer: 200, admin: 200 }, note: "a visitor must give an address" },
+  { path: "/stock-alerts", route: () => import("~/routes/stock-alerts"), kind: "action", setup: async (db) => ({ form: { productId: (await insertProduct(db, { stock: 0 })).id } }), expect: { visitor: 400, customer: 200, admin: 200 }, note: "without JavaScript" },
+  { path: "/wishlist/alerts-off", route: () => import("~/routes/wishlist.alerts-off"), kind: "loader", expect: { visitor: 400, customer: 400, admin: 400 }, note: "no token" },
 ];
 
 runAuthorizationMatrix(MATRIX);
