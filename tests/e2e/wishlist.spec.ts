@@ -104,7 +104,7 @@ async function signInAsOwner(page: Page) {
 
 test("a visitor hearts a scent, signs in through the form, and finds it on /wishlist", async ({ page }) => {
   await page.goto("/shop");
-  const card = page.getByRole("main").getByRole("listitem").first();
+  const card = page.getByRole("main").getByRole("listitem").filter({ has: page.getByTestId("wishlist-heart") }).first();
   const name = (await card.getByRole("heading").innerText()).trim();
   const heart = card.getByRole("button", { name: `Save ${name} to your wishlist` });
   await expect(heart).toHaveAttribute("aria-pressed", "false");
@@ -143,6 +143,7 @@ test("notify me on a sold-out scent as a visitor: confirmation first, then one e
   await admin.goto("/admin/products/add");
   await admin.getByLabel("Name", { exact: true }).fill(name);
   await admin.getByLabel("Price (rand, VAT included)").fill("495.00");
+  await admin.getByLabel("Category", { exact: true }).selectOption({ label: "For Her" });
   await admin.getByLabel("Stock (bottles)").fill("0");
   await admin.getByRole("button", { name: "Create Product" }).click();
   await expect(admin.getByText("Product created successfully!")).toBeVisible();
