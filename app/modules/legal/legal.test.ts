@@ -123,7 +123,9 @@ describe("privacy notice (POPIA s18)", () => {
 
   it("says what is collected, why, whether it is required and how long it is kept: the periods the retention job enforces", () => {
     const list = collected({ retention: DEFAULT_RETENTION }, 14);
-    expect(list.map((c) => c.id)).toEqual(["account", "orders", "sign-in", "messages", "reviews", "browser"]);
+    expect(list.map((c) => c.id)).toEqual(["account", "orders", "sign-in", "messages", "reviews", "stock-alerts", "wishlist", "browser"]);
+    // a back-in-stock address goes once its e-mail is sent, or after 6 months (POPIA s14, docs/decisions/057)
+    expect(list.find((c) => c.id === "stock-alerts")!.kept).toContain("as soon as that e-mail is sent, or 6 months after you asked");
     for (const c of list) for (const field of [c.what, c.items, c.why, c.required, c.kept]) expect(field.length).toBeGreaterThan(3);
     expect(list.find((c) => c.id === "orders")!.kept).toContain("5 years from the invoice, as the Tax Administration Act (s29) requires");
     expect(list.find((c) => c.id === "orders")!.kept).toContain("erased after 12 months");
