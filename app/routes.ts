@@ -60,6 +60,10 @@ export default [
   route("payment/eft/:orderId", "routes/payment.eft.tsx"),
   route("webhooks/payments/:provider", "routes/webhooks.payments.ts"),
   route("webhooks/couriers/:courier", "routes/webhooks.couriers.ts"),
+  // Meta's WhatsApp webhooks: the subscription check (GET) and signed statuses and replies (POST)
+  route("webhooks/whatsapp", "routes/webhooks.whatsapp.ts"),
+  // the signed "stop WhatsApp updates" link of the order e-mails (works signed out)
+  route("whatsapp/stop", "routes/whatsapp.stop.tsx"),
   route("api/coupons/validate", "routes/api.coupons.validate.ts"),
   route("api/reviews", "routes/api.reviews.ts"),
   route("api/me", "routes/api.me.ts"),
@@ -109,6 +113,7 @@ export default [
       route("marketing", "routes/admin.marketing.tsx"),
       route("marketing/reminders", "routes/admin.marketing.reminders.tsx"),
       route("marketing/:id", "routes/admin.marketing.$id.tsx"),
+      route("whatsapp", "routes/admin.whatsapp.tsx"),
     ]),
   ]),
 

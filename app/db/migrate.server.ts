@@ -31,6 +31,7 @@ import * as orderMarksOnSummedColumns from "./migrations/0032_order_marks_on_sum
 import * as wasPriceAndMissingImages from "./migrations/0033_was_price_and_missing_images";
 import * as productSizes from "./migrations/0034_product_sizes";
 import * as samples from "./migrations/0036_samples";
+import * as whatsapp from "./migrations/0038_whatsapp";
 import * as reminders from "./migrations/0039_reminders";
 import * as wishlistsAndStockAlerts from "./migrations/0040_wishlists_and_stock_alerts";
 
@@ -69,8 +70,8 @@ const migrations: Record<string, Migration> = {
   "0033_was_price_and_missing_images": wasPriceAndMissingImages,
   "0034_product_sizes": productSizes,
   "0036_samples": samples,
+  "0038_whatsapp": whatsapp,
   "0039_reminders": reminders,
-  // 0035–0039: other branches of issues 33 and 34
   "0040_wishlists_and_stock_alerts": wishlistsAndStockAlerts,
 };
 

@@ -596,8 +596,9 @@ export interface RetentionRunsTable {
 }
 
 /** Every consent given or withdrawn, one row each, never updated (migration 0024, docs/decisions/039). */
-export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice" | "stock_alert" | "wishlist_alerts";
-export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin" | "product_page" | "wishlist";
+export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice" | "stock_alert" | "wishlist_alerts" | "whatsapp_updates";
+/** whatsapp_reply: a "STOP" sent to the shop's WhatsApp number (docs/decisions/055) */
+export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin" | "product_page" | "wishlist" | "whatsapp_reply";
 
 export interface ConsentsTable {
   id: string;
@@ -736,6 +737,53 @@ export interface RemindersTable {
   restored_at: NullableTimestamp;
 }
 
+/** A person's WhatsApp order updates (migration 0038, docs/decisions/055): on while opted_out_at is null. */
+export interface WhatsappSubscriptionsTable {
+  user_id: string;
+  /** international digits without "+", e.g. 27821234567 (the Cloud API's `to`, the webhooks' `wa_id`) */
+  phone: string;
+  opted_in_at: Timestamp;
+  opted_out_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+/** queued → sending (claimed) → sent → delivered → read; or failed, or skipped (no consent when its turn came). */
+export type WhatsappMessageStatus = "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped";
+
+/** The WhatsApp outbox: one template message per order and event (migration 0038). */
+export interface WhatsappMessagesTable {
+  id: string;
+  /** `<event>:<order id>` (a refund adds its return): unique, so the same news is never queued twice */
+  dedupe_key: string;
+  order_id: string;
+  user_id: string | null;
+  event: string;
+  to_phone: string;
+  template: string;
+  language: string;
+  /** the template body's parameters, in order */
+  params: ColumnType<string[], string | undefined, string>;
+  status: WhatsappMessageStatus;
+  /** sent through the shop's local fake of the Cloud API: nothing reached a phone */
+  is_test: Bool;
+  attempts: Defaulted<number>;
+  next_attempt_at: Timestamp;
+  claim_token: Defaulted<string | null>;
+  lease_until: NullableTimestamp;
+  wamid: Defaulted<string | null>;
+  error: Defaulted<string | null>;
+  /** the mail_outbox row of the e-mail sent for the same event */
+  email_id: Defaulted<string | null>;
+  /** when a failed message was recorded as covered by that e-mail */
+  email_covered_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  sent_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  read_at: NullableTimestamp;
+  failed_at: NullableTimestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -787,6 +835,8 @@ export interface Database {
   stock_alerts: StockAlertsTable;
   wishlist_items: WishlistItemsTable;
   wishlist_alerts: WishlistAlertsTable;
+  whatsapp_subscriptions: WhatsappSubscriptionsTable;
+  whatsapp_messages: WhatsappMessagesTable;
 }
 
 /**
@@ -828,4 +878,4 @@ export interface WishlistAlertsTable {
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
 export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
-export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines"];
+export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params"];

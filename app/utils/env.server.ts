@@ -232,6 +232,36 @@ const envSchema = z.object({
     .enum(["true", "false"])
     .default("false")
     .transform((v) => v === "true"),
+  /**
+   * WhatsApp order updates (docs/decisions/055), to shoppers who opted in. Real once WHATSAPP_ACCESS_TOKEN is set (with
+   * WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN); without it the shop uses its local fake of
+   * the Cloud API (test messages: nothing reaches a phone), which an https:// shop uses only with ALLOW_TEST_WHATSAPP=true
+   * (otherwise WhatsApp updates are off there). WHATSAPP_UPDATES=false turns them off everywhere.
+   */
+  WHATSAPP_UPDATES: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
+  WHATSAPP_ACCESS_TOKEN: optionalString,
+  WHATSAPP_PHONE_NUMBER_ID: optionalString,
+  WHATSAPP_API_BASE: z.url().default("https://graph.facebook.com"),
+  WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, "a Graph API version, e.g. v21.0")
+    .default("v21.0"),
+  /** What Meta's webhook set-up sends as hub.verify_token (any string the owner chooses and enters in both places). */
+  WHATSAPP_VERIFY_TOKEN: optionalString,
+  /** The Meta app's secret: the webhooks' X-Hub-Signature-256 is an HMAC of the body with it. */
+  WHATSAPP_APP_SECRET: optionalString,
+  /** The language code the templates are registered under at Meta (Admin → WhatsApp lists them). */
+  WHATSAPP_TEMPLATE_LANGUAGE: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, "a WhatsApp template language code, e.g. en or en_GB")
+    .default("en"),
+  ALLOW_TEST_WHATSAPP: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   /** How long the checkout waits for a live courier quote before it offers the zone's table rate instead. */
   COURIER_QUOTE_TIMEOUT_MS: z.coerce.number().int().min(200).max(10_000).default(2000),
   /** Tests and demos: every background job looks for work this often (seconds) instead of its own interval. */
@@ -373,6 +403,8 @@ function missingPaymentSettings(env: Env): string[] {
     ...(cardOn && env.PAYMENT_PROVIDER === "payfast" ? needs("PAYMENT_PROVIDER=payfast", ["PAYFAST_MERCHANT_ID", "PAYFAST_MERCHANT_KEY"]) : []),
     ...(env.PAYMENT_METHODS.includes("instant_eft") ? needs("PAYMENT_METHODS=instant_eft (Ozow)", ["OZOW_SITE_CODE", "OZOW_PRIVATE_KEY", "OZOW_API_KEY"]) : []),
     ...(env.PAYMENT_METHODS.includes("eft") ? needs("PAYMENT_METHODS=eft (bank transfer)", ["EFT_BANK_NAME", "EFT_ACCOUNT_NAME", "EFT_ACCOUNT_NUMBER", "EFT_BRANCH_CODE"]) : []),
+    // a half-configured WhatsApp account would send messages whose statuses nobody can verify
+    ...(env.WHATSAPP_UPDATES && env.WHATSAPP_ACCESS_TOKEN ? needs("WHATSAPP_ACCESS_TOKEN (WhatsApp Cloud API)", ["WHATSAPP_PHONE_NUMBER_ID", "WHATSAPP_APP_SECRET", "WHATSAPP_VERIFY_TOKEN"]) : []),
   ];
 }
 

@@ -14,6 +14,7 @@ export const ADMIN_PAGES = [
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/users", label: "Users" },
   { to: "/admin/marketing", label: "Marketing" },
+  { to: "/admin/whatsapp", label: "WhatsApp" },
   { to: "/admin/shipping", label: "Shipping" },
   { to: "/admin/pricing", label: "Pricing" },
   { to: "/admin/samples", label: "Samples" },

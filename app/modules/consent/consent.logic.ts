@@ -6,8 +6,8 @@
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
 import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "~/modules/legal/versions";
 
-export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts"] as const satisfies readonly ConsentPurpose[];
-export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin", "product_page", "wishlist"] as const satisfies readonly ConsentSource[];
+export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts", "whatsapp_updates"] as const satisfies readonly ConsentPurpose[];
+export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin", "product_page", "wishlist", "whatsapp_reply"] as const satisfies readonly ConsentSource[];
 
 /**
  * The marketing opt-in: the registration box (never ticked in advance) and the profile's switch show this label and
@@ -74,6 +74,7 @@ export const PURPOSE_LABELS: Record<ConsentPurpose, string> = {
   privacy_notice: "Privacy notice",
   stock_alert: "Back-in-stock e-mail",
   wishlist_alerts: "Wishlist e-mails",
+  whatsapp_updates: "WhatsApp order updates",
 };
 
 export const SOURCE_LABELS: Record<ConsentSource, string> = {
@@ -84,10 +85,11 @@ export const SOURCE_LABELS: Record<ConsentSource, string> = {
   admin: "Admin",
   product_page: "Product page",
   wishlist: "Wishlist",
+  whatsapp_reply: "WhatsApp reply (STOP)",
 };
 
 /** "Given", "Withdrawn", "Accepted", "Acknowledged": a row's verb, by purpose. */
 export function consentVerb(purpose: ConsentPurpose, granted: boolean): string {
   if (!granted) return "Withdrawn";
-  return purpose === "marketing_email" ? "Given" : purpose === "terms" ? "Accepted" : "Acknowledged";
+  return purpose === "marketing_email" || purpose === "whatsapp_updates" ? "Given" : purpose === "terms" ? "Accepted" : "Acknowledged";
 }
