@@ -2,7 +2,8 @@
  * Work the app server does on a schedule, in-process: the expiry of unpaid orders (docs/decisions/014), the review
  * request e-mails some days after delivery, tracking shipments and refreshing the couriers' lockers and points
  * (docs/decisions/031), the nightly backup (docs/decisions/033), sending announcements (docs/decisions/039), unpaid-order
- * and cart reminders (docs/decisions/056), and the daily retention job that erases personal information past its time (docs/decisions/040).
+ * and cart reminders (docs/decisions/056), WhatsApp order updates (docs/decisions/055), and the daily retention job that
+ * erases personal information past its time (docs/decisions/040).
  *
  * Each job runs soon after start and then every interval, measured from the end of the previous run, so a run never
  * overlaps itself; its timer is unref'd (it never keeps the process alive); a failure is logged and the next run
@@ -30,6 +31,8 @@ import { sendBackInStock } from "~/modules/stock-alerts/stock-alerts.server";
 import { sendWishlistAlerts } from "~/modules/wishlist/wishlist.server";
 import { retentionPolicy, runRetentionIfDue } from "~/modules/privacy/retention.server";
 import { afterOrdersWritten, sumSettledOrderDays } from "~/modules/order-days/order-days.server";
+import { onWhatsappQueued, sendDueWhatsappMessages } from "~/modules/whatsapp/outbox.server";
+import { whatsappMode } from "~/modules/whatsapp/whatsapp.server";
 import { parseDatabaseUrl } from "~/utils/database-url.server";
 import type { Env } from "~/utils/env.server";
 import { logger as rootLogger, type Logger } from "~/utils/logger.server";
@@ -157,6 +160,9 @@ export const REVIEW_REQUESTS_FIRST_AFTER_MS = 60_000;
 /** As for the expiry: the holder renews at every run, and the lease lapses only after three missed runs. */
 export const REVIEW_REQUESTS_LEASE_MS = 3 * REVIEW_REQUESTS_EVERY_MS;
 
+/** The WhatsApp outbox is looked at this often for retries due (a new message is sent at once, without waiting). */
+export const WHATSAPP_EVERY_MS = 15_000;
+
 /** Shipments are asked about every 5 minutes, each at most every 10 (the courier's API is not ours to hammer). */
 export const TRACKING_POLL_EVERY_MS = 5 * 60_000;
 export const TRACKING_STALE_MS = 10 * 60_000;
@@ -188,6 +194,7 @@ export const SHOPPER_ALERTS_EVERY_MS = 60_000;
 export function startJobs(
   config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
     Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE" | "CART_REMINDER_AFTER_MINUTES" | "ORDER_REMINDER_AFTER_MINUTES">> &
+    Partial<Pick<Env, "WHATSAPP_UPDATES" | "WHATSAPP_ACCESS_TOKEN" | "ALLOW_TEST_WHATSAPP" | "PUBLIC_BASE_URL">> &
     Partial<BackupConfig> &
     Partial<RetentionConfig>,
   db: () => DB,
@@ -350,6 +357,42 @@ export function startJobs(
       }),
     );
   }
+  // WhatsApp order updates (docs/decisions/055): a queued message is sent at once by the process that queued it (the
+  // nudge), and the job, in the lease holder, sends what is due again (retries after their backoff) and settles
+  // claims whose process died. Both claim each message first, so none goes twice.
+  // (Scheduled by the server, whose configuration says whether WhatsApp updates are on; the other jobs' tests pass none.)
+  let nudging: Promise<unknown> | undefined;
+  let nudgeAgain = false;
+  if (config.WHATSAPP_UPDATES && config.PUBLIC_BASE_URL && whatsappMode({ WHATSAPP_UPDATES: true, WHATSAPP_ACCESS_TOKEN: config.WHATSAPP_ACCESS_TOKEN, ALLOW_TEST_WHATSAPP: config.ALLOW_TEST_WHATSAPP ?? false, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL }) !== "off") {
+    const sendDue = () => sendDueWhatsappMessages(db()).then((r) => {
+      if (r.sent || r.retried || r.failed || r.skipped || r.lapsed) logger.info(r, "whatsapp: sender run");
+    });
+    jobs.push(
+      scheduleRepeating({
+        name: "send-whatsapp",
+        everyMs: fast ?? WHATSAPP_EVERY_MS,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "send-whatsapp", holder, 3 * WHATSAPP_EVERY_MS),
+        logger,
+        run: sendDue,
+      }),
+    );
+    // One nudge at a time; a message queued while one runs gets another run right after it (the running one may have
+    // looked before the message was there).
+    const nudge = () => {
+      if (nudging) return void (nudgeAgain = true);
+      nudging = sendDue()
+        .catch((error: unknown) => logger.error({ err: error }, "whatsapp: sending at once failed; the job tries again"))
+        .finally(() => {
+          nudging = undefined;
+          if (nudgeAgain) {
+            nudgeAgain = false;
+            nudge();
+          }
+        });
+    };
+    onWhatsappQueued(nudge);
+  }
   // The admin's day sums of orders (docs/decisions/034): the past days not summed yet (after an upgrade, a restore, an
   // import) or changed since, summed in the background a week at a time, so no admin page has to sum them first.
   // (Scheduled by the server, whose configuration names its database; the unit tests of the other jobs pass none.)
@@ -401,7 +444,8 @@ export function startJobs(
   return {
     jobs,
     async stopAll() {
-      await Promise.all(jobs.map((j) => j.stop()));
+      onWhatsappQueued(null);
+      await Promise.all([...jobs.map((j) => j.stop()), nudging]);
     },
   };
 }

@@ -13,6 +13,7 @@ import type { PaymentMethod } from "~/modules/payments/provider";
 import { formatRand } from "~/utils/money";
 import type { DeliveryKind } from "~/modules/couriers/courier";
 import { DeliveryChoice, type DeliverySelection } from "~/components/delivery-choice";
+import { WhatsappOptIn } from "~/components/whatsapp-opt-in";
 
 /**
  * The checkout form body: shipping address, delivery zone, order summary and the pay button. The hidden fields carry
@@ -35,6 +36,7 @@ export function CheckoutForm({
   methods,
   lastAddress,
   deliveryKinds = [],
+  whatsapp = false,
 }: {
   lines: CartLine[];
   quote: CartQuote | null;
@@ -56,6 +58,8 @@ export function CheckoutForm({
   lastAddress: ShippingAddress | null;
   /** the courier kinds the shop offers (none: the zone table, as before couriers) */
   deliveryKinds?: DeliveryKind[];
+  /** offer WhatsApp order updates (docs/decisions/055) */
+  whatsapp?: boolean;
 }) {
   const [selection, setSelection] = useState<DeliverySelection | null>(null);
   const couriers = deliveryKinds.length > 0;
@@ -90,6 +94,7 @@ export function CheckoutForm({
           <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} />
         ) : null}
         <PaymentMethods methods={methods} method={method} onMethod={setMethod} error={fieldErrors.paymentMethod} />
+        {whatsapp ? <WhatsappOptIn /> : null}
       </div>
 
       <aside aria-label="Order summary" className="h-fit border border-line bg-sand/60 p-6 sm:p-8 lg:sticky lg:top-28">

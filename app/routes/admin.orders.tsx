@@ -13,6 +13,8 @@ import { OrderDetail } from "~/components/admin/order-detail";
 import { OrderEditor } from "~/components/admin/order-editor";
 import { OrdersExportForm } from "~/components/admin/orders-export-form";
 import { BookAllPaid, ShipmentPanel } from "~/components/admin/shipment-panel";
+import { WhatsappPanel } from "~/components/admin/whatsapp-panel";
+import { messagesForOrders } from "~/modules/whatsapp/outbox.server";
 import { bookAllPaid, bookShipment, cancelShipment, deliveryForOrders, paidAwaitingCourier } from "~/modules/couriers/shipments.server";
 import { EditLink, useRowEditor } from "~/components/admin/row-editor";
 import { controlClass } from "~/components/ui/field";
@@ -41,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const tab = (query.filters.status || "pending") as OrderStatus;
   const db = getDb();
   const [{ list, counts, over, metrics }, waiting] = await Promise.all([adminOrdersView(db, { status: tab, q: query.filters.q, page: query.page }), paidAwaitingCourier(db)]);
-  const deliveries = await deliveryForOrders(db, list.rows.map((o) => o.id));
+  const [deliveries, whatsapp] = await Promise.all([deliveryForOrders(db, list.rows.map((o) => o.id)), messagesForOrders(db, list.rows.map((o) => o.id))]);
   return {
     waiting,
     // the accountant's export form starts on this month so far
@@ -56,6 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       rows: list.rows.map((o) => ({
         ...o,
         delivery: deliveries.get(o.id),
+        whatsapp: whatsapp.get(o.id),
         shortId: shortOrderId(o.id),
         created: formatDateTimeZA(o.createdAt),
         // A paid order's invoice (its number stays with the order if the payment is later set back; the PDF doesn't).
@@ -202,6 +205,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
             <>
               <OrderDetail order={o} hint={o.lines.some((l) => l.stockShort > 0) ? ORDER_ADMIN_MESSAGES.shortHint : o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} invoice={o.invoice} />
               <ShipmentPanel orderId={o.id} shortId={o.shortId} paid={o.paymentStatus === "completed"} status={o.status} delivery={o.delivery} action={here} />
+              <WhatsappPanel messages={o.whatsapp} />
             </>
           )
         }

@@ -26,6 +26,7 @@ import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browse
 import type { Route } from "./+types/checkout";
 import { readFields } from "~/utils/request.server";
 import { formatRand } from "~/utils/money";
+import { optInFromCheckout, whatsappOffered } from "~/modules/whatsapp/checkout-opt-in.server";
 
 export { CHECKOUT_MESSAGES };
 
@@ -51,6 +52,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     methods: config.PAYMENT_METHODS.map((m) => paymentMethodChoice(m, config.PAYMENT_PROVIDER, config.EFT_HOLD_DAYS)),
     checkoutToken: crypto.randomUUID(),
     deliveryKinds: offeredKinds(),
+    whatsapp: whatsappOffered(),
   };
 }
 
@@ -67,6 +69,8 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = checkoutSchema.safeParse(fields);
   if (!parsed.success) return refuse(formError(invalidFormMessage(fieldErrorsOf(parsed.error.issues)), 400, fieldErrorsOf(parsed.error.issues)));
   try {
+    // the WhatsApp box, ticked: logged before the order is placed, so its first update (order placed) already goes
+    await optInFromCheckout(getDb(), user.id, fields.whatsappUpdates, parsed.data.telephone);
     return redirect((await checkout(getDb(), user, parsed.data)).redirectTo);
   } catch (error) {
     if (error instanceof CheckoutAttemptClosedError) return refuse(error.toFormError(), crypto.randomUUID());
@@ -166,6 +170,7 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             methods={loaderData.methods}
             lastAddress={loaderData.lastAddress}
             deliveryKinds={loaderData.deliveryKinds}
+            whatsapp={loaderData.whatsapp}
           />
         </Form>
       ) : (

@@ -13,15 +13,26 @@ import { useRootData } from "~/modules/settings/root-data";
 import { formError } from "~/utils/errors";
 import { formatDateZA } from "~/utils/dates";
 import { readFields } from "~/utils/request.server";
+import { WhatsappPreferences } from "~/components/whatsapp-preferences";
+import { changeProfileWhatsapp, profileWhatsapp } from "~/modules/whatsapp/profile.server";
+import { DomainError } from "~/utils/errors";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { preferences: await getEmailPreferences(getDb(), user.id) };
+  return { preferences: await getEmailPreferences(getDb(), user.id), whatsapp: await profileWhatsapp(getDb(), user.id) };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUserAction(request);
   const fields = await readFields(request);
+  if (fields.intent === "whatsapp-on" || fields.intent === "whatsapp-off") {
+    try {
+      return { ok: true as const, intent: "whatsapp" as const, message: await changeProfileWhatsapp(getDb(), user.id, fields) };
+    } catch (error) {
+      if (error instanceof DomainError) return error.toFormError();
+      throw error;
+    }
+  }
   if (fields.intent !== "preferences") return formError("Unknown action", 400);
   const parsed = preferencesSchema.safeParse(fields);
   if (!parsed.success) return formError(MESSAGES.preferencesFailed, 400);
@@ -34,7 +45,12 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function ProfilePreferences({ loaderData, actionData }: Route.ComponentProps) {
-  return <PreferencesTab preferences={loaderData.preferences} actionData={actionData} />;
+  return (
+    <>
+      <PreferencesTab preferences={loaderData.preferences} actionData={actionData} />
+      {loaderData.whatsapp.offered || loaderData.whatsapp.active ? <WhatsappPreferences whatsapp={loaderData.whatsapp} actionData={actionData} /> : null}
+    </>
+  );
 }
 
 type ActionData = Route.ComponentProps["actionData"];
@@ -59,7 +75,7 @@ function PreferencesTab({
       </p>
       <Form method="post" className="mt-8 max-w-xl space-y-6" key={preferences.marketingConsentAt ?? "none"}>
         {shown ? <Notice tone="success">{shown}</Notice> : null}
-        {actionData && !actionData.ok ? <Notice tone="error">{actionData.error}</Notice> : null}
+        {actionData && !actionData.ok && !actionData.fieldErrors.telephone ? <Notice tone="error">{actionData.error}</Notice> : null}
         <input type="hidden" name="intent" value="preferences" />
         <Toggle
           name="emailNotifications"

@@ -5,6 +5,7 @@
  */
 import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
+import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { setOrderStatus } from "~/modules/orders/order-admin.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -209,6 +210,8 @@ export async function bookShipment(
     .values({ id: newId(), shipment_id: id, event_key: "booked", status: "booked", occurred_at: stamp, message: `Booked with ${courierTitle(client.name)} for collection on ${collectionDate}`, location: null, source: "shop", received_at: stamp })
     .execute();
   logger.info({ orderId, courier: client.name, trackingReference: booking.trackingReference, test: client.test }, "couriers: shipment booked");
+  // the waybill and its tracking link on WhatsApp, for a customer who opted in (no e-mail at this step: its own text is e-mailed if it fails)
+  await queueOrderUpdate(db, orderId, "booked", { courier: courierTitle(client.name) });
   return { shipment: (await shipmentForOrder(db, orderId))!, created: true };
 }
 
@@ -364,7 +367,7 @@ async function sendDeliveryUpdate(db: Queryable, orderId: string, event: Trackin
     const short = shortOrderId(orderId);
     const atPoint = event.status === "ready_for_collection";
     const point = order.delivery_point;
-    await sendMail(
+    const sent = await sendMail(
       {
         to: order.email,
         subject: atPoint ? `${config.SHOP_NAME}: your order ${short} is ready for collection` : `${config.SHOP_NAME}: your order ${short} is out for delivery`,
@@ -386,6 +389,8 @@ async function sendDeliveryUpdate(db: Queryable, orderId: string, event: Trackin
       },
       db,
     );
+    // waiting at the locker or point: its code and address on WhatsApp too, for a customer who opted in
+    if (atPoint) await queueOrderUpdate(db, orderId, "ready_for_collection", { pin, emailId: sent.id });
   } catch (error) {
     logger.error({ err: error, orderId }, "couriers: delivery update e-mail failed");
   }

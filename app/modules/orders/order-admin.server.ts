@@ -31,6 +31,7 @@ import {
 } from "./order-admin.logic";
 import type { OrderEditInput } from "./order-admin.schema";
 import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server";
+import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
@@ -462,6 +463,8 @@ export async function setOrderStatus(db: Queryable, id: string, status: OrderSta
   logger.info({ orderId: id, from: before.status, to: status }, "admin: order status changed");
   // Shipped with a tracking number: the customer hears where their parcel is.
   if (status === "shipped" && before.status !== "shipped" && before.tracking_number) await notify(db, id, before.status);
+  // Delivered (by the courier's tracking or the owner): on WhatsApp, for a customer who opted in.
+  if (status === "delivered" && before.status !== "delivered") await queueOrderUpdate(db, id, "delivered", {}, now);
   return { short: stock.short };
 }
 

@@ -6,6 +6,8 @@ import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
+import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
+import { whatsappEmailLines } from "~/modules/whatsapp/stop-link.server";
 import { readOrder } from "./order-read.server";
 
 /**
@@ -36,9 +38,11 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
   ];
   const deliverTo = [address.name, address.street, address.suburb, address.city, address.postalCode, address.province].filter(Boolean).join(", ");
 
+  let confirmationId: string | undefined;
   if (email) {
-    await safely(orderId, "customer confirmation", () =>
-      sendMail(
+    const whatsapp = await whatsappEmailLines(db, order.userId);
+    await safely(orderId, "customer confirmation", async () =>
+      ({ id: confirmationId } = await sendMail(
         {
           to: email,
           subject: byTransfer ? `${config.SHOP_NAME}: payment received for order ${short}` : `${config.SHOP_NAME}: order ${short} confirmed`,
@@ -59,13 +63,14 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
             `Order details: ${base}/order-confirmation?id=${order.id}`,
             // Allocated in the payment's transaction, so a paid order has it (docs/decisions/019).
             ...(order.invoiceNumber !== null ? [`Your invoice: ${base}${invoicePath(order.id)}`] : []),
+            ...whatsapp,
             "",
             config.SHOP_NAME,
           ].join("\n"),
           kind: "transactional",
         },
         db,
-      ),
+      )),
     );
   } else {
     logger.warn({ orderId }, "order paid but its customer has no e-mail address on record; confirmation not sent");
@@ -94,6 +99,8 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
       db,
     ),
   );
+  // the same news on WhatsApp, for a customer who opted in; this e-mail covers it if it fails
+  await queueOrderUpdate(db, orderId, "payment_received", { emailId: confirmationId });
 }
 
 async function safely(orderId: string, what: string, fn: () => Promise<unknown>) {

@@ -7,6 +7,8 @@
  */
 import type { Queryable } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
+import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
+import { whatsappEmailLines } from "~/modules/whatsapp/stop-link.server";
 import { failOrderPayment } from "~/modules/orders/order-payment.server";
 import { isOrderId } from "~/modules/orders/order-read.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
@@ -71,7 +73,9 @@ export async function startBankTransfer(
     .executeTakeFirst();
   if (Number(stored.numUpdatedRows) !== 1) throw new DomainError(CHECKOUT_MESSAGES.orderFailed, 409);
   logger.info({ orderId: order.id }, "payment: order placed for a bank transfer");
-  await sendSafely(order.id, () => sendBankTransferInstructions(db, order, customer));
+  const emailId = await sendSafely(order.id, () => sendBankTransferInstructions(db, order, customer));
+  // the same news on WhatsApp, for a customer who opted in (the e-mail covers it if it fails)
+  await queueOrderUpdate(db, order.id, "order_placed", { emailId });
   return { redirectUrl };
 }
 
@@ -91,7 +95,9 @@ function bankLines(orderId: string, amountCents: number): string[] {
 async function sendBankTransferInstructions(db: Queryable, order: { id: string; totalAmountCents: number; createdAt: string }, customer: { email: string; name: string }) {
   const config = env();
   const base = config.PUBLIC_BASE_URL.replace(/\/+$/, "");
-  await sendMail(
+  const placed = await db.selectFrom("orders").select("user_id").where("id", "=", order.id).executeTakeFirst();
+  const whatsapp = await whatsappEmailLines(db, placed?.user_id ?? null);
+  const sent = await sendMail(
     {
       to: customer.email,
       subject: `${config.SHOP_NAME}: pay for order ${shortOrderId(order.id)} by bank transfer`,
@@ -105,6 +111,7 @@ async function sendBankTransferInstructions(db: Queryable, order: { id: string; 
         `We hold your order until ${holdDate(heldUntil(order.createdAt))}. We ship as soon as the money reaches us (a transfer between banks can take 1–2 working days), and we e-mail you when it has.`,
         "",
         `These details are also on your order's page: ${base}${bankTransferPath(order.id)}`,
+        ...whatsapp,
         "",
         config.SHOP_NAME,
       ].join("\n"),
@@ -113,6 +120,7 @@ async function sendBankTransferInstructions(db: Queryable, order: { id: string; 
     },
     db,
   );
+  return sent.id;
 }
 
 /** An unpaid bank-transfer order was cancelled by the expiry: a short word to the shopper. */
@@ -147,12 +155,13 @@ export async function sendBankTransferExpired(db: Queryable, orderId: string): P
   );
 }
 
-async function sendSafely(orderId: string, fn: () => Promise<unknown>) {
+async function sendSafely<T>(orderId: string, fn: () => Promise<T>): Promise<T | undefined> {
   try {
-    await fn();
+    return await fn();
   } catch (error) {
     // The order stands; a failed e-mail is logged (the page shows the same details).
     logger.error({ err: error, orderId }, "bank transfer e-mail failed");
+    return undefined;
   }
 }
 

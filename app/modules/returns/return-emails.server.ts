@@ -22,9 +22,10 @@ export function refundRoute(method: string | null, provider: string | null): str
   return "by bank transfer (EFT)";
 }
 
-export async function sendReturnEmails(db: Queryable, returnId: string, step: ReturnEmailStep): Promise<void> {
+/** Answers the outbox id of the customer's e-mail (when one was written), which covers the same news on WhatsApp. */
+export async function sendReturnEmails(db: Queryable, returnId: string, step: ReturnEmailStep): Promise<string | undefined> {
   try {
-    await compose(db, returnId, step);
+    return await compose(db, returnId, step);
   } catch (error) {
     logger.error({ err: error, returnId, step }, "returns: e-mail failed");
   }
@@ -140,7 +141,7 @@ async function compose(db: Queryable, returnId: string, step: ReturnEmailStep) {
     },
   };
   const w = words[step];
-  await sendMail(
+  const sent = await sendMail(
     {
       to: r.email,
       subject: `${config.SHOP_NAME}: ${w.subject}`,
@@ -149,4 +150,5 @@ async function compose(db: Queryable, returnId: string, step: ReturnEmailStep) {
     },
     db,
   );
+  return sent.id;
 }

@@ -25,6 +25,7 @@ import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { sendReturnEmails, refundRoute } from "./return-emails.server";
+import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { isOverdue, OPEN_STATUSES, RETURN_MESSAGES, STEP_FROM, suggestRefund, checkRefundAmount, type ReturnStep, type ReturnTab, RETURN_TABS } from "./returns.logic";
 import { listReturns, refundedOnOrder, returnableLines, type ReturnSummary } from "./returns.server";
 
@@ -441,7 +442,9 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
     throw error;
   });
   logger.info({ returnId: id, amountCents: input.amountCents, method: input.method, provider, payout }, "returns: refunded");
-  await sendReturnEmails(db, id, "refunded");
+  const emailId = await sendReturnEmails(db, id, "refunded");
+  // the refund on WhatsApp, for a customer who opted in (the e-mail covers it if it fails)
+  await queueOrderUpdate(db, detail.order.id, "refunded", { returnId: id, amountCents: input.amountCents, how: refundRoute(input.method, provider), emailId }, now);
   return RETURN_MESSAGES.refunded(input.amountCents, refundRoute(input.method, provider), formatCreditNoteNumber(number, config.CREDIT_NOTE_PREFIX));
 }
 

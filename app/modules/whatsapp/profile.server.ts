@@ -1,0 +1,52 @@
+/**
+ * The profile's WhatsApp section (docs/decisions/055): what it shows, and its two buttons — turn updates on for a
+ * number (the opt-in's words, logged with source profile) and stop them (logged likewise).
+ */
+import type { Queryable } from "~/db/db.server";
+import { lastShippingAddress } from "~/modules/orders/last-address.server";
+import { normalizeSaPhone } from "~/modules/orders/orders.logic";
+import { env } from "~/utils/env.server";
+import { DomainError } from "~/utils/errors";
+import { optInToWhatsapp, optOutOfWhatsapp, whatsappSubscription } from "./subscriptions.server";
+import { displayPhone } from "./templates";
+import { whatsappMode } from "./whatsapp.server";
+
+export const PROFILE_WHATSAPP_MESSAGES = {
+  on: (phone: string) => `WhatsApp updates are on: they go to ${displayPhone(phone)}.`,
+  already: (phone: string) => `WhatsApp updates were already on for ${displayPhone(phone)}.`,
+  off: "WhatsApp updates are off: we send you no WhatsApp messages.",
+  alreadyOff: "WhatsApp updates were already off.",
+  phone: "Enter a South African mobile number, e.g. 082 123 4567.",
+  unavailable: "This shop does not send WhatsApp updates at the moment.",
+} as const;
+
+export interface ProfileWhatsapp {
+  offered: boolean;
+  active: boolean;
+  /** the subscription's number, else the last order's telephone: what the field starts with */
+  phone: string;
+  since: string | null;
+}
+
+export async function profileWhatsapp(db: Queryable, userId: string): Promise<ProfileWhatsapp> {
+  const sub = await whatsappSubscription(db, userId);
+  const last = sub ? null : await lastShippingAddress(db, userId);
+  return {
+    offered: whatsappMode() !== "off",
+    active: sub?.active ?? false,
+    phone: sub ? displayPhone(sub.phone) : (last?.telephone ?? ""),
+    since: sub?.active ? sub.optedInAt : null,
+  };
+}
+
+/** The section's buttons: `whatsapp-on` with a telephone, `whatsapp-off`. Answers the message to show. */
+export async function changeProfileWhatsapp(db: Queryable, userId: string, fields: Record<string, string | undefined>): Promise<string> {
+  if (fields.intent === "whatsapp-off") {
+    return (await optOutOfWhatsapp(db, userId, { source: "profile" })) ? PROFILE_WHATSAPP_MESSAGES.off : PROFILE_WHATSAPP_MESSAGES.alreadyOff;
+  }
+  if (whatsappMode() === "off") throw new DomainError(PROFILE_WHATSAPP_MESSAGES.unavailable, 409);
+  const phone = normalizeSaPhone(fields.telephone ?? "");
+  if (!phone) throw new DomainError(PROFILE_WHATSAPP_MESSAGES.phone, 400, "telephone");
+  const changed = await optInToWhatsapp(db, { userId, phone, source: "profile", shopName: env().SHOP_NAME });
+  return changed ? PROFILE_WHATSAPP_MESSAGES.on(phone) : PROFILE_WHATSAPP_MESSAGES.already(phone);
+}
