@@ -34,7 +34,7 @@ export function WhatsappOptIn() {
     <div ref={box} className="border border-line bg-white p-5 sm:p-6" data-testid="whatsapp-opt-in">
       <label className="flex cursor-pointer items-start gap-3">
         <input type="checkbox" name="whatsappUpdates" value="on" defaultChecked={false} aria-describedby="whatsapp-opt-in-desc" className="mt-1 h-5 w-5 shrink-0 accent-[var(--color-ink)]" />
-        <span className="text-sm font-medium text-ink">{phone ? WHATSAPP_CONSENT.label(phone) : "Order updates on WhatsApp to the telephone number above"}</span>
+        <span className="text-sm font-medium text-ink">{phone ? WHATSAPP_CONSENT.label(phone) : "Order updates on WhatsApp to the mobile number above"}</span>
       </label>
       <p id="whatsapp-opt-in-desc" className="mt-2 pl-8 text-xs leading-relaxed text-ink-soft">
         {WHATSAPP_CONSENT.description(shop.name)}
