@@ -24,7 +24,7 @@ import { newId, shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
 import { activeWhatsappNumber } from "./subscriptions.server";
-import { renderTemplate, TEMPLATES, type WhatsappEvent } from "./templates";
+import { renderTemplate, TEMPLATES, WHATSAPP_EVENTS, type WhatsappEvent } from "./templates";
 import { WhatsappSendError, type WhatsappClient } from "./whatsapp";
 import { whatsappClient } from "./whatsapp.server";
 
@@ -287,6 +287,10 @@ export async function messagesForOrders(db: Queryable, orderIds: string[]): Prom
   const byOrder = new Map<string, OrderMessage[]>();
   if (orderIds.length === 0) return byOrder;
   const rows = await db.selectFrom("whatsapp_messages").selectAll().where("order_id", "in", orderIds).orderBy("created_at").orderBy("id").execute();
+  // Two events in the same millisecond (a paid order delivered at once) read in their order in an order's life.
+  const step = (event: string) => WHATSAPP_EVENTS.indexOf(event as WhatsappEvent);
+  const at = (v: unknown) => new Date(v as string).getTime();
+  rows.sort((a, b) => at(a.created_at) - at(b.created_at) || step(a.event) - step(b.event));
   for (const r of rows) {
     const template = Object.values(TEMPLATES).find((t) => t.name === r.template);
     const list = byOrder.get(r.order_id) ?? [];
