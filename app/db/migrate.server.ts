@@ -30,6 +30,7 @@ import * as orderHourChanges from "./migrations/0031_order_hour_changes";
 import * as orderMarksOnSummedColumns from "./migrations/0032_order_marks_on_summed_columns";
 import * as wasPriceAndMissingImages from "./migrations/0033_was_price_and_missing_images";
 import * as productSizes from "./migrations/0034_product_sizes";
+import * as giftCards from "./migrations/0035_gift_cards";
 import * as samples from "./migrations/0036_samples";
 import * as whatsapp from "./migrations/0038_whatsapp";
 import * as reminders from "./migrations/0039_reminders";
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "0032_order_marks_on_summed_columns": orderMarksOnSummedColumns,
   "0033_was_price_and_missing_images": wasPriceAndMissingImages,
   "0034_product_sizes": productSizes,
+  "0035_gift_cards": giftCards,
   "0036_samples": samples,
   "0038_whatsapp": whatsapp,
   "0039_reminders": reminders,

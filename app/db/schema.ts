@@ -237,6 +237,8 @@ export interface OrdersTable {
   personal_data_erased_at: NullableTimestamp;
   /** the part of discount_amount_cents that is sample credit (migration 0036, docs/decisions/054) */
   sample_credit_cents: Defaulted<number>;
+  /** What gift cards pay of this order (migration 0035, docs/decisions/053); the provider is asked for the rest. */
+  gift_card_cents: Defaulted<number>;
 }
 
 /** A locker or pick-up point as the shopper chose it (kept on the order: the courier's list may change later). */
@@ -653,6 +655,39 @@ export interface AnnouncementRecipientsTable {
   sent_at: NullableTimestamp;
 }
 
+/** A gift card (migration 0035, docs/decisions/053): its code is never stored, only its hash and last four. */
+export interface GiftCardsTable {
+  id: string;
+  code_hash: string;
+  last4: string;
+  initial_cents: number;
+  /** the sum of its ledger, kept in the same transaction as each ledger row */
+  balance_cents: number;
+  status: Defaulted<"active" | "cancelled">;
+  recipient_email: string | null;
+  note: string | null;
+  expires_at: Timestamp;
+  issued_by_kind: "admin" | "system";
+  issued_by: string | null;
+  created_at: Timestamp;
+}
+
+export type GiftCardEntryKind = "issue" | "redemption" | "release" | "refund" | "expiry" | "cancel";
+
+/** One change to a gift card's balance, with who and when (signed amount). */
+export interface GiftCardLedgerTable {
+  id: string;
+  gift_card_id: string;
+  kind: GiftCardEntryKind;
+  amount_cents: number;
+  balance_after_cents: number;
+  order_id: string | null;
+  actor_kind: "user" | "admin" | "system";
+  actor_id: string | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
 /** The owner's sample choice for one product (migration 0036, docs/decisions/054). */
 export interface ProductSamplesTable {
   product_id: string;
@@ -807,6 +842,8 @@ export interface Database {
   shipping_zone_provinces: ShippingZoneProvincesTable;
   coupons: CouponsTable;
   coupon_usage: CouponUsageTable;
+  gift_cards: GiftCardsTable;
+  gift_card_ledger: GiftCardLedgerTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   settings: SettingsTable;

@@ -9,6 +9,7 @@ import { CheckoutForm } from "~/components/checkout-form";
 import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
+import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
 import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
@@ -56,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   assertSameOrigin(request);
   const user = await getSessionUser(request);
   const fields = await readFields(request);
@@ -71,7 +72,7 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     // the WhatsApp box, ticked: logged before the order is placed, so its first update (order placed) already goes
     await optInFromCheckout(getDb(), user.id, fields.whatsappUpdates, parsed.data.telephone);
-    return redirect((await checkout(getDb(), user, parsed.data)).redirectTo);
+    return redirect((await checkout(getDb(), user, parsed.data, requestMeta(request, context))).redirectTo);
   } catch (error) {
     if (error instanceof CheckoutAttemptClosedError) return refuse(error.toFormError(), crypto.randomUUID());
     if (error instanceof DomainError) return refuse(error.toFormError());

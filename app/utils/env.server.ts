@@ -112,6 +112,11 @@ const envSchema = z.object({
   EFT_BRANCH_CODE: optionalString,
   EFT_ACCOUNT_TYPE: z.string().trim().default("Cheque"),
   EFT_HOLD_DAYS: z.coerce.number().int().min(1).max(30).default(3),
+  /**
+   * How long a gift card is valid, in months (docs/decisions/053). The Consumer Protection Act (s63(3)) and its
+   * regulations allow no less than three years, so nothing shorter is accepted.
+   */
+  GIFT_CARD_EXPIRY_MONTHS: z.coerce.number().int().min(36).max(240).default(36),
   FREE_DELIVERY_THRESHOLD_CENTS: z.coerce.number().int().min(0).default(59900),
   /** Signed-out visitors' storefront pages are cached this many seconds (0: off). See server/page-cache.ts. */
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),

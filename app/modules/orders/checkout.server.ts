@@ -8,6 +8,9 @@ import { CHECKOUT_MESSAGES } from "./orders.logic";
 import type { CheckoutInput } from "./orders.schema";
 import { placeOrder } from "./place-order.server";
 import { resolveDeliveryChoice } from "~/modules/couriers/checkout-delivery.server";
+import { resolveGiftCardCodes } from "~/modules/gift-cards/gift-card-orders.server";
+import { payOrderWithGiftCards } from "~/modules/gift-cards/gift-card-checkout.server";
+import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
 
 /**
  * Checkout as one use case, in steps with undo (the shape of Medusa's workflows):
@@ -46,8 +49,8 @@ export class CheckoutAttemptClosedError extends DomainError {
 const RESUME_WAIT_MS = 20_000;
 const RESUME_POLL_MS = 100;
 
-export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutInput): Promise<{ redirectTo: string }> {
-  const { lines, couponCode, zoneId, checkoutToken, paymentMethod, deliveryKind, deliveryService, deliveryPoint, ...shippingAddress } = input;
+export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutInput, request: { ip: string } = { ip: "unknown" }): Promise<{ redirectTo: string }> {
+  const { lines, couponCode, zoneId, checkoutToken, paymentMethod, deliveryKind, deliveryService, deliveryPoint, giftCardCodes, ...shippingAddress } = input;
   if (checkoutToken && (await findByToken(db, user.id, checkoutToken))) return resume(db, user.id, checkoutToken);
   const offered = env().PAYMENT_METHODS;
   const method = paymentMethod ?? offered[0]!;
@@ -65,19 +68,25 @@ export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutIn
     serviceCode: deliveryService,
     pointCode: deliveryPoint,
   });
+  // Gift card codes are looked up (throttled against guessing) before the order's transaction: counted attempts stay
+  // counted when the placement is refused.
+  const giftCardIds = giftCardCodes?.length ? await resolveGiftCardCodes(db, giftCardCodes, { userId: user.id, ip: request.ip }) : [];
   let order;
   try {
     // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
-    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method, delivery });
+    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method, delivery, giftCardIds });
   } catch (error) {
     if (checkoutToken && isUniqueViolation(error)) return resume(db, user.id, checkoutToken);
     throw error;
   }
+  // Gift cards cover it all: paid now, no provider (docs/decisions/053). Otherwise the provider is asked for the rest.
+  const due = amountDueCents(order);
+  if (due === 0 && (await payOrderWithGiftCards(db, order.id))) return { redirectTo: `/order-confirmation?id=${encodeURIComponent(order.id)}` };
   try {
     const provider = providerNameFor(method);
     const session = provider
-      ? await createCheckoutForOrder(db, order, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone }, provider)
-      : await startBankTransfer(db, order, { email: user.email, name: shippingAddress.name });
+      ? await createCheckoutForOrder(db, { id: order.id, totalAmountCents: due }, { email: user.email, name: shippingAddress.name, telephone: shippingAddress.telephone }, provider)
+      : await startBankTransfer(db, { ...order, totalAmountCents: due }, { email: user.email, name: shippingAddress.name });
     return { redirectTo: session.redirectUrl };
   } catch (error) {
     // createCheckoutForOrder has closed the order: this token's attempt is over.

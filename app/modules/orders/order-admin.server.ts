@@ -34,6 +34,10 @@ import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
+import { reclaimGiftCardsOfOrder, returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
+
+/** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
+const OWNER = { kind: "admin" as const, id: null };
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { allOrderDays, daySums, liveFrom } from "~/modules/order-days/order-days.server";
 import { rangeBounds } from "~/utils/sa-days";
@@ -425,6 +429,10 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Pr
     const outcome = await reclaimCouponRedemption(trx, { id: order.id, userId: order.user_id, couponCode: order.coupon_code, discountCents: Number(order.discount_amount_cents) });
     if (outcome === "full") throw new DomainError(ORDER_ADMIN_MESSAGES.couponFull(order.coupon_code ?? ""), 409);
   }
+  // Gift cards follow the coupon's rule (docs/decisions/053): a cancelled order gives back what its cards paid (a
+  // refund when it was paid, a release when not), a reopened one takes it again.
+  if (next.coupon === "release") await returnGiftCardsOfOrder(trx, order.id, order.payment_status === "completed" ? "refund" : "release", OWNER, now);
+  if (next.coupon === "reclaim") await reclaimGiftCardsOfOrder(trx, order.id, OWNER, now);
   await trx
     .updateTable("orders")
     .set({ status: next.status, payment_status: next.paymentStatus, ...next.stamps, updated_at: now.toISOString() })
@@ -530,8 +538,9 @@ export async function updateOrder(db: Queryable, input: OrderEditInput, now = ne
 /** Deletes the order and everything hanging off it; a redemption it still held goes back to its coupon. */
 export async function deleteOrder(db: Queryable, id: string): Promise<void> {
   await inTransaction(db, async (trx) => {
-    await lockOrder(trx, id);
+    const order = await lockOrder(trx, id);
     await releaseCouponRedemption(trx, id);
+    if (order.status !== "cancelled") await returnGiftCardsOfOrder(trx, id, order.payment_status === "completed" ? "refund" : "release", OWNER);
     await trx.deleteFrom("orders").where("id", "=", id).execute();
   });
   logger.info({ orderId: id }, "admin: order deleted");

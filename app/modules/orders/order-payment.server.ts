@@ -3,6 +3,7 @@ import { confirmCouponRedemption, releaseCouponRedemption } from "~/modules/coup
 import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 import { takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { releaseSampleCredits, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
+import { returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
 
 /**
  * The payment transitions of an order. Each is conditional on the order still being pending, so two deliveries of
@@ -88,7 +89,11 @@ export async function closeUnpaidOrder(
     const result = await update.executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return { closed: false, couponReleased: false };
     await releaseSampleCredits(trx, orderId);
-    return { closed: true, couponReleased: await releaseCouponRedemption(trx, orderId) };
+    const couponReleased = await releaseCouponRedemption(trx, orderId);
+    // What its gift cards paid goes back to them (docs/decisions/053): the winner of the close alone gives it back.
+    const actor = options.userId !== undefined ? { kind: "user" as const, id: options.userId } : { kind: "system" as const, id: null };
+    await returnGiftCardsOfOrder(trx, orderId, "release", actor, options.now);
+    return { closed: true, couponReleased };
   });
 }
 

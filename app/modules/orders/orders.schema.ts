@@ -99,6 +99,12 @@ export const checkoutSchema = shippingAddressSchema.extend({
     .max(60)
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** gift card codes paying the order, comma-separated, in the order entered (docs/decisions/053) */
+  giftCardCodes: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((v) => (v ? v.split(",").map((c) => c.trim()).filter(Boolean) : undefined)),
   /** one order per checkout click (see checkout.server.ts) */
   checkoutToken: z
     .string()

@@ -30,6 +30,7 @@ import { itemDiscountCents } from "~/modules/coupons/coupons.logic";
 import { isSampleLine, quoteSampleLines, type QuotedSamplePick } from "~/modules/samples/samples.server";
 import { creditsForCart, reserveSampleCredits, SampleCreditTakenError, storeLineSamples } from "~/modules/samples/sample-orders.server";
 import type { AppliedSampleCredit } from "~/modules/samples/samples.logic";
+import { reserveGiftCardsForOrder } from "~/modules/gift-cards/gift-card-orders.server";
 
 export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
 
@@ -234,6 +235,8 @@ export interface PlaceOrderInput {
   paymentMethod?: PaymentMethod;
   /** the courier option the shopper chose, priced on the server (null: the zone's table rate, as before couriers) */
   delivery?: ChosenDelivery | null;
+  /** gift cards paying the order, in the order the shopper entered them (ids from resolveGiftCardCodes) */
+  giftCardIds?: string[];
 }
 
 /** A delivery option as placed on the order (resolved and priced by couriers/checkout-delivery.server.ts). */
@@ -260,6 +263,8 @@ export interface PlacedOrder extends Order {
   status: "pending";
   paymentStatus: "pending";
   shippingZoneId: string | null;
+  /** what gift cards pay of the total (docs/decisions/053): the provider is asked for the rest */
+  giftCardCents: number;
 }
 
 /**
@@ -347,6 +352,7 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
       couponCode: quote.coupon?.code ?? null,
       // Priced by a zone: that zone (none when R70 stood in for it); otherwise the zone the table would use.
       shippingZoneId: d?.source === "zone" ? (d.zoneId ?? null) : quote.zoneId,
+      giftCardCents: 0,
       shippingAddress: input.shippingAddress,
       lines: quote.lines.map((l) => ({
         ...sampleLineIds(l),
@@ -420,6 +426,11 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
     // Samples (docs/decisions/054): each sample line's scents, and the sample credits held for this order.
     await storeLineSamples(trx, quote.lines.map((l, i) => ({ lineId: lineIds[i], picks: l.samplePicks })));
     if (!(await reserveSampleCredits(trx, id, quote.sampleCredits, now))) throw new SampleCreditTakenError();
+    // Gift cards pay what they can of the total, reserved now (docs/decisions/053); refused: nothing is placed.
+    if (input.giftCardIds?.length) {
+      const split = await reserveGiftCardsForOrder(trx, { orderId: id, cardIds: input.giftCardIds, totalCents: totals.totalCents, actor: { kind: "user", id: user.id }, now });
+      order.giftCardCents = split.giftCardCents;
+    }
     return order;
   });
 }

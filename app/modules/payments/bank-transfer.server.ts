@@ -5,6 +5,7 @@
  * statement; an order still unpaid after EFT_HOLD_DAYS is cancelled by the expiry job (its hold is set per provider
  * in order-expiry.server.ts) and the shopper is told.
  */
+import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
 import type { Queryable } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
@@ -170,7 +171,7 @@ export async function bankTransferView(db: Queryable, orderId: string, viewer: {
   if (!isOrderId(orderId)) throw new DomainError("Order not found", 404);
   const order = await db
     .selectFrom("orders")
-    .select(["id", "user_id", "status", "payment_status", "payment_method", "total_amount_cents", "created_at"])
+    .select(["id", "user_id", "status", "payment_status", "payment_method", "total_amount_cents", "gift_card_cents", "created_at"])
     .where("id", "=", orderId)
     .executeTakeFirst();
   if (!order || order.payment_method !== "eft" || (!viewer.isAdmin && order.user_id !== viewer.id)) throw new DomainError("Order not found", 404);
@@ -178,7 +179,8 @@ export async function bankTransferView(db: Queryable, orderId: string, viewer: {
     id: order.id,
     shortId: shortOrderId(order.id),
     reference: paymentReference(order.id),
-    amountCents: Number(order.total_amount_cents),
+    // what the bank transfer pays: the total less what gift cards paid (docs/decisions/053)
+    amountCents: amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) }),
     status: order.status,
     paymentStatus: order.payment_status,
     heldUntil: holdDate(heldUntil(order.created_at)),

@@ -26,6 +26,7 @@ import { INIT_FAILED, createYocoProvider } from "./yoco.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
 import { applyRefundEvent } from "~/modules/returns/refund-events.server";
 import { sendReturnEmails } from "~/modules/returns/return-emails.server";
+import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
 
 export { INIT_FAILED };
 
@@ -232,7 +233,7 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
       const order = event.checkoutId
         ? await trx
             .selectFrom("orders")
-            .select(["id", "status", "payment_status", "total_amount_cents"])
+            .select(["id", "status", "payment_status", "total_amount_cents", "gift_card_cents"])
             .where("payment_id", "=", event.checkoutId)
             .where("payment_provider", "=", provider)
             .executeTakeFirst()
@@ -244,7 +245,8 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
       else if (event.type === "payment.failed") outcome = (await failOrderPayment(trx, order.id)) ? "failed" : "ignored";
       else if (event.type === "payment.cancelled") outcome = (await closeUnpaidOrder(trx, order.id, "payment_cancelled")).closed ? "cancelled" : "ignored";
       else if (order.payment_status === "completed") outcome = "already_paid";
-      else if (event.amountCents !== order.total_amount_cents || event.currency !== "ZAR") outcome = "amount_mismatch";
+      // The provider was asked for the total less what gift cards paid (docs/decisions/053).
+      else if (event.amountCents !== amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) }) || event.currency !== "ZAR") outcome = "amount_mismatch";
       else if (order.status !== "pending" || order.payment_status !== "pending") outcome = "order_not_payable";
       else if ((applied.paid = await markOrderPaid(trx, order.id))) outcome = "paid";
       else {
@@ -377,7 +379,7 @@ export async function checkoutFormForOrder(db: Queryable, orderId: string, user:
   if (!isOrderId(orderId)) throw new DomainError("Order not found", 404);
   const order = await db
     .selectFrom("orders")
-    .select(["id", "user_id", "status", "payment_status", "payment_provider", "total_amount_cents", "shipping_address"])
+    .select(["id", "user_id", "status", "payment_status", "payment_provider", "total_amount_cents", "gift_card_cents", "shipping_address"])
     .where("id", "=", orderId)
     .executeTakeFirst();
   if (!order || order.user_id !== user.id || !order.payment_provider || !isProviderName(order.payment_provider)) throw new DomainError("Order not found", 404);
@@ -385,7 +387,8 @@ export async function checkoutFormForOrder(db: Queryable, orderId: string, user:
   const provider = getPaymentProvider(order.payment_provider);
   if (!provider.checkoutForm) throw new DomainError("Order not found", 404);
   const address = order.shipping_address;
-  const input = checkoutInputFor({ id: order.id, totalAmountCents: Number(order.total_amount_cents) }, provider.name, {
+  const due = amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) });
+  const input = checkoutInputFor({ id: order.id, totalAmountCents: due }, provider.name, {
     email: user.email,
     name: address.name,
     telephone: address.telephone,

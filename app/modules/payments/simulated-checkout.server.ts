@@ -1,4 +1,5 @@
 import type { DB } from "~/db/db.server";
+import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
 import { env } from "~/utils/env.server";
 import { DomainError, notFound } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
@@ -30,7 +31,7 @@ export async function getSimulatedCheckout(db: DB, checkoutId: string, userId: s
   if (!/^sim_[A-Za-z0-9-]{1,64}$/.test(checkoutId)) throw notFound("Checkout not found");
   const order = await db
     .selectFrom("orders")
-    .select(["id", "user_id", "status", "payment_status", "total_amount_cents"])
+    .select(["id", "user_id", "status", "payment_status", "total_amount_cents", "gift_card_cents"])
     .where("payment_id", "=", checkoutId)
     .where("payment_provider", "=", "simulated")
     .executeTakeFirst();
@@ -42,7 +43,7 @@ export async function getSimulatedCheckout(db: DB, checkoutId: string, userId: s
     checkoutId,
     orderId: order.id,
     shortId: shortOrderId(order.id),
-    amountCents: order.total_amount_cents,
+    amountCents: amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) }),
     state:
       order.payment_status === "completed"
         ? "paid"
