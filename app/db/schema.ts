@@ -663,6 +663,8 @@ export interface GiftCardsTable {
   initial_cents: number;
   /** the sum of its ledger, kept in the same transaction as each ledger row */
   balance_cents: number;
+  /** the number of its ledger entries (the next one's position) */
+  entry_count: Defaulted<number>;
   status: Defaulted<"active" | "cancelled">;
   recipient_email: string | null;
   note: string | null;
@@ -678,6 +680,8 @@ export type GiftCardEntryKind = "issue" | "redemption" | "release" | "refund" | 
 export interface GiftCardLedgerTable {
   id: string;
   gift_card_id: string;
+  /** 1, 2, 3… per card, in the order written */
+  position: number;
   kind: GiftCardEntryKind;
   amount_cents: number;
   balance_after_cents: number;

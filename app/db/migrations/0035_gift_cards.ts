@@ -22,6 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("last4", "text", (c) => c.notNull())
     .addColumn("initial_cents", "integer", (c) => c.notNull().check(sql`initial_cents > 0`))
     .addColumn("balance_cents", "integer", (c) => c.notNull().check(sql`balance_cents >= 0`))
+    /** how many ledger entries the card has: the next entry's position (taken by the same UPDATE as the balance) */
+    .addColumn("entry_count", "integer", (c) => c.notNull().defaultTo(0))
     /** active, or cancelled by the owner (its balance void) */
     .addColumn("status", "text", (c) => c.notNull().defaultTo("active"))
     .addColumn("recipient_email", "text")
@@ -40,6 +42,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("gift_card_ledger")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("gift_card_id", "text", (c) => c.notNull().references("gift_cards.id").onDelete("cascade"))
+    /** 1, 2, 3… per card: the ledger's order (entries written within one millisecond still read in order) */
+    .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("kind", "text", (c) => c.notNull())
     /** signed: + adds to the balance, − takes from it */
     .addColumn("amount_cents", "integer", (c) => c.notNull())
@@ -50,7 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("note", "text")
     .addColumn("created_at", t.timestamp, (c) => c.notNull().defaultTo(t.now))
     .execute();
-  await db.schema.createIndex("gift_card_ledger_card_idx").on("gift_card_ledger").columns(["gift_card_id", "created_at"]).execute();
+  await db.schema.createIndex("gift_card_ledger_card_idx").on("gift_card_ledger").columns(["gift_card_id", "position"]).unique().execute();
   await db.schema.createIndex("gift_card_ledger_order_idx").on("gift_card_ledger").column("order_id").execute();
 
   await db.schema.alterTable("orders").addColumn("gift_card_cents", "integer", (c) => c.notNull().defaultTo(0)).execute();

@@ -150,7 +150,7 @@ export async function giftCardPaymentsOf(db: Queryable, orderId: string): Promis
     .where("l.order_id", "=", orderId)
     .where("l.kind", "=", "redemption")
     .orderBy("l.created_at")
-    .orderBy("l.id")
+    .orderBy("l.position")
     .execute();
   const seen = new Set<string>();
   const payments: Array<{ cardId: string; last4: string; amountCents: number }> = [];

@@ -59,5 +59,5 @@ export const GIFT_CARD_MESSAGES = {
   alreadyAdded: "That gift card is already added.",
   changed: "A gift card's balance changed while you were checking out (perhaps used in another order). Nothing was charged: please check your total and place your order again.",
   remainderTooSmall: (remainderCents: number) =>
-    `After your gift card${remainderCents ? "s" : ""} ${formatRand(remainderCents)} is left to pay, less than the ${formatRand(MINIMUM_PAYMENT_CENTS)} a card or EFT payment can take. Remove a gift card, or add something to your cart.`,
+    `After your gift cards, ${formatRand(remainderCents)} is left to pay: less than the ${formatRand(MINIMUM_PAYMENT_CENTS)} a card or EFT payment can take. Remove a gift card, or add something to your cart.`,
 } as const;

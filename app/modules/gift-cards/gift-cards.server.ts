@@ -103,11 +103,11 @@ export async function appendEntry(
   const now = context.now ?? new Date();
   let update = trx
     .updateTable("gift_cards")
-    .set((eb) => ({ balance_cents: eb("balance_cents", "+", delta) }))
+    .set((eb) => ({ balance_cents: eb("balance_cents", "+", delta), entry_count: eb("entry_count", "+", 1) }))
     .where("id", "=", cardId);
   if (delta < 0) update = update.where("balance_cents", ">=", -delta);
   if (context.onlyUsable) update = update.where("status", "=", "active").where("expires_at", ">", now.toISOString());
-  const row = await update.returning("balance_cents").executeTakeFirst();
+  const row = await update.returning(["balance_cents", "entry_count"]).executeTakeFirst();
   if (!row) return null;
   const after = Number(row.balance_cents);
   await trx
@@ -115,6 +115,7 @@ export async function appendEntry(
     .values({
       id: newId(),
       gift_card_id: cardId,
+      position: Number(row.entry_count),
       kind,
       amount_cents: delta,
       balance_after_cents: after,
@@ -209,8 +210,7 @@ export async function giftCardLedger(db: Queryable, cardId: string): Promise<Led
     .leftJoin("users as u", "u.id", "l.actor_id")
     .select(["l.id", "l.kind", "l.amount_cents", "l.balance_after_cents", "l.order_id", "l.actor_kind", "l.actor_id", "u.email", "l.note", "l.created_at"])
     .where("l.gift_card_id", "=", cardId)
-    .orderBy("l.created_at")
-    .orderBy("l.id")
+    .orderBy("l.position")
     .execute();
   return rows.map((r) => ({
     id: r.id,

@@ -101,6 +101,13 @@ export interface InvoiceOrder {
   shippingCents: number;
   totalAmountCents: number;
   shippingAddress: ShippingAddress;
+  /**
+   * Gift cards that paid part or all of the total (docs/decisions/053): payments received, printed below the total.
+   * The VAT is on the full total (VAT Act s10(19): a voucher's VAT is charged on what it buys when it is redeemed).
+   */
+  giftCardPayments?: Array<{ last4: string; amountCents: number }>;
+  /** how the rest was paid (card, instant_eft, eft), when gift cards paid part */
+  paymentMethod?: "card" | "instant_eft" | "eft";
 }
 
 export interface InvoiceSource {
@@ -157,6 +164,7 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   const vatCents = taxInvoice ? vatInInclusiveTotal(order.totalAmountCents) : null;
   totals.push({ label: taxInvoice ? "Total (including VAT)" : "Total", amount: formatRand(order.totalAmountCents), strong: true });
   if (vatCents !== null) totals.push({ label: `VAT at ${VAT_RATE_PERCENT}% included`, amount: formatRand(vatCents) });
+  totals.push(...paymentRows(order));
   return {
     title: taxInvoice ? "Tax Invoice" : "Invoice",
     number,
@@ -174,6 +182,18 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
     vatNote: taxInvoice ? `All prices include VAT at ${VAT_RATE_PERCENT}%. The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.` : null,
     filename: documentFilename(supplier.shopName, number, "invoice"),
   };
+}
+
+const PAID_BY: Record<NonNullable<InvoiceOrder["paymentMethod"]>, string> = { card: "Paid by card", instant_eft: "Paid by instant EFT", eft: "Paid by EFT" };
+
+/** Gift cards as payments received, and what paid the rest (only when a gift card paid something). */
+function paymentRows(order: InvoiceOrder): InvoiceTotalRow[] {
+  const cards = (order.giftCardPayments ?? []).filter((p) => p.amountCents > 0);
+  if (cards.length === 0) return [];
+  const rows = cards.map((p) => ({ label: `Paid by gift card ending ${toWinAnsi(p.last4)}`, amount: formatRand(-p.amountCents) }));
+  const rest = order.totalAmountCents - cards.reduce((s, p) => s + p.amountCents, 0);
+  if (rest > 0) rows.push({ label: PAID_BY[order.paymentMethod ?? "card"], amount: formatRand(-rest) });
+  return rows;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { Queryable } from "~/db/db.server";
 import { getOrderForViewer, type Viewer } from "~/modules/orders/order-read.server";
+import { giftCardPaymentsOf } from "~/modules/gift-cards/gift-card-orders.server";
 import { env, type Env } from "~/utils/env.server";
 import { buildInvoiceDocument, type InvoiceDocument, type InvoiceSupplier } from "./invoice.logic";
 
@@ -31,7 +32,7 @@ export async function getInvoiceForViewer(db: Queryable, orderId: string, viewer
   const row = await db
     .selectFrom("orders")
     .leftJoin("users", "users.id", "orders.user_id")
-    .select(["orders.invoice_number", "orders.invoice_issued_at", "users.email"])
+    .select(["orders.invoice_number", "orders.invoice_issued_at", "orders.payment_method", "users.email"])
     .where("orders.id", "=", order.id)
     .executeTakeFirst();
   // A payment set back from completed (the owner's correction) keeps its number, but shows no invoice until it is
@@ -44,7 +45,7 @@ export async function getInvoiceForViewer(db: Queryable, orderId: string, viewer
       invoiceNumber: Number(row.invoice_number),
       prefix: config.INVOICE_PREFIX,
       issuedAt: row.invoice_issued_at,
-      order,
+      order: { ...order, giftCardPayments: await giftCardPaymentsOf(db, order.id), paymentMethod: row.payment_method },
       customerEmail: row.email,
     }),
   };
