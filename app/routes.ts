@@ -65,6 +65,7 @@ export default [
   // the signed "stop WhatsApp updates" link of the order e-mails (works signed out)
   route("whatsapp/stop", "routes/whatsapp.stop.tsx"),
   route("api/coupons/validate", "routes/api.coupons.validate.ts"),
+  route("api/gift-cards/check", "routes/api.gift-cards.check.ts"),
   route("api/reviews", "routes/api.reviews.ts"),
   route("api/me", "routes/api.me.ts"),
   // a signed-in shopper's cart kept on the server, and a cart reminder's restore link (docs/decisions/056)
@@ -100,6 +101,8 @@ export default [
       route("products/import", "routes/admin.products.import.tsx"),
       route("categories", "routes/admin.categories.tsx"),
       route("coupons", "routes/admin.coupons.tsx"),
+      route("gift-cards", "routes/admin.gift-cards.tsx"),
+      route("gift-cards/:id", "routes/admin.gift-cards.$id.tsx"),
       route("reviews", "routes/admin.reviews.tsx"),
       route("users", "routes/admin.users.tsx"),
       route("shipping", "routes/admin.shipping.tsx"),

@@ -14,6 +14,7 @@ import { formatRand } from "~/utils/money";
 import type { DeliveryKind } from "~/modules/couriers/courier";
 import { DeliveryChoice, type DeliverySelection } from "~/components/delivery-choice";
 import { WhatsappOptIn } from "~/components/whatsapp-opt-in";
+import { GiftCardField, useGiftCards } from "~/components/gift-card-field";
 
 /**
  * The checkout form body: shipping address, delivery zone, order summary and the pay button. The hidden fields carry
@@ -66,6 +67,9 @@ export function CheckoutForm({
   // With a courier option chosen, the summary shows the server's totals for it (the zone quote's delivery doesn't apply).
   const shown: CartQuote | null = quote && couriers ? (selection ? { ...quote, ...selection.totals } : null) : quote;
   const [method, setMethod] = useState<PaymentMethod>(methods[0]?.method ?? "card");
+  // Gift cards pay first; what they leave is what the card or EFT pays (docs/decisions/053).
+  const giftCards = useGiftCards(shown?.totalCents ?? null);
+  const due = giftCards.split?.remainderCents ?? shown?.totalCents ?? null;
   const posted = JSON.stringify(linesInput(lines));
   const root = useRef<HTMLDivElement>(null);
   // After a refused submit, take the shopper to what needs fixing (the Pay button may be far below on a phone).
@@ -119,13 +123,14 @@ export function CheckoutForm({
         <div className="mt-5" aria-busy={loading}>
           {shown ? <CartTotals quote={shown} shippingLabel="Delivery" /> : <p className="text-sm text-muted">{couriers && quote ? "Choose your delivery to see your total." : "Calculating your total…"}</p>}
         </div>
+        <GiftCardField state={giftCards} error={fieldErrors.giftCardCodes} />
         <input type="hidden" name="lines" value={posted} />
         <input type="hidden" name="couponCode" value={couponCode} />
         <Button type="submit" size="lg" className="mt-6 w-full" disabled={submitting || !shown} aria-disabled={submitting || !shown}>
-          {submitting ? "Processing…" : method === "eft" ? `Place order${shown ? ` · ${formatRand(shown.totalCents)}` : ""}` : shown ? `Pay ${formatRand(shown.totalCents)}` : "Pay now"}
+          {submitting ? "Processing…" : due === 0 ? "Pay with gift card" : method === "eft" ? `Place order${due !== null ? ` · ${formatRand(due)}` : ""}` : due !== null ? `Pay ${formatRand(due)}` : "Pay now"}
         </Button>
         <p className="mt-3 text-center text-xs leading-relaxed text-muted">
-          {method === "eft" ? "Next you see our bank details and your payment reference." : "You will be taken to a secure payment page."} Prices include VAT.
+          {due === 0 ? "Your gift card pays it all: no card payment needed." : method === "eft" ? "Next you see our bank details and your payment reference." : "You will be taken to a secure payment page."} Prices include VAT.
         </p>
         <p className="mt-3 text-center text-xs leading-relaxed text-muted">
           Nothing is charged until you pay: you can still{" "}

@@ -14,12 +14,13 @@ import { TEST_ORDER_ID } from "~/modules/payments/payment-return.server";
 import { readQuery } from "~/utils/request.server";
 import { TrackingTimeline, type TrackingView } from "~/components/tracking-timeline";
 import { deliveryViewForOrder, type ChosenDeliveryView } from "~/modules/couriers/shipments.server";
+import { giftCardPaymentsOf } from "~/modules/gift-cards/gift-card-orders.server";
 
 /** A paid order's invoice: its number and its PDF (docs/decisions/019). */
 type Invoice = { number: string; href: string };
 
 type ConfirmationData =
-  | { state: "found"; order: OrderView; invoice: Invoice | null; tracking: TrackingView | null; delivery: ChosenDeliveryView | null }
+  | { state: "found"; order: OrderView; invoice: Invoice | null; tracking: TrackingView | null; delivery: ChosenDeliveryView | null; giftCardPayments: Array<{ last4: string; amountCents: number }> }
   | { state: "test" }
   | { state: "not_found" }
   | { state: "error"; message: string };
@@ -38,7 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     if (!order) return data<ConfirmationData>({ state: "not_found" }, { status: 404, headers });
     const invoice = order.paymentStatus === "completed" && order.invoiceNumber !== null ? { number: formatInvoiceNumber(order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(order.id) } : null;
     const { tracking, delivery } = await deliveryViewForOrder(getDb(), order.id);
-    return data<ConfirmationData>({ state: "found", order, invoice, tracking, delivery }, { headers });
+    const giftCardPayments = (await giftCardPaymentsOf(getDb(), order.id)).map(({ last4, amountCents }) => ({ last4, amountCents }));
+    return data<ConfirmationData>({ state: "found", order, invoice, tracking, delivery, giftCardPayments }, { headers });
   } catch (error) {
     logger.error({ err: error, orderId: id }, "order-confirmation: could not read the order");
     return data<ConfirmationData>({ state: "error", message: "Failed to fetch order details" }, { status: 500, headers });
@@ -54,7 +56,7 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
   const navigation = useNavigation();
   // Moving between orders on the client: show the loading state rather than the previous order.
   if (navigation.state === "loading" && navigation.location?.pathname === "/order-confirmation") return <LoadingView />;
-  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} tracking={loaderData.tracking} delivery={loaderData.delivery} />;
+  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} tracking={loaderData.tracking} delivery={loaderData.delivery} giftCardPayments={loaderData.giftCardPayments} />;
   if (loaderData.state === "test") return <TestOrderView />;
   if (loaderData.state === "not_found") {
     return (
@@ -113,7 +115,19 @@ const PAYMENT_LABEL: Record<OrderView["paymentStatus"], string> = {
   cancelled: "Cancelled",
 };
 
-function FoundView({ order, invoice, tracking, delivery }: { order: OrderView; invoice: Invoice | null; tracking: TrackingView | null; delivery: ChosenDeliveryView | null }) {
+function FoundView({
+  order,
+  invoice,
+  tracking,
+  delivery,
+  giftCardPayments,
+}: {
+  order: OrderView;
+  invoice: Invoice | null;
+  tracking: TrackingView | null;
+  delivery: ChosenDeliveryView | null;
+  giftCardPayments: Array<{ last4: string; amountCents: number }>;
+}) {
   const address = order.shippingAddress;
   return (
     <main className="relative">
@@ -164,6 +178,7 @@ function FoundView({ order, invoice, tracking, delivery }: { order: OrderView; i
                   sampleCreditCents: order.sampleCreditCents,
                   sampleCreditLabel: order.sampleCreditLabel,
                 }}
+                giftCardPayments={giftCardPayments}
               />
             </div>
           </section>

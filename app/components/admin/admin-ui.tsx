@@ -11,6 +11,7 @@ export const ADMIN_PAGES = [
   { to: "/admin/products", label: "Products" },
   { to: "/admin/categories", label: "Categories" },
   { to: "/admin/coupons", label: "Coupons" },
+  { to: "/admin/gift-cards", label: "Gift cards" },
   { to: "/admin/reviews", label: "Reviews" },
   { to: "/admin/users", label: "Users" },
   { to: "/admin/marketing", label: "Marketing" },

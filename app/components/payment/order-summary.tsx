@@ -18,8 +18,12 @@ export interface SummaryTotals {
   sampleCreditLabel?: string | null;
 }
 
-/** An order's lines (name, quantity x unit price, line total) and its totals, as stored on the server. */
-export function OrderSummary({ lines, totals }: { lines: SummaryLine[]; totals: SummaryTotals }) {
+/**
+ * An order's lines (name, quantity x unit price, line total) and its totals, as stored on the server; gift cards that
+ * paid it are payments received, listed below the total (docs/decisions/053), never a discount.
+ */
+export function OrderSummary({ lines, totals, giftCardPayments = [] }: { lines: SummaryLine[]; totals: SummaryTotals; giftCardPayments?: Array<{ last4: string; amountCents: number }> }) {
+  const byCards = giftCardPayments.reduce((s, p) => s + p.amountCents, 0);
   return (
     <div>
       <ul className="divide-y divide-line border-y border-line">
@@ -60,6 +64,18 @@ export function OrderSummary({ lines, totals }: { lines: SummaryLine[]; totals: 
           <dt className="eyebrow text-ink">Total amount</dt>
           <dd className="font-display text-3xl tabular-nums text-ink">{formatRand(totals.totalAmountCents)}</dd>
         </div>
+        {giftCardPayments.map((p) => (
+          <div key={p.last4} className="flex justify-between gap-4" data-testid="gift-card-payment">
+            <dt className="text-ink-soft">Paid by gift card ending {p.last4}</dt>
+            <dd className="tabular-nums">-{formatRand(p.amountCents)}</dd>
+          </div>
+        ))}
+        {byCards > 0 && byCards < totals.totalAmountCents ? (
+          <div className="flex justify-between gap-4">
+            <dt className="text-ink-soft">Rest of the payment</dt>
+            <dd className="tabular-nums">{formatRand(totals.totalAmountCents - byCards)}</dd>
+          </div>
+        ) : null}
       </dl>
       <p className="mt-2 text-right text-xs text-muted">VAT included at 15%</p>
     </div>

@@ -46,6 +46,9 @@ export function remainderTooSmall(remainderCents: number): boolean {
   return remainderCents > 0 && remainderCents < MINIMUM_PAYMENT_CENTS;
 }
 
+/** The checkout's "Apply" answer (POST /api/gift-cards/check). */
+export type GiftCardCheck = { ok: true; code: string; last4: string; balanceCents: number; expiresAt: string } | { ok: false; error: string };
+
 /** At most this many cards on one order: enough for a drawer of birthday cards, few enough to bound the work. */
 export const MAX_GIFT_CARDS_PER_ORDER = 5;
 

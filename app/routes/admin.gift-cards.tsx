@@ -1,0 +1,162 @@
+/**
+ * /admin/gift-cards — the owner's gift cards (docs/decisions/053): issue one by hand (a goodwill gesture: amount,
+ * optional recipient and note; the code is shown once, here), the list with balances (paged, searched by a card's last
+ * four or its recipient's e-mail), and each card's ledger on its own page. Every loader and action checks the role.
+ */
+import { Link } from "react-router";
+import type { Route } from "./+types/admin.gift-cards";
+import { AdminPage } from "~/components/admin/admin-page";
+import { AdminStatus, useAdminResult } from "~/components/admin/admin-status";
+import { DataTable, type Column } from "~/components/admin/data-table";
+import { FilterBar } from "~/components/admin/filter-bar";
+import { FormDialog } from "~/components/admin/form-dialog";
+import { buttonClass } from "~/components/ui/button";
+import { controlClass } from "~/components/ui/field";
+import { getDb } from "~/db/db.server";
+import { requireAdmin } from "~/modules/accounts/session.server";
+import { adminAction } from "~/modules/admin/admin-action.server";
+import { hasActiveFilters, listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
+import { GIFT_CARD_ADMIN_TEXT, giftCardAdminIntent } from "~/modules/gift-cards/gift-cards-admin.schema";
+import { cancelGiftCard, issueGiftCard, listGiftCards } from "~/modules/gift-cards/gift-cards.server";
+import { giftCardState, GIFT_CARD_STATE_STYLE } from "~/modules/gift-cards/gift-card-state.logic";
+import { formatDateZA } from "~/utils/dates";
+import { formatRand } from "~/utils/money";
+import { readQuery } from "~/utils/request.server";
+import { env } from "~/utils/env.server";
+
+const PATH = "/admin/gift-cards";
+const filters = { q: { kind: "text" } } as const;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const query = parseListQuery(readQuery(request), filters);
+  const list = await listGiftCards(getDb(), { q: query.filters.q, page: query.page });
+  const now = new Date();
+  return {
+    query,
+    expiryMonths: env().GIFT_CARD_EXPIRY_MONTHS,
+    totals: { cards: list.totals.cards, outstanding: formatRand(list.totals.outstandingCents) },
+    list: {
+      ...list,
+      rows: list.rows.map((c) => ({
+        id: c.id,
+        last4: c.last4,
+        recipientEmail: c.recipientEmail,
+        note: c.note,
+        balance: formatRand(c.balanceCents),
+        initial: formatRand(c.initialCents),
+        state: giftCardState(c, now),
+        issued: formatDateZA(c.createdAt),
+        expires: formatDateZA(c.expiresAt),
+      })),
+    },
+  };
+}
+
+export const action = adminAction(
+  giftCardAdminIntent,
+  {
+    issue: async (db, input, { admin }) => {
+      const card = await issueGiftCard(db, { amountCents: input.amount, recipientEmail: input.recipientEmail, note: input.note, actor: { kind: "admin", id: admin.id } });
+      return { message: GIFT_CARD_ADMIN_TEXT.issued(card.code, formatRand(input.amount)), id: card.id };
+    },
+    cancel: async (db, { id, note }, { admin }) => (await cancelGiftCard(db, id, { actor: { kind: "admin", id: admin.id }, note }), GIFT_CARD_ADMIN_TEXT.cancelled),
+  },
+  { failure: { issue: GIFT_CARD_ADMIN_TEXT.failedIssue, cancel: GIFT_CARD_ADMIN_TEXT.failedCancel } },
+);
+
+export function meta() {
+  return [{ title: "Gift cards | Admin | Scentara" }];
+}
+
+type Row = Route.ComponentProps["loaderData"]["list"]["rows"][number];
+
+export default function GiftCards({ loaderData: d }: Route.ComponentProps) {
+  const { query, list, totals } = d;
+  const columns: Column<Row>[] = [
+    {
+      header: "Card",
+      cell: (c) => (
+        <span className="block">
+          <Link to={`${PATH}/${c.id}`} className="font-mono font-semibold tracking-wide text-ink underline decoration-gold underline-offset-4 hover:text-gold">
+            ···· {c.last4}
+          </Link>
+          {c.recipientEmail ? <span className="block break-all text-xs text-muted">{c.recipientEmail}</span> : null}
+          {c.note ? <span className="block text-xs text-muted">{c.note}</span> : null}
+        </span>
+      ),
+    },
+    { header: "Balance", cell: (c) => c.balance, className: "whitespace-nowrap tabular-nums" },
+    { header: "Issued for", cell: (c) => c.initial, className: "whitespace-nowrap tabular-nums", phone: "hide" },
+    { header: "Issued", cell: (c) => c.issued, className: "whitespace-nowrap", phone: "hide" },
+    { header: "Expires", cell: (c) => c.expires, className: "whitespace-nowrap" },
+    { header: "Status", cell: (c) => <span className={`inline-block px-2 py-0.5 text-[0.68rem] font-semibold uppercase tracking-[0.14em] ${GIFT_CARD_STATE_STYLE[c.state]}`}>{c.state}</span> },
+  ];
+  return (
+    <AdminPage
+      title="Gift cards"
+      description={`Cards paid at checkout like money. Valid ${d.expiryMonths / 12} years from issue; a cancelled card's balance is void.`}
+      actions={<IssueDialog query={query} />}
+      stats={[
+        { label: "Active cards", value: totals.cards },
+        { label: "Outstanding balance", value: totals.outstanding },
+      ]}
+      status={<IssuedOrStatus />}
+    >
+      <FilterBar path={PATH} query={query} fields={[{ name: "q", label: "Search", kind: "search", placeholder: "Last 4 of the code, e-mail or note" }]} />
+      <DataTable<Row>
+        rows={list.rows}
+        columns={columns}
+        rowKey={(c) => c.id}
+        caption="Gift cards"
+        empty={<p className="font-display text-2xl text-ink">{hasActiveFilters(query) ? GIFT_CARD_ADMIN_TEXT.noMatches : GIFT_CARD_ADMIN_TEXT.none}</p>}
+        page={{ page: list.page, pageCount: list.pageCount, hrefFor: (page) => listHref(PATH, query, { page }) }}
+      />
+    </AdminPage>
+  );
+}
+
+/** A just-issued card's code stays on the page (the transient status would take it away after 3 s). */
+function IssuedOrStatus() {
+  const result = useAdminResult();
+  if (result?.ok && result.intent === "issue") {
+    return (
+      <div role="status" className="border border-success/40 bg-success/5 px-4 py-3 text-sm text-ink" data-testid="issued-gift-card">
+        {result.message}
+      </div>
+    );
+  }
+  return <AdminStatus />;
+}
+
+function IssueDialog({ query }: { query: ListQuery }) {
+  const label = "block text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft";
+  return (
+    <FormDialog
+      title="Issue a gift card"
+      trigger="Issue gift card"
+      triggerClassName={buttonClass("primary", "md")}
+      openHref={listHref(PATH, query, { edit: "new" })}
+      closeHref={listHref(PATH, query)}
+      openOnLoad={query.edit === "new"}
+      submitLabel="Issue gift card"
+    >
+      <input type="hidden" name="intent" value="issue" />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <label className={label}>
+          Amount (R)
+          <input name="amount" inputMode="decimal" required placeholder="500.00" className={`${controlClass} mt-1`} />
+        </label>
+        <label className={label}>
+          Recipient's e-mail (optional)
+          <input name="recipientEmail" type="email" autoComplete="off" maxLength={254} className={`${controlClass} mt-1 normal-case tracking-normal`} />
+          <span className="mt-1 block text-xs normal-case tracking-normal text-muted">They see the card and its balance in their profile.</span>
+        </label>
+      </div>
+      <label className={label}>
+        Note (optional)
+        <input name="note" maxLength={300} placeholder="Sorry about the late parcel" className={`${controlClass} mt-1 normal-case tracking-normal`} />
+      </label>
+    </FormDialog>
+  );
+}
