@@ -7,6 +7,7 @@ import { ADMIN_ACTION, ADMIN_PAGE, DENY_ACTION, DENY_PAGE, runAuthorizationMatri
 import type { DB } from "~/db/db.server";
 import { markOrderPaid } from "~/modules/orders/order-payment.server";
 import { bookShipment } from "~/modules/couriers/shipments.server";
+import { issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { insertAwaitingOrder } from "../factories/payments";
 import { insertCoupon, insertZone, TEST_ADDRESS } from "../factories/orders";
 import { createUser } from "../factories/users";
@@ -14,6 +15,11 @@ import { deliveredOrderOf, returnOf } from "../factories/returns";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
 
 /** A fresh paid order of this user's (its payment confirmed through the verified path): ready for a courier. */
+/** A fresh gift card (issued by hand) to cancel or read. */
+async function giftCardOf(db: DB): Promise<string> {
+  return (await issueGiftCard(db, { amountCents: 50000, actor: { kind: "admin", id: null } })).id;
+}
+
 async function paidOrderOf(db: DB, userId: string): Promise<string> {
   const order = await insertAwaitingOrder(db, { userId });
   await db.transaction().execute((trx) => markOrderPaid(trx, order.id));
@@ -72,6 +78,12 @@ const MATRIX: MatrixEntry[] = [
   { path: "/checkout", route: () => import("~/routes/checkout"), kind: "loader", expect: SIGNED_IN_PAGE },
   { path: "/checkout", route: () => import("~/routes/checkout"), kind: "action", setup: async (db) => ({ form: { name: "T N", telephone: "0821234567", street: "1 Main Rd", suburb: "Sea Point", city: "Cape Town", postalCode: "8005", province: "Western Cape", lines: JSON.stringify([{ productId: (await insertProduct(db)).id, quantity: 1 }]) } }), expect: { visitor: { status: 401, error: "Please sign in to continue" }, customer: "ok", admin: "ok" }, note: "place an order" },
   { path: "/checkout/delivery?postalCode=7700&suburb=Rondebosch&lines=%5B%5D", route: () => import("~/routes/checkout.delivery"), kind: "loader", expect: { visitor: 401, customer: 200, admin: 200 }, note: "delivery choices" },
+  { path: "/admin/gift-cards", route: () => import("~/routes/admin.gift-cards"), kind: "loader", expect: ADMIN_PAGE },
+  { path: "/admin/gift-cards", route: () => import("~/routes/admin.gift-cards"), kind: "action", form: { intent: "issue", amount: "500", recipientEmail: "", note: "Goodwill" }, expect: ADMIN_ACTION, note: "issue" },
+  { path: "/admin/gift-cards", route: () => import("~/routes/admin.gift-cards"), kind: "action", setup: async (db) => ({ form: { intent: "cancel", id: await giftCardOf(db) } }), expect: ADMIN_ACTION, note: "cancel" },
+  { path: "/admin/gift-cards/:id", route: () => import("~/routes/admin.gift-cards.$id"), kind: "loader", setup: async (db) => { const id = await giftCardOf(db); return { path: `/admin/gift-cards/${id}`, params: { id } }; }, expect: ADMIN_PAGE },
+  { path: "/admin/gift-cards/:id", route: () => import("~/routes/admin.gift-cards.$id"), kind: "action", setup: async (db) => { const id = await giftCardOf(db); return { path: `/admin/gift-cards/${id}`, params: { id }, form: { intent: "cancel", id } }; }, expect: ADMIN_ACTION, note: "cancel" },
+  { path: "/api/gift-cards/check", route: () => import("~/routes/api.gift-cards.check"), kind: "action", form: { code: "AAAA-BBBB-CCCC-DDDD" }, expect: { visitor: 401, customer: 404, admin: 404 } },
   { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), kind: "action", form: { code: "NOSUCHCODE", orderTotal: "10000" }, expect: { visitor: 200, customer: 200, admin: 200 } },
   { path: "/api/me", route: () => import("~/routes/api.me"), kind: "loader", expect: { visitor: 401, customer: 200, admin: 200 } },
   { path: "/api/reviews?productId=p1", route: () => import("~/routes/api.reviews"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 } },
