@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FIRST_RUN_AFTER_MS, REVIEW_REQUESTS_EVERY_MS, REVIEW_REQUESTS_FIRST_AFTER_MS, UNPAID_EXPIRY_EVERY_MS, scheduleRepeating, startJobs } from "./jobs";
+import { FIRST_RUN_AFTER_MS, GIFT_CARD_EXPIRY_EVERY_MS, REVIEW_REQUESTS_EVERY_MS, REVIEW_REQUESTS_FIRST_AFTER_MS, UNPAID_EXPIRY_EVERY_MS, scheduleRepeating, startJobs } from "./jobs";
 
 const quietLogger = () => ({ error: vi.fn(), info: vi.fn(), warn: vi.fn() });
 
@@ -131,5 +131,18 @@ describe("startJobs", () => {
     const off = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0 }, db as never, quietLogger() as never);
     expect(off.jobs).toEqual([]);
     await off.stopAll();
+  });
+
+  it("looks for expired gift card balances every hour (the server's configuration always has the expiry)", async () => {
+    const db = vi.fn(() => {
+      throw new Error("no database in this test");
+    });
+    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0, GIFT_CARD_EXPIRY_MONTHS: 36 }, db as never, quietLogger() as never);
+    expect(started.jobs.map((j) => j.name)).toEqual(["expire-gift-cards"]);
+    await vi.advanceTimersByTimeAsync(REVIEW_REQUESTS_FIRST_AFTER_MS);
+    expect(db).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(GIFT_CARD_EXPIRY_EVERY_MS);
+    expect(db).toHaveBeenCalledTimes(2);
+    await started.stopAll();
   });
 });

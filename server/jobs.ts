@@ -19,6 +19,7 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { DB } from "~/db/db.server";
 import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
+import { expireGiftCards } from "~/modules/gift-cards/gift-cards.server";
 import { sendDueReviewRequests } from "~/modules/reviews/review-requests.server";
 import { pollTracking } from "~/modules/couriers/shipments.server";
 import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
@@ -162,6 +163,8 @@ export const REVIEW_REQUESTS_LEASE_MS = 3 * REVIEW_REQUESTS_EVERY_MS;
 
 /** The WhatsApp outbox is looked at this often for retries due (a new message is sent at once, without waiting). */
 export const WHATSAPP_EVERY_MS = 15_000;
+/** A gift card's expiry is a matter of days: looked for every hour. */
+export const GIFT_CARD_EXPIRY_EVERY_MS = 60 * 60_000;
 
 /** Shipments are asked about every 5 minutes, each at most every 10 (the courier's API is not ours to hammer). */
 export const TRACKING_POLL_EVERY_MS = 5 * 60_000;
@@ -193,7 +196,7 @@ export const SHOPPER_ALERTS_EVERY_MS = 60_000;
 /** The app server's jobs, from its configuration. stopAll() before closing the database. */
 export function startJobs(
   config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
-    Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE" | "CART_REMINDER_AFTER_MINUTES" | "ORDER_REMINDER_AFTER_MINUTES">> &
+    Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE" | "CART_REMINDER_AFTER_MINUTES" | "ORDER_REMINDER_AFTER_MINUTES" | "GIFT_CARD_EXPIRY_MONTHS">> &
     Partial<Pick<Env, "WHATSAPP_UPDATES" | "WHATSAPP_ACCESS_TOKEN" | "ALLOW_TEST_WHATSAPP" | "PUBLIC_BASE_URL">> &
     Partial<BackupConfig> &
     Partial<RetentionConfig>,
@@ -240,6 +243,21 @@ export function startJobs(
       }),
     );
   }
+  // Gift card balances past their expiry (docs/decisions/053): an expiry entry in each card's ledger, looked for hourly.
+  // (The server's configuration always has the expiry: the setting's default.)
+  if (config.GIFT_CARD_EXPIRY_MONTHS) jobs.push(
+    scheduleRepeating({
+      name: "expire-gift-cards",
+      everyMs: fast ?? GIFT_CARD_EXPIRY_EVERY_MS,
+      firstAfterMs: fast ? 1000 : REVIEW_REQUESTS_FIRST_AFTER_MS,
+      lease: databaseLease(db, "expire-gift-cards", holder, 3 * GIFT_CARD_EXPIRY_EVERY_MS),
+      logger,
+      run: async () => {
+        const expired = await expireGiftCards(db());
+        if (expired) logger.info({ expired }, "gift cards: balances past their expiry expired");
+      },
+    }),
+  );
   const kinds = config.DELIVERY_KINDS ?? [];
   if (kinds.length) {
     // Parcels on their way: ask the couriers about those not heard of for a while (webhooks usually come first).
