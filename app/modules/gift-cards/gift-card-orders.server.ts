@@ -13,7 +13,7 @@ import { DomainError } from "~/utils/errors";
 import { formatRand } from "~/utils/money";
 import { normalizeGiftCardCode } from "./gift-card-code.logic";
 import { GIFT_CARD_MESSAGES, MAX_GIFT_CARDS_PER_ORDER, remainderTooSmall, splitGiftCardPayment, type GiftCardSplit } from "./gift-card-payments.logic";
-import { appendEntry, findGiftCardByCode, isUsable, type Actor, type GiftCardRecord } from "./gift-cards.server";
+import { appendEntry, findGiftCardByCode, isUsable, SYSTEM, type Actor, type GiftCardRecord } from "./gift-cards.server";
 
 const MINUTE = 60_000;
 
@@ -137,6 +137,9 @@ export async function returnGiftCardsOfOrder(trx: Queryable, orderId: string, ki
   for (const { cardId, heldCents } of await heldByOrder(trx, orderId)) {
     await appendEntry(trx, cardId, kind, heldCents, { actor, orderId, now });
     returned += heldCents;
+    // A card the owner cancelled meanwhile: what comes back to it is void with the rest of its balance.
+    const card = await trx.selectFrom("gift_cards").select("status").where("id", "=", cardId).executeTakeFirst();
+    if (card?.status === "cancelled") await appendEntry(trx, cardId, "cancel", -heldCents, { actor: SYSTEM, orderId, now, note: "Given back to a cancelled card" });
   }
   return returned;
 }

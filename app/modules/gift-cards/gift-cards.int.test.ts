@@ -86,7 +86,7 @@ describe("paying at checkout", () => {
     const input = await checkoutFields(34999, [card.code.toLowerCase()]);
     const { redirectTo } = await checkout(db(), buyer, input, { ip: "10.0.0.1" });
     const order = await orderOf(input.checkoutToken!);
-    expect(redirectTo).toBe(`/order-confirmation?id=${order.id}`);
+    expect(redirectTo).toBe(`/payment-status?orderId=${order.id}&status=success`);
     expect(order).toMatchObject({ status: "processing", payment_status: "completed", payment_provider: "gift_card", checkout_url: null });
     expect(order.gift_card_cents).toBe(order.total_amount_cents);
     expect(order.invoice_number).not.toBeNull();
@@ -177,6 +177,21 @@ describe("giving back", () => {
     await setOrderStatus(db(), order.id, "processing");
     expect(await balanceOf(card.id)).toBe(100000 - order.total_amount_cents);
     expect((await giftCardLedger(db(), card.id)).map((e) => e.kind)).toEqual(["issue", "redemption", "refund", "redemption"]);
+  });
+
+  it("what an order gives back to a card cancelled meanwhile is void with the rest of it", async () => {
+    const card = await issueGiftCard(db(), { amountCents: 10000, actor: ADMIN });
+    const product = await insertProduct(db(), { price_cents: 34999 });
+    const order = await placeOrder(db(), buyer, { lines: [{ productId: product.id, quantity: 1 }], shippingAddress: TEST_ADDRESS, giftCardIds: [card.id] });
+    await cancelGiftCard(db(), card.id, { actor: ADMIN });
+    await setOrderStatus(db(), order.id, "cancelled");
+    expect(await balanceOf(card.id)).toBe(0);
+    expect((await giftCardLedger(db(), card.id)).map((e) => [e.kind, e.amountCents])).toEqual([
+      ["issue", 10000],
+      ["redemption", -10000],
+      ["release", 10000],
+      ["cancel", -10000],
+    ]);
   });
 
   it("the balance left after expiry is taken by the expiry run, once", async () => {

@@ -1,6 +1,6 @@
 import { isUniqueViolation, type DB } from "~/db/db.server";
 import { startBankTransfer } from "~/modules/payments/bank-transfer.server";
-import { createCheckoutForOrder, providerNameFor } from "~/modules/payments/payments.server";
+import { createCheckoutForOrder, paymentReturnUrls, providerNameFor } from "~/modules/payments/payments.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -81,7 +81,8 @@ export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutIn
   }
   // Gift cards cover it all: paid now, no provider (docs/decisions/053). Otherwise the provider is asked for the rest.
   const due = amountDueCents(order);
-  if (due === 0 && (await payOrderWithGiftCards(db, order.id))) return { redirectTo: `/order-confirmation?id=${encodeURIComponent(order.id)}` };
+  // The shopper lands where a card payment returns (the payment-status page, which also empties the stored cart).
+  if (due === 0 && (await payOrderWithGiftCards(db, order.id))) return { redirectTo: paymentReturnUrls(order.id, { relative: true }).successUrl };
   try {
     const provider = providerNameFor(method);
     const session = provider
