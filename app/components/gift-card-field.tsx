@@ -124,7 +124,7 @@ export function GiftCardField({ state, error }: { state: GiftCardsState; error?:
           maxLength={40}
           aria-invalid={shownError ? true : undefined}
           aria-describedby={shownError ? "gift-card-error" : undefined}
-          className={`${controlClass} min-w-0 flex-1 font-mono uppercase`}
+          className={`${controlClass} min-w-0 flex-1 font-mono text-sm uppercase`}
         />
         <button type="button" onClick={apply} disabled={fetcher.state !== "idle"} className="min-h-11 shrink-0 border border-ink px-4 text-xs font-medium uppercase tracking-[0.14em] text-ink hover:bg-ink hover:text-white disabled:opacity-60">
           {fetcher.state !== "idle" ? "Checking…" : "Apply"}

@@ -103,7 +103,7 @@ export default function GiftCards({ loaderData: d }: Route.ComponentProps) {
       ]}
       status={<IssuedOrStatus />}
     >
-      <FilterBar path={PATH} query={query} fields={[{ name: "q", label: "Search", kind: "search", placeholder: "Last 4 of the code, e-mail or note" }]} />
+      <FilterBar path={PATH} query={query} fields={[{ name: "q", label: "Search", kind: "search", placeholder: "Last 4, e-mail or note" }]} />
       <DataTable<Row>
         rows={list.rows}
         columns={columns}

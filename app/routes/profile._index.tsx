@@ -15,14 +15,28 @@ import { requireUser, requireUserAction } from "~/modules/accounts/session.serve
 import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
 import { fieldErrorsOf, formError, handleDomainErrors } from "~/utils/errors";
 import { readFields, readQuery } from "~/utils/request.server";
+import { giftCardsForEmail } from "~/modules/gift-cards/gift-cards.server";
+import { giftCardState } from "~/modules/gift-cards/gift-card-state.logic";
+import { giftCardLabel } from "~/modules/gift-cards/gift-card-code.logic";
+import { formatDateZA } from "~/utils/dates";
+import { formatRand } from "~/utils/money";
 
 /** Where a successful password change lands (the page then says so). */
 export const PASSWORD_UPDATED_PATH = "/profile?updated=password";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const query = readQuery(request);
+  const now = new Date();
   return {
+    // Gift cards issued to this e-mail address (docs/decisions/053): what each holds, while usable or recently spent.
+    giftCards: (await giftCardsForEmail(getDb(), user.email)).map((c) => ({
+      id: c.id,
+      last4: c.last4,
+      balance: formatRand(c.balanceCents),
+      expires: formatDateZA(c.expiresAt),
+      state: giftCardState(c, now),
+    })),
     notice: query.get("updated") === "password" ? MESSAGES.passwordUpdated : null,
     // "Download my data" refused for the hour (app/routes/profile.my-data.ts sends the browser back here).
     dataNotice: query.get("data") === "busy" ? PRIVACY_MESSAGES.tooManyDownloads : null,
@@ -48,6 +62,7 @@ export default function ProfileAccount({ loaderData, actionData }: Route.Compone
   return (
     <>
       <AccountTab email={email} notice={loaderData.notice} actionData={actionData} />
+      {loaderData.giftCards.length > 0 ? <GiftCards cards={loaderData.giftCards} /> : null}
       <YourData notice={loaderData.dataNotice} />
     </>
   );
@@ -114,6 +129,30 @@ function AccountTab({ email, notice, actionData }: { email: string; notice: stri
  * "Your data" (POPIA s23, s24; docs/decisions/040): download everything the shop holds about you, or delete the
  * account. The download is a plain form (no JavaScript needed): the browser saves the file and stays here.
  */
+function GiftCards({ cards }: { cards: Route.ComponentProps["loaderData"]["giftCards"] }) {
+  return (
+    <section aria-labelledby="gift-cards-heading" className="mt-12 border-t border-line pt-10">
+      <h3 id="gift-cards-heading" className="text-xl text-ink">
+        Your gift cards
+      </h3>
+      <p className="mt-3 max-w-xl text-sm leading-relaxed text-ink-soft">Gift cards issued to your e-mail address. Enter the code at checkout to pay with one.</p>
+      <ul className="mt-5 max-w-xl divide-y divide-line border-y border-line text-sm" data-testid="profile-gift-cards">
+        {cards.map((c) => (
+          <li key={c.id} className="flex items-baseline justify-between gap-4 py-3">
+            <span className="min-w-0">
+              <span className="text-ink">{giftCardLabel(c.last4)}</span>
+              <span className="block text-xs text-muted">
+                {c.state === "Active" ? `Valid until ${c.expires}` : c.state}
+              </span>
+            </span>
+            <span className="shrink-0 font-display text-xl tabular-nums text-ink">{c.balance}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function YourData({ notice }: { notice: string | null }) {
   return (
     <div id="your-data" className="mt-12 scroll-mt-28 space-y-12 border-t border-line pt-10">
