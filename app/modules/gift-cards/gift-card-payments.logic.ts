@@ -41,6 +41,11 @@ export function amountDueCents(order: { totalAmountCents: number; giftCardCents:
   return Math.max(0, order.totalAmountCents - order.giftCardCents);
 }
 
+/** The same, from an orders row (its columns as read). */
+export function amountDueOfRow(row: { total_amount_cents: number; gift_card_cents: number }): number {
+  return amountDueCents({ totalAmountCents: Number(row.total_amount_cents), giftCardCents: Number(row.gift_card_cents) });
+}
+
 /** A remainder the provider can't take: more than nothing, less than its minimum (SPEC §5: R2.00). */
 export function remainderTooSmall(remainderCents: number): boolean {
   return remainderCents > 0 && remainderCents < MINIMUM_PAYMENT_CENTS;

@@ -171,6 +171,23 @@ describe("buildInvoiceDocument", () => {
     ]);
   });
 
+  it("lists gift cards as payments received below the total, with what paid the rest; the VAT stays on the full total", () => {
+    const base = source();
+    const order = { ...base.order, discountCents: 0, couponCode: null, shippingCents: 0, subtotalCents: 34999, totalAmountCents: 34999, paymentMethod: "card" as const };
+    const d = buildInvoiceDocument({ ...base, order: { ...order, giftCardPayments: [{ last4: "RB4N", amountCents: 15001 }] } });
+    expect(d.totals.map((t) => [t.label, t.amount])).toEqual([
+      ["Subtotal", "R349.99"],
+      ["Delivery", "Free"],
+      ["Total (including VAT)", "R349.99"],
+      ["VAT at 15% included", "R45.65"],
+      ["Paid by gift card ending RB4N", "-R150.01"],
+      ["Paid by card", "-R199.98"],
+    ]);
+    expect(d.amounts).toEqual({ totalCents: 34999, vatCents: 4565 });
+    const whole = buildInvoiceDocument({ ...base, order: { ...order, giftCardPayments: [{ last4: "RB4N", amountCents: 34999 }] } });
+    expect(whole.totals.slice(-1)).toEqual([{ label: "Paid by gift card ending RB4N", amount: "-R349.99" }]);
+  });
+
   it("makes what the customer typed printable, and a safe file name", () => {
     const base = source();
     const d = buildInvoiceDocument({ ...base, supplier: { ...base.supplier, shopName: "Maison Ōud / Cape" }, order: { ...base.order, shippingAddress: { ...base.order.shippingAddress, name: "Łucja 🌹" } } });

@@ -5,7 +5,7 @@
  * statement; an order still unpaid after EFT_HOLD_DAYS is cancelled by the expiry job (its hold is set per provider
  * in order-expiry.server.ts) and the shopper is told.
  */
-import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
+import { amountDueOfRow } from "~/modules/gift-cards/gift-card-payments.logic";
 import type { Queryable } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
@@ -180,7 +180,7 @@ export async function bankTransferView(db: Queryable, orderId: string, viewer: {
     shortId: shortOrderId(order.id),
     reference: paymentReference(order.id),
     // what the bank transfer pays: the total less what gift cards paid (docs/decisions/053)
-    amountCents: amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) }),
+    amountCents: amountDueOfRow(order),
     status: order.status,
     paymentStatus: order.payment_status,
     heldUntil: holdDate(heldUntil(order.created_at)),

@@ -26,7 +26,7 @@ import { INIT_FAILED, createYocoProvider } from "./yoco.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
 import { applyRefundEvent } from "~/modules/returns/refund-events.server";
 import { sendReturnEmails } from "~/modules/returns/return-emails.server";
-import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
+import { amountDueOfRow } from "~/modules/gift-cards/gift-card-payments.logic";
 
 export { INIT_FAILED };
 
@@ -246,7 +246,7 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
       else if (event.type === "payment.cancelled") outcome = (await closeUnpaidOrder(trx, order.id, "payment_cancelled")).closed ? "cancelled" : "ignored";
       else if (order.payment_status === "completed") outcome = "already_paid";
       // The provider was asked for the total less what gift cards paid (docs/decisions/053).
-      else if (event.amountCents !== amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) }) || event.currency !== "ZAR") outcome = "amount_mismatch";
+      else if (event.amountCents !== amountDueOfRow(order) || event.currency !== "ZAR") outcome = "amount_mismatch";
       else if (order.status !== "pending" || order.payment_status !== "pending") outcome = "order_not_payable";
       else if ((applied.paid = await markOrderPaid(trx, order.id))) outcome = "paid";
       else {
@@ -387,7 +387,7 @@ export async function checkoutFormForOrder(db: Queryable, orderId: string, user:
   const provider = getPaymentProvider(order.payment_provider);
   if (!provider.checkoutForm) throw new DomainError("Order not found", 404);
   const address = order.shipping_address;
-  const due = amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) });
+  const due = amountDueOfRow(order);
   const input = checkoutInputFor({ id: order.id, totalAmountCents: due }, provider.name, {
     email: user.email,
     name: address.name,

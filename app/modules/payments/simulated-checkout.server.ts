@@ -1,5 +1,5 @@
 import type { DB } from "~/db/db.server";
-import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
+import { amountDueOfRow } from "~/modules/gift-cards/gift-card-payments.logic";
 import { env } from "~/utils/env.server";
 import { DomainError, notFound } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
@@ -43,7 +43,7 @@ export async function getSimulatedCheckout(db: DB, checkoutId: string, userId: s
     checkoutId,
     orderId: order.id,
     shortId: shortOrderId(order.id),
-    amountCents: amountDueCents({ totalAmountCents: Number(order.total_amount_cents), giftCardCents: Number(order.gift_card_cents) }),
+    amountCents: amountDueOfRow(order),
     state:
       order.payment_status === "completed"
         ? "paid"
