@@ -135,7 +135,7 @@ function IssueDialog({ query }: { query: ListQuery }) {
     <FormDialog
       title="Issue a gift card"
       trigger="Issue gift card"
-      triggerClassName={buttonClass("primary", "md")}
+      triggerClassName={`${buttonClass("primary", "md")} whitespace-nowrap`}
       openHref={listHref(PATH, query, { edit: "new" })}
       closeHref={listHref(PATH, query)}
       openOnLoad={query.edit === "new"}
