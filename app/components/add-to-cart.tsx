@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react"
 import { Link } from "react-router";
 import { addToCart } from "~/modules/cart/cart.browser";
 import type { ProductTier } from "~/modules/catalog/catalog.types";
+import { lineName } from "~/modules/catalog/sizes.logic";
 import { PRODUCT_QUANTITIES, tierRangeLabel } from "~/modules/catalog/product.logic";
 import { isOutOfStock, OUT_OF_STOCK_REASON, quantitiesWithin } from "~/modules/catalog/stock.logic";
 import { tierFor } from "~/modules/pricing/tiers.logic";
@@ -13,10 +14,20 @@ const noop = () => () => {};
 
 /**
  * Quantity (1–6, 10, 20, 50, 100) and Add to Cart. The cart lives in the browser (localStorage 'cart'); adding a
- * product already there adds to its quantity. The price stored is the base price, for display only: the server
- * reprices every line (tiers included) at checkout. A polite status message confirms with a link to the cart.
+ * product already there (in the same size) adds to its quantity. The price stored is the size's base price, for
+ * display only: the server reprices every line (tiers included) at checkout. A polite status message confirms with a
+ * link to the cart. `product` carries the chosen size's price and stock; without `size` (the finder's picks) the
+ * server takes the product's first size.
  */
-export function AddToCart({ product, tiers }: { product: { id: string; name: string; priceCents: number; stock?: number | null }; tiers: ProductTier[] }) {
+export function AddToCart({
+  product,
+  size,
+  tiers,
+}: {
+  product: { id: string; name: string; priceCents: number; stock?: number | null };
+  size?: { id: string; label: string } | null;
+  tiers: ProductTier[];
+}) {
   const id = useId();
   const reasonId = useId();
   // Out of stock: nothing to add, and the shopper reads why (the checkout refuses it too, decision 020).
@@ -66,7 +77,7 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
           onClick={() => {
             // What the select shows is what goes in the cart, whatever the state says.
             const chosen = Number(select.current?.value) || quantity;
-            addToCart({ id: product.id, name: product.name, price: product.priceCents, quantity: chosen });
+            addToCart({ id: product.id, size: size?.id, sizeLabel: size?.label, name: product.name, price: product.priceCents, quantity: chosen });
             setAdded((prev) => ({ quantity: chosen, n: (prev?.n ?? 0) + 1 }));
           }}
           className={buttonClass("primary", "lg", "h-12 flex-1")}
@@ -92,7 +103,7 @@ export function AddToCart({ product, tiers }: { product: { id: string; name: str
         {added ? (
           <p key={added.n} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-success">
             <span>
-              Added {added.quantity} × {product.name} to your cart.
+              Added {added.quantity} × {lineName(product.name, size?.label)} to your cart.
             </span>
             <Link to="/cart" className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
               View cart

@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import type { CartLine } from "~/modules/cart/cart.browser";
 import { linesInput, type CartQuote } from "~/modules/orders/cart-quote";
+import { lineName } from "~/modules/catalog/sizes.logic";
 import type { ShippingAddress } from "~/db/schema";
 import { addressLine } from "~/modules/orders/last-address.logic";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
@@ -111,9 +112,9 @@ export function CheckoutForm({
         </div>
         <ul className="mt-5 space-y-3 border-b border-line pb-5 text-sm">
           {(quote?.lines ?? []).map((l) => (
-            <li key={l.productId} className="flex justify-between gap-4">
+            <li key={l.key} className="flex justify-between gap-4">
               <span className="min-w-0 text-ink-soft">
-                <span className="text-ink">{l.name}</span> × {l.quantity}
+                <span className="text-ink">{lineName(l.name, l.sizeLabel)}</span> × {l.quantity}
                 <span className="block text-xs text-muted">{formatRand(l.unitPriceCents)} each</span>
               </span>
               <span className="shrink-0 text-ink">{formatRand(l.lineTotalCents)}</span>

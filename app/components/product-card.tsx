@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { inspiredByShort } from "~/modules/catalog/inspired-by.logic";
+import { pricedFrom } from "~/modules/catalog/sizes.logic";
 import { isOutOfStock, OUT_OF_STOCK } from "~/modules/catalog/stock.logic";
 import { PLACEHOLDER_IMAGE, inlineOnPhone, sizedImage, srcSetFor } from "~/modules/media/images";
 import { PriceWithWas } from "./price";
@@ -11,7 +12,7 @@ const CARD_SIZES = "(min-width: 1024px) 270px, (min-width: 640px) 33vw, 50vw";
 
 /**
  * A product in a grid: a 4:5 image on sand, the category as a small label, the name in the display serif,
- * the price. The whole card is one link to the product page (one tab stop, one accessible name).
+ * the price ("from R…" when its sizes' prices differ). The whole card is one link to the product page (one tab stop, one accessible name).
  */
 export function ProductCard({
   product,
@@ -81,6 +82,8 @@ export function ProductCard({
         {inspired ? <p className="mt-1 text-xs leading-snug text-ink-soft">{inspired}</p> : null}
         <span aria-hidden="true" className="my-2.5 block h-px w-8 bg-gold-light/70" />
         <p className="flex flex-wrap items-baseline justify-center gap-x-2 text-sm tracking-wide text-ink-soft tabular-nums">
+          {/* sizes at different prices: the cheapest, said as such (issue 33) */}
+          {pricedFrom(product.priceCents, product.maxPriceCents) ? <span className="text-xs text-muted">from</span> : null}
           <PriceWithWas priceCents={product.priceCents} wasPriceCents={product.wasPriceCents} wasClassName="text-xs" />
         </p>
       </div>

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import type { Route } from "./+types/product";
 import { AddToCart } from "~/components/add-to-cart";
@@ -16,6 +17,7 @@ import { inspiredByLong } from "~/modules/catalog/inspired-by.logic";
 import { productJsonLd, productSeoText, splitScentNotes } from "~/modules/catalog/product.logic";
 import { shopHref } from "~/modules/catalog/shop-filters.logic";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
+import { getBaseUrl, getShopInfo } from "~/modules/settings/settings.server";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { freeDeliveryText } from "~/modules/shipping/shipping.logic";
 import { deliveryWindow } from "~/modules/shipping/delivery-window.logic";
@@ -35,6 +37,9 @@ import { SampleOffer } from "~/components/samples/sample-offer";
 import { sampleOfferFor } from "~/modules/samples/samples.server";
 import { NotifyMe } from "~/components/notify-me";
 import { WishlistHeart } from "~/components/wishlist-heart";
+import { SizeChoice } from "~/components/size-choice";
+import { listSizes } from "~/modules/catalog/sizes.server";
+import { chooseSize } from "~/modules/catalog/sizes.logic";
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -46,8 +51,9 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   if (!product) throw data({ message: PRODUCT_NOT_FOUND }, { status: 404 });
   // the scent profile's pyramid and "if you love X, try Y" (issue 22): the similar scents come from the in-memory
   // scent catalogue (app/modules/scent/scent.server.ts); neither ever breaks the page
-  const [tiers, scent, similar, sample] = await Promise.all([
+  const [tiers, sizeRows, scent, similar, sample] = await Promise.all([
     listProductTiers(db, product.id),
+    listSizes(db, [product.id]),
     getScentProfile(db, product.id).catch((error: unknown) => {
       logger.error({ err: error, productId: product.id }, "product: loading the scent profile failed");
       return null;
@@ -76,6 +82,10 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   // A review request e-mail's link (?review=<signed token>). The page cache never shares such a request, so it is
   // rendered here with the session; a shared render (audience set) ignores the token.
   const search = new URL(request.url).searchParams;
+  // The visible sizes, with what the page and its structured data show of each; `?size=` picks one (an unknown or
+  // hidden size's code: the first). The page cache keys a copy by the whole URL, so each size has its own copy.
+  const sizes = sizeRows.map(({ id, code, label, sizeMl, priceCents, wasPriceCents, stock, sku }) => ({ id, code, label, sizeMl, priceCents, wasPriceCents, stock, sku }));
+  const chosen = chooseSize(sizes, search.get("size"))?.code ?? "";
   const reviewToken = audience ? null : search.get("review");
   // `?write-review`: the shopper's own review form rendered here (a shared page has none; without JavaScript the
   // page links here instead of loading it). Personal, like the review link, so never shared.
@@ -96,7 +106,16 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const delivery = deliveryWindow(new Date());
   // A page opened through a personal link, or with the shopper's own form, is this browser's only: no shared cache
   // in front may keep it.
-  return data({ product, tiers, reviews, reviewForm, delivery, scent, similar, sample }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
+  // The meta text and the structured data are made here, for crawlers and the <head>: the browser never needs their
+  // code (the product page's script stays within its 130 KB budget with the size choice, issue 33).
+  const shopName = getShopInfo().name;
+  const seo = productSeoText(product, shopName);
+  const jsonLd = productJsonLd(product, reviews, getBaseUrl(), shopName, sizes);
+  // the description's prose and its note lines, split here for the same reason
+  const { paragraphs, notes } = splitScentNotes(product.description);
+  // the description travels as those parts only, not a second time whole
+  const { description: _split, ...shownProduct } = product;
+  return data({ product: shownProduct, sizes, chosen, tiers, reviews, reviewForm, delivery, scent, similar, sample, seo, jsonLd, paragraphs, notes }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
 }
 
 /** The loader's Cache-Control (a personal review link's page); otherwise nothing is added. */
@@ -109,21 +128,34 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
   const { baseUrl, shop } = rootDataOf(matches);
   const shopName = shop.name;
   if (!loaderData) return [{ title: `${PRODUCT_NOT_FOUND} | ${shopName}` }, { name: "robots", content: "noindex" }];
-  const { product } = loaderData;
-  const { title, description } = productSeoText(product, shopName);
+  const { product, sizes, chosen, seo } = loaderData;
+  const { title, description } = seo;
   return [
     ...seoMeta({ title, description, path: `/products/${product.slug}`, baseUrl, image: product.images[0], type: "product", siteName: shopName }),
-    { property: "product:price:amount", content: toDecimalString(product.priceCents) },
+    { property: "product:price:amount", content: toDecimalString(sizeShown(sizes, chosen)?.priceCents ?? product.priceCents) },
     { property: "product:price:currency", content: "ZAR" },
   ];
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  const { product, tiers, reviews, reviewForm, delivery, scent, similar, sample } = loaderData;
+  const { product, sizes, chosen, tiers, reviews, reviewForm, delivery, scent, similar, sample, jsonLd, paragraphs, notes } = loaderData;
+  // The size shown: the loader's (`?size=`) until the shopper picks one here; then the URL follows without a request,
+  // so a shared link opens that size. Kept per product: another product's page starts from its own loader's size.
+  const [picked, setPicked] = useState<[string, string]>();
+  const size = sizeShown(sizes, picked?.[0] === product.id ? picked[1] : chosen);
+  const choose = (code: string) => {
+    setPicked([product.id, code]);
+    const url = new URL(window.location.href);
+    url.searchParams.set("size", code);
+    // React Router's own entry state is kept: only the address changes
+    window.history.replaceState(window.history.state, "", url);
+  };
+  // What the price, stock, tiers and Add to Cart show: the chosen size (a product with no visible size: its summary)
+  const shown = size ?? product;
+  const sizeTiers = size ? tiers.filter((t) => (t.sizeId ?? sizes[0]!.id) === size.id) : tiers;
   // the profile's pyramid when the product has notes there; else the notes written in the description (older products)
   const pyramid = scent && hasProfile(scent) ? scent : null;
   const { baseUrl, shop } = useRootData();
-  const { paragraphs, notes } = splitScentNotes(product.description);
   // the first paragraph leads beside the price; the rest (and the notes) follow the Add to Cart
   const [lead, ...rest] = paragraphs;
   const crumbs: Crumb[] = [
@@ -158,12 +190,13 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             {reviews && reviews.average !== null ? <RatingSummary average={reviews.average} count={reviews.count} /> : null}
             <div className="mt-4 flex flex-wrap items-baseline gap-x-4 gap-y-1 sm:mt-5">
               <p className="font-display text-3xl text-ink lining-nums tabular-nums" data-testid="product-price">
-                <PriceWithWas priceCents={product.priceCents} wasPriceCents={product.wasPriceCents} wasClassName="mr-1 text-xl" />
+                <PriceWithWas priceCents={shown.priceCents} wasPriceCents={shown.wasPriceCents} wasClassName="mr-1 text-xl" />
               </p>
-              {product.sizeMl ? <p className="text-sm text-ink-soft lining-nums">{product.sizeMl} ml</p> : null}
-              <StockStatus {...stockStatusOf(product.stock)} />
+              {shown.sizeMl ? <p className="text-sm text-ink-soft lining-nums">{size?.label || `${shown.sizeMl} ml`}</p> : null}
+              <StockStatus {...stockStatusOf(shown.stock)} />
             </div>
             <p className="mt-1 text-xs uppercase tracking-[0.16em] text-muted">VAT included</p>
+            {size && sizes.length > 1 ? <SizeChoice sizes={sizes} chosen={size.code} onChoose={choose} /> : null}
 
             {/* On a phone, Add to Cart comes straight after the price (first screen); the lead follows it. */}
             <div className="mt-6 max-md:order-1 md:mt-8 md:order-none">
@@ -172,9 +205,9 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </div>
 
             <div className="mt-5 md:mt-8">
-              <AddToCart product={product} tiers={tiers} />
+              <AddToCart product={{ id: product.id, name: product.name, priceCents: shown.priceCents, stock: shown.stock }} size={size} tiers={sizeTiers} />
               {sample ? <SampleOffer product={product} offer={sample} /> : null}
-              {product.stock === 0 ? <NotifyMe productId={product.id} productName={product.name} /> : null}
+              {shown.stock === 0 ? <NotifyMe productId={product.id} sizeId={size && sizes.length > 1 ? size.id : null} productName={size?.label ? `${product.name} (${size.label})` : product.name} /> : null}
               <div className="mt-3">
                 <WishlistHeart productId={product.id} productName={product.name} variant="page" />
               </div>
@@ -188,7 +221,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             </div>
 
             <div className="flex flex-col max-md:order-2">
-            <ProductTiers tiers={tiers} basePriceCents={product.priceCents} productName={product.name} />
+            <ProductTiers tiers={sizeTiers} basePriceCents={shown.priceCents} productName={size?.label ? `${product.name}, ${size.label}` : product.name} />
 
             {rest.length || notes.length || pyramid ? (
               <section aria-labelledby="about-heading" className="mt-10">
@@ -249,9 +282,15 @@ export default function Product({ loaderData }: Route.ComponentProps) {
       </div>
 
       <JsonLd data={breadcrumbJsonLd(crumbs, baseUrl, path)} />
-      <JsonLd data={productJsonLd(product, reviews, baseUrl, shop.name)} />
+      <JsonLd data={jsonLd} />
     </main>
   );
+}
+
+/** The size with this code (the loader's `chosen` is always one of them, or '' with none): a plain look-up, so the
+ * browser needs none of chooseSize's reading of a typed code. */
+function sizeShown<T extends { code: string }>(sizes: readonly T[], code: string): T | undefined {
+  return sizes.find((s) => s.code === code) ?? sizes[0];
 }
 
 /** Average stars and the review count beside the title; a link down to the reviews. */

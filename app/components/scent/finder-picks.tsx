@@ -4,6 +4,9 @@ import { WhatsAppIcon } from "~/components/layout/icons";
 import { StockStatus, stockStatusOf } from "~/components/stock-status";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { inspiredByShort } from "~/modules/catalog/inspired-by.logic";
+import { pricedFrom } from "~/modules/catalog/sizes.logic";
+import { ButtonLink } from "~/components/ui/button";
+import { formatRand } from "~/utils/money";
 import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
 
 export interface PickCard extends ProductSummary {
@@ -51,7 +54,14 @@ export function FinderPicks({ picks }: { picks: PickCard[] }) {
           </div>
           {/* the shop's Add to Cart, its button's side padding eased so the label keeps to one line in a phone's card */}
           <div className="mt-3 md:mt-auto md:pt-4 [&_button]:px-4">
-            <AddToCart product={p} tiers={[]} />
+            {/* sizes at different prices: the shopper picks one on its page rather than getting the first unseen */}
+            {pricedFrom(p.priceCents, p.maxPriceCents) ? (
+              <ButtonLink to={`/products/${p.slug}`} variant="secondary" size="lg" className="h-12 w-full">
+                From {formatRand(p.priceCents)}: choose a size
+              </ButtonLink>
+            ) : (
+              <AddToCart product={p} tiers={[]} />
+            )}
           </div>
         </li>
       ))}

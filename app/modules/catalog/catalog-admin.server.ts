@@ -77,7 +77,7 @@ export async function deleteCategory(db: Queryable, id: string): Promise<{ name:
 export const ADMIN_PRODUCTS_PAGE_SIZE = 25;
 
 /** A row of the admin's product list: the storefront's card data, and when it was added. */
-export interface AdminProductRow extends Omit<ProductSummary, "categorySlug"> {
+export interface AdminProductRow extends Omit<ProductSummary, "categorySlug" | "maxPriceCents"> {
   createdAt: string;
 }
 

@@ -14,6 +14,7 @@ type SummaryRow = {
   slug: string;
   price_cents: number;
   was_price_cents: number | null;
+  max_price_cents: number | null;
   images: string[] | string;
   category_name: string | null;
   category_slug: string | null;
@@ -42,6 +43,7 @@ export function toSummary(row: SummaryRow): ProductSummary {
     slug: row.slug,
     priceCents: Number(row.price_cents),
     wasPriceCents: row.was_price_cents === null ? null : Number(row.was_price_cents),
+    maxPriceCents: row.max_price_cents === null || row.max_price_cents === undefined ? null : Number(row.max_price_cents),
     image: imagesOf(row.images)[0] ?? null,
     categoryName: row.category_name,
     categorySlug: row.category_slug,
@@ -61,6 +63,7 @@ export function summarySelect(db: Queryable) {
       "p.slug",
       "p.price_cents",
       "p.was_price_cents",
+      "p.max_price_cents",
       "p.images",
       "c.name as category_name",
       "c.slug as category_slug",
@@ -344,11 +347,11 @@ export async function getProductBySlug(db: Queryable, slug: string): Promise<Pro
   };
 }
 
-/** The product's bulk price tiers by minimum quantity. */
+/** The product's bulk price tiers by minimum quantity, each naming the size it prices. */
 export async function listProductTiers(db: Queryable, productId: string): Promise<ProductTier[]> {
   const rows = await db
     .selectFrom("product_tiers")
-    .select(["id", "min_quantity", "max_quantity", "price_cents"])
+    .select(["id", "size_id", "min_quantity", "max_quantity", "price_cents"])
     .where("product_id", "=", productId)
     .orderBy("min_quantity")
     .orderBy("id")
@@ -358,6 +361,7 @@ export async function listProductTiers(db: Queryable, productId: string): Promis
     minQuantity: Number(r.min_quantity),
     maxQuantity: r.max_quantity === null ? null : Number(r.max_quantity),
     priceCents: Number(r.price_cents),
+    sizeId: r.size_id,
   }));
 }
 

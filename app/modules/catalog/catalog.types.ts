@@ -5,9 +5,12 @@ export interface ProductSummary {
   id: string;
   name: string;
   slug: string;
+  /** the cheapest visible size's price (the product row's summary of its sizes, docs/decisions/049) */
   priceCents: number;
   /** the price before a sale (shown struck through only when higher: shownWasPrice); null = none */
   wasPriceCents: number | null;
+  /** the dearest visible size's price: above priceCents, the card says "from R…" (pricedFrom); null = not known */
+  maxPriceCents: number | null;
   /** First image URL, or null: the card then shows a placeholder. */
   image: string | null;
   categoryName: string | null;
@@ -39,6 +42,8 @@ export interface ProductTier {
   /** null: open-ended ('N+') */
   maxQuantity: number | null;
   priceCents: number;
+  /** the size it prices (docs/decisions/049); null on a tier written before sizes: the product's first size */
+  sizeId?: string | null;
 }
 
 export interface ProductDetail {

@@ -5,6 +5,7 @@
 import { toDecimalString } from "~/utils/money";
 import type { ReviewSummary } from "~/modules/reviews/reviews.logic";
 import type { ProductDetail, ProductTier } from "./catalog.types";
+import type { SizeOption } from "./sizes.logic";
 import { schemaAvailability } from "./stock.logic";
 
 /** SPEC §5: the product page's quantity choices. */
@@ -111,10 +112,27 @@ function absolute(baseUrl: string, path: string) {
 /**
  * schema.org Product with its real Offer (the base price, ZAR, in stock or out of stock), and — only when there are
  * reviews — an AggregateRating and up to 5 Reviews from the database. The brand is always the shop: a product inspired
- * by a designer fragrance is our own blend, so neither the house nor the fragrance appears here.
+ * by a designer fragrance is our own blend, so neither the house nor the fragrance appears here. A product sold in
+ * several sizes has one Offer per visible size (its price, SKU, stock and `?size=` link: issue 33); with one size the
+ * Offer is the product's, as before sizes.
  */
-export function productJsonLd(product: ProductDetail, reviews: ReviewSummary | null, baseUrl: string, shopName: string) {
+export function productJsonLd(
+  product: ProductDetail,
+  reviews: ReviewSummary | null,
+  baseUrl: string,
+  shopName: string,
+  sizes: ReadonlyArray<SizeOption & { sku?: string | null }> = [],
+) {
   const url = absolute(baseUrl, `/products/${product.slug}`);
+  const offer = (priceCents: number, stock: number | null, at: string, more?: object) => ({
+    "@type": "Offer",
+    ...more,
+    price: toDecimalString(priceCents),
+    priceCurrency: "ZAR",
+    availability: schemaAvailability(stock),
+    url: at,
+    seller: { "@type": "Organization", name: shopName },
+  });
   const { description } = productSeoText(product, shopName);
   const data: Record<string, unknown> = {
     "@context": "https://schema.org",
@@ -126,14 +144,10 @@ export function productJsonLd(product: ProductDetail, reviews: ReviewSummary | n
     brand: { "@type": "Brand", name: shopName },
     ...(product.images.length ? { image: product.images.map((src) => absolute(baseUrl, src)) } : {}),
     ...(product.categoryName ? { category: product.categoryName } : {}),
-    offers: {
-      "@type": "Offer",
-      price: toDecimalString(product.priceCents),
-      priceCurrency: "ZAR",
-      availability: schemaAvailability(product.stock),
-      url,
-      seller: { "@type": "Organization", name: shopName },
-    },
+    offers:
+      sizes.length > 1
+        ? sizes.map((s) => offer(s.priceCents, s.stock, `${url}?size=${s.code}`, { name: s.label, sku: s.sku || `${product.slug}-${s.code}` }))
+        : offer(product.priceCents, product.stock, url),
   };
   if (reviews && reviews.count > 0 && reviews.average !== null) {
     data.aggregateRating = {
