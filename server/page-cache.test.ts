@@ -33,6 +33,9 @@ describe("which requests may be served from the page cache", () => {
     ["/products/velvet-oud", "?", true],
     ["/shop", "q=review&sort=new", true],
     ["/shop", "reviews=1", true],
+    // a product page opened in a size (issue 33): the same for everyone, a copy of its own
+    ["/products/velvet-oud", "size=100ml", true],
+    ["/products/velvet-oud.data", "size=100ml&_routes=routes%2Fproduct", true],
     ["/products/velvet-oud", "review=abc.def", false],
     ["/products/velvet-oud", "?review=abc.def", false],
     ["/products/velvet-oud.data", "review=abc.def&_routes=routes%2Fproduct", false],
@@ -159,6 +162,21 @@ describe("page cache", () => {
     await Promise.all(Array.from({ length: 10 }, () => fetch(`${base}/shop`)));
     await fetch(`${base}/shop?category=for-her`);
     expect(renders()).toBe(2);
+  });
+
+  it("keeps a copy per size of a product page: one size's price is never served for another", async () => {
+    // the render shows the size the URL names, as the product page does
+    const { base, renders } = await start((_nonce, _audience, request) => new Response(`<p>${new URL(request.url).searchParams.get("size") ?? "first"}</p>`, { headers: { "content-type": "text/html" } }));
+    const body = async (query: string) => {
+      const res = await fetch(`${base}/products/velvet-oud${query}`);
+      return `${await res.text()} ${res.headers.get("x-page-cache")}`;
+    };
+    expect(await body("?size=50ml")).toBe("<p>50ml</p> MISS");
+    expect(await body("?size=100ml")).toBe("<p>100ml</p> MISS");
+    expect(await body("")).toBe("<p>first</p> MISS");
+    expect(await body("?size=50ml")).toBe("<p>50ml</p> HIT");
+    expect(await body("?size=100ml")).toBe("<p>100ml</p> HIT");
+    expect(renders()).toBe(3);
   });
 
   it("keeps one copy per audience, rendered from a request without the shopper's cookie", async () => {

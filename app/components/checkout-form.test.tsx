@@ -29,14 +29,14 @@ const quote: CartQuote = {
   zoneId: "z1",
 };
 
-function render() {
+function render(shown: CartQuote = quote) {
   const Form = () => (
     <CheckoutForm
       lines={[
         { id: "p1", name: "Amber Lantern", price: 24900, quantity: 2 },
         { id: "p2", name: "Oud Noir", price: 34999, quantity: 1 },
       ]}
-      quote={quote}
+      quote={shown}
       loading={false}
       zones={[{ id: "z1", name: "Western Cape", provinces: ["Western Cape"] }]}
       zoneId="z1"
@@ -72,6 +72,20 @@ describe("checkout before paying (ECTA s43(2))", () => {
     expect(summary).toMatch(/Total R917\.99/);
     expect(summary).toMatch(/VAT included \(15%\) R119\.74/);
     expect(summary).toContain("Pay R917.99");
+  });
+
+  it("names each line's size: two sizes of one scent are two lines (issue 33)", () => {
+    const amber = quote.lines[0]!;
+    const sized: CartQuote = {
+      ...quote,
+      lines: [
+        { ...amber, sizeId: "p1", sizeLabel: "50 ml", sizeCode: "50ml", key: "p1" },
+        { ...amber, sizeId: "s100", sizeLabel: "100 ml", sizeCode: "100ml", key: "p1@s100", quantity: 1, unitPriceCents: 39900, lineTotalCents: 39900 },
+      ],
+    };
+    const summary = text(summaryOf(render(sized)));
+    expect(summary).toContain("Amber Lantern (50 ml) × 2");
+    expect(summary).toContain("Amber Lantern (100 ml) × 1 R399.00 each");
   });
 
   it("lets the shopper go back and change the cart, and links the seller information, terms and privacy notice by the pay button", () => {

@@ -4,7 +4,8 @@
  */
 import type { Queryable } from "~/db/db.server";
 import { newId } from "~/utils/ids";
-import { syncSingleSize } from "~/modules/catalog/sizes.server";
+import { refreshProductSummaries, syncSingleSize } from "~/modules/catalog/sizes.server";
+import { sizeCode } from "~/modules/catalog/sizes.logic";
 import { slugify } from "~/utils/slug";
 
 let seq = 0;
@@ -121,6 +122,42 @@ export async function insertManyProducts(
     await db.insertInto("products").values(values).execute();
     await syncSingleSize(db, values.map((v) => v.id));
   }
+}
+
+export interface SizeInsert {
+  id: string;
+  label: string;
+  code: string;
+  size_ml: number | null;
+  price_cents: number;
+  was_price_cents: number | null;
+  sku: string | null;
+  stock: number | null;
+  weight_grams: number | null;
+  position: number;
+  hidden: number;
+}
+
+/**
+ * Adds a size to a product (its first size is the one insertProduct made, with the product's id), then rewrites the
+ * product's summary of its sizes as every size change does (docs/decisions/049).
+ */
+export async function addSize(db: Queryable, productId: string, overrides: Partial<SizeInsert> & Pick<SizeInsert, "label" | "price_cents">): Promise<SizeInsert> {
+  const row: SizeInsert = {
+    id: newId(),
+    code: sizeCode(overrides.label),
+    size_ml: null,
+    was_price_cents: null,
+    sku: null,
+    stock: null,
+    weight_grams: null,
+    position: next(),
+    hidden: 0,
+    ...overrides,
+  };
+  await db.insertInto("product_sizes").values({ ...row, product_id: productId, created_at: nextTimestamp() }).execute();
+  await refreshProductSummaries(db, [productId]);
+  return row;
 }
 
 export interface TierRow {

@@ -16,6 +16,7 @@ describe("listNewestProducts (home)", () => {
       slug: expect.any(String),
       priceCents: expect.any(Number),
       wasPriceCents: null,
+      maxPriceCents: expect.any(Number),
       image: "/a-1200.webp",
       categoryName: "Unisex",
       categorySlug: "unisex",
@@ -23,6 +24,7 @@ describe("listNewestProducts (home)", () => {
       inspiredHouse: null,
       inspiredFragrance: null,
     });
+    expect(list[0].maxPriceCents).toBe(list[0].priceCents); // one size: the card says no "from"
     expect(list[1].image).toBeNull();
     expect(list.map((p) => p.name).slice(0, 3)).toEqual(["Scent 14", "Scent 13", "Scent 12"]);
   });

@@ -153,6 +153,18 @@ describe("productJsonLd", () => {
     expect(ld(null)).toBe("https://schema.org/InStock");
   });
 
+  it("has one Offer per size for a product sold in several, each with its price, SKU, stock and ?size= link", () => {
+    const size = (code: string, priceCents: number, stock: number | null, sku: string | null) => ({ id: code, code, label: code.replace("ml", " ml"), sizeMl: null, priceCents, wasPriceCents: null, stock, sku });
+    const ld = productJsonLd(product, null, "https://shop.example", "Scentara", [size("50ml", 45000, null, null), size("100ml", 75000, 0, "VO-100")]) as any;
+    expect(ld.offers).toEqual([
+      { "@type": "Offer", name: "50 ml", sku: "velvet-oud-50ml", price: "450.00", priceCurrency: "ZAR", availability: "https://schema.org/InStock", url: "https://shop.example/products/velvet-oud?size=50ml", seller: { "@type": "Organization", name: "Scentara" } },
+      { "@type": "Offer", name: "100 ml", sku: "VO-100", price: "750.00", priceCurrency: "ZAR", availability: "https://schema.org/OutOfStock", url: "https://shop.example/products/velvet-oud?size=100ml", seller: { "@type": "Organization", name: "Scentara" } },
+    ]);
+    // one size: the product's own Offer, as before sizes
+    const one = productJsonLd(product, null, "https://shop.example", "Scentara", [size("50ml", 45000, null, null)]) as any;
+    expect(one.offers).toMatchObject({ "@type": "Offer", price: "450.00", url: "https://shop.example/products/velvet-oud" });
+  });
+
   it("keeps the shop as the brand: the inspired-by house and fragrance are never claimed", () => {
     const ld = productJsonLd(product, null, "https://shop.example", "Scentara") as any;
     expect(ld.brand).toEqual({ "@type": "Brand", name: "Scentara" });
