@@ -83,7 +83,7 @@ export function ProductCard({
         <span aria-hidden="true" className="my-2.5 block h-px w-8 bg-gold-light/70" />
         <p className="flex flex-wrap items-baseline justify-center gap-x-2 text-sm tracking-wide text-ink-soft tabular-nums">
           {/* sizes at different prices: the cheapest, said as such (issue 33) */}
-          {pricedFrom(product.priceCents, product.maxPriceCents) ? <span className="text-xs text-muted">from</span> : null}
+          {pricedFrom(product.priceCents, product.maxPriceCents) ? <span className="text-xs text-muted">from </span> : null}
           <PriceWithWas priceCents={product.priceCents} wasPriceCents={product.wasPriceCents} wasClassName="text-xs" />
         </p>
       </div>
