@@ -23,6 +23,7 @@ import { freeDeliveryText } from "~/modules/shipping/shipping.logic";
 import { deliveryWindow } from "~/modules/shipping/delivery-window.logic";
 import { formatRand, toDecimalString } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
+import { readQuery } from "~/utils/request.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { requestInfoContext } from "~/context";
 import { getProductReviews, getReviewFormState } from "~/modules/reviews/reviews.server";
@@ -81,7 +82,7 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const user = audience ? null : await getSessionUser(request);
   // A review request e-mail's link (?review=<signed token>). The page cache never shares such a request, so it is
   // rendered here with the session; a shared render (audience set) ignores the token.
-  const search = new URL(request.url).searchParams;
+  const search = readQuery(request);
   // The visible sizes, with what the page and its structured data show of each; `?size=` picks one (an unknown or
   // hidden size's code: the first). The page cache keys a copy by the whole URL, so each size has its own copy.
   const sizes = sizeRows.map(({ id, code, label, sizeMl, priceCents, wasPriceCents, stock, sku }) => ({ id, code, label, sizeMl, priceCents, wasPriceCents, stock, sku }));

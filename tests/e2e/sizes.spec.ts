@@ -1,4 +1,5 @@
 import { openDatabase } from "../../app/db/db.server";
+import { imagesOf } from "../../app/modules/catalog/catalog.server";
 import { addSize, insertProduct, insertTier } from "../factories/catalog";
 import { screenshot } from "./helpers/screenshot";
 import { seriousViolations } from "./helpers/shop";
@@ -19,8 +20,9 @@ test.beforeAll(async ({ shopURL }) => {
   try {
     const db = handle.db;
     // dressed like a demo scent (its photographs and category), so the screenshots show the real page
-    const demo = await db.selectFrom("products").select(["images", "category_id"]).where("images", "!=", "[]").orderBy("created_at").executeTakeFirstOrThrow();
-    const images = typeof demo.images === "string" ? JSON.parse(demo.images) : demo.images;
+    const demo = (await db.selectFrom("products").select(["images", "category_id"]).orderBy("created_at").execute())
+      .map((p) => ({ ...p, images: imagesOf(p.images) }))
+      .find((p) => p.images.length > 0)!;
     const product = await insertProduct(db, {
       name,
       slug,
@@ -28,7 +30,7 @@ test.beforeAll(async ({ shopURL }) => {
       price_cents: 45000,
       size_ml: 50,
       stock: 12,
-      images,
+      images: demo.images,
       category_id: demo.category_id,
     });
     // 100 ml on sale (was R850) with 2 left; a bulk price for 6 or more of the 50 ml only

@@ -105,7 +105,7 @@ const ACTIONS: FuzzAction[] = [
 
 const LOADERS: FuzzLoader[] = [
   { path: "/shop", route: () => import("~/routes/shop"), as: "visitor", query: (f) => ({ q: "amber", category: f.categorySlug, house: "Dior", maxPrice: "900", page: "1" }) },
-  { path: "/products", route: () => import("~/routes/product"), as: "visitor", query: () => ({}), params: (f) => ({ slug: f.productSlug }) },
+  { path: "/products", route: () => import("~/routes/product"), as: "visitor", query: () => ({ size: "50ml" }), params: (f) => ({ slug: f.productSlug }) },
   { path: "/cart", route: () => import("~/routes/cart"), as: "customer", query: (f) => ({ quote: JSON.stringify([{ productId: f.productId, quantity: 2 }]), coupon: "FUZZ10", zone: "" }) },
   { path: "/order-confirmation", route: () => import("~/routes/order-confirmation"), as: "customer", query: (f) => ({ id: f.orderId }) },
   { path: "/orders/x/invoice.pdf", route: () => import("~/routes/orders.invoice[.]pdf"), as: "customer", query: () => ({}), params: (f) => ({ id: f.orderId }) },
