@@ -12,7 +12,8 @@ const CARD_SIZES = "(min-width: 1024px) 270px, (min-width: 640px) 33vw, 50vw";
 
 /**
  * A product in a grid: a 4:5 image on sand, the category as a small label, the name in the display serif,
- * the price ("from R…" when its sizes' prices differ). The whole card is one link to the product page (one tab stop, one accessible name).
+ * the price ("from R…" when its sizes' prices differ). The whole card is one link to the product page (one tab
+ * stop, one accessible name).
  */
 export function ProductCard({
   product,

@@ -5,13 +5,13 @@ import { StockStatus, stockStatusOf } from "~/components/stock-status";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { inspiredByShort } from "~/modules/catalog/inspired-by.logic";
 import { pricedFrom } from "~/modules/catalog/sizes.logic";
-import { ButtonLink } from "~/components/ui/button";
-import { formatRand } from "~/utils/money";
 import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
 
 export interface PickCard extends ProductSummary {
   reason: string;
   named: boolean;
+  /** the size Add to Cart adds (its cheapest); null: the server takes the product's first */
+  size: { id: string; label: string; stock: number | null } | null;
 }
 
 /** The finder's answer: up to three picks, each with its one line on why, its price and Add to Cart. */
@@ -47,21 +47,17 @@ export function FinderPicks({ picks }: { picks: PickCard[] }) {
               <p className="mt-2 text-sm leading-snug text-ink" data-testid="pick-reason">
                 {p.reason}
               </p>
-              <div className="mt-1.5">
-                <StockStatus {...stockStatusOf(p.stock)} />
+              <div className="mt-1.5 flex flex-wrap items-baseline gap-x-3">
+                {/* sold in sizes at different prices: which bottle the price and Add to Cart are for */}
+                {p.size?.label && pricedFrom(p.priceCents, p.maxPriceCents) ? <p className="text-sm text-ink-soft lining-nums">{p.size.label}</p> : null}
+                <StockStatus {...stockStatusOf(p.size ? p.size.stock : p.stock)} />
               </div>
             </div>
           </div>
           {/* the shop's Add to Cart, its button's side padding eased so the label keeps to one line in a phone's card */}
           <div className="mt-3 md:mt-auto md:pt-4 [&_button]:px-4">
-            {/* sizes at different prices: the shopper picks one on its page rather than getting the first unseen */}
-            {pricedFrom(p.priceCents, p.maxPriceCents) ? (
-              <ButtonLink to={`/products/${p.slug}`} variant="secondary" size="lg" className="h-12 w-full">
-                From {formatRand(p.priceCents)}: choose a size
-              </ButtonLink>
-            ) : (
-              <AddToCart product={p} tiers={[]} />
-            )}
+            {/* the cheapest size: the one the pick's price and the budget answer are of */}
+            <AddToCart product={p.size ? { ...p, stock: p.size.stock } : p} size={p.size} tiers={[]} />
           </div>
         </li>
       ))}

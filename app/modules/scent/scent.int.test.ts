@@ -13,7 +13,8 @@ import { getAdminProduct, saveProduct } from "~/modules/catalog/catalog-admin.se
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";
 import * as addProduct from "~/routes/admin.products.add";
-import { insertProduct } from "../../../tests/factories/catalog";
+import { addSize, insertProduct } from "../../../tests/factories/catalog";
+import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import { loader as finderLoader } from "~/routes/scent-finder";
 import { forgetScentCatalogue, getScentProfile, runFinder, scentCatalogue, similarScents } from "./scent.server";
 import { profileToColumns } from "./scent-profile";
@@ -241,5 +242,26 @@ describe("the admin product form's scent profile (through the action)", () => {
     expect(body.error).toContain(message);
     expect(body.fieldErrors[field]).toContain(message);
     expect((await getDb().selectFrom("products").select("id").execute()).length).toBe(before);
+  });
+});
+
+describe("a finder pick sold in sizes (issue 33)", () => {
+  it("adds its cheapest visible size, the one its price and the budget answer are of", async () => {
+    const db = getDb();
+    const query = "?for=men&when=evening&family=woody&love=Dior+Sauvage&strength=strong&go=1";
+    const first = (await finder(query)).result!.picks[0]!;
+    expect(first.size).toMatchObject({ id: first.id }); // its one size (the product's own id)
+    const small = await addSize(db, first.id, { label: "30 ml", size_ml: 30, price_cents: first.priceCents - 10000, stock: 4 });
+    const retired = await addSize(db, first.id, { label: "10 ml", size_ml: 10, price_cents: 1000, hidden: 1 });
+    forgetScentCatalogue();
+    try {
+      const again = (await finder(query)).result!.picks.find((p) => p.id === first.id)!;
+      expect(again.size).toEqual({ id: small.id, label: "30 ml", stock: 4 });
+      expect(again.priceCents).toBe(first.priceCents - 10000);
+    } finally {
+      await db.deleteFrom("product_sizes").where("id", "in", [small.id, retired.id]).execute();
+      await refreshProductSummaries(db, [first.id]);
+      forgetScentCatalogue();
+    }
   });
 });

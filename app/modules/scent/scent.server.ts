@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { fork } from "node:child_process";
 import { databaseUrlOf, type Queryable } from "~/db/db.server";
 import { summarySelect, toSummary } from "~/modules/catalog/catalog.server";
+import { listSizes, type SizeRow } from "~/modules/catalog/sizes.server";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { logger } from "~/utils/logger.server";
@@ -178,6 +179,21 @@ async function cardsOf(db: Queryable, ids: string[]): Promise<ProductSummary[]> 
 export interface FinderPickCard extends ProductSummary {
   reason: string;
   named: boolean;
+  /**
+   * What the pick's Add to Cart adds: its cheapest visible size, the one its price (and the budget answer) is of
+   * (issue 33); null when the product has no visible size.
+   */
+  size: { id: string; label: string; stock: number | null } | null;
+}
+
+/** Each product's cheapest visible size, chosen as the product's summary chooses it (price, then the owner's order). */
+async function cheapestSizes(db: Queryable, ids: string[]): Promise<Map<string, FinderPickCard["size"]>> {
+  const cheapest = new Map<string, SizeRow>();
+  for (const s of await listSizes(db, ids)) {
+    const known = cheapest.get(s.productId);
+    if (!known || s.priceCents < known.priceCents) cheapest.set(s.productId, s);
+  }
+  return new Map([...cheapest].map(([id, s]) => [id, { id: s.id, label: s.label, stock: s.stock }]));
 }
 
 /** What the fragrance box was understood as, without the named products' ids (thousands for a house in a big shop). */
@@ -201,8 +217,13 @@ export async function runFinder(db: Queryable, answers: FinderAnswers): Promise<
   if (known) return known;
   const result = findScents(catalogue.index, answers);
   const why = new Map(result.picks.map((p) => [p.id, p]));
-  const cards = await cardsOf(db, result.picks.map((p) => p.id));
-  const page: FinderPage = { ...result, love: loveShown(result.love), picks: cards.map((c) => ({ ...c, reason: why.get(c.id)!.reason, named: why.get(c.id)!.named })) };
+  const ids = result.picks.map((p) => p.id);
+  const [cards, sizes] = await Promise.all([cardsOf(db, ids), cheapestSizes(db, ids)]);
+  const page: FinderPage = {
+    ...result,
+    love: loveShown(result.love),
+    picks: cards.map((c) => ({ ...c, reason: why.get(c.id)!.reason, named: why.get(c.id)!.named, size: sizes.get(c.id) ?? null })),
+  };
   return remember(catalogue, key, page);
 }
 
