@@ -18,7 +18,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const product = await getAdminProduct(db, routeId(params.id));
   if (!product) throw new Response("Product not found", { status: 404 });
   const [categories, delivery] = await Promise.all([listCategories(db), loadDeliverySettings(db)]);
-  return { product, categories, shopName: env().SHOP_NAME, defaultWeightGrams: delivery.bottleWeightGrams };
+  // "Add another size" without JavaScript (?sizes=add): the sizes table, with a new row
+  const sizesTable = new URL(request.url).searchParams.get("sizes") === "add";
+  return { product, categories, shopName: env().SHOP_NAME, defaultWeightGrams: delivery.bottleWeightGrams, sizesTable };
 }
 
 export const action = productFormAction;
@@ -40,13 +42,38 @@ export default function EditProduct({ loaderData }: Route.ComponentProps) {
       }
     >
       <ProductForm
-        key={product.id}
-        product={{ ...product, price: formatAmount(product.priceCents), wasPrice: product.wasPriceCents === null ? "" : formatAmount(product.wasPriceCents), categoryId: product.categoryId ?? "", stock: product.stock === null ? "" : String(product.stock), sizeMl: product.sizeMl === null ? "" : String(product.sizeMl), weightGrams: product.weightGrams === null ? "" : String(product.weightGrams) }}
+        // a save that added or deleted sizes starts the table afresh (a new row now has its id)
+        key={`${product.id}:${product.sizes.map((s) => s.id).join(",")}:${loaderData.sizesTable}`}
+        product={{
+          ...product,
+          price: formatAmount(product.priceCents),
+          wasPrice: optionalAmount(product.wasPriceCents),
+          categoryId: product.categoryId ?? "",
+          stock: optionalNumber(product.stock),
+          sizeMl: optionalNumber(product.sizeMl),
+          weightGrams: optionalNumber(product.weightGrams),
+          sizes: product.sizes.map((s) => ({
+            id: s.id,
+            label: s.label,
+            price: formatAmount(s.priceCents),
+            wasPrice: optionalAmount(s.wasPriceCents),
+            sku: s.sku ?? "",
+            stock: optionalNumber(s.stock),
+            weightGrams: optionalNumber(s.weightGrams),
+            hidden: s.hidden,
+            ordered: s.ordered,
+          })),
+        }}
         categories={loaderData.categories}
         shopName={loaderData.shopName}
         defaultWeightGrams={loaderData.defaultWeightGrams}
         action={`/admin/products/edit/${product.id}`}
+        sizesTable={loaderData.sizesTable}
+        addSizeHref={`/admin/products/edit/${product.id}?sizes=add#product-sizes`}
       />
     </AdminPage>
   );
 }
+
+const optionalAmount = (cents: number | null) => (cents === null ? "" : formatAmount(cents));
+const optionalNumber = (n: number | null) => (n === null ? "" : String(n));

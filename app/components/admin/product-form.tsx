@@ -9,6 +9,7 @@ import { useAdminFetcher, useAdminResult, useTransientMessage } from "./admin-st
 import { ScentProfileFields } from "~/components/scent/scent-profile-fields";
 import { PROFILE_FIELDS } from "~/modules/scent/scent-profile";
 import { EMPTY_PROFILE, type ScentProfile } from "~/modules/scent/scent.logic";
+import { BLANK_SIZE, ProductSizesFields, type SizeFormRow, type SizeTableRow } from "./product-sizes-fields";
 
 export interface ProductFormValues {
   id?: string;
@@ -31,9 +32,19 @@ export interface ProductFormValues {
   sizeMl: string;
   /** packed weight in grams as typed; '' = the shop's default bottle weight */
   weightGrams: string;
+  /** the one size's SKU as typed; '' = none */
+  sku: string;
   /** the scent profile (issue 22); absent = a new product, nothing set */
   scent?: ScentProfile;
+  /**
+   * every size, hidden ones too (issue 33). One shown size: the spec's one-price form, whose price, stock and SKU are
+   * that size's; more (or `sizesTable`): the sizes table.
+   */
+  sizes: SizeFormRow[];
 }
+
+let rowKeys = 0;
+const tableRow = (size: SizeFormRow, fresh = false): SizeTableRow => ({ ...size, key: `size-${(rowKeys += 1)}`, remove: false, fresh });
 
 interface Upload {
   key: string;
@@ -58,6 +69,8 @@ export function ProductForm({
   shopName,
   defaultWeightGrams,
   action,
+  sizesTable = false,
+  addSizeHref,
 }: {
   product: ProductFormValues;
   categories: Array<{ id: string; name: string }>;
@@ -65,6 +78,10 @@ export function ProductForm({
   /** the shop's default bottle weight (delivery settings), said in the weight field's hint */
   defaultWeightGrams: number;
   action: string;
+  /** show the sizes table even for one size, with a new row (the no-JavaScript "Add another size": `?sizes=add`) */
+  sizesTable?: boolean;
+  /** where "Add another size" goes without JavaScript */
+  addSizeHref: string;
 }) {
   const fetcher = useAdminFetcher();
   const result = useAdminResult();
@@ -80,6 +97,12 @@ export function ProductForm({
   const [images, setImages] = useState(product.images);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const [table, setTable] = useState(sizesTable || product.sizes.length > 1 || product.sizes.some((s) => s.hidden));
+  const [sizes, setSizes] = useState<SizeTableRow[]>(() => {
+    const rows = product.sizes.map((s) => tableRow(s));
+    return sizesTable ? [...(rows.length ? rows : [tableRow(BLANK_SIZE)]), tableRow(BLANK_SIZE)] : rows;
+  });
   useEffect(() => setHydrated(true), []);
 
   const errors = result && !result.ok ? result.fieldErrors : {};
@@ -106,6 +129,38 @@ export function ProductForm({
       next.splice(index + by, 0, item!);
       return next;
     });
+  }
+
+  function moveSize(index: number, by: -1 | 1) {
+    setSizes((list) => {
+      const next = [...list];
+      const [row] = next.splice(index, 1);
+      next.splice(index + by, 0, row!);
+      return next;
+    });
+  }
+
+  /** "Add another size": the one-size form's price, stock and SKU become the table's first row, and a new row follows. */
+  function addSize() {
+    if (table) {
+      setSizes((list) => [...list, tableRow(BLANK_SIZE, true)]);
+      return;
+    }
+    const typed = new FormData(form.current ?? undefined);
+    const value = (name: string) => String(typed.get(name) ?? "").trim();
+    const ml = value("sizeMl").replace(/\s*ml$/i, "");
+    const first: SizeFormRow = {
+      ...(product.sizes[0] ?? BLANK_SIZE),
+      label: ml ? `${ml} ml` : (product.sizes[0]?.label ?? ""),
+      price: value("price"),
+      wasPrice: value("wasPrice"),
+      sku: value("sku"),
+      stock: value("stock"),
+      weightGrams: value("weightGrams"),
+    };
+    // its stock as loaded stays what the save compares with (a sale meanwhile is kept unless the owner changed it)
+    setSizes([{ ...tableRow(first), stockWas: product.sizes[0]?.stock ?? "" }, tableRow(BLANK_SIZE, true)]);
+    setTable(true);
   }
 
   function upload(files: FileList | null) {
@@ -148,8 +203,8 @@ export function ProductForm({
   }
 
   return (
-    <fetcher.Form method="post" action={action} encType="multipart/form-data" noValidate className="space-y-6">
-      <input type="hidden" name="intent" value="save" />
+    <fetcher.Form ref={form} method="post" action={sizesTable ? `${action}?sizes=add` : action} encType="multipart/form-data" noValidate className="space-y-6">
+      <input type="hidden" name="intent" value={table ? "saveSizes" : "save"} />
       {product.id ? <input type="hidden" name="id" value={product.id} /> : null}
       <input type="hidden" name="images" value={JSON.stringify(images)} />
       <div aria-live="polite" className="empty:hidden">
@@ -188,17 +243,21 @@ export function ProductForm({
         <div className="space-y-6">
           <section aria-labelledby="product-price" className="space-y-5 border border-line bg-white p-4 sm:p-6">
             <h2 id="product-price" className="font-display text-2xl text-ink">
-              Price and category
+              {table ? "Category" : "Price and category"}
             </h2>
-            <RandField label="Price (rand, VAT included)" name="price" defaultValue={product.price} placeholder="349.99" error={errors.price} />
-            <RandField
-              label="Was price (rand, optional)"
-              name="wasPrice"
-              defaultValue={product.wasPrice}
-              placeholder="None"
-              error={errors.wasPrice}
-              hint="The price before a sale: shoppers see it struck through beside the price while it is higher. Leave empty when the product isn't on sale."
-            />
+            {table ? null : (
+              <>
+                <RandField label="Price (rand, VAT included)" name="price" defaultValue={product.price} placeholder="349.99" error={errors.price} />
+                <RandField
+                  label="Was price (rand, optional)"
+                  name="wasPrice"
+                  defaultValue={product.wasPrice}
+                  placeholder="None"
+                  error={errors.wasPrice}
+                  hint="The price before a sale: shoppers see it struck through beside the price while it is higher. Leave empty when the product isn't on sale."
+                />
+              </>
+            )}
             <Field label="Category" error={errors.categoryId}>
               {(p) => (
                 <select {...p} name="categoryId" defaultValue={product.categoryId}>
@@ -216,20 +275,48 @@ export function ProductForm({
                 No categories yet: <Link to="/admin/categories" className="text-gold underline">add one first</Link>.
               </p>
             ) : null}
-            <Field label="Bottle size (ml)" error={errors.sizeMl} hint="Shown beside the price, e.g. 100 ml. Leave empty if you'd rather not say.">
-              {(p) => <input {...p} name="sizeMl" defaultValue={product.sizeMl} inputMode="numeric" placeholder="100" autoComplete="off" />}
-            </Field>
-            <Field
-              label="Weight (packed), grams"
-              error={errors.weightGrams}
-              hint="One bottle in its own box, for the couriers' prices. Leave empty for the shop's default bottle weight (Shipping → Couriers and parcels)."
-            >
-              {(p) => <input {...p} name="weightGrams" defaultValue={product.weightGrams} inputMode="numeric" placeholder={`Shop default (${defaultWeightGrams} g)`} maxLength={8} autoComplete="off" />}
-            </Field>
-            <input type="hidden" name="stockWas" value={product.stock} />
-            <Field label="Stock (bottles)" error={errors.stock} hint="Leave empty if you don't count this product's stock. At 0 the shop shows it as out of stock; paid orders take from it.">
-              {(p) => <input {...p} name="stock" defaultValue={product.stock} inputMode="numeric" placeholder="Not tracked" autoComplete="off" />}
-            </Field>
+            {table ? (
+              <p className="text-sm text-ink-soft">
+                Prices, stock, SKUs and weights are per size: see <a href="#product-sizes" className="text-gold underline">Sizes</a> below.
+              </p>
+            ) : (
+              <>
+                <Field label="Bottle size (ml)" error={errors.sizeMl} hint="Shown beside the price, e.g. 100 ml. Leave empty if you'd rather not say.">
+                  {(p) => <input {...p} name="sizeMl" defaultValue={product.sizeMl} inputMode="numeric" placeholder="100" autoComplete="off" />}
+                </Field>
+                <Field
+                  label="Weight (packed), grams"
+                  error={errors.weightGrams}
+                  hint="One bottle in its own box, for the couriers' prices. Leave empty for the shop's default bottle weight (Shipping → Couriers and parcels)."
+                >
+                  {(p) => <input {...p} name="weightGrams" defaultValue={product.weightGrams} inputMode="numeric" placeholder={`Shop default (${defaultWeightGrams} g)`} maxLength={8} autoComplete="off" />}
+                </Field>
+                <input type="hidden" name="stockWas" value={product.stock} />
+                <Field label="Stock (bottles)" error={errors.stock} hint="Leave empty if you don't count this product's stock. At 0 the shop shows it as out of stock; paid orders take from it.">
+                  {(p) => <input {...p} name="stock" defaultValue={product.stock} inputMode="numeric" placeholder="Not tracked" autoComplete="off" />}
+                </Field>
+                <Field label="SKU (optional)" error={errors.sku} hint="Your stock-keeping code; each product and size has its own.">
+                  {(p) => <input {...p} name="sku" defaultValue={product.sku} maxLength={64} autoComplete="off" spellCheck={false} />}
+                </Field>
+                <div className="border-t border-dashed border-line pt-4">
+                  <a
+                    href={addSizeHref}
+                    onClick={
+                      hydrated
+                        ? (e) => {
+                            e.preventDefault();
+                            addSize();
+                          }
+                        : undefined
+                    }
+                    className="inline-flex min-h-11 items-center border border-ink px-4 text-xs font-medium uppercase tracking-[0.14em] text-ink hover:bg-ink hover:text-ivory"
+                  >
+                    + Add another size
+                  </a>
+                  <p className="mt-2 text-xs text-muted">Sell it in more than one size (30 ml, 50 ml, 100 ml), each with its own price, stock and SKU.</p>
+                </div>
+              </>
+            )}
           </section>
 
           <section aria-labelledby="product-inspired" className="space-y-5 border border-line bg-white p-4 sm:p-6">
@@ -274,6 +361,20 @@ export function ProductForm({
           </section>
         </div>
       </div>
+
+      {table ? (
+        <ProductSizesFields
+          rows={sizes}
+          errors={errors}
+          hydrated={hydrated}
+          defaultWeightGrams={defaultWeightGrams}
+          onMove={moveSize}
+          onLabel={(index, label) => setSizes((list) => list.map((r, i) => (i === index ? { ...r, label } : r)))}
+          onRemove={(index) => setSizes((list) => (list[index]!.id ? list.map((r, i) => (i === index ? { ...r, remove: !r.remove } : r)) : list.filter((_, i) => i !== index)))}
+          addHref={addSizeHref}
+          onAdd={addSize}
+        />
+      ) : null}
 
       <section aria-labelledby="product-images" className="border border-line bg-white p-4 sm:p-6">
         <div className="flex flex-col gap-1 sm:flex-row sm:items-baseline sm:justify-between">

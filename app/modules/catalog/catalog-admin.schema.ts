@@ -68,7 +68,7 @@ export const WEIGHT_GRAMS_MAX = MAX_PARCEL_WEIGHT_KG * 1000;
 export const WEIGHT_MESSAGE = `Weight must be a whole number of grams from 1 to ${String(WEIGHT_GRAMS_MAX).replace(/\B(?=(\d{3})+(?!\d))/g, " ")}, or empty for the shop's default bottle weight`;
 
 /** '' (or absent) = the shop's default bottle weight (null, see delivery settings); otherwise whole grams 1–25 000. */
-const weightField = z
+export const weightField = z
   .string()
   .optional()
   .transform((v, ctx) => {
@@ -86,7 +86,7 @@ export const STOCK_MAX = 1_000_000;
 export const STOCK_MESSAGE = "Stock must be a whole number from 0, or empty when you don't count this product's stock";
 
 /** '' (or absent) = not tracked (null); otherwise a whole number 0–1 000 000. */
-const stockField = z
+export const stockField = z
   .string()
   .optional()
   .transform((v, ctx) => {
@@ -99,60 +99,79 @@ const stockField = z
     return Number(value);
   });
 
+/** A price in rand as the owner types it ("349.99", "R 1 299,00"), up to R1 000 000. */
+export const randField = (message: string) =>
+  z.string({ error: message }).transform((v, ctx) => {
+    const cents = parseRandToCents(v);
+    if (cents === null || cents > 100_000_000) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+/** The price before a sale (issue 32, docs/decisions/044): empty = none; the save checks it is above the price. */
+export const wasPriceField = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if ((v ?? "").trim() === "") return null;
+    const cents = parseRandToCents(v!);
+    if (cents === null || cents > 100_000_000) {
+      ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.wasPrice });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+export const SKU_MAX = 64;
+/** '' = no SKU (null); absent = left as it is (undefined); a SKU is unique among every product's sizes (checked on save). */
+export const skuField = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v.trim() || null))
+  .pipe(z.string().max(SKU_MAX, `A SKU is at most ${SKU_MAX} characters`).nullable().optional());
+
+// The product's own fields, in the spec's order around the price (which only the one-size form has).
+const nameField = z.string({ error: PRODUCT_MESSAGES.nameRequired }).trim().min(1, PRODUCT_MESSAGES.nameRequired).max(120, "Product name is too long");
+const productFields = {
+  slug: z
+    .string({ error: PRODUCT_MESSAGES.slugRequired })
+    .trim()
+    .min(1, PRODUCT_MESSAGES.slugRequired)
+    .max(120, "The slug is too long")
+    .refine(isSlug, PRODUCT_MESSAGES.slugInvalid),
+  categoryId: z.string({ error: PRODUCT_MESSAGES.categoryRequired }).trim().min(1, PRODUCT_MESSAGES.categoryRequired).max(100),
+  description: optionalText(5000),
+  metaTitle: optionalText(200),
+  metaDesc: optionalText(500),
+  /** the images kept, in order (first is the main one), as JSON (paths, or a public bucket's https URLs: saveProduct keeps only
+   * the shop's own images); new uploads come as files */
+  images: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      try {
+        const list = JSON.parse(v || "[]") as unknown;
+        if (Array.isArray(list) && list.every((u) => typeof u === "string" && /^(\/|https?:\/\/)/.test(u) && u.length <= 300)) return list as string[];
+      } catch {
+        // fall through
+      }
+      ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.saveFailed });
+      return z.NEVER;
+    }),
+  /** present when editing */
+  id: z.string().trim().max(100).optional(),
+};
+
 export const productFormIntent = z.discriminatedUnion("intent", [
+  /** The spec's form: a product sold in one size, whose price, stock and SKU are that size's (docs/decisions/049). */
   z.object({
     intent: z.literal("save"),
-    name: z.string({ error: PRODUCT_MESSAGES.nameRequired }).trim().min(1, PRODUCT_MESSAGES.nameRequired).max(120, "Product name is too long"),
-    price: z
-      .string({ error: PRODUCT_MESSAGES.priceRequired })
-      .transform((v, ctx) => {
-        const cents = parseRandToCents(v);
-        if (cents === null || cents > 100_000_000) {
-          ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.priceRequired });
-          return z.NEVER;
-        }
-        return cents;
-      }),
-    slug: z
-      .string({ error: PRODUCT_MESSAGES.slugRequired })
-      .trim()
-      .min(1, PRODUCT_MESSAGES.slugRequired)
-      .max(120, "The slug is too long")
-      .refine(isSlug, PRODUCT_MESSAGES.slugInvalid),
-    categoryId: z.string({ error: PRODUCT_MESSAGES.categoryRequired }).trim().min(1, PRODUCT_MESSAGES.categoryRequired).max(100),
-    description: optionalText(5000),
-    metaTitle: optionalText(200),
-    metaDesc: optionalText(500),
-    /** the images kept, in order (first is the main one), as JSON (paths, or a public bucket's https URLs: saveProduct keeps only
-     * the shop's own images); new uploads come as files */
-    images: z
-      .string()
-      .optional()
-      .transform((v, ctx) => {
-        try {
-          const list = JSON.parse(v || "[]") as unknown;
-          if (Array.isArray(list) && list.every((u) => typeof u === "string" && /^(\/|https?:\/\/)/.test(u) && u.length <= 300)) return list as string[];
-        } catch {
-          // fall through
-        }
-        ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.saveFailed });
-        return z.NEVER;
-      }),
-    /** present when editing */
-    id: z.string().trim().max(100).optional(),
-    /** the price before a sale (issue 32, docs/decisions/044): empty = none; saveProduct checks it is above the price */
-    wasPrice: z
-      .string()
-      .optional()
-      .transform((v, ctx) => {
-        if ((v ?? "").trim() === "") return null;
-        const cents = parseRandToCents(v!);
-        if (cents === null || cents > 100_000_000) {
-          ctx.addIssue({ code: "custom", message: PRODUCT_MESSAGES.wasPrice });
-          return z.NEVER;
-        }
-        return cents;
-      }),
+    name: nameField,
+    price: randField(PRODUCT_MESSAGES.priceRequired),
+    ...productFields,
+    wasPrice: wasPriceField,
     // Beyond the spec (issue 13), after its fields so its messages come first.
     /** bottles in stock: empty = not tracked (docs/decisions/020) */
     stock: stockField,
@@ -164,10 +183,24 @@ export const productFormIntent = z.discriminatedUnion("intent", [
     sizeMl: sizeField,
     /** one bottle's packed weight for courier quotes (issue 19): empty = the shop's default */
     weightGrams: weightField,
+    sku: skuField,
+  }),
+  /**
+   * The form with a sizes table (issue 33): each size's label, price, was price, SKU, stock and weight come as rows
+   * (`size.N.*`, gathered into `sizes` by gatherSizeRows and read by readSizeRows, so a failure names its row).
+   */
+  z.object({
+    intent: z.literal("saveSizes"),
+    name: nameField,
+    ...productFields,
+    inspiredHouse: optionalText(INSPIRED_HOUSE_MAX),
+    inspiredFragrance: optionalText(INSPIRED_FRAGRANCE_MAX),
+    sizes: z.string().optional().default("[]"),
   }),
 ]);
 
 export type ProductFormInput = Extract<z.infer<typeof productFormIntent>, { intent: "save" }>;
+export type ProductSizesFormInput = Extract<z.infer<typeof productFormIntent>, { intent: "saveSizes" }>;
 
 /** What the form sends before validation: a new product without a slug gets one from its name (SPEC §5). */
 export function withGeneratedSlug(fields: Record<string, string>): Record<string, string> {

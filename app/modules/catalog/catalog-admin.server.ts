@@ -1,12 +1,14 @@
 import { sql } from "kysely";
-import { syncSingleSize } from "./sizes.server";
-import { containsInsensitive, isUniqueViolation, type Queryable } from "~/db/db.server";
+import { refreshProductSummaries, syncSingleSize } from "./sizes.server";
+import { containsInsensitive, isUniqueViolation, type Queryable, type Trx } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import { DEFAULT_PRODUCT_IMAGES, defaultProductImage } from "~/modules/media/images";
 import { isStoredProductImage, NotAnImageError, removeImageRenditions, storeImageRenditions, UnreadableImageError } from "~/modules/media/product-images.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
-import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED, type ProductFormInput } from "./catalog-admin.schema";
+import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED, type ProductFormInput, type ProductSizesFormInput } from "./catalog-admin.schema";
+import { assertSkusFree, listAdminSizes, writeSizes, type AdminSize } from "./product-sizes-admin.server";
+import type { SizeRowValues } from "./size-rows.schema";
 import { MAX_IMAGE_BYTES, MAX_PRODUCT_IMAGES, PRODUCT_MESSAGES } from "./product-admin.text";
 import { imagesOf } from "./catalog.server";
 import type { ProductSummary } from "./catalog.types";
@@ -160,14 +162,18 @@ export interface AdminProductForm {
   sizeMl: number | null;
   /** packed grams; null: the shop's default bottle weight */
   weightGrams: number | null;
+  /** the product's SKU: its one size's while it has one (docs/decisions/051) */
+  sku: string;
   /** the scent profile (issue 22, docs/decisions/035) */
   scent: ScentProfile;
+  /** every size, hidden ones too, in the owner's order (issue 33) */
+  sizes: AdminSize[];
 }
 
 export async function getAdminProduct(db: Queryable, id: string): Promise<AdminProductForm | null> {
   const row = await db
     .selectFrom("products")
-    .select(["id", "name", "slug", "description", "price_cents", "was_price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml", "weight_grams", ...SCENT_COLUMNS])
+    .select(["id", "name", "slug", "description", "price_cents", "was_price_cents", "category_id", "meta_title", "meta_desc", "images", "stock", "inspired_house", "inspired_fragrance", "size_ml", "weight_grams", "sku", ...SCENT_COLUMNS])
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return null;
@@ -187,7 +193,9 @@ export async function getAdminProduct(db: Queryable, id: string): Promise<AdminP
     inspiredFragrance: row.inspired_fragrance ?? "",
     sizeMl: row.size_ml === null ? null : Number(row.size_ml),
     weightGrams: row.weight_grams === null ? null : Number(row.weight_grams),
+    sku: row.sku ?? "",
     scent: profileFromRow(row),
+    sizes: await listAdminSizes(db, row.id),
   };
 }
 
@@ -212,14 +220,19 @@ export async function storeUploadedImage(file: File): Promise<string> {
   }
 }
 
+/** What the product form saves: the one-size form, or the form with its sizes table read (readSizeRows). */
+export type SaveProductInput = (Omit<ProductFormInput, "sku"> & { sku?: string | null }) | (Omit<ProductSizesFormInput, "sizes"> & { sizes: SizeRowValues[] });
+
 /**
  * Creates or updates a product from the admin form. New image files (the no-JavaScript form sends them with the
- * product; with JavaScript they were uploaded one by one before) are checked and stored first; then the product is
- * written in one statement; images no product uses any more are removed from disk afterwards.
+ * product; with JavaScript they were uploaded one by one before) are checked and stored first; then the product and
+ * its sizes are written in one transaction, its summary of its sizes refreshed in it; images no product uses any more
+ * are removed from disk afterwards. The one-size form writes the product's price, stock and SKU, which are its one
+ * size's (syncSingleSize); the sizes table writes the sizes (writeSizes).
  */
 export async function saveProduct(
   db: Queryable,
-  input: ProductFormInput,
+  input: SaveProductInput,
   /** scent: the profile from the form (issue 22); absent = the product's profile is left as it is */
   options: { uploads: File[]; shopName: string; scent?: ScentProfile },
 ): Promise<{ id: string; created: boolean }> {
@@ -227,7 +240,7 @@ export async function saveProduct(
   if (!category) throw new DomainError(PRODUCT_MESSAGES.categoryRequired, 400, "categoryId");
   const previous = input.id ? await getAdminProduct(db, input.id) : null;
   if (input.id && !previous) throw new DomainError("That product no longer exists", 404);
-  if (input.wasPrice !== null && input.wasPrice <= input.price) throw new DomainError(PRODUCT_MESSAGES.wasPriceNotHigher, 400, "wasPrice");
+  if (input.intent === "save" && input.wasPrice !== null && input.wasPrice <= input.price) throw new DomainError(PRODUCT_MESSAGES.wasPriceNotHigher, 400, "wasPrice");
 
   const clash = await db
     .selectFrom("products")
@@ -236,6 +249,8 @@ export async function saveProduct(
     .$if(!!input.id, (q) => q.where("id", "<>", input.id!))
     .executeTakeFirst();
   if (clash) throw new DomainError(PRODUCT_MESSAGES.slugTaken, 409, "slug");
+  const id = previous?.id ?? newId();
+  if (input.intent === "save" && input.sku) await assertSkusFree(db, id, [{ sku: input.sku, field: "sku" }]);
 
   const kept = input.images.filter(isKnownImage);
   const files = options.uploads.filter((f) => f.size > 0);
@@ -250,29 +265,60 @@ export async function saveProduct(
     name: input.name,
     slug: input.slug,
     description: input.description,
-    price_cents: input.price,
-    was_price_cents: input.wasPrice,
     category_id: category.id,
     meta_title: input.metaTitle || `${input.name} | ${options.shopName}`,
     meta_desc: input.metaDesc || null,
     images: JSON.stringify(images),
     inspired_house: input.inspiredHouse.replace(/\s+/g, " ") || null,
     inspired_fragrance: input.inspiredFragrance.replace(/\s+/g, " ") || null,
-    size_ml: input.sizeMl,
-    weight_grams: input.weightGrams,
     ...(options.scent ? profileToColumns(options.scent) : {}),
-    // A new product gets the stock typed; an edit writes it only when the owner changed it (decision 020).
-    ...(!previous || input.stock !== input.stockWas ? { stock: input.stock } : {}),
   };
-  const id = previous?.id ?? newId();
+  const write = async (trx: Trx) => {
+    if (input.intent === "save") {
+      const one = {
+        ...values,
+        price_cents: input.price,
+        was_price_cents: input.wasPrice,
+        size_ml: input.sizeMl,
+        weight_grams: input.weightGrams,
+        // absent (a form from before SKUs were on it): left as it is
+        ...(input.sku === undefined ? {} : { sku: input.sku }),
+        // A new product gets the stock typed; an edit writes it only when the owner changed it (decision 020).
+        ...(!previous || input.stock !== input.stockWas ? { stock: input.stock } : {}),
+      };
+      if (previous) await trx.updateTable("products").set(one).where("id", "=", id).execute();
+      else await trx.insertInto("products").values({ id, ...one, created_at: new Date().toISOString() }).execute();
+      await syncSingleSize(trx, [id]);
+    } else {
+      // The product's price is its sizes' summary, written by refreshProductSummaries below.
+      const first = input.sizes.find((s) => !s.remove);
+      if (previous) await trx.updateTable("products").set(values).where("id", "=", id).execute();
+      else await trx.insertInto("products").values({ id, ...values, price_cents: first?.priceCents ?? 0, created_at: new Date().toISOString() }).execute();
+      await writeSizes(trx, id, input.sizes);
+      await keepProductSku(trx, id, previous?.sizes.map((s) => s.sku) ?? []);
+    }
+    // A form opened before another tab added a size still leaves the product's summary true to its sizes.
+    await refreshProductSummaries(trx, [id]);
+  };
   try {
-    if (previous) await db.updateTable("products").set(values).where("id", "=", id).execute();
-    else await db.insertInto("products").values({ id, ...values, created_at: new Date().toISOString() }).execute();
-    await syncSingleSize(db, [id]);
+    if (db.isTransaction) await write(db as Trx);
+    else await db.transaction().execute(write);
   } catch (error) {
     if (isUniqueViolation(error)) throw new DomainError(PRODUCT_MESSAGES.slugTaken, 409, "slug");
     throw error;
   }
   if (previous) await removeUnusedImages(db, previous.images.filter((url) => !images.includes(url)));
   return { id, created: !previous };
+}
+
+/**
+ * The product's own SKU after its sizes changed: its only size's SKU (the one-size form shows and edits it as the
+ * product's); with several sizes, none when it was only a copy of a size's SKU (`before`), else it is kept (a
+ * catalogue's parent SKU from a CSV import).
+ */
+async function keepProductSku(trx: Trx, id: string, before: ReadonlyArray<string | null>): Promise<void> {
+  const sizes = await trx.selectFrom("product_sizes").select("sku").where("product_id", "=", id).execute();
+  const product = await trx.selectFrom("products").select("sku").where("id", "=", id).executeTakeFirstOrThrow();
+  if (sizes.length === 1) await trx.updateTable("products").set({ sku: sizes[0]!.sku }).where("id", "=", id).execute();
+  else if (product.sku !== null && before.includes(product.sku)) await trx.updateTable("products").set({ sku: null }).where("id", "=", id).execute();
 }
