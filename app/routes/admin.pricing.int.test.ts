@@ -5,6 +5,8 @@ import { quoteCart } from "~/modules/orders/place-order.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../tests/factories/users";
 import { insertProduct } from "../../tests/factories/catalog";
+import { newId } from "~/utils/ids";
+import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import * as route from "./admin.pricing";
 
 const db = () => getDb();
@@ -32,7 +34,7 @@ describe("admin pricing tiers", () => {
     const quote = await quoteCart(db(), { lines: [{ productId: p.id, quantity: 3 }] });
     expect(quote.lines[0]).toMatchObject({ unitPriceCents: 45000, lineTotalCents: 135000 });
     const page = await dataOf(await callLoader(route.loader, `/admin/pricing?q=${encodeURIComponent("tiered amber")}`, { headers: { cookie } }));
-    expect(page.list.rows[0].tiers.map((t: { range: string; price: string }) => `${t.range} ${t.price}`)).toEqual(["2–5 R450.00", "6+ R400.00"]);
+    expect(page.list.rows[0].sizes[0].tiers.map((t: { range: string; price: string }) => `${t.range} ${t.price}`)).toEqual(["2–5 R450.00", "6+ R400.00"]);
   });
 
   it.each([
@@ -56,5 +58,33 @@ describe("admin pricing tiers", () => {
     const [tier] = await tiersOf(p.id);
     expect(await dataOf(await post({ intent: "delete", id: tier!.id }))).toMatchObject({ ok: true, message: TIER_MESSAGES.deleted });
     expect(await tiersOf(p.id)).toHaveLength(0);
+  });
+
+  it("prices each size with its own tiers: the page lists them per size, a range overlaps only within its size", async () => {
+    const p = await insertProduct(db(), { name: "Tiered Sizes", price_cents: 45000, size_ml: 50 });
+    const hundred = newId();
+    await db().insertInto("product_sizes").values({ id: hundred, product_id: p.id, label: "100 ml", code: "100ml", size_ml: 100, price_cents: 72000, position: 1, hidden: 0, created_at: new Date().toISOString() }).execute();
+    await refreshProductSummaries(db(), [p.id]);
+
+    expect(await dataOf(await post({ intent: "add", productId: p.id, sizeId: p.id, minQuantity: "2", maxQuantity: "5", price: "420" }))).toMatchObject({ ok: true });
+    // the same range on the other size is its own
+    expect(await dataOf(await post({ intent: "add", productId: p.id, sizeId: hundred, minQuantity: "2", maxQuantity: "5", price: "680" }))).toMatchObject({ ok: true });
+    const overlap = await post({ intent: "add", productId: p.id, sizeId: hundred, minQuantity: "5", maxQuantity: "", price: "650" });
+    expect(statusOf(overlap)).toBe(409);
+    expect((await dataOf(overlap)).error).toBe(TIER_MESSAGES.overlap("2–5", "100 ml"));
+    // a size of another product is not this product's
+    const other = await insertProduct(db());
+    expect(statusOf(await post({ intent: "add", productId: p.id, sizeId: other.id, minQuantity: "9", maxQuantity: "", price: "1" }))).toBe(404);
+
+    const quote = await quoteCart(db(), { lines: [{ productId: p.id, sizeId: hundred, quantity: 2 }, { productId: p.id, sizeId: p.id, quantity: 3 }] });
+    expect(quote.lines.map((l) => [l.sizeLabel, l.unitPriceCents])).toEqual([
+      ["100 ml", 68000],
+      ["50 ml", 42000],
+    ]);
+    const page = await dataOf(await callLoader(route.loader, `/admin/pricing?q=${encodeURIComponent("tiered sizes")}`, { headers: { cookie } }));
+    expect(page.list.rows[0].sizes.map((s: { label: string; tiers: Array<{ range: string; price: string }> }) => [s.label, s.tiers.map((t) => `${t.range} ${t.price}`)])).toEqual([
+      ["50 ml", ["2–5 R420.00"]],
+      ["100 ml", ["2–5 R680.00"]],
+    ]);
   });
 });

@@ -6,7 +6,8 @@ export const TIER_MESSAGES = {
   minQuantity: "Minimum quantity must be a whole number of at least 1",
   maxQuantity: "Maximum quantity must be a whole number, at least the minimum (or empty for no maximum)",
   price: "Price per unit must be an amount of R0.00 or more",
-  overlap: (range: string) => `This range overlaps the product's ${range} tier: quantities may belong to one tier only`,
+  overlap: (range: string, size?: string) => `This range overlaps the ${size ? `${size} size's` : "product's"} ${range} tier: quantities may belong to one tier only`,
+  sizeGone: "That size no longer exists: reload the page",
   added: "Pricing tier added",
   deleted: "Pricing tier deleted",
   failedAdd: "Failed to add pricing tier",
@@ -29,6 +30,13 @@ export const tierIntent = z.discriminatedUnion("intent", [
     .object({
       intent: z.literal("add"),
       productId: id,
+      /** the size the tier prices (issue 33); absent: the product's first size */
+      sizeId: z
+        .string()
+        .trim()
+        .max(100)
+        .optional()
+        .transform((v) => v || null),
       minQuantity: wholeNumber(TIER_MESSAGES.minQuantity).pipe(z.number().min(1, TIER_MESSAGES.minQuantity)),
       maxQuantity: z
         .string()

@@ -1,5 +1,5 @@
 import type { Queryable } from "~/db/db.server";
-import { syncSingleSize } from "~/modules/catalog/sizes.server";
+import { listSizes, syncSingleSize } from "~/modules/catalog/sizes.server";
 import { containsInsensitive } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import { DomainError } from "~/utils/errors";
@@ -7,19 +7,33 @@ import { newId } from "~/utils/ids";
 import { TIER_MESSAGES } from "./tiers-admin.schema";
 import { tierRangeLabel, tiersOverlap, type PriceTier } from "./tiers.logic";
 
-/** The owner's quantity pricing (SPEC §2 Pricing): each product's tiers, added and deleted one at a time. */
+/**
+ * The owner's quantity pricing (SPEC §2 Pricing): each size's tiers (issue 33: a tier prices one size), added and
+ * deleted one at a time.
+ */
 export const PRICING_PAGE_SIZE = 20;
 
 export interface AdminTier extends PriceTier {
   id: string;
 }
 
+export interface PricingSize {
+  id: string;
+  /** '' for a product's only size of unstated size */
+  label: string;
+  priceCents: number;
+  hidden: boolean;
+  tiers: AdminTier[];
+}
+
 export interface PricingProduct {
   id: string;
   name: string;
   slug: string;
+  /** the cheapest shown size's price */
   priceCents: number;
-  tiers: AdminTier[];
+  /** every size, hidden ones too (their tiers still price old carts' lines if shown again), in the owner's order */
+  sizes: PricingSize[];
 }
 
 /** Products by name (SPEC §7: id, name, price ordered by name), one page, each with its tiers by minimum quantity. */
@@ -31,9 +45,12 @@ export async function listPricing(db: Queryable, input: { q: string; page: numbe
     db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   const ids = page.rows.map((r) => r.id);
-  const tiers = ids.length
-    ? await db.selectFrom("product_tiers").select(["id", "product_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", ids).orderBy("min_quantity").orderBy("id").execute()
-    : [];
+  const [sizes, tiers] = await Promise.all([
+    listSizes(db, ids, { includeHidden: true }),
+    ids.length
+      ? db.selectFrom("product_tiers").select(["id", "size_id", "min_quantity", "max_quantity", "price_cents"]).where("product_id", "in", ids).orderBy("min_quantity").orderBy("id").execute()
+      : [],
+  ]);
   return {
     ...page,
     total: Number(total.n),
@@ -42,28 +59,45 @@ export async function listPricing(db: Queryable, input: { q: string; page: numbe
       name: p.name,
       slug: p.slug,
       priceCents: Number(p.price_cents),
-      tiers: tiers
-        .filter((t) => t.product_id === p.id)
-        .map((t) => ({ id: t.id, minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) })),
+      sizes: sizes
+        .filter((s) => s.productId === p.id)
+        .map((s) => ({
+          id: s.id,
+          label: s.label,
+          priceCents: s.priceCents,
+          hidden: s.hidden,
+          tiers: tiers
+            .filter((t) => t.size_id === s.id)
+            .map((t) => ({ id: t.id, minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity), priceCents: Number(t.price_cents) })),
+        })),
     })),
   };
 }
 
-/** Adds a tier; a range that shares a quantity with another tier of the product is refused and names that tier. */
-export async function addTier(db: Queryable, input: { productId: string; minQuantity: number; maxQuantity: number | null; price: number }): Promise<void> {
+/**
+ * Adds a tier to a size (none named: the product's first); a range that shares a quantity with another tier of that
+ * size is refused and names that tier. Another size's tiers don't overlap it: each size is priced on its own.
+ */
+export async function addTier(db: Queryable, input: { productId: string; sizeId?: string | null; minQuantity: number; maxQuantity: number | null; price: number }): Promise<void> {
   const product = await db.selectFrom("products").select("id").where("id", "=", input.productId).executeTakeFirst();
   if (!product) throw new DomainError("That product no longer exists", 404);
-  const existing = await db.selectFrom("product_tiers").select(["min_quantity", "max_quantity"]).where("product_id", "=", input.productId).execute();
+  let sizes = await listSizes(db, [input.productId], { includeHidden: true });
+  // a product written before it had sizes (a bulk load) gets its one size first
+  if (sizes.length === 0) {
+    await syncSingleSize(db, [input.productId]);
+    sizes = await listSizes(db, [input.productId], { includeHidden: true });
+  }
+  const size = input.sizeId ? sizes.find((s) => s.id === input.sizeId) : sizes[0];
+  if (!size) throw new DomainError(TIER_MESSAGES.sizeGone, 404, "sizeId");
+  const existing = await db.selectFrom("product_tiers").select(["min_quantity", "max_quantity"]).where("size_id", "=", size.id).execute();
   for (const t of existing) {
     const other = { minQuantity: Number(t.min_quantity), maxQuantity: t.max_quantity === null ? null : Number(t.max_quantity) };
-    if (tiersOverlap(other, input)) throw new DomainError(TIER_MESSAGES.overlap(tierRangeLabel(other)), 409, "minQuantity");
+    if (tiersOverlap(other, input)) throw new DomainError(TIER_MESSAGES.overlap(tierRangeLabel(other), sizes.length > 1 ? size.label : undefined), 409, "minQuantity");
   }
   await db
     .insertInto("product_tiers")
-    .values({ id: newId(), product_id: input.productId, min_quantity: input.minQuantity, max_quantity: input.maxQuantity, price_cents: input.price })
+    .values({ id: newId(), product_id: input.productId, size_id: size.id, min_quantity: input.minQuantity, max_quantity: input.maxQuantity, price_cents: input.price })
     .execute();
-  // No size named: the tier prices the product's first size (docs/decisions/049).
-  await syncSingleSize(db, [input.productId]);
 }
 
 export async function deleteTier(db: Queryable, id: string): Promise<void> {
