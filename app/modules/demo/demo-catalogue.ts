@@ -863,3 +863,49 @@ export function demoScentProfile(p: DemoProduct): ScentProfile {
   const [family, intensity, occasion, seasons] = DEMO_SCENT[p.name] ?? [null, null, null, []];
   return { family, top: [...p.top], heart: [...p.heart], base: [...p.base], intensity, occasion, seasons: [...seasons], audience: DEMO_AUDIENCE[p.category] };
 }
+
+/**
+ * The demo's sizes (issue 33, docs/decisions/051): every scent in its 100 ml bottle (the price above; its bulk tiers
+ * price it), most also in 50 ml, a few in 30 ml as well; a few oud and reserve blends come in 100 ml only. The 100 ml
+ * is listed first, the flagship bottle a product page opens with, as it did when it was the only one.
+ */
+export const DEMO_BOTTLE_ML = 100;
+const ALSO_30_ML = new Set(["Rose Parlour", "Fynbos Garden", "Santal Horizon", "Neroli Terrace", "Blue Meridian"]);
+const ONLY_100_ML = new Set(["Oud Monsoon", "Incense Cathedral", "Smoked Vetiver Reserve"]);
+
+export interface DemoSize {
+  ml: number;
+  label: string;
+  priceCents: number;
+  /** SC-<first four letters of up to three words of the name>-<ml>: "SC-MIDN-CART-100" */
+  sku: string;
+  /** bottles on the shelf: enough that the demo's own shoppers don't run out */
+  stock: number;
+}
+
+/** A stable number from a name, so the demo's stock is the same on every seed. */
+function spread(text: string, span: number): number {
+  let h = 7;
+  for (const ch of text) h = (h * 31 + ch.charCodeAt(0)) % 1_000_003;
+  return h % span;
+}
+
+/** A smaller bottle's price: the 100 ml's share, to a whole R10 less R1 (R399.00), as the demo's prices end. */
+const smallerPrice = (priceCents: number, share: number) => Math.round((priceCents * share) / 1000) * 1000 - 100;
+
+export function demoSizes(p: DemoProduct): DemoSize[] {
+  const code = p.name
+    .toUpperCase()
+    .replace(/[^A-Z ]/g, "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 3)
+    .map((w) => w.slice(0, 4))
+    .join("-");
+  const size = (ml: number, priceCents: number, stock: number): DemoSize => ({ ml, label: `${ml} ml`, priceCents, sku: `SC-${code}-${ml}`, stock });
+  const sizes = [size(DEMO_BOTTLE_ML, p.priceCents, 30 + spread(p.name, 31))];
+  if (ONLY_100_ML.has(p.name)) return sizes;
+  sizes.push(size(50, smallerPrice(p.priceCents, 0.62), 24 + spread(`${p.name}:50`, 25)));
+  if (ALSO_30_ML.has(p.name)) sizes.push(size(30, smallerPrice(p.priceCents, 0.45), 18 + spread(`${p.name}:30`, 19)));
+  return sizes;
+}

@@ -3,10 +3,11 @@ import { getDb } from "~/db/db.server";
 import { slugify } from "~/utils/slug";
 import type { Database } from "~/db/schema";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
-import { DEMO_INSPIRED_BY, DEMO_PRODUCTS } from "./demo-catalogue";
+import { DEMO_INSPIRED_BY, DEMO_PRODUCTS, demoSizes } from "./demo-catalogue";
+import { listSizes, refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import { ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
 
-const TABLES = ["categories", "products", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "coupons", "orders", "order_lines"] as const;
+const TABLES = ["categories", "products", "product_sizes", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "coupons", "orders", "order_lines"] as const;
 
 async function counts() {
   const db = getDb();
@@ -69,10 +70,12 @@ describe("seedDemo", () => {
     await seedDemo(db, { images: false });
     const before = await counts();
     const snapshot = await db.selectFrom("products").selectAll().orderBy("slug").execute();
+    const sizes = await db.selectFrom("product_sizes").selectAll().orderBy("id").execute();
     const summary = await seedDemo(db, { images: false });
     expect(Object.values(summary).every((n) => n === 0)).toBe(true);
     expect(await counts()).toEqual(before);
     expect(await db.selectFrom("products").selectAll().orderBy("slug").execute()).toEqual(snapshot);
+    expect(await db.selectFrom("product_sizes").selectAll().orderBy("id").execute()).toEqual(sizes);
   });
 
   it("has at least 30 products priced R150 to R900 in three categories", async () => {
@@ -141,12 +144,13 @@ describe("seedDemo", () => {
     expect(await row(productSlug(second!))).toEqual({ inspired_house: "Owner House", inspired_fragrance: null });
   });
 
-  it("gives about a third of the products cheaper bulk tiers", async () => {
+  it("gives about a third of the products cheaper bulk tiers (on their 100 ml bottle)", async () => {
     const db = getDb();
     const tiers = await db
       .selectFrom("product_tiers")
       .innerJoin("products", "products.id", "product_tiers.product_id")
-      .select(["products.slug", "products.price_cents as base", "min_quantity", "max_quantity", "product_tiers.price_cents"])
+      .innerJoin("product_sizes", "product_sizes.id", "product_tiers.size_id")
+      .select(["products.slug", "product_sizes.price_cents as base", "min_quantity", "max_quantity", "product_tiers.price_cents"])
       .orderBy("products.slug")
       .orderBy("min_quantity")
       .execute();
@@ -230,6 +234,66 @@ describe("seedDemo", () => {
   });
 });
 
+describe("the demo's sizes (issue 33)", () => {
+  const demoProduct = (name: string) => DEMO_PRODUCTS.find((p) => p.name === name)!;
+  const idOf = async (name: string) => (await getDb().selectFrom("products").select("id").where("slug", "=", productSlug({ name })).executeTakeFirstOrThrow()).id;
+  const sizesOf = async (name: string) => (await listSizes(getDb(), [await idOf(name)], { includeHidden: true })).map((s) => [s.label, s.priceCents, s.sku, s.stock]);
+  const expected = (name: string) => demoSizes(demoProduct(name)).map((s) => [s.label, s.priceCents, s.sku, s.stock]);
+
+  it("sells most scents in 100 ml and 50 ml, a few in 30 ml too, each size with its own price, SKU and stock", async () => {
+    const db = getDb();
+    await seedDemo(db, { images: false });
+    const sizes = await listSizes(db, (await db.selectFrom("products").select("id").execute()).map((p) => p.id));
+    const counted = new Map<string, number>();
+    for (const s of sizes) counted.set(s.productId, (counted.get(s.productId) ?? 0) + 1);
+    const perProduct = [...counted.values()];
+    expect(perProduct.filter((n) => n >= 2).length).toBeGreaterThan(DEMO_PRODUCTS.length * 0.8);
+    expect(perProduct.filter((n) => n === 3).length).toBeGreaterThanOrEqual(3);
+    expect(new Set(sizes.map((s) => s.sku)).size).toBe(sizes.length);
+    expect(sizes.every((s) => s.stock !== null && s.stock >= 12)).toBe(true);
+    expect(await sizesOf("Rose Parlour")).toEqual(expected("Rose Parlour"));
+    expect((await sizesOf("Rose Parlour")).map((s) => s[0])).toEqual(["100 ml", "50 ml", "30 ml"]);
+    // the 100 ml bottle is the product's first size, with its id, price and bulk tiers as before sizes
+    const protea = await idOf("Pink Protea");
+    const [bottle] = await listSizes(db, [protea]);
+    expect(bottle).toMatchObject({ id: protea, label: "100 ml", priceCents: demoProduct("Pink Protea").priceCents });
+    expect((await db.selectFrom("product_tiers").select("size_id").where("product_id", "=", protea).execute()).map((t) => t.size_id)).toEqual([protea, protea]);
+    // the product row's summary: from the cheapest size to the dearest, stock of all
+    const row = await db.selectFrom("products").select(["price_cents", "max_price_cents", "stock", "size_ml"]).where("id", "=", protea).executeTakeFirstOrThrow();
+    const own = demoSizes(demoProduct("Pink Protea"));
+    expect(row).toEqual({ price_cents: Math.min(...own.map((s) => s.priceCents)), max_price_cents: own[0]!.priceCents, stock: own.reduce((n, s) => n + s.stock, 0), size_ml: 50 });
+  });
+
+  it("gives a demo product seeded before sizes its sizes on the next seed, and leaves one an owner edited alone", async () => {
+    const db = getDb();
+    await seedDemo(db, { images: false });
+    // As the sizes migration left an older demo shop: one size (the product's id), 100 ml, no SKU, stock not counted.
+    const asMigrated = async (name: string) => {
+      const id = await idOf(name);
+      await db.deleteFrom("product_sizes").where("product_id", "=", id).where("id", "<>", id).execute();
+      await db.updateTable("product_sizes").set({ sku: null, stock: null }).where("id", "=", id).execute();
+      await db.updateTable("products").set({ sku: null }).where("id", "=", id).execute();
+      await refreshProductSummaries(db, [id]);
+      return id;
+    };
+    await asMigrated("Karoo Dusk");
+    const repriced = await asMigrated("Atlantic Drift");
+    await db.updateTable("product_sizes").set({ price_cents: 49900 }).where("id", "=", repriced).execute();
+    const counted = await asMigrated("Leather Atlas");
+    await db.updateTable("product_sizes").set({ stock: 4 }).where("id", "=", counted).execute();
+    await refreshProductSummaries(db, [repriced, counted]);
+
+    const summary = await seedDemo(db, { images: false });
+    expect(summary.sizes).toBe(2);
+    expect(await sizesOf("Karoo Dusk")).toEqual(expected("Karoo Dusk"));
+    // the owner's price: still one size, untouched
+    expect(await sizesOf("Atlantic Drift")).toEqual([["100 ml", 49900, null, null]]);
+    // the owner's stock count stays; the sizes come
+    expect(await sizesOf("Leather Atlas")).toEqual(expected("Leather Atlas").map((s, i) => (i === 0 ? [s[0], s[1], s[2], 4] : s)));
+    expect(Object.values(await seedDemo(db, { images: false })).every((n) => n === 0)).toBe(true);
+  });
+});
+
 describe("seedLargeCatalogue", () => {
   it("adds exactly N products and M orders with consistent totals", async () => {
     const db = getDb();
@@ -268,6 +332,12 @@ describe("seedLargeCatalogue", () => {
     const numbers = invoiced.flatMap((o) => (o.invoice_number === null ? [] : [Number(o.invoice_number)])).sort((x, y) => x - y);
     expect(numbers.length).toBeGreaterThan(0);
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => numbers[0]! + i));
+
+    // Every generated product has its one size, and every order line names the size it bought (issue 33).
+    const sizeless = await db.selectFrom("products").select("id").where((eb) => eb.not(eb.exists(eb.selectFrom("product_sizes").select("id").whereRef("product_sizes.product_id", "=", "products.id")))).execute();
+    expect(sizeless).toEqual([]);
+    const unsized = await db.selectFrom("order_lines").select("id").where("size_id", "is", null).execute();
+    expect(unsized).toEqual([]);
 
     // A second run adds the same amounts again (fresh slugs), never colliding.
     await seedLargeCatalogue(db, { products: 10, orders: 5, users: 1 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { listSizes, syncSingleSize, type SizeRow } from "~/modules/catalog/sizes.server";
-import { CompiledQuery, PostgresAdapter, sql, SqliteAdapter } from "kysely";
+import { refreshProductSummaries, syncSingleSize } from "~/modules/catalog/sizes.server";
+import { CompiledQuery, PostgresAdapter, sql, SqliteAdapter, type Insertable } from "kysely";
 import { isPostgres, type DB, type Queryable } from "~/db/db.server";
 import { suspendSecondaryIndexes } from "~/db/suspended-indexes.server";
 import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
@@ -22,7 +22,9 @@ import {
   demoInspiredBy,
   demoMetaDescription,
   demoScentProfile,
+  demoSizes,
   demoTiers,
+  DEMO_BOTTLE_ML,
   type DemoProduct,
 } from "./demo-catalogue";
 
@@ -53,6 +55,8 @@ export interface SeedOptions {
 export interface SeedSummary {
   categories: number;
   products: number;
+  /** sizes added beside a demo product's 100 ml bottle */
+  sizes: number;
   tiers: number;
   users: number;
   reviews: number;
@@ -96,13 +100,58 @@ async function ensureCategories(db: Queryable, now: number): Promise<{ ids: Map<
 }
 
 /**
+ * The demo's other sizes (issue 33, docs/decisions/051) beside each product's 100 ml bottle, for demo products that
+ * still have exactly their one size as the seed (or the sizes migration) made it — its id the product's, 100 ml, the
+ * demo's price — so a shop seeded before sizes gets them on its next seed and an owner's edits are never undone. That
+ * bottle also gets the demo's SKU and stock where it has none. Returns how many sizes were added.
+ */
+async function addDemoSizes(trx: Queryable, productId: ReadonlyMap<string, string>): Promise<number> {
+  const ids = [...productId.values()];
+  if (ids.length === 0) return 0;
+  const sizes = await trx.selectFrom("product_sizes").select(["id", "product_id", "size_ml", "price_cents", "sku", "stock"]).where("product_id", "in", ids).execute();
+  const byProduct = new Map<string, typeof sizes>();
+  for (const s of sizes) byProduct.set(s.product_id, [...(byProduct.get(s.product_id) ?? []), s]);
+  const rows: Insertable<Database["product_sizes"]>[] = [];
+  const changed: string[] = [];
+  for (const p of DEMO_PRODUCTS) {
+    const id = productId.get(productSlug(p));
+    const own = id ? byProduct.get(id) : undefined;
+    const [bottle, ...others] = demoSizes(p);
+    const only = own?.length === 1 ? own[0]! : undefined;
+    if (!id || !only || others.length === 0 || only.id !== id || Number(only.size_ml) !== bottle!.ml || Number(only.price_cents) !== bottle!.priceCents) continue;
+    await trx
+      .updateTable("product_sizes")
+      .set({ sku: only.sku ?? bottle!.sku, stock: only.stock ?? bottle!.stock })
+      .where("id", "=", id)
+      .execute();
+    await trx.updateTable("products").set({ sku: only.sku ?? bottle!.sku }).where("id", "=", id).execute();
+    others.forEach((size, i) =>
+      rows.push({
+        id: demoId("size", `${productSlug(p)}:${size.ml}`),
+        product_id: id,
+        label: size.label,
+        code: `${size.ml}ml`,
+        size_ml: size.ml,
+        price_cents: size.priceCents,
+        sku: size.sku,
+        stock: size.stock,
+        position: i + 1,
+        hidden: 0,
+        created_at: new Date().toISOString(),
+      }),
+    );
+    changed.push(id);
+  }
+  if (rows.length > 0) await trx.insertInto("product_sizes").values(rows).onConflict((oc) => oc.column("id").doNothing()).execute();
+  await refreshProductSummaries(trx, changed);
+  return rows.length;
+}
+
+/**
  * Loads the demo shop: categories, products (with their images), bulk tiers, demo customers and their reviews,
  * shipping zones with rules, and coupons. Idempotent: every row is keyed by its natural key (slug, e-mail, code,
  * zone name) and written only when missing, so running it again changes nothing.
  */
-/** Every demo fragrance is an eau de parfum in a 100 ml bottle (as its description says). */
-const DEMO_SIZE_ML = 100;
-
 export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedSummary> {
   const now = (options.now ?? new Date()).getTime();
   const renderImages = options.images ?? true;
@@ -112,7 +161,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     : DEMO_PRODUCTS.map((p) => demoImageUrl(productSlug(p), p.name, p.look));
 
   return db.transaction().execute(async (trx) => {
-    const summary: SeedSummary = { categories: 0, products: 0, tiers: 0, users: 0, reviews: 0, zones: 0, rules: 0, coupons: 0 };
+    const summary: SeedSummary = { categories: 0, products: 0, sizes: 0, tiers: 0, users: 0, reviews: 0, zones: 0, rules: 0, coupons: 0 };
     const categories = await ensureCategories(trx, now);
     summary.categories = categories.created;
 
@@ -137,7 +186,10 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
             meta_desc: demoMetaDescription(p),
             ...demoInspiredBy(p),
             ...profileToColumns(demoScentProfile(p)),
-            size_ml: DEMO_SIZE_ML,
+            // its first size, the 100 ml bottle (the others are added below)
+            size_ml: DEMO_BOTTLE_ML,
+            stock: demoSizes(p)[0]!.stock,
+            sku: demoSizes(p)[0]!.sku,
             created_at: daysAgo(p.daysAgo, now, 8 + (i % 10)),
           })),
         )
@@ -176,7 +228,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     }
 
     // The bottle size, for demo products seeded before it existed (an owner's entry stays).
-    await trx.updateTable("products").set({ size_ml: DEMO_SIZE_ML }).where("slug", "in", slugs).where("size_ml", "is", null).execute();
+    await trx.updateTable("products").set({ size_ml: DEMO_BOTTLE_ML }).where("slug", "in", slugs).where("size_ml", "is", null).execute();
 
     // Bulk tiers, only for demo products that have none (an admin's changes are left alone).
     const tiered = DEMO_PRODUCTS.filter((p) => p.tiers && productId.has(productSlug(p)));
@@ -203,6 +255,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
 
     // Each product's columns are its one size's (docs/decisions/049); tiers written above price that size.
     await syncSingleSize(trx, [...productId.values()]);
+    summary.sizes = await addDemoSizes(trx, productId);
 
     // Demo customers: user rows only (no account, no password: they cannot sign in).
     const emails = DEMO_CUSTOMERS.map((c) => c.email);
@@ -463,8 +516,8 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
   const images = DEMO_PRODUCTS.map((p) => demoImageUrl(productSlug(p), p.name, p.look));
 
   // Products
-  /** a product's size the orders buy: the generated products' one size has the product's id (docs/decisions/049) */
-  type Sellable = { id: string; name: string; price: number; sizeId: string; sizeLabel: string | null };
+  /** a size an order line can buy (issue 33: lines name their size) */
+  type Sellable = { id: string; sizeId: string; sizeLabel: string | null; name: string; price: number };
   const sellable: Sellable[] = [];
   const productRows: {
     id: string;
@@ -472,6 +525,7 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
     slug: string;
     description: string;
     price_cents: number;
+    max_price_cents: number;
     images: string;
     category_id: string;
     meta_title: string;
@@ -479,7 +533,6 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
     created_at: string;
     inspired_house: string | null;
     inspired_fragrance: string | null;
-    max_price_cents: number;
   }[] = [];
   const inspirations = Object.values(DEMO_INSPIRED_BY);
   // Scent profiles (issue 22) from a generator of their own, so the products' other columns stay what they were
@@ -515,19 +568,19 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
       row,
       profileToColumns({ ...template, top: [notes[0]!, pick(scentRng, template.top)], heart: [notes[1]!, pick(scentRng, template.heart)], base: [notes[2]!, pick(scentRng, template.base)], audience: audienceOf.get(row.category_id) ?? "anyone" }),
     );
-    sellable.push({ id, name, price, sizeId: id, sizeLabel: null });
+    sellable.push({ id, sizeId: id, sizeLabel: null, name, price });
   }
   // One transaction with the products' secondary indexes built once at its end (suspended-indexes.server.ts): the
   // search's trigram indexes cost PostgreSQL ~0.35 ms a product inserted one by one (100 000 products: 40 s, 8 s).
   await db.transaction().execute(async (trx) => {
     const restoreIndexes = await suspendSecondaryIndexes(trx, ["products"]);
     for (let b = 0; b < productRows.length; b += PRODUCT_BATCH) {
-      const part = productRows.slice(b, b + PRODUCT_BATCH);
-      await bulkInsert(trx, "products", part);
+      await bulkInsert(trx, "products", productRows.slice(b, b + PRODUCT_BATCH));
+      // each its one size, with the product's id, as the sizes migration gives every product (docs/decisions/049)
       await bulkInsert(
         trx,
         "product_sizes",
-        part.map((p) => ({ id: p.id, product_id: p.id, label: "", code: "standard", price_cents: p.price_cents, position: 0, hidden: 0, created_at: p.created_at })),
+        productRows.slice(b, b + PRODUCT_BATCH).map((p) => ({ id: p.id, product_id: p.id, label: "", code: "standard", price_cents: p.price_cents, position: 0, hidden: 0, created_at: p.created_at })),
       );
     }
     await restoreIndexes();
@@ -538,13 +591,16 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
 
   // Products the orders can contain: the generated ones, or what the shop already sells.
   if (sellable.length === 0) {
-    const existing = await db.selectFrom("products").select(["id", "name"]).limit(1000).execute();
-    const firstSize = new Map<string, SizeRow>();
-    for (const s of await listSizes(db, existing.map((p) => p.id))) if (!firstSize.has(s.productId)) firstSize.set(s.productId, s);
-    for (const p of existing) {
-      const size = firstSize.get(p.id);
-      if (size) sellable.push({ id: p.id, name: p.name, price: size.priceCents, sizeId: size.id, sizeLabel: size.label || null });
-    }
+    const existing = await db
+      .selectFrom("product_sizes as s")
+      .innerJoin("products as p", "p.id", "s.product_id")
+      .select(["p.id", "p.name", "s.id as size_id", "s.label", "s.price_cents"])
+      .where("s.hidden", "=", 0)
+      .orderBy("p.id")
+      .orderBy("s.position")
+      .limit(1000)
+      .execute();
+    sellable.push(...existing.map((p) => ({ id: p.id, sizeId: p.size_id, sizeLabel: p.label || null, name: p.name, price: Number(p.price_cents) })));
   }
   if (sellable.length === 0) throw new Error("seedLargeCatalogue: orders need products; seed some products first");
 
