@@ -16,6 +16,7 @@ import { listCategories } from "~/modules/catalog/catalog.server";
 import { PRODUCT_MESSAGES } from "~/modules/catalog/product-admin.text";
 import { PLACEHOLDER_IMAGE, sizedImage } from "~/modules/media/images";
 import { formatDateZA } from "~/utils/dates";
+import { pricedFrom } from "~/modules/catalog/sizes.logic";
 import { formatRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
 import { waitingCounts } from "~/modules/stock-alerts/stock-alerts.server";
@@ -33,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     query,
     categories,
-    list: { ...list, rows: list.rows.map((p) => ({ ...p, price: formatRand(p.priceCents), created: formatDateZA(p.createdAt), waiting: waiting.get(p.id) ?? 0 })) },
+    list: { ...list, rows: list.rows.map((p) => ({ ...p, price: `${pricedFrom(p.priceCents, p.maxPriceCents) ? "from " : ""}${formatRand(p.priceCents)}`, created: formatDateZA(p.createdAt), waiting: waiting.get(p.id) ?? 0 })) },
   };
 }
 
@@ -79,7 +80,16 @@ export default function Products({ loaderData }: Route.ComponentProps) {
       ),
     },
     { header: "Category", cell: (p) => p.categoryName ?? <span className="text-muted">Uncategorised</span> },
-    { header: "Price", cell: (p) => p.price, className: "whitespace-nowrap tabular-nums md:text-right" },
+    {
+      header: "Price",
+      cell: (p) => (
+        <>
+          {p.price}
+          {p.sizeCount > 1 ? <span className="block text-xs text-muted">{p.sizeCount} sizes</span> : null}
+        </>
+      ),
+      className: "whitespace-nowrap tabular-nums md:text-right",
+    },
     { header: "Created", cell: (p) => p.created, className: "whitespace-nowrap", phone: "hide" },
     {
       header: "Actions",

@@ -152,7 +152,7 @@ function SizeRowFields({
   const id = useId();
   const name = (field: string) => `size.${i}.${field}`;
   const error = (field: string) => errors[name(field)];
-  const title = row.label.trim() || `Size ${i + 1}`;
+  const title = row.label.trim() || (row.id ? `size ${i + 1}` : "the new size");
   const input = (field: keyof SizeFormRow, label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => {
     const message = error(field);
     return (
@@ -202,7 +202,7 @@ function SizeRowFields({
       {row.remove && hydrated ? <input type="hidden" name={name("remove")} value="1" /> : null}
       <div className={`grid grid-cols-2 gap-3 ${columns}`}>
         <div className="col-span-2 flex items-center justify-between gap-2 lg:col-span-1 lg:pt-0.5">
-          <span className="font-display text-lg text-ink lg:hidden">{title}</span>
+          <span className="font-display text-lg text-ink lg:hidden">{row.label.trim() || (row.id ? `Size ${i + 1}` : "New size")}</span>
           <span className="flex gap-1">
             {moveButton(-1)}
             {moveButton(1)}

@@ -81,6 +81,10 @@ export const ADMIN_PRODUCTS_PAGE_SIZE = 25;
 /** A row of the admin's product list: the storefront's card data, and when it was added. */
 export interface AdminProductRow extends Omit<ProductSummary, "categorySlug" | "maxPriceCents"> {
   createdAt: string;
+  /** the dearest shown size's price (the row says "from" the cheapest when they differ) */
+  maxPriceCents: number | null;
+  /** sizes shown in the shop */
+  sizeCount: number;
 }
 
 export interface AdminProductList extends Page<AdminProductRow> {
@@ -93,7 +97,8 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
   let query = db
     .selectFrom("products as p")
     .leftJoin("categories as c", "c.id", "p.category_id")
-    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.was_price_cents", "p.images", "p.created_at", "c.name as category_name", "p.stock", "p.inspired_house", "p.inspired_fragrance"]);
+    .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.was_price_cents", "p.images", "p.created_at", "c.name as category_name", "p.stock", "p.inspired_house", "p.inspired_fragrance", "p.max_price_cents"])
+    .select((eb) => eb.selectFrom("product_sizes as s").select((s) => s.fn.countAll<number>().as("n")).whereRef("s.product_id", "=", "p.id").where("s.hidden", "=", 0).as("size_count"));
   if (input.q) query = query.where(containsInsensitive("p.name", input.q));
   if (input.category === UNCATEGORISED) query = query.where("p.category_id", "is", null);
   else if (input.category) query = query.where("p.category_id", "=", input.category);
@@ -116,6 +121,8 @@ export async function listAdminProducts(db: Queryable, input: { q: string; categ
       stock: r.stock === null ? null : Number(r.stock),
       inspiredHouse: r.inspired_house,
       inspiredFragrance: r.inspired_fragrance,
+      maxPriceCents: r.max_price_cents === null ? null : Number(r.max_price_cents),
+      sizeCount: Number(r.size_count ?? 0),
     })),
   };
 }
