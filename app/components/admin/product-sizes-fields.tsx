@@ -32,9 +32,9 @@ export interface SizeTableRow extends SizeFormRow {
 export const BLANK_SIZE: SizeFormRow = { label: "", price: "", wasPrice: "", sku: "", stock: "", weightGrams: "", hidden: false, ordered: false };
 
 const cell = `${controlClass} px-2.5 py-2 tabular-nums`;
-const labelClass = "block text-[0.68rem] font-medium uppercase tracking-[0.14em] text-ink-soft lg:sr-only";
-/** the columns on a wide screen: order, label, price, was price, SKU, stock, weight, hide/delete */
-const columns = "lg:grid lg:grid-cols-[4.75rem_minmax(6.5rem,1.1fr)_minmax(6.5rem,1fr)_minmax(6.5rem,1fr)_minmax(7rem,1.2fr)_5.5rem_5.5rem_7.5rem] lg:items-start lg:gap-3";
+const labelClass = "block text-[0.68rem] font-medium uppercase tracking-[0.14em] text-ink-soft xl:sr-only";
+/** the columns on a wide screen (a row per size; below it, a card per size): order, label, price, was price, SKU, stock, weight, hide/delete */
+const columns = "xl:grid xl:grid-cols-[4.5rem_minmax(5rem,1fr)_minmax(5.5rem,1fr)_minmax(5.5rem,1fr)_minmax(6.5rem,1.4fr)_4.75rem_4.75rem_5.25rem] xl:items-start xl:gap-2";
 
 /**
  * The sizes table of the product form. Each size posts as `size.N.*` in table order. Without JavaScript ↑/↓ are
@@ -78,7 +78,7 @@ export function ProductSizesFields({
           {errors.sizes}
         </p>
       ) : null}
-      <div aria-hidden="true" className={`mt-5 hidden border-b border-line pb-2 text-[0.68rem] font-medium uppercase tracking-[0.14em] text-ink-soft ${columns}`}>
+      <div aria-hidden="true" className={`mt-5 hidden border-b border-line pb-2 text-[0.68rem] font-medium uppercase leading-tight tracking-[0.14em] text-ink-soft ${columns}`}>
         <span>Order</span>
         <span>Size</span>
         <span>Price (R)</span>
@@ -88,7 +88,7 @@ export function ProductSizesFields({
         <span>Weight (g)</span>
         <span>Shop</span>
       </div>
-      <ol className="mt-4 space-y-4 lg:mt-0 lg:space-y-0">
+      <ol className="mt-4 space-y-4 xl:mt-0 xl:space-y-0">
         {rows.map((row, i) => (
           <SizeRowFields
             key={row.key}
@@ -182,7 +182,7 @@ function SizeRowFields({
   const moveButton = (by: -1 | 1) => {
     const label = `Move ${title} ${by < 0 ? "up" : "down"}`;
     const disabled = by < 0 ? i === 0 : i === count - 1;
-    const common = { "aria-label": label, title: label, disabled, className: "h-10 w-10 border border-line text-ink hover:border-ink disabled:opacity-30" };
+    const common = { "aria-label": label, title: label, disabled, className: "h-10 w-10 xl:h-9 xl:w-9 border border-line text-ink hover:border-ink disabled:opacity-30" };
     return hydrated ? (
       <button type="button" onClick={() => onMove(i, by)} {...common}>
         {by < 0 ? "↑" : "↓"}
@@ -196,35 +196,35 @@ function SizeRowFields({
   };
 
   return (
-    <li className={`border border-line p-3 lg:border-0 lg:border-b lg:px-0 lg:py-3 ${row.remove ? "bg-sand/60" : ""}`}>
+    <li className={`border border-line p-3 xl:border-0 xl:border-b xl:px-0 xl:py-3 ${row.remove ? "bg-sand/60" : ""}`}>
       {row.id ? <input type="hidden" name={name("id")} value={row.id} /> : null}
       {row.id ? <input type="hidden" name={name("stockWas")} value={row.stockWas ?? row.stock} /> : null}
       {row.remove && hydrated ? <input type="hidden" name={name("remove")} value="1" /> : null}
       <div className={`grid grid-cols-2 gap-3 ${columns}`}>
-        <div className="col-span-2 flex items-center justify-between gap-2 lg:col-span-1 lg:pt-0.5">
-          <span className="font-display text-lg text-ink lg:hidden">{row.label.trim() || (row.id ? `Size ${i + 1}` : "New size")}</span>
+        <div className="col-span-2 flex items-center justify-between gap-2 xl:col-span-1 xl:pt-0.5">
+          <span className="font-display text-lg text-ink xl:hidden">{row.label.trim() || (row.id ? `Size ${i + 1}` : "New size")}</span>
           <span className="flex gap-1">
             {moveButton(-1)}
             {moveButton(1)}
           </span>
         </div>
         {row.remove ? (
-          <p className="col-span-2 self-center text-sm text-ink-soft lg:col-span-6">
+          <p className="col-span-2 self-center text-sm text-ink-soft xl:col-span-6">
             <span className="font-medium text-ink">{title}</span> will be deleted when you save.
           </p>
         ) : (
           <>
-            <div className="col-span-2 lg:col-span-1">{input("label", "Size", { placeholder: "50 ml", maxLength: 40, autoFocus: row.fresh })}</div>
+            <div className="col-span-2 xl:col-span-1">{input("label", "Size", { placeholder: "50 ml", maxLength: 40, autoFocus: row.fresh })}</div>
             {input("price", "Price (R)", { inputMode: "decimal", placeholder: "349.00" })}
             {input("wasPrice", "Was price (R)", { inputMode: "decimal", placeholder: "None" })}
-            <div className="col-span-2 lg:col-span-1">{input("sku", "SKU", { placeholder: "Optional", maxLength: 64, spellCheck: false })}</div>
+            <div className="col-span-2 xl:col-span-1">{input("sku", "SKU", { placeholder: "Optional", maxLength: 64, spellCheck: false })}</div>
             {input("stock", "Stock", { inputMode: "numeric", placeholder: "Not tracked" })}
             {input("weightGrams", "Weight (g)", { inputMode: "numeric", placeholder: String(defaultWeightGrams) })}
           </>
         )}
-        <div className="col-span-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm lg:col-span-1 lg:flex-col lg:items-start lg:gap-1.5 lg:pt-1.5">
+        <div className="col-span-2 flex flex-wrap items-center gap-x-4 gap-y-1 text-sm xl:col-span-1 xl:flex-col xl:items-start xl:gap-1.5 xl:pt-1.5">
           {row.remove ? null : (
-            <label className="inline-flex min-h-10 items-center gap-2 text-ink-soft lg:min-h-0">
+            <label className="inline-flex min-h-10 items-center gap-2 text-ink-soft xl:min-h-0">
               <input type="checkbox" name={name("hidden")} value="1" defaultChecked={row.hidden} className="h-4 w-4 accent-gold" />
               Hide
             </label>
@@ -232,11 +232,11 @@ function SizeRowFields({
           {row.ordered ? (
             <span className="text-xs text-muted">Ordered: hide, not delete</span>
           ) : hydrated ? (
-            <button type="button" onClick={() => onRemove(i)} disabled={onlyShown && !row.remove && count === 1} className="min-h-10 text-xs font-medium uppercase tracking-[0.12em] text-danger hover:underline disabled:opacity-40 lg:min-h-0">
+            <button type="button" onClick={() => onRemove(i)} disabled={onlyShown && !row.remove && count === 1} className="min-h-10 text-xs font-medium uppercase tracking-[0.12em] text-danger hover:underline disabled:opacity-40 xl:min-h-0">
               {row.remove ? "Undo delete" : "Delete"}
             </button>
           ) : row.id ? (
-            <label className="inline-flex min-h-10 items-center gap-2 text-danger lg:min-h-0">
+            <label className="inline-flex min-h-10 items-center gap-2 text-danger xl:min-h-0">
               <input type="checkbox" name={name("remove")} value="1" className="h-4 w-4 accent-danger" />
               Delete
             </label>
