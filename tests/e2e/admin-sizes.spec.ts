@@ -7,6 +7,7 @@
 import { expect, test, type Page } from "./helpers/test";
 import { signInAsAdmin } from "./helpers/auth";
 import { screenshot } from "./helpers/screenshot";
+import { seriousViolations } from "./helpers/shop";
 
 const stamp = Date.now().toString(36);
 
@@ -61,6 +62,7 @@ test("the owner adds a 100 ml size to a one-size product; the admin list and the
   await expect(page.getByRole("region", { name: "Sizes" }).getByLabel("Price (R) of 100 ml", { exact: true })).toHaveValue("720.00");
   await noWiderThanScreen(page);
   await screenshot(page, { path: "test-results/admin-sizes-390.jpg", fullPage: true, type: "jpeg", quality: 80 });
+  expect(await seriousViolations(page)).toEqual([]);
 
   // A visitor's card (the page cache dropped its copies when the product was saved).
   const visitor = await browser.newContext({ baseURL });
