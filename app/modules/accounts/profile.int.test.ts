@@ -89,7 +89,7 @@ describe("profile", () => {
     expect(second.attempts.count).toBe(1);
     // the account tab reads no orders at all
     const accountPage = await dataOf(await callLoader(account.loader, "/profile", { headers: { cookie } }));
-    expect(accountPage).toEqual({ notice: null, dataNotice: null });
+    expect(accountPage).toEqual({ notice: null, dataNotice: null, giftCards: [] });
   });
 
   it("shows at most the 20 newest attempts and says how many there are", async () => {
