@@ -188,7 +188,7 @@ type BackupConfig = Pick<Env, "BACKUP_KEEP" | "BACKUP_DIR" | "DATABASE_URL" | "M
  */
 export const RETENTION_FIRST_AFTER_MS = 5 * 60_000;
 export const RETENTION_LEASE_MS = 3 * RETENTION_CHECK_EVERY_MS;
-type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS">;
+type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS" | "RETENTION_SAVED_CART_DAYS">;
 
 /** Back-in-stock and wishlist e-mails are looked for every minute (one indexed read each when nobody waits). */
 export const SHOPPER_ALERTS_EVERY_MS = 60_000;
@@ -359,7 +359,7 @@ export function startJobs(
   }
   // The retention job (POPIA s14, docs/decisions/040): looks every hour, runs when the last recorded run started a day
   // ago, in the one process holding its lease. (The server's configuration always has the periods: their defaults.)
-  if (config.RETENTION_CONTACT_MONTHS && config.RETENTION_MAIL_BODY_DAYS && config.RETENTION_UNPAID_ORDER_MONTHS && config.RETENTION_INVOICE_YEARS) {
+  if (config.RETENTION_CONTACT_MONTHS && config.RETENTION_MAIL_BODY_DAYS && config.RETENTION_UNPAID_ORDER_MONTHS && config.RETENTION_INVOICE_YEARS && config.RETENTION_SAVED_CART_DAYS) {
     const policy = retentionPolicy(config as RetentionConfig);
     jobs.push(
       scheduleRepeating({

@@ -17,6 +17,7 @@ import { deleteAccount } from "~/modules/accounts/users-admin.server";
 import { confirmPassword, erasurePreview } from "~/modules/privacy/erasure.server";
 import { deleteAccountSchema, PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
 import { formatDateZA } from "~/utils/dates";
+import { formatRand } from "~/utils/money";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { readFields, readQuery } from "~/utils/request.server";
@@ -35,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // After the deletion the browser is signed out: the confirmation is for whoever arrives, and says nothing personal.
   if (readQuery(request).get("done") === "1" && !(await getSessionUser(request))) return { state: "done" as const };
   const user = await requireUser(request);
-  const preview = await erasurePreview(getDb(), user.id);
+  const preview = await erasurePreview(getDb(), user);
   return {
     state: "confirm" as const,
     email: user.email,
@@ -44,6 +45,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     onTheirWay: preview.onTheirWay,
     reviews: preview.reviews,
     invoiceYears: preview.invoiceYears,
+    giftCards: preview.giftCards.map((c) => ({ last4: c.last4, balance: formatRand(c.balanceCents), until: formatDateZA(c.expiresAt) })),
+    openSampleCredits: preview.openSampleCredits,
   };
 }
 
@@ -94,6 +97,12 @@ export default function DeleteAccount({ loaderData: d, actionData }: Route.Compo
               <li>{d.reviews > 0 ? `Your ${d.reviews === 1 ? "review" : `${d.reviews} reviews`}: removed from the shop.` : "Any reviews you wrote: removed from the shop."}</li>
               <li>The messages you sent us and the e-mails we sent you.</li>
               <li>The name, telephone and address on orders that were never paid.</li>
+              <li>Your wishlist, your cart, your back-in-stock requests, and your WhatsApp number and messages.</li>
+              <li>
+                {d.openSampleCredits > 0
+                  ? `Your ${d.openSampleCredits === 1 ? "unused sample credit: it ends" : `${d.openSampleCredits} unused sample credits: they end`} with your account.`
+                  : "Your sample credits."}
+              </li>
               {d.openOrders > 0 ? <li>Your unpaid {d.openOrders === 1 ? "order is" : "orders are"} cancelled.</li> : null}
             </ul>
           </section>
@@ -126,6 +135,24 @@ export default function DeleteAccount({ loaderData: d, actionData }: Route.Compo
             ) : (
               <p className="mt-4 text-sm leading-relaxed text-ink-soft">Nothing that names you: you have no paid orders.</p>
             )}
+            {d.giftCards.length ? (
+              <>
+                <p className="mt-3 text-sm leading-relaxed text-ink-soft">
+                  Your gift cards keep their money: they are no longer linked to you, and still pay with their code at checkout until they expire. Keep the
+                  codes:
+                </p>
+                <ul className="mt-3 divide-y divide-line border-y border-line text-sm">
+                  {d.giftCards.map((c) => (
+                    <li key={c.last4 + c.until} className="flex flex-wrap justify-between gap-x-4 py-2">
+                      <span className="text-ink">Ending {c.last4}</span>
+                      <span className="text-ink-soft">
+                        {c.balance}, until {c.until}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
             <p className="mt-3 text-sm leading-relaxed text-ink-soft">
               The record of the consents you gave stays, without your e-mail address. We e-mail you once to confirm the deletion.
             </p>
@@ -163,7 +190,8 @@ function Deleted() {
         <div className="mx-auto mt-5 h-px w-12 bg-gold/60" aria-hidden="true" />
         <p className="mt-5 text-sm leading-relaxed text-ink-soft">
           You are signed out everywhere, and we have erased your personal information. Paid orders and their invoices stay on record for the tax law,
-          no longer linked to an account. We have sent you an e-mail that says what was erased and what is kept.
+          no longer linked to an account; gift cards keep their money and still pay with their code. We have sent you an e-mail that says what was
+          erased and what is kept.
         </p>
         <ButtonLink to="/" variant="secondary" className="mt-8">
           Return Home

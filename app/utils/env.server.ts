@@ -181,12 +181,14 @@ const envSchema = z.object({
    * How long personal information is kept (POPIA s14; docs/decisions/040): the daily retention job erases what is past
    * its time, and the privacy notice states these same numbers. Contact messages and the record of each sent e-mail
    * (months); a sent e-mail's text (days); a never-paid order's name, telephone and address (months); paid orders'
-   * tax invoices (years: at least 5, Tax Administration Act s29).
+   * tax invoices (years: at least 5, Tax Administration Act s29); a signed-in shopper's cart kept on the server, after
+   * this many days unchanged (days; the browser keeps its own copy).
    */
   RETENTION_CONTACT_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
   RETENTION_MAIL_BODY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RETENTION_UNPAID_ORDER_MONTHS: z.coerce.number().int().min(1).max(120).default(12),
   RETENTION_INVOICE_YEARS: z.coerce.number().int().min(5, "at least 5: the Tax Administration Act (s29) keeps invoices 5 years").max(30).default(5),
+  RETENTION_SAVED_CART_DAYS: z.coerce.number().int().min(7).max(3650).default(90),
   /** Invoice numbers are this prefix and six digits or more: INV-000123. */
   INVOICE_PREFIX: z
     .string()

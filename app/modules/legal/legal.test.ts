@@ -123,7 +123,12 @@ describe("privacy notice (POPIA s18)", () => {
 
   it("says what is collected, why, whether it is required and how long it is kept: the periods the retention job enforces", () => {
     const list = collected({ retention: DEFAULT_RETENTION }, 14);
-    expect(list.map((c) => c.id)).toEqual(["account", "orders", "sign-in", "messages", "reviews", "stock-alerts", "wishlist", "browser"]);
+    expect(list.map((c) => c.id)).toEqual(["account", "orders", "sign-in", "messages", "reviews", "stock-alerts", "wishlist", "gift-cards", "sample-credits", "whatsapp", "cart", "browser"]);
+    // what the retention job and the deletion do with them (docs/decisions/040, addendum)
+    expect(list.find((c) => c.id === "gift-cards")!.kept).toContain("its balance stays and it still pays with its code");
+    expect(list.find((c) => c.id === "gift-cards")!.items).toContain("never keep the code itself");
+    expect(list.find((c) => c.id === "whatsapp")!.kept).toContain("Each message's number and words: 90 days, then erased");
+    expect(list.find((c) => c.id === "cart")!.kept).toContain("deleted once it has not changed for 90 days");
     // a back-in-stock address goes once its e-mail is sent, or after 6 months (POPIA s14, docs/decisions/057)
     expect(list.find((c) => c.id === "stock-alerts")!.kept).toContain("as soon as that e-mail is sent, or 6 months after you asked");
     for (const c of list) for (const field of [c.what, c.items, c.why, c.required, c.kept]) expect(field.length).toBeGreaterThan(3);
@@ -136,6 +141,9 @@ describe("privacy notice (POPIA s18)", () => {
     expect(owner.find((c) => c.id === "messages")!.kept).toContain("Contact messages: 6 months. The text of each e-mail we send you: 30 days");
     expect(owner.find((c) => c.id === "orders")!.kept).toContain("7 years from the invoice");
     expect(owner.find((c) => c.id === "orders")!.kept).toContain("erased after 3 months");
+    const carts = collected({ retention: legalSettings(parseEnv({ RETENTION_SAVED_CART_DAYS: "30", RETENTION_MAIL_BODY_DAYS: "30" })).retention }, 14);
+    expect(carts.find((c) => c.id === "cart")!.kept).toContain("deleted once it has not changed for 30 days");
+    expect(carts.find((c) => c.id === "whatsapp")!.kept).toContain("Each message's number and words: 30 days");
   });
 
   it("lists the rights with their sections, and the Regulator's published contacts", () => {

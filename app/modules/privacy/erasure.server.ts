@@ -13,14 +13,26 @@
  * any account; the retention job erases those too once RETENTION_INVOICE_YEARS have passed. Consent records stay as
  * the proof that consent was given, with their e-mail address blanked; returns stay with their credit notes, without
  * the shopper's note.
+ * The features of issue 33/34 (docs/decisions/053–057): the wishlist and its e-mail opt-in, the cart kept on the
+ * server, back-in-stock requests under the account or its address, the WhatsApp number and every WhatsApp message,
+ * and sample credits are deleted; reminders stay in the reminder figures without their items or the account. Gift
+ * cards issued to the address keep their balance and ledger (the shopper's money and the shop's accounts): they stop
+ * naming the person and keep paying with their code until they expire; the page and the e-mail list them first.
  */
 import { sql } from "kysely";
 import type { DB, Queryable } from "~/db/db.server";
 import { limitAttempts, refund, type RateRule } from "~/modules/accounts/rate-limit.server";
 import { getAuth } from "~/modules/accounts/auth.server";
+import { giftCardsWithBalance, unlinkGiftCardsOfPerson } from "~/modules/gift-cards/gift-cards-privacy.server";
 import { formatInvoiceNumber } from "~/modules/invoices/invoice.logic";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { closeUnpaidOrder } from "~/modules/orders/order-payment.server";
+import { eraseCartAndRemindersOfPerson } from "~/modules/reminders/reminders-privacy.server";
+import { deleteSampleCreditsOfPerson, openSampleCredits } from "~/modules/samples/samples-privacy.server";
+import { deleteStockAlertsOfPerson } from "~/modules/stock-alerts/stock-alerts-privacy.server";
+import { deleteWhatsappOfPerson } from "~/modules/whatsapp/whatsapp-privacy.server";
+import { deleteWishlistOfPerson } from "~/modules/wishlist/wishlist-privacy.server";
+import { formatRand } from "~/utils/money";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { newId, shortOrderId } from "~/utils/ids";
@@ -64,11 +76,22 @@ export interface ErasurePreview {
   onTheirWay: number;
   reviews: number;
   invoiceYears: number;
+  /** gift cards issued to the address that still hold money: kept, usable with their code (docs/decisions/053) */
+  giftCards: GiftCardKept[];
+  /** sample credits still open: they end with the account */
+  openSampleCredits: number;
+}
+
+export interface GiftCardKept {
+  last4: string;
+  balanceCents: number;
+  expiresAt: string;
 }
 
 const isKept = (o: { invoice_number: number | null; payment_status: string }) => o.invoice_number !== null || o.payment_status === "completed";
 
-export async function erasurePreview(db: Queryable, userId: string): Promise<ErasurePreview> {
+export async function erasurePreview(db: Queryable, user: { id: string; email: string }, now: Date = new Date()): Promise<ErasurePreview> {
+  const userId = user.id;
   const orders = await db
     .selectFrom("orders")
     .select(["id", "status", "payment_status", "invoice_number", "created_at"])
@@ -83,6 +106,8 @@ export async function erasurePreview(db: Queryable, userId: string): Promise<Era
     onTheirWay: orders.filter((o) => isKept(o) && (o.status === "processing" || o.status === "shipped")).length,
     reviews: Number(reviews.n),
     invoiceYears: retentionPolicy().invoiceYears,
+    giftCards: await giftCardsWithBalance(db, user.email, now),
+    openSampleCredits: await openSampleCredits(db, userId, now),
   };
 }
 
@@ -100,8 +125,16 @@ export interface ErasureResult {
     sessionsEnded: number;
     consentsKept: number;
     returnsKept: number;
+    giftCardsUnlinked: number;
+    sampleCreditsDeleted: number;
+    whatsappMessagesDeleted: number;
+    savedCartsDeleted: number;
+    remindersAnonymised: number;
+    wishlistItemsDeleted: number;
+    stockAlertsDeleted: number;
   };
   keptOrders: KeptOrder[];
+  giftCards: GiftCardKept[];
 }
 
 /** `%` and `_` are wildcards in LIKE: an address with `_` in it must match only itself. */
@@ -169,6 +202,15 @@ export async function eraseAccountData(trx: Queryable, user: { id: string; email
   // Returns stay with their orders and credit notes (the tax record); the shopper's own words on them go.
   const returns = await trx.updateTable("returns").set({ note: "" }).where("user_id", "=", user.id).executeTakeFirstOrThrow();
 
+  // The features of docs/decisions/053–057 (see the file's comment): the money on gift cards stays, the rest goes.
+  const giftCards = await giftCardsWithBalance(trx, email, now);
+  const giftCardsUnlinked = await unlinkGiftCardsOfPerson(trx, user.id, email);
+  const sampleCreditsDeleted = await deleteSampleCreditsOfPerson(trx, user.id);
+  const whatsapp = await deleteWhatsappOfPerson(trx, user.id);
+  const cart = await eraseCartAndRemindersOfPerson(trx, user.id);
+  const wishlistItemsDeleted = await deleteWishlistOfPerson(trx, user.id);
+  const stockAlertsDeleted = await deleteStockAlertsOfPerson(trx, user.id, email);
+
   await trx.deleteFrom("users").where("id", "=", user.id).execute();
 
   const summary = {
@@ -182,6 +224,13 @@ export async function eraseAccountData(trx: Queryable, user: { id: string; email
     sessionsEnded,
     consentsKept,
     returnsKept: Number(returns.numUpdatedRows),
+    giftCardsUnlinked,
+    sampleCreditsDeleted,
+    whatsappMessagesDeleted: whatsapp.messages,
+    savedCartsDeleted: cart.savedCarts,
+    remindersAnonymised: cart.reminders,
+    wishlistItemsDeleted,
+    stockAlertsDeleted,
   };
   await trx
     .insertInto("privacy_requests")
@@ -195,7 +244,7 @@ export async function eraseAccountData(trx: Queryable, user: { id: string; email
       created_at: stamp,
     })
     .execute();
-  return { email: user.email, summary, keptOrders };
+  return { email: user.email, summary, keptOrders, giftCards };
 }
 
 /**
@@ -221,7 +270,7 @@ export async function sendErasureConfirmation(db: DB, result: ErasureResult, by:
       ? `As you asked, your ${config.SHOP_NAME} account (${result.email}) was deleted on ${saDateTime(now.toISOString())}.`
       : `Your ${config.SHOP_NAME} account (${result.email}) was deleted by the shop on ${saDateTime(now.toISOString())}.`,
     "",
-    "What we erased: your sign-in and password (you are signed out everywhere), your e-mail preferences, your reviews, the messages you sent us and the e-mails we sent you.",
+    "What we erased: your sign-in and password (you are signed out everywhere), your e-mail preferences, your reviews, the messages you sent us and the e-mails we sent you, your wishlist, your cart, your back-in-stock requests, your WhatsApp number and messages, and your sample credits.",
     ...(result.summary.openOrdersCancelled === 1 ? ["Your unpaid order was cancelled."] : result.summary.openOrdersCancelled > 1 ? [`Your ${result.summary.openOrdersCancelled} unpaid orders were cancelled.`] : []),
     "",
     ...(kept.length
@@ -231,6 +280,13 @@ export async function sendErasureConfirmation(db: DB, result: ErasureResult, by:
           `After those ${policy.invoiceYears} years we erase the name, address and telephone number on them too.`,
         ]
       : ["We keep nothing that names you: you had no paid orders."]),
+    ...(result.giftCards.length
+      ? [
+          "",
+          "Your gift cards keep their money: they are no longer linked to you, and they still pay with their code at checkout (from any account) until they expire:",
+          ...result.giftCards.map((c) => `- Gift card ending ${c.last4}: ${formatRand(c.balanceCents)}, until ${saDateTime(c.expiresAt)}`),
+        ]
+      : []),
     "",
     `If you did not ask for this, or have a question, write to ${ask}.`,
     "",

@@ -63,6 +63,42 @@ export interface PersonalData {
   emails: Array<{ to: string; subject: string; text: string; createdAt: string; sentAt: string | null }>;
   sessions: Array<{ signedInAt: string; expiresAt: string; ipAddress: string | null; browser: string | null }>;
   requests: Array<{ kind: "export" | "erasure"; by: "self" | "admin"; at: string }>;
+  /** gift cards issued to the address or used on the person's orders: the last four only, never the code */
+  giftCards: ExportGiftCard[];
+  /** credits earned by samples bought, on a full bottle of the scent (docs/decisions/054) */
+  sampleCredits: Array<{ fragrance: string; amountCents: number; state: string; grantedAt: string; expiresAt: string; usedAt: string | null; earnedOnOrder: string; order: string | null }>;
+  /** WhatsApp order updates (docs/decisions/055): the number and whether updates are on, and each message */
+  whatsapp: {
+    subscription: { phone: string; on: boolean; optedInAt: string; optedOutAt: string | null } | null;
+    messages: Array<{ order: string; update: string; status: string; phone: string; createdAt: string; sentAt: string | null; deliveredAt: string | null; readAt: string | null; failedAt: string | null }>;
+  };
+  /** the cart kept in the account (docs/decisions/056) */
+  savedCart: { items: ExportCartItem[]; changedAt: string | null } | null;
+  /** the cart and payment reminders sent (docs/decisions/056) */
+  reminders: Array<{ kind: string; status: string; order: string | null; items: ExportCartItem[]; at: string; sentAt: string | null; restoredAt: string | null }>;
+  /** the wishlist and whether its e-mails are on (docs/decisions/057) */
+  wishlist: { items: Array<{ product: string; addedAt: string; lastToldPriceCents: number; lastToldInStock: boolean }>; alertsOnSince: string | null };
+  /** back-in-stock requests under the account or its address (docs/decisions/057) */
+  stockAlerts: Array<{ product: string; size: string | null; email: string; status: string; askedAt: string; confirmedAt: string | null }>;
+}
+
+export interface ExportCartItem {
+  name: string;
+  size: string | null;
+  quantity: number;
+}
+
+export interface ExportGiftCard {
+  /** the last four characters of the code, as printed on the invoice ("ending 7KQ2") */
+  last4: string;
+  issuedToYou: boolean;
+  amountCents: number;
+  balanceCents: number;
+  status: string;
+  issuedAt: string;
+  expiresAt: string;
+  /** each change to the balance, oldest first (for a card issued to someone else: only those on your orders) */
+  entries: Array<{ kind: string; amountCents: number; balanceAfterCents: number; order: string | null; at: string }>;
 }
 
 /** The archive's name: scentara-my-data-2026-11-26.zip */
@@ -83,6 +119,13 @@ export function exportCounts(data: PersonalData): Record<string, number> {
     contactMessages: data.contactMessages.length,
     emails: data.emails.length,
     sessions: data.sessions.length,
+    giftCards: data.giftCards.length,
+    sampleCredits: data.sampleCredits.length,
+    whatsappMessages: data.whatsapp.messages.length,
+    savedCartItems: data.savedCart?.items.length ?? 0,
+    reminders: data.reminders.length,
+    wishlistItems: data.wishlist.items.length,
+    stockAlerts: data.stockAlerts.length,
   };
 }
 
@@ -216,6 +259,106 @@ export function renderSummaryHtml(data: PersonalData): string {
             .join("")
         : `<p class="none">None.</p>`
     }</section>`,
+  );
+  sections.push(
+    `<section><h2>Your gift cards</h2>${
+      data.giftCards.length
+        ? data.giftCards
+            .map(
+              (c) =>
+                `<article><h3>Gift card ending ${e(c.last4)} <span class="muted">${c.issuedToYou ? "issued to you" : "used on your orders"}</span></h3>` +
+                dl([
+                  ["Amount", e(formatRand(c.amountCents))],
+                  ["Balance", `${e(formatRand(c.balanceCents))}${c.status === "cancelled" ? " (cancelled)" : ""}`],
+                  ["Issued", e(saDateTime(c.issuedAt))],
+                  ["Expires", e(saDateTime(c.expiresAt))],
+                ]) +
+                table(
+                  "Each change to its balance",
+                  ["When", "What", "Amount", "Balance after", "Order"],
+                  c.entries.map((x) => [e(saDateTime(x.at)), e(x.kind), e(formatRand(x.amountCents)), e(formatRand(x.balanceAfterCents)), x.order ? `#${e(x.order)}` : "–"]),
+                ) +
+                `</article>`,
+            )
+            .join("")
+        : `<p class="none">None.</p>`
+    }<p class="muted">We never keep a gift card's code, only its last four characters.</p></section>`,
+  );
+  sections.push(
+    `<section><h2>Your sample credits</h2>${table(
+      "What each sample you bought gives back on a full bottle of its scent",
+      ["Granted", "Fragrance", "Credit", "State", "Expires"],
+      data.sampleCredits.map((c) => [
+        e(saDateTime(c.grantedAt)),
+        `${e(c.fragrance)}<br><span class="muted">from order #${e(c.earnedOnOrder)}</span>`,
+        e(formatRand(c.amountCents)),
+        `${e(c.state)}${c.order ? ` <span class="muted">(order #${e(c.order)})</span>` : ""}`,
+        e(saDateTime(c.expiresAt)),
+      ]),
+    )}</section>`,
+  );
+  const wa = data.whatsapp.subscription;
+  sections.push(
+    `<section><h2>WhatsApp order updates</h2>${
+      wa
+        ? dl([
+            ["Number", e(wa.phone)],
+            ["Updates", wa.on ? "On" : "Off"],
+            ["Turned on", e(saDateTime(wa.optedInAt))],
+            ...(wa.optedOutAt ? [["Turned off", e(saDateTime(wa.optedOutAt))] as [string, string]] : []),
+          ])
+        : `<p class="none">You have not asked for WhatsApp updates.</p>`
+    }${table(
+      "Messages we sent you on WhatsApp",
+      ["When", "Order", "Update", "Status", "Number"],
+      data.whatsapp.messages.map((m) => [
+        e(saDateTime(m.createdAt)),
+        `#${e(m.order)}`,
+        e(m.update),
+        e(m.status),
+        m.phone ? e(m.phone) : `<span class="muted">erased</span>`,
+      ]),
+    )}</section>`,
+  );
+  const items = (list: ExportCartItem[]) => list.map((i) => `${e(i.name)}${i.size ? ` (${e(i.size)})` : ""} × ${i.quantity}`).join("<br>") || `<span class="muted">erased</span>`;
+  sections.push(
+    `<section><h2>Your cart and reminders</h2>${
+      data.savedCart
+        ? dl([
+            ["Your cart", data.savedCart.items.length ? items(data.savedCart.items) : "Empty"],
+            ["Last changed", data.savedCart.changedAt ? e(saDateTime(data.savedCart.changedAt)) : "–"],
+          ])
+        : `<p class="none">No cart is kept in your account.</p>`
+    }${table(
+      "Reminders we sent you",
+      ["When", "About", "Items", "Status", "Link used"],
+      data.reminders.map((r) => [
+        e(saDateTime(r.at)),
+        r.order ? `Order #${e(r.order)}` : "Your cart",
+        items(r.items),
+        e(r.status),
+        r.restoredAt ? e(saDateTime(r.restoredAt)) : "–",
+      ]),
+    )}</section>`,
+  );
+  sections.push(
+    `<section><h2>Your wishlist</h2>${dl([["Wishlist e-mails", data.wishlist.alertsOnSince ? `On (since ${e(saDateTime(data.wishlist.alertsOnSince))})` : "Off"]])}${table(
+      "Fragrances you saved",
+      ["Saved", "Fragrance", "Price last told"],
+      data.wishlist.items.map((i) => [e(saDateTime(i.addedAt)), e(i.product), `${e(formatRand(i.lastToldPriceCents))}${i.lastToldInStock ? "" : " (sold out)"}`]),
+    )}</section>`,
+  );
+  sections.push(
+    `<section><h2>Back-in-stock requests</h2>${table(
+      "Fragrances you asked us to tell you about",
+      ["Asked", "Fragrance", "E-mail", "State"],
+      data.stockAlerts.map((a) => [
+        e(saDateTime(a.askedAt)),
+        `${e(a.product)}${a.size ? ` (${e(a.size)})` : ""}`,
+        e(a.email),
+        a.status === "waiting" ? `Waiting${a.confirmedAt ? `, confirmed ${e(saDateTime(a.confirmedAt))}` : ""}` : "Not confirmed",
+      ]),
+    )}</section>`,
   );
   sections.push(
     `<section><h2>Where you are signed in</h2>${table(

@@ -13,7 +13,15 @@ import type { ShippingAddress } from "~/db/schema";
 import { limitAttempts, type RateRule } from "~/modules/accounts/rate-limit.server";
 import { PURPOSE_LABELS, SOURCE_LABELS } from "~/modules/consent/consent.logic";
 import { listConsents } from "~/modules/consent/consent.server";
+import { LEDGER_KIND_LABELS } from "~/modules/gift-cards/gift-card-state.logic";
+import { giftCardsOfPerson } from "~/modules/gift-cards/gift-cards-privacy.server";
+import { cartAndRemindersOfPerson } from "~/modules/reminders/reminders-privacy.server";
 import { KIND_LABELS, reasonLabel, RETURN_STATUS_LABELS } from "~/modules/returns/returns.logic";
+import { sampleCreditsOfPerson } from "~/modules/samples/samples-privacy.server";
+import { stockAlertsOfPerson } from "~/modules/stock-alerts/stock-alerts-privacy.server";
+import { MESSAGE_STATUS_LABELS, TEMPLATES, type WhatsappEvent } from "~/modules/whatsapp/templates";
+import { whatsappOfPerson } from "~/modules/whatsapp/whatsapp-privacy.server";
+import { wishlistOfPerson } from "~/modules/wishlist/wishlist-privacy.server";
 import { isListedAdmin } from "~/modules/accounts/session.server";
 import { renderInvoicePdf } from "~/modules/invoices/invoice-pdf.server";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
@@ -98,6 +106,16 @@ export async function collectPersonalData(db: Queryable, userId: string, config:
       .execute(),
   ]);
 
+  const [giftCards, sampleCredits, whatsapp, cart, wishlist, stockAlerts] = await Promise.all([
+    giftCardsOfPerson(db, userId, email),
+    sampleCreditsOfPerson(db, userId, now),
+    whatsappOfPerson(db, userId),
+    cartAndRemindersOfPerson(db, userId),
+    wishlistOfPerson(db, userId),
+    stockAlertsOfPerson(db, userId, email),
+  ]);
+  const short = (id: string | null) => (id ? shortOrderId(id) : null);
+
   const linesByOrder = new Map<string, typeof lines>();
   for (const l of lines) linesByOrder.set(l.order_id, [...(linesByOrder.get(l.order_id) ?? []), l]);
 
@@ -162,6 +180,44 @@ export async function collectPersonalData(db: Queryable, userId: string, config:
     emails: mails.map((m) => ({ to: m.to_address, subject: m.subject, text: m.text_body, createdAt: m.created_at, sentAt: m.sent_at })),
     sessions: sessions.map((s) => ({ signedInAt: s.created_at, expiresAt: s.expires_at, ipAddress: s.ip_address, browser: s.user_agent })),
     requests: requests.map((r) => ({ kind: r.kind, by: r.requested_by, at: r.created_at })),
+    giftCards: giftCards.map((c) => ({
+      last4: c.last4,
+      issuedToYou: c.issuedToThem,
+      amountCents: c.initialCents,
+      balanceCents: c.balanceCents,
+      status: c.status,
+      issuedAt: c.issuedAt,
+      expiresAt: c.expiresAt,
+      entries: c.entries.map((x) => ({ kind: LEDGER_KIND_LABELS[x.kind] ?? x.kind, amountCents: x.amountCents, balanceAfterCents: x.balanceAfterCents, order: short(x.orderId), at: x.at })),
+    })),
+    sampleCredits: sampleCredits.map((c) => ({
+      fragrance: c.fragrance,
+      amountCents: c.amountCents,
+      state: c.state,
+      grantedAt: c.grantedAt,
+      expiresAt: c.expiresAt,
+      usedAt: c.usedAt,
+      earnedOnOrder: shortOrderId(c.earnedOnOrderId),
+      order: short(c.orderId),
+    })),
+    whatsapp: {
+      subscription: whatsapp.subscription,
+      messages: whatsapp.messages.map((m) => ({
+        order: shortOrderId(m.orderId),
+        update: TEMPLATES[m.event as WhatsappEvent]?.label ?? m.event,
+        status: MESSAGE_STATUS_LABELS[m.status] ?? m.status,
+        phone: m.phone,
+        createdAt: m.createdAt,
+        sentAt: m.sentAt,
+        deliveredAt: m.deliveredAt,
+        readAt: m.readAt,
+        failedAt: m.failedAt,
+      })),
+    },
+    savedCart: cart.savedCart ? { items: cart.savedCart.items, changedAt: cart.savedCart.changedAt } : null,
+    reminders: cart.reminders.map((r) => ({ kind: r.kind === "cart" ? "Cart" : "Unpaid order", status: r.status, order: short(r.orderId), items: r.items, at: r.claimedAt, sentAt: r.sentAt, restoredAt: r.restoredAt })),
+    wishlist,
+    stockAlerts,
   };
 }
 

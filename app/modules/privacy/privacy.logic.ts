@@ -18,6 +18,12 @@ export function describeRunCounts(counts: RetentionCounts | null): string {
     counts.sessions ? n(counts.sessions, "ended session") : "",
     counts.verifications ? n(counts.verifications, "expired reset link") : "",
     counts.rateLimits ? n(counts.rateLimits, "sign-in counter") : "",
+    counts.whatsappTexts ? n(counts.whatsappTexts, "WhatsApp message text") : "",
+    counts.whatsappRecords ? n(counts.whatsappRecords, "WhatsApp message record") : "",
+    counts.reminderContents ? `${n(counts.reminderContents, "reminder")}' items` : "",
+    counts.reminderLinks ? `${n(counts.reminderLinks, "reminder")}' account links` : "",
+    counts.savedCarts ? n(counts.savedCarts, "abandoned cart") : "",
+    counts.stockAlerts ? n(counts.stockAlerts, "back-in-stock request") : "",
   ].filter(Boolean);
   return parts.length ? parts.join(", ") : "Nothing was due";
 }
@@ -34,6 +40,11 @@ export function describeRequest(kind: "export" | "erasure", summary: Record<stri
     s("emailsDeleted") ? n(s("emailsDeleted"), "e-mail") : "",
     s("ordersErased") ? `${n(s("ordersErased"), "unpaid order")}' details` : "",
     s("openOrdersCancelled") ? `${n(s("openOrdersCancelled"), "open order")} cancelled` : "",
+    s("whatsappMessagesDeleted") ? n(s("whatsappMessagesDeleted"), "WhatsApp message") : "",
+    s("stockAlertsDeleted") ? n(s("stockAlertsDeleted"), "back-in-stock request") : "",
+    s("wishlistItemsDeleted") ? n(s("wishlistItemsDeleted"), "wishlist item") : "",
+    s("sampleCreditsDeleted") ? n(s("sampleCreditsDeleted"), "sample credit") : "",
+    s("giftCardsUnlinked") ? `${n(s("giftCardsUnlinked"), "gift card")} unlinked` : "",
   ].filter(Boolean);
   return `Account erased${erased.length ? ` (also erased: ${erased.join(", ")})` : ""}; ${n(s("ordersKept"), "paid order")} kept for the tax record`;
 }

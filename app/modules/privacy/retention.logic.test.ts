@@ -27,7 +27,7 @@ describe("retention periods (POPIA s14)", () => {
   });
 
   it("says the same periods to the admin and in the privacy notice", () => {
-    const policy = { contactMonths: 6, mailBodyDays: 1, unpaidOrderMonths: 18, invoiceYears: 7 };
+    const policy = { contactMonths: 6, mailBodyDays: 1, unpaidOrderMonths: 18, invoiceYears: 7, savedCartDays: 30 };
     const rules = Object.fromEntries(retentionRules(policy).map((r) => [r.id, r]));
     expect(rules.contactMessages!.kept).toBe("6 months");
     expect(rules.mailBodies!.kept).toBe("1 day");
@@ -38,5 +38,21 @@ describe("retention periods (POPIA s14)", () => {
     expect(notice.messages).toContain("Contact messages: 6 months. The text of each e-mail we send you: 1 day");
     expect(notice.orders).toContain("7 years from the invoice");
     expect(notice.orders).toContain("erased after 18 months");
+    // the features of docs/decisions/055–057 follow the same settings
+    expect(rules.whatsappTexts!).toMatchObject({ kept: "1 day", setting: "RETENTION_MAIL_BODY_DAYS" });
+    expect(rules.whatsappRecords!).toMatchObject({ kept: "6 months", setting: "RETENTION_CONTACT_MONTHS" });
+    expect(rules.reminderContents!).toMatchObject({ kept: "1 day", setting: "RETENTION_MAIL_BODY_DAYS" });
+    expect(rules.reminderLinks!).toMatchObject({ kept: "6 months", setting: "RETENTION_CONTACT_MONTHS" });
+    expect(rules.savedCarts!).toMatchObject({ kept: "30 days after its last change", setting: "RETENTION_SAVED_CART_DAYS" });
+    expect(rules.stockAlerts!.kept).toBe("Until the e-mail is sent; unconfirmed 7 days; at most 6 months");
+    expect(notice.whatsapp).toContain("Each message's number and words: 1 day, then erased; the record that it was sent (order, update, status, dates): 6 months");
+    expect(notice.cart).toContain("deleted once it has not changed for 30 days");
+    expect(notice.cart).toContain("A reminder's items: 1 day; which account it went to: 6 months");
+  });
+
+  it("the saved cart's cut-off is its setting in days", () => {
+    const cut = retentionCutoffs({ ...DEFAULT_RETENTION }, new Date("2026-11-26T12:00:00Z"));
+    expect(DEFAULT_RETENTION.savedCartDays).toBe(90);
+    expect(cut.savedCartBefore).toBe("2026-08-28T12:00:00.000Z");
   });
 });

@@ -4,6 +4,7 @@
  * notice (/privacy), Admin → Privacy and the deletion page alike, so the notice states exactly what the daily job
  * enforces: one source, they cannot disagree. Browser-safe (no server imports).
  */
+import { STOCK_ALERT_CONFIRM_DAYS, STOCK_ALERT_KEEP_MONTHS } from "~/modules/stock-alerts/stock-alerts.logic";
 
 /** The owner's periods (env RETENTION_*; the defaults are the ones the issue names). */
 export interface RetentionPolicy {
@@ -15,9 +16,11 @@ export interface RetentionPolicy {
   unpaidOrderMonths: number;
   /** a paid order's tax invoice is kept this many years (at least 5: Tax Administration Act s29) */
   invoiceYears: number;
+  /** a signed-in shopper's cart kept on the server (docs/decisions/056): deleted after this many days unchanged */
+  savedCartDays: number;
 }
 
-export const DEFAULT_RETENTION: RetentionPolicy = { contactMonths: 12, mailBodyDays: 90, unpaidOrderMonths: 12, invoiceYears: 5 };
+export const DEFAULT_RETENTION: RetentionPolicy = { contactMonths: 12, mailBodyDays: 90, unpaidOrderMonths: 12, invoiceYears: 5, savedCartDays: 90 };
 
 /** The Tax Administration Act's minimum (s29(3)(a): five years from the date of submission of the return). */
 export const MIN_INVOICE_YEARS = 5;
@@ -42,9 +45,36 @@ export interface RetentionCounts {
   sessions: number;
   verifications: number;
   rateLimits: number;
+  /** WhatsApp messages whose number and words were erased (like an e-mail's text) */
+  whatsappTexts: number;
+  /** WhatsApp message records deleted (like an e-mail's record) */
+  whatsappRecords: number;
+  /** reminders whose items (the cart or order as reminded) and error were erased (like an e-mail's text) */
+  reminderContents: number;
+  /** reminders no longer linked to an account (like an e-mail's record; the count of reminders sent stays) */
+  reminderLinks: number;
+  /** carts kept on the server, deleted after savedCartDays unchanged */
+  savedCarts: number;
+  /** back-in-stock requests past their time (the stock-alerts module's rule: unconfirmed after 7 days, any after 6 months) */
+  stockAlerts: number;
 }
 
-export const EMPTY_COUNTS: RetentionCounts = { contactMessages: 0, mailBodies: 0, mailRecords: 0, unpaidOrders: 0, invoicedOrders: 0, sessions: 0, verifications: 0, rateLimits: 0 };
+export const EMPTY_COUNTS: RetentionCounts = {
+  contactMessages: 0,
+  mailBodies: 0,
+  mailRecords: 0,
+  unpaidOrders: 0,
+  invoicedOrders: 0,
+  sessions: 0,
+  verifications: 0,
+  rateLimits: 0,
+  whatsappTexts: 0,
+  whatsappRecords: 0,
+  reminderContents: 0,
+  reminderLinks: 0,
+  savedCarts: 0,
+  stockAlerts: 0,
+};
 
 export function totalErased(counts: RetentionCounts): number {
   return Object.values(counts).reduce((n, v) => n + v, 0);
@@ -72,6 +102,7 @@ export interface RetentionCutoffs {
   mailRecordBefore: string;
   unpaidOrderBefore: string;
   invoiceBefore: string;
+  savedCartBefore: string;
   expiredBefore: string;
   /** epoch ms: rate_limits.last_request is a number */
   rateLimitBefore: number;
@@ -86,6 +117,7 @@ export function retentionCutoffs(policy: RetentionPolicy, now: Date): RetentionC
     mailRecordBefore: contact,
     unpaidOrderBefore: monthsBefore(now, policy.unpaidOrderMonths).toISOString(),
     invoiceBefore: monthsBefore(now, policy.invoiceYears * 12).toISOString(),
+    savedCartBefore: daysBefore(now, policy.savedCartDays).toISOString(),
     expiredBefore: new Date(now.getTime() - EXPIRED_GRACE_MS).toISOString(),
     rateLimitBefore: now.getTime() - RATE_LIMIT_KEEP_MS,
     runRecordsBefore: new Date(now.getTime() - RUN_RECORDS_KEEP_MS).toISOString(),
@@ -162,6 +194,54 @@ export function retentionRules(policy: RetentionPolicy): RetentionRule[] {
       law: "Tax Administration Act s29; VAT Act s55; POPIA s14(1)(a)",
     },
     {
+      id: "whatsappTexts",
+      what: "WhatsApp order updates: the number and the words of each message",
+      kept: plural(policy.mailBodyDays, "day"),
+      then: "The number and the words are erased; the order, the update, its status and dates stay on record.",
+      setting: "RETENTION_MAIL_BODY_DAYS",
+      law: "POPIA s14(1)",
+    },
+    {
+      id: "whatsappRecords",
+      what: "The record of each WhatsApp update (order, update, status, dates)",
+      kept: plural(policy.contactMonths, "month"),
+      then: "Deleted.",
+      setting: "RETENTION_CONTACT_MONTHS",
+      law: "POPIA s14(1)",
+    },
+    {
+      id: "reminderContents",
+      what: "Cart and payment reminders: the items reminded of",
+      kept: plural(policy.mailBodyDays, "day"),
+      then: "The items are erased (the reminder's link no longer restores anything); that a reminder was sent stays.",
+      setting: "RETENTION_MAIL_BODY_DAYS",
+      law: "POPIA s14(1)",
+    },
+    {
+      id: "reminderLinks",
+      what: "Which account a reminder went to",
+      kept: plural(policy.contactMonths, "month"),
+      then: "The link to the account is removed; the reminder stays in the reminder figures, naming nobody.",
+      setting: "RETENTION_CONTACT_MONTHS",
+      law: "POPIA s14(1)",
+    },
+    {
+      id: "savedCarts",
+      what: "A signed-in shopper's cart kept on the server",
+      kept: `${plural(policy.savedCartDays, "day")} after its last change`,
+      then: "Deleted (the copy in the shopper's own browser stays).",
+      setting: "RETENTION_SAVED_CART_DAYS",
+      law: "POPIA s14(1)",
+    },
+    {
+      id: "stockAlerts",
+      what: "Back-in-stock requests (e-mail address, fragrance)",
+      kept: `Until the e-mail is sent; unconfirmed ${plural(STOCK_ALERT_CONFIRM_DAYS, "day")}; at most ${plural(STOCK_ALERT_KEEP_MONTHS, "month")}`,
+      then: "Deleted.",
+      setting: null,
+      law: "POPIA s14(1)",
+    },
+    {
       id: "sessions",
       what: "Sign-in sessions (IP address and browser)",
       kept: "Until the session ends",
@@ -198,5 +278,13 @@ export function noticeRetention(policy: RetentionPolicy) {
     messages:
       `Contact messages: ${plural(policy.contactMonths, "month")}. The text of each e-mail we send you: ${plural(policy.mailBodyDays, "day")}; ` +
       `the record that we sent it (address, subject, date): ${plural(policy.contactMonths, "month")}. Deleting your account deletes them at once.`,
+    whatsapp:
+      "Your number: until you delete your account, also after you turn updates off. " +
+      `Each message's number and words: ${plural(policy.mailBodyDays, "day")}, then erased; the record that it was sent (order, update, status, dates): ${plural(policy.contactMonths, "month")}. ` +
+      "Deleting your account deletes your number and your messages at once.",
+    cart:
+      `Your cart in your account: deleted once it has not changed for ${plural(policy.savedCartDays, "day")} (the copy in your browser stays). ` +
+      `A reminder's items: ${plural(policy.mailBodyDays, "day")}; which account it went to: ${plural(policy.contactMonths, "month")}; after that only the count of reminders sent stays. ` +
+      "Deleting your account deletes your cart and the items of your reminders at once.",
   };
 }

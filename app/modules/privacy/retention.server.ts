@@ -12,11 +12,14 @@
 import type { DB, Queryable } from "~/db/db.server";
 import type { ShippingAddress } from "~/db/schema";
 import type { Env } from "~/utils/env.server";
+import { eraseOldCartsAndReminders } from "~/modules/reminders/reminders-privacy.server";
+import { deleteExpiredStockAlerts } from "~/modules/stock-alerts/stock-alerts.server";
+import { eraseOldWhatsappMessages } from "~/modules/whatsapp/whatsapp-privacy.server";
 import { env } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
 import { EMPTY_COUNTS, isRetentionDue, retentionCutoffs, type RetentionCounts, type RetentionPolicy } from "./retention.logic";
 
-type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS">;
+type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS" | "RETENTION_SAVED_CART_DAYS">;
 
 /** The policy of a configuration (the process's own by default). */
 export function retentionPolicy(config: RetentionConfig = env()): RetentionPolicy {
@@ -25,6 +28,7 @@ export function retentionPolicy(config: RetentionConfig = env()): RetentionPolic
     mailBodyDays: config.RETENTION_MAIL_BODY_DAYS,
     unpaidOrderMonths: config.RETENTION_UNPAID_ORDER_MONTHS,
     invoiceYears: config.RETENTION_INVOICE_YEARS,
+    savedCartDays: config.RETENTION_SAVED_CART_DAYS,
   };
 }
 
@@ -126,6 +130,18 @@ export async function applyRetention(db: DB, policy: RetentionPolicy, now: Date 
         .execute(),
     now,
   );
+
+  // WhatsApp messages and reminders are messages like e-mails: their words at the e-mail text's time, their record
+  // (or, for a reminder, its account) at the e-mail record's.
+  const whatsapp = await eraseOldWhatsappMessages(db, { textBefore: cut.mailBodyBefore, recordBefore: cut.mailRecordBefore });
+  counts.whatsappTexts = whatsapp.texts;
+  counts.whatsappRecords = whatsapp.records;
+  const carts = await eraseOldCartsAndReminders(db, { contentsBefore: cut.mailBodyBefore, linkBefore: cut.mailRecordBefore, cartBefore: cut.savedCartBefore });
+  counts.reminderContents = carts.reminderContents;
+  counts.reminderLinks = carts.reminderLinks;
+  counts.savedCarts = carts.savedCarts;
+  // The back-in-stock job deletes these every minute too; here they are also counted and shown (Admin → Privacy).
+  counts.stockAlerts = await deleteExpiredStockAlerts(db, now);
 
   counts.sessions = deleted(await db.deleteFrom("sessions").where("expires_at", "<", cut.expiredBefore).executeTakeFirstOrThrow());
   counts.verifications = deleted(await db.deleteFrom("verifications").where("expires_at", "<", cut.expiredBefore).executeTakeFirstOrThrow());
