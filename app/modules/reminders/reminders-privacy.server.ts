@@ -24,9 +24,9 @@ export interface PersonCartAndReminders {
   reminders: Array<{ kind: ReminderKind; status: ReminderStatus; orderId: string | null; items: PersonCartItem[]; claimedAt: string; sentAt: string | null; restoredAt: string | null }>;
 }
 
-/** Stored lines named from the catalogue (a product since deleted is left out, as the cart leaves it out). */
+/** Stored lines named from the catalogue (a product since deleted is left out, as the cart leaves it out; a product's one unstated size has no label). */
 async function namedItems(db: Queryable, lines: readonly SavedCartLine[]): Promise<PersonCartItem[]> {
-  return (await cartLinesForBrowser(db, lines)).map((l) => ({ name: l.name, size: l.sizeLabel ?? null, quantity: l.quantity }));
+  return (await cartLinesForBrowser(db, lines)).map((l) => ({ name: l.name, size: l.sizeLabel || null, quantity: l.quantity }));
 }
 
 export async function cartAndRemindersOfPerson(db: Queryable, userId: string): Promise<PersonCartAndReminders> {
