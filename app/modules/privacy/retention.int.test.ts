@@ -9,6 +9,7 @@ import { databaseLease, startJobs } from "../../../server/jobs";
 import { insertOrder, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { createUser } from "../../../tests/factories/users";
 import { newId } from "~/utils/ids";
+import { insertProduct } from "../../../tests/factories/catalog";
 import { DEFAULT_RETENTION, EMPTY_COUNTS, type RetentionCounts } from "./retention.logic";
 import { applyRetention, listRetentionRuns, runRetention, runRetentionIfDue } from "./retention.server";
 
@@ -29,7 +30,7 @@ async function mail(createdAt: string, to = "thandi@example.co.za") {
 }
 
 async function clean() {
-  for (const table of ["contact_messages", "mail_outbox", "retention_runs", "job_leases"] as const) await db().deleteFrom(table).execute();
+  for (const table of ["contact_messages", "mail_outbox", "retention_runs", "job_leases", "whatsapp_messages", "reminders", "saved_carts", "stock_alerts"] as const) await db().deleteFrom(table).execute();
   await db().deleteFrom("order_lines").execute();
   await db().deleteFrom("orders").execute();
 }
@@ -123,6 +124,76 @@ describe("what each rule erases", () => {
   });
 });
 
+describe("the data of issue 33/34 (docs/decisions/040 addendum)", () => {
+  async function whatsappMessage(orderId: string, createdAt: string, status: "delivered" | "queued" = "delivered") {
+    const id = newId();
+    await db()
+      .insertInto("whatsapp_messages")
+      .values({ id, dedupe_key: `delivered:${orderId}:${id}`, order_id: orderId, user_id: null, event: "delivered", to_phone: "27825550101", template: "order_delivered", language: "en", params: JSON.stringify(["Thandi", "ab12cd34"]), status, is_test: true, error: status === "delivered" ? null : "27825550101 unreachable", next_attempt_at: createdAt, created_at: createdAt, updated_at: createdAt })
+      .execute();
+    return id;
+  }
+
+  it("a WhatsApp message's number and words go after 90 days, its record after 12 months; a message still queued is left to the sender", async () => {
+    const order = await insertOrder(db(), { userId: null, status: "delivered", paymentStatus: "completed", createdAt: ago(400) });
+    const ancient = await whatsappMessage(order.id, ago(370));
+    const old = await whatsappMessage(order.id, ago(91));
+    const young = await whatsappMessage(order.id, ago(89));
+    const stuck = await whatsappMessage(order.id, ago(95), "queued");
+
+    expect(await applyRetention(db(), DEFAULT_RETENTION, NOW)).toMatchObject({ whatsappTexts: 1, whatsappRecords: 1 });
+    const rows = Object.fromEntries((await db().selectFrom("whatsapp_messages").select(["id", "to_phone", "params", "status", "error"]).execute()).map((m) => [m.id, m]));
+    expect(rows[ancient]).toBeUndefined();
+    expect(rows[old]).toMatchObject({ to_phone: "", params: [], status: "delivered", error: null });
+    expect(rows[young]).toMatchObject({ to_phone: "27825550101", params: ["Thandi", "ab12cd34"] });
+    expect(rows[stuck]).toMatchObject({ to_phone: "27825550101", status: "queued" });
+    // the next run finds nothing more
+    expect(await applyRetention(db(), DEFAULT_RETENTION, NOW)).toMatchObject({ whatsappTexts: 0, whatsappRecords: 0 });
+  });
+
+  it("a reminder's items go after 90 days and its account after 12 months, the reminder staying in the figures; a cart unchanged for 90 days goes", async () => {
+    const customer = await createUser(db());
+    const other = await createUser(db());
+    const product = await insertProduct(db());
+    const lines = JSON.stringify([{ productId: product.id, quantity: 1 }]);
+    const reminder = async (claimedAt: string) => {
+      const id = newId();
+      await db().insertInto("reminders").values({ id, kind: "cart", subject_id: newId(), user_id: customer.id, lines, status: "sent", claimed_at: claimedAt, sent_at: claimedAt }).execute();
+      return id;
+    };
+    const ancient = await reminder(ago(370));
+    const old = await reminder(ago(91));
+    const young = await reminder(ago(89));
+    await db().insertInto("saved_carts").values({ user_id: customer.id, lines, version: 2, cart_id: newId(), changed_at: ago(91), updated_at: ago(91) }).execute();
+    await db().insertInto("saved_carts").values({ user_id: other.id, lines, version: 2, cart_id: newId(), changed_at: ago(89), updated_at: ago(89) }).execute();
+
+    expect(await applyRetention(db(), DEFAULT_RETENTION, NOW)).toMatchObject({ reminderContents: 2, reminderLinks: 1, savedCarts: 1 });
+    const rows = Object.fromEntries((await db().selectFrom("reminders").select(["id", "user_id", "lines", "status"]).execute()).map((r) => [r.id, r]));
+    expect(rows[ancient]).toEqual({ id: ancient, user_id: null, lines: [], status: "sent" });
+    expect(rows[old]).toEqual({ id: old, user_id: customer.id, lines: [], status: "sent" });
+    expect(rows[young]).toMatchObject({ user_id: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
+    expect((await db().selectFrom("saved_carts").select("user_id").execute()).map((c) => c.user_id)).toEqual([other.id]);
+    expect(await applyRetention(db(), DEFAULT_RETENTION, NOW)).toMatchObject({ reminderContents: 0, reminderLinks: 0, savedCarts: 0 });
+    // the owner's setting decides the cart's period
+    expect((await applyRetention(db(), { ...DEFAULT_RETENTION, savedCartDays: 30 }, NOW)).savedCarts).toBe(1);
+  });
+
+  it("back-in-stock requests: unconfirmed after 7 days, any after 6 months; counted by the run", async () => {
+    const product = await insertProduct(db());
+    const alert = async (status: "pending" | "waiting", createdAt: string) => {
+      const id = newId();
+      await db().insertInto("stock_alerts").values({ id, product_id: product.id, size_id: null, user_id: null, email: `visitor.${id}@example.co.za`, status, created_at: createdAt, confirmed_at: status === "waiting" ? createdAt : null }).execute();
+      return id;
+    };
+    await alert("waiting", ago(185));
+    await alert("pending", ago(8));
+    const waiting = await alert("waiting", ago(170));
+    const pending = await alert("pending", ago(6));
+    expect((await applyRetention(db(), DEFAULT_RETENTION, NOW)).stockAlerts).toBe(2);
+    expect((await db().selectFrom("stock_alerts").select("id").execute()).map((a) => a.id).sort()).toEqual([waiting, pending].sort());
+  });
+});
+
 describe("runs", () => {
   it("records each run with what it erased; a second run the same day finds nothing more", async () => {
     await contact(ago(400));
@@ -185,7 +256,7 @@ describe("the scheduled job", () => {
   it("is scheduled by the server with the configured periods and runs the erasure once in the lease holder", async () => {
     await contact(ago(400));
     const logger = { info: () => undefined, warn: () => undefined, error: () => undefined } as never;
-    const config = { UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0, JOBS_EVERY_SECONDS: 1, RETENTION_CONTACT_MONTHS: 12, RETENTION_MAIL_BODY_DAYS: 90, RETENTION_UNPAID_ORDER_MONTHS: 12, RETENTION_INVOICE_YEARS: 5 };
+    const config = { UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0, JOBS_EVERY_SECONDS: 1, RETENTION_CONTACT_MONTHS: 12, RETENTION_MAIL_BODY_DAYS: 90, RETENTION_UNPAID_ORDER_MONTHS: 12, RETENTION_INVOICE_YEARS: 5, RETENTION_SAVED_CART_DAYS: 90 };
     const one = startJobs(config, db, logger, "server-a");
     const two = startJobs(config, db, logger, "server-b");
     expect(one.jobs.map((j) => j.name)).toContain("retention");
