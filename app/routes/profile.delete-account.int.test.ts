@@ -6,7 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
+import { appendEntry, issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { newId } from "~/utils/ids";
+import { insertProduct } from "../../tests/factories/catalog";
 import { DELETE_PASSWORD_RULE } from "~/modules/privacy/erasure.server";
 import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
 import { snapshotDatabase } from "../../tests/authz/matrix";
@@ -38,6 +41,23 @@ describe("delete my account", () => {
     expect(page.invoiceYears).toBe(5);
     const visitor = await callLoader(loader, "/profile/delete-account");
     expect((visitor as Response).headers.get("Location")).toBe("/auth/login?redirect=%2Fprofile%2Fdelete-account");
+  });
+
+  it("the page lists the gift cards that keep their money (last four, balance, expiry), and says unused sample credits end", async () => {
+    const { customer, cookie, order } = await paidCustomer();
+    const card = await issueGiftCard(db(), { amountCents: 25000, recipientEmail: customer.email, actor: { kind: "system", id: null } });
+    const spent = await issueGiftCard(db(), { amountCents: 10000, recipientEmail: customer.email, actor: { kind: "system", id: null } });
+    await db().transaction().execute((trx) => appendEntry(trx, spent.id, "redemption", -10000, { actor: { kind: "user", id: customer.id }, orderId: order.id }));
+    const product = await insertProduct(db());
+    const grantedAt = new Date().toISOString();
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    await db()
+      .insertInto("sample_credits")
+      .values({ id: newId(), user_id: customer.id, product_id: product.id, name: product.name, amount_cents: 3500, source_order_id: order.id, source_sample_id: newId(), unit: 0, granted_at: grantedAt, expires_at: expiresAt })
+      .execute();
+    const page = await dataOf(await callLoader(loader, "/profile/delete-account", { headers: { cookie } }));
+    expect(page.giftCards).toEqual([{ last4: card.last4, balance: "R250.00", until: expect.any(String) }]);
+    expect(page.openSampleCredits).toBe(1);
   });
 
   it("a wrong or missing password is refused with a clear message, and nothing changes", async () => {
