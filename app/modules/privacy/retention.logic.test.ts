@@ -43,8 +43,8 @@ describe("retention periods (POPIA s14)", () => {
     expect(rules.whatsappRecords!).toMatchObject({ kept: "6 months", setting: "RETENTION_CONTACT_MONTHS" });
     expect(rules.reminderContents!).toMatchObject({ kept: "1 day", setting: "RETENTION_MAIL_BODY_DAYS" });
     expect(rules.reminderLinks!).toMatchObject({ kept: "6 months", setting: "RETENTION_CONTACT_MONTHS" });
-    expect(rules.savedCarts!).toMatchObject({ kept: "30 days after its last change", setting: "RETENTION_SAVED_CART_DAYS" });
-    expect(rules.stockAlerts!.kept).toBe("Until the e-mail is sent; unconfirmed 7 days; at most 6 months");
+    expect(rules.savedCarts!).toMatchObject({ kept: "30 days unchanged", setting: "RETENTION_SAVED_CART_DAYS" });
+    expect(rules.stockAlerts!).toMatchObject({ kept: "6 months at most", then: "Deleted once its e-mail is sent; one never confirmed after 7 days; any after 6 months." });
     expect(notice.whatsapp).toContain("Each message's number and words: 1 day, then erased; the record that it was sent (order, update, status, dates): 6 months");
     expect(notice.cart).toContain("deleted once it has not changed for 30 days");
     expect(notice.cart).toContain("A reminder's items: 1 day; which account it went to: 6 months");
