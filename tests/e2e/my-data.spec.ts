@@ -56,7 +56,7 @@ test.describe("my data", () => {
     expect(data.account.email).toBe(user.email);
     const order = data.orders.find((o: { shortId: string }) => o.shortId === shortId);
     expect(order, `order ${shortId} in the download`).toBeTruthy();
-    expect(order.lines).toEqual([{ name: "Pink Protea", quantity: 1, unitPriceCents: 39900, totalPriceCents: 39900 }]);
+    expect(order.lines).toEqual([{ name: "Pink Protea (100 ml)", quantity: 1, unitPriceCents: 39900, totalPriceCents: 39900 }]);
     expect(order.deliverTo).toMatchObject({ name: "Thandi Nkosi", street: "12 Jacaranda Street", city: "Pretoria" });
     expect(files.get(order.invoice.file)!.data.subarray(0, 5).toString()).toBe("%PDF-");
     expect(files.get("my-data.html")!.text()).toContain(`Order #${shortId}`);
