@@ -14,8 +14,8 @@ export interface LegalVersion {
 export const TERMS_VERSION: LegalVersion = { version: "2025-05-15", label: "15 May 2025" };
 
 /**
- * The notice now names gift cards, sample credits, WhatsApp updates, the cart kept in the account and reminders, with
- * the periods the retention job keeps them (docs/decisions/040, addendum; before: back-in-stock requests and the
- * wishlist, 28 November 2026, itself the same day's text: the next day so that the two texts have their own versions).
+ * The notice names back-in-stock requests, the wishlist, gift cards, sample credits, WhatsApp updates, the cart kept in
+ * the account and reminders, with the periods the retention job keeps them (docs/decisions/040, addendum). These texts
+ * reached shoppers together in one release, so they are one version.
  */
-export const PRIVACY_NOTICE_VERSION: LegalVersion = { version: "2026-11-29", label: "29 November 2026" };
+export const PRIVACY_NOTICE_VERSION: LegalVersion = { version: "2026-11-28", label: "28 November 2026" };
