@@ -10,10 +10,11 @@ import { formatRand } from "~/utils/money";
  */
 export function SizeChoice({ sizes, chosen, onChoose }: { sizes: readonly SizeOption[]; chosen: string; onChoose: (code: string) => void }) {
   return (
-    <form method="get" className="mt-6" onSubmit={(e) => e.preventDefault()} data-testid="size-choice">
+    <form method="get" className="mt-4 md:mt-6" onSubmit={(e) => e.preventDefault()} data-testid="size-choice">
       <fieldset>
-        <legend className="filter-label">Size</legend>
-        <div className="mt-2.5 flex flex-wrap gap-2">
+        {/* on a phone the pills say what they are; the legend stays for screen readers (and Add to Cart stays in the first screen) */}
+        <legend className="filter-label max-md:sr-only">Size</legend>
+        <div className="flex flex-wrap gap-2 md:mt-2.5">
           {sizes.map((s) => (
             <label key={s.id}>
               <input type="radio" name="size" value={s.code} checked={s.code === chosen} onChange={() => onChoose(s.code)} className="sr-only" />

@@ -172,10 +172,11 @@ export default function Product({ loaderData }: Route.ComponentProps) {
 
   return (
     <main className="pb-24">
-      <div className="container-page pt-24 sm:pt-32">
+      {/* On a phone the price, the size choice and Add to Cart share the first screen (390 × 844) with the photo. */}
+      <div className="container-page pt-[5.5rem] sm:pt-32">
         <Breadcrumbs items={crumbs} />
 
-        <div className="mt-6 grid gap-8 sm:mt-8 md:grid-cols-2 md:gap-12 lg:gap-20">
+        <div className="mt-5 grid gap-6 sm:mt-8 sm:gap-8 md:grid-cols-2 md:gap-12 lg:gap-20">
           <div className="md:sticky md:top-28 md:self-start">
             <ProductGallery images={product.images} name={product.name} />
           </div>
@@ -202,7 +203,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             {size && sizes.length > 1 ? <SizeChoice sizes={sizes} chosen={size.code} onChoose={choose} /> : null}
 
             {/* On a phone, Add to Cart comes straight after the price (first screen); the lead follows it. */}
-            <div className="mt-6 max-md:order-1 md:mt-8 md:order-none">
+            <div className="mt-5 max-md:order-1 md:mt-8 md:order-none">
               {lead ? <p className="font-display text-xl leading-snug text-ink-soft sm:text-2xl">{lead}</p> : null}
               <span aria-hidden="true" className="mt-8 hidden h-px w-16 bg-gold-light md:block" />
             </div>

@@ -24,7 +24,8 @@ test.beforeAll(async ({ browser }) => {
   own = await startOwnShop(browser, { FREE_DELIVERY_THRESHOLD_CENTS: "30000" });
   const db = new DatabaseSync(join(own.shop.dir, "shop.db"));
   try {
-    const product = db.prepare("select id, slug from products where price_cents = 34900 order by slug limit 1").get() as { id: string; slug: string };
+    // a scent sold in one size, priced R349.99 (the card's R500 then leaves R150.01)
+    const product = db.prepare("select p.id, p.slug from products p where (select count(*) from product_sizes s where s.product_id = p.id) = 1 order by p.slug limit 1").get() as { id: string; slug: string };
     db.prepare("update product_sizes set price_cents = 34999 where product_id = ?").run(product.id);
     db.prepare("update products set price_cents = 34999, max_price_cents = 34999 where id = ?").run(product.id);
     slug = product.slug;

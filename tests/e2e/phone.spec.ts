@@ -163,7 +163,9 @@ test.describe("product page on a phone (390 × 844, touch)", () => {
     await page.goto("/products/amber-lantern");
     await expect(page.getByRole("heading", { level: 1, name: "Amber Lantern" })).toBeInViewport();
     await expect(page.getByText("R599.00").first()).toBeInViewport();
-    await expect(page.getByText("100 ml", { exact: true })).toBeInViewport();
+    // the size shown, and the choice of the scent's other sizes, in the first screen
+    await expect(page.getByText("100 ml", { exact: true }).first()).toBeInViewport();
+    await expect(page.getByTestId("size-choice")).toBeInViewport();
     await expect(page.getByTestId("stock-status")).toHaveText("In stock");
     await expect(page.getByTestId("stock-status")).toBeInViewport();
     await expect(page.getByTestId("rating-summary")).toContainText(/\d\.\d · \d+ reviews?/);

@@ -84,7 +84,7 @@ test("a full return: order history → request → approve → receive → refun
   await expect(page.getByText(/You may cancel without reason within 7 days after delivery: for this order, until \d+ \w+ \d{4} \(ECTA s44\)/)).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await look(page, "shopper-return-form");
-  await page.getByLabel("How many of Pink Protea to return").selectOption("1");
+  await page.getByLabel("How many of Pink Protea (100 ml) to return").selectOption("1");
   await page.getByRole("radio", { name: /The scent isn't for me/ }).check();
   await page.getByLabel(/Anything we should know/).fill("Lovely, but too floral for me.");
   await page.getByRole("button", { name: "Request return" }).click();
@@ -130,7 +130,7 @@ test("a full return: order history → request → approve → receive → refun
   const text = (await pdfReaderLines(new Uint8Array(readFileSync((await download.path())!)))).join("\n");
   expect(text).toContain("CREDIT NOTE");
   expect(text).toMatch(/CORRECTS TAX INVOICE INV-\d{6}/);
-  expect(text).toContain("Pink Protea 1 R399.00 R399.00");
+  expect(text).toContain("Pink Protea (100 ml) 1 R399.00 R399.00");
   // R399.00 × 15 / 115 = R52.04
   expect(text).toContain("Total credited (including VAT) R399.00");
   expect(text).toContain("VAT at 15% credited R52.04");
@@ -139,7 +139,7 @@ test("a full return: order history → request → approve → receive → refun
   await look(page, "shopper-return-refunded");
 
   // The other bottle can still be returned; every step was e-mailed (the shop has no SMTP: the outbox has them).
-  await expect(page.getByLabel("How many of Pink Protea to return")).toBeVisible();
+  await expect(page.getByLabel("How many of Pink Protea (100 ml) to return")).toBeVisible();
   await admin.goto("/admin/inbox?box=sent");
   for (const subject of ["we have your return request", "is approved", "we have received your return", "your refund for order"]) {
     await expect(admin.getByText(new RegExp(`${subject}.*${shortId}|${shortId}.*${subject}`)).first()).toBeVisible();
