@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import type { Route } from "./+types/product";
 import { AddToCart } from "~/components/add-to-cart";
@@ -36,13 +36,11 @@ import { getScentProfile, similarScents } from "~/modules/scent/scent.server";
 import { PriceWithWas } from "~/components/price";
 import { SampleOffer } from "~/components/samples/sample-offer";
 import { sampleOfferFor } from "~/modules/samples/samples.server";
+import { NotifyMe } from "~/components/notify-me";
 import { WishlistHeart } from "~/components/wishlist-heart";
 import { SizeChoice } from "~/components/size-choice";
 import { listSizes } from "~/modules/catalog/sizes.server";
 import { chooseSize } from "~/modules/catalog/sizes.logic";
-
-// Only a sold-out scent (or size) offers Notify me: its code comes in a chunk of its own when shown.
-const NotifyMe = lazy(() => import("~/components/notify-me").then((m) => ({ default: m.NotifyMe })));
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -211,11 +209,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <div className="mt-5 md:mt-8">
               <AddToCart product={{ id: product.id, name: product.name, priceCents: shown.priceCents, stock: shown.stock }} size={size} tiers={sizeTiers} />
               {sample ? <SampleOffer product={product} offer={sample} /> : null}
-              {shown.stock === 0 ? (
-                <Suspense fallback={null}>
-                  <NotifyMe productId={product.id} sizeId={size && sizes.length > 1 ? size.id : null} productName={size?.label ? `${product.name} (${size.label})` : product.name} />
-                </Suspense>
-              ) : null}
+              {shown.stock === 0 ? <NotifyMe productId={product.id} sizeId={size && sizes.length > 1 ? size.id : null} productName={size?.label ? `${product.name} (${size.label})` : product.name} /> : null}
               <div className="mt-3">
                 <WishlistHeart productId={product.id} productName={product.name} variant="page" />
               </div>
