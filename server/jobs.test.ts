@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { FIRST_RUN_AFTER_MS, GIFT_CARD_EXPIRY_EVERY_MS, REVIEW_REQUESTS_EVERY_MS, REVIEW_REQUESTS_FIRST_AFTER_MS, UNPAID_EXPIRY_EVERY_MS, scheduleRepeating, startJobs } from "./jobs";
+import { FIRST_RUN_AFTER_MS, GIFT_CARD_EXPIRY_EVERY_MS, GIFT_CARD_EMAILS_EVERY_MS, REVIEW_REQUESTS_EVERY_MS, REVIEW_REQUESTS_FIRST_AFTER_MS, UNPAID_EXPIRY_EVERY_MS, scheduleRepeating, startJobs } from "./jobs";
 
 const quietLogger = () => ({ error: vi.fn(), info: vi.fn(), warn: vi.fn() });
 
@@ -133,16 +133,20 @@ describe("startJobs", () => {
     await off.stopAll();
   });
 
-  it("looks for expired gift card balances every hour (the server's configuration always has the expiry)", async () => {
+  it("looks for expired gift card balances every hour and for dated gift cards to e-mail every 5 minutes (the server's configuration always has the expiry)", async () => {
+    const runs: string[] = [];
     const db = vi.fn(() => {
       throw new Error("no database in this test");
     });
-    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0, GIFT_CARD_EXPIRY_MONTHS: 36 }, db as never, quietLogger() as never);
-    expect(started.jobs.map((j) => j.name)).toEqual(["expire-gift-cards"]);
+    const logger = { ...quietLogger(), error: vi.fn((fields: { job?: string }) => void runs.push(fields.job ?? "")) };
+    const started = startJobs({ UNPAID_ORDER_TTL_MINUTES: 0, EFT_HOLD_DAYS: 3, REVIEW_REQUEST_AFTER_DAYS: 0, GIFT_CARD_EXPIRY_MONTHS: 36 }, db as never, logger as never);
+    expect(started.jobs.map((j) => j.name)).toEqual(["expire-gift-cards", "send-gift-cards"]);
     await vi.advanceTimersByTimeAsync(REVIEW_REQUESTS_FIRST_AFTER_MS);
-    expect(db).toHaveBeenCalledTimes(1);
+    expect(runs.filter((j) => j === "expire-gift-cards")).toHaveLength(1);
+    expect(runs.filter((j) => j === "send-gift-cards")).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(GIFT_CARD_EXPIRY_EVERY_MS);
-    expect(db).toHaveBeenCalledTimes(2);
+    expect(runs.filter((j) => j === "expire-gift-cards")).toHaveLength(2);
+    expect(runs.filter((j) => j === "send-gift-cards")).toHaveLength(1 + GIFT_CARD_EXPIRY_EVERY_MS / GIFT_CARD_EMAILS_EVERY_MS);
     await started.stopAll();
   });
 });

@@ -20,6 +20,7 @@ import { randomUUID } from "node:crypto";
 import type { DB } from "~/db/db.server";
 import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
 import { expireGiftCards } from "~/modules/gift-cards/gift-cards.server";
+import { sendDueGiftCardEmails } from "~/modules/gift-cards/gift-card-sales.server";
 import { sendDueReviewRequests } from "~/modules/reviews/review-requests.server";
 import { pollTracking } from "~/modules/couriers/shipments.server";
 import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
@@ -165,6 +166,8 @@ export const REVIEW_REQUESTS_LEASE_MS = 3 * REVIEW_REQUESTS_EVERY_MS;
 export const WHATSAPP_EVERY_MS = 15_000;
 /** A gift card's expiry is a matter of days: looked for every hour. */
 export const GIFT_CARD_EXPIRY_EVERY_MS = 60 * 60_000;
+/** Sold gift cards dated for a day: looked for every 5 minutes, so a card dated today goes early that morning. */
+export const GIFT_CARD_EMAILS_EVERY_MS = 5 * 60_000;
 
 /** Shipments are asked about every 5 minutes, each at most every 10 (the courier's API is not ours to hammer). */
 export const TRACKING_POLL_EVERY_MS = 5 * 60_000;
@@ -255,6 +258,21 @@ export function startJobs(
       run: async () => {
         const expired = await expireGiftCards(db());
         if (expired) logger.info({ expired }, "gift cards: balances past their expiry expired");
+      },
+    }),
+  );
+  // Sold gift cards whose day has come (docs/decisions/053 "Selling gift cards"), each e-mailed once; with the
+  // expiry, the gift card jobs.
+  if (config.GIFT_CARD_EXPIRY_MONTHS) jobs.push(
+    scheduleRepeating({
+      name: "send-gift-cards",
+      everyMs: fast ?? GIFT_CARD_EMAILS_EVERY_MS,
+      firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+      lease: databaseLease(db, "send-gift-cards", holder, 3 * GIFT_CARD_EMAILS_EVERY_MS),
+      logger,
+      run: async () => {
+        const sent = await sendDueGiftCardEmails(db());
+        if (sent) logger.info({ sent }, "gift cards: dated gift cards e-mailed");
       },
     }),
   );

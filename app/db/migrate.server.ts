@@ -35,6 +35,7 @@ import * as samples from "./migrations/0036_samples";
 import * as whatsapp from "./migrations/0038_whatsapp";
 import * as reminders from "./migrations/0039_reminders";
 import * as wishlistsAndStockAlerts from "./migrations/0040_wishlists_and_stock_alerts";
+import * as giftCardSales from "./migrations/0041_gift_card_sales";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   "0038_whatsapp": whatsapp,
   "0039_reminders": reminders,
   "0040_wishlists_and_stock_alerts": wishlistsAndStockAlerts,
+  "0041_gift_card_sales": giftCardSales,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -426,6 +426,8 @@ export interface OrderLinesTable {
   size_label: Defaulted<string | null>;
   /** 'sample' (a 2 ml sample) or 'set' (a discovery set), its scents in order_line_samples; null = a bottle (0036) */
   sample_kind: Defaulted<"sample" | "set" | null>;
+  /** 1: the line sells gift cards (migration 0041), its details in gift_card_sales; 0 otherwise */
+  gift_card: Defaulted<number>;
 }
 
 export interface OrderMetricsTable {
@@ -672,6 +674,31 @@ export interface GiftCardsTable {
   issued_by_kind: "admin" | "system";
   issued_by: string | null;
   created_at: Timestamp;
+  /** the sale (and its unit, 1…n) that issued a sold card (migration 0041); null for a card issued by hand */
+  sale_id: Defaulted<string | null>;
+  sale_unit: Defaulted<number | null>;
+  /** a sold card's code, sealed with the shop's secret (gift-card-seal.server.ts); null for a hand-issued card */
+  code_sealed: Defaulted<string | null>;
+  /** the South African day its e-mail goes (YYYY-MM-DD); null: not e-mailed by the shop */
+  send_on: Defaulted<string | null>;
+  email_claimed_at: Defaulted<string | null>;
+  emailed_at: Defaulted<string | null>;
+}
+
+/** A cart line that sold gift cards (migration 0041): what the buyer asked for. */
+export interface GiftCardSalesTable {
+  id: string;
+  order_id: string;
+  order_line_id: string;
+  amount_cents: number;
+  quantity: number;
+  recipient_name: string | null;
+  /** null: the cards are for the buyer themself */
+  recipient_email: string | null;
+  sender_name: string | null;
+  message: string | null;
+  send_on: string;
+  created_at: Defaulted<Timestamp>;
 }
 
 export type GiftCardEntryKind = "issue" | "redemption" | "release" | "refund" | "expiry" | "cancel";
@@ -848,6 +875,7 @@ export interface Database {
   coupon_usage: CouponUsageTable;
   gift_cards: GiftCardsTable;
   gift_card_ledger: GiftCardLedgerTable;
+  gift_card_sales: GiftCardSalesTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   settings: SettingsTable;

@@ -42,7 +42,7 @@ function isLine(value: unknown): value is CartLine {
     v.price >= 0 &&
     Number.isSafeInteger(v.quantity) &&
     v.quantity >= 1 &&
-    (v.size === undefined || (typeof v.size === "string" && v.size.length > 0 && v.size.length <= 400)) &&
+    (v.size === undefined || (typeof v.size === "string" && v.size.length > 0 && v.size.length <= 1000)) &&
     (v.sizeLabel === undefined || typeof v.sizeLabel === "string")
   );
 }

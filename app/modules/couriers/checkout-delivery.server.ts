@@ -15,6 +15,7 @@ import type { DeliveryKind } from "./courier";
 import { applyFreeDelivery, cheapestFor } from "./delivery.logic";
 import { findPoint, loadDeliverySettings, optionsForKind, searchPoints, type DeliveryDestination, type DeliveryOption } from "./delivery.server";
 import type { NearPoint } from "./points.logic";
+import { isGiftCardLine } from "~/modules/gift-cards/gift-card-sales.logic";
 
 export const DELIVERY_MESSAGES = {
   chooseKind: "Please choose how your order is delivered",
@@ -76,9 +77,10 @@ export async function deliveryChoices(
   return { kinds, quote: toCartQuote(base) };
 }
 
-/** The items' total after the coupon's item discount: what the free-delivery threshold is measured on. */
+/** The items' total after the coupon's item discount: what the free-delivery threshold is measured on (gift cards sold are outside it). */
 function afterItemDiscount(q: Quote): number {
-  return q.totals.subtotalCents - (q.coupon ? itemDiscountCents(q.coupon, q.totals.subtotalCents) : 0);
+  const goods = q.totals.subtotalCents - q.totals.giftCardLinesCents;
+  return goods - (q.coupon ? itemDiscountCents(q.coupon, goods) : 0);
 }
 
 /**
@@ -91,7 +93,8 @@ export async function resolveDeliveryChoice(
   input: QuoteInput & { address: DeliveryDestination; kind?: DeliveryKind; serviceCode?: string; pointCode?: string },
 ): Promise<ChosenDelivery | null> {
   const kinds = offeredKinds();
-  if (!kinds.length) return null;
+  // Nothing to deliver (gift cards alone, docs/decisions/053): no courier, no delivery charge.
+  if (!kinds.length || (input.lines.length > 0 && input.lines.every(isGiftCardLine))) return null;
   if (!input.kind || !kinds.includes(input.kind)) throw new DomainError(DELIVERY_MESSAGES.chooseKind, 400, "delivery");
   let point: DeliveryPointCopy | null = null;
   if (input.kind !== "door") {

@@ -143,7 +143,10 @@ export async function bookShipment(
     .leftJoin("product_sizes", "product_sizes.id", "order_lines.size_id")
     .select(["order_lines.quantity", "order_lines.sample_kind", "product_sizes.weight_grams"])
     .where("order_lines.order_id", "=", orderId)
+    // a gift card sold is e-mailed, not shipped (docs/decisions/053)
+    .where("order_lines.gift_card", "=", 0)
     .execute();
+  if (lines.length === 0) throw new DomainError("This order holds only gift cards: they are e-mailed, there is nothing to ship.", 400);
   // a sample line weighs its vials, not a bottle (docs/decisions/054)
   const parcels = parcelsFor(lines.map((l) => ({ quantity: l.quantity, weightGrams: l.weight_grams ?? sampleLineWeightGrams(l.sample_kind) })), settings);
   const problem = parcels.map(parcelProblem).find(Boolean);

@@ -14,6 +14,7 @@ import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { formatGiftCardCode, lastFourOf } from "./gift-card-code.logic";
 import { hashGiftCardCode, newGiftCardCode } from "./gift-card-code.server";
+import { sealCode } from "./gift-card-seal.server";
 
 /** Runs fn in the caller's transaction, or opens one (as orders' inTransaction; not imported: orders import this). */
 export async function inTransaction<T>(db: Queryable, fn: (trx: Trx) => Promise<T>): Promise<T> {
@@ -140,7 +141,15 @@ export interface IssuedGiftCard {
 /** A new card with its first ledger entry (issue). The code exists only in what this returns. */
 export async function issueGiftCard(
   db: Queryable,
-  input: { amountCents: number; recipientEmail?: string | null; note?: string | null; actor: Actor; now?: Date },
+  input: {
+    amountCents: number;
+    recipientEmail?: string | null;
+    note?: string | null;
+    actor: Actor;
+    now?: Date;
+    /** a sold card (docs/decisions/053 "Selling gift cards"): its sale and unit, the order, its e-mail's day; code kept sealed */
+    sale?: { saleId: string; unit: number; orderId: string; sendOn: string };
+  },
 ): Promise<IssuedGiftCard> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new DomainError("A gift card's amount must be more than R0.00", 400, "amount");
   const now = input.now ?? new Date();
@@ -165,9 +174,10 @@ export async function issueGiftCard(
             issued_by_kind: input.actor.kind === "admin" ? "admin" : "system",
             issued_by: input.actor.id,
             created_at: now.toISOString(),
+            ...(input.sale ? { sale_id: input.sale.saleId, sale_unit: input.sale.unit, send_on: input.sale.sendOn, code_sealed: sealCode(code) } : {}),
           })
           .execute();
-        await appendEntry(trx, id, "issue", input.amountCents, { actor: input.actor, note: input.note?.trim() || null, now });
+        await appendEntry(trx, id, "issue", input.amountCents, { actor: input.actor, note: input.note?.trim() || null, now, orderId: input.sale?.orderId ?? null });
       });
       return { id, code: formatGiftCardCode(code), last4: lastFourOf(code), expiresAt };
     } catch (error) {

@@ -91,7 +91,8 @@ export interface InvoiceSupplier {
 export interface InvoiceOrder {
   id: string;
   shortId: string;
-  lines: Array<{ name: string; quantity: number; unitPriceCents: number; totalPriceCents: number }>;
+  /** isGiftCard: a gift card sold, outside the VAT (VAT Act s10(19): charged when the card is redeemed) */
+  lines: Array<{ name: string; quantity: number; unitPriceCents: number; totalPriceCents: number; isGiftCard?: boolean }>;
   subtotalCents: number;
   discountCents: number;
   couponCode: string | null;
@@ -161,7 +162,9 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   }
   if (sampleCredit > 0) totals.push({ label: toWinAnsi(order.sampleCreditLabel ?? "Sample credit"), amount: formatRand(-sampleCredit) });
   totals.push({ label: "Delivery", amount: order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents) });
-  const vatCents = taxInvoice ? vatInInclusiveTotal(order.totalAmountCents) : null;
+  // Gift cards sold carry no VAT (VAT Act s10(19)): the VAT is on the rest of the total, goods and delivery, once.
+  const giftCardLinesCents = order.lines.reduce((s, l) => s + (l.isGiftCard ? l.totalPriceCents : 0), 0);
+  const vatCents = taxInvoice ? vatInInclusiveTotal(order.totalAmountCents - giftCardLinesCents) : null;
   totals.push({ label: taxInvoice ? "Total (including VAT)" : "Total", amount: formatRand(order.totalAmountCents), strong: true });
   if (vatCents !== null) totals.push({ label: `VAT at ${VAT_RATE_PERCENT}% included`, amount: formatRand(vatCents) });
   totals.push(...paymentRows(order));
@@ -172,14 +175,18 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
     reference: `Order #${order.shortId}`,
     ...documentParties(supplier, taxInvoice, a, source.customerEmail),
     lines: order.lines.map((l) => ({
-      description: toWinAnsi(l.name),
+      description: toWinAnsi(l.isGiftCard ? `${l.name} - not subject to VAT` : l.name),
       quantity: String(l.quantity),
       unitPrice: formatRand(l.unitPriceCents),
       total: formatRand(l.totalPriceCents),
     })),
     totals,
     amounts: { totalCents: order.totalAmountCents, vatCents },
-    vatNote: taxInvoice ? `All prices include VAT at ${VAT_RATE_PERCENT}%. The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.` : null,
+    vatNote: taxInvoice
+      ? giftCardLinesCents > 0
+        ? `Prices include VAT at ${VAT_RATE_PERCENT}%, except gift cards (${formatRand(giftCardLinesCents)}): a voucher is not subject to VAT when sold; VAT is charged on what it buys (VAT Act s10(19)). The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.`
+        : `All prices include VAT at ${VAT_RATE_PERCENT}%. The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.`
+      : null,
     filename: documentFilename(supplier.shopName, number, "invoice"),
   };
 }

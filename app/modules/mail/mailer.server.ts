@@ -27,6 +27,8 @@ export interface MailMessage {
   reason?: string;
   /** the outbox row's id, when the caller must know it before the message is written (the announcement sender) */
   id?: string;
+  /** files sent with it over SMTP (a gift card's printable PDF); the outbox keeps the text, not the files */
+  attachments?: Array<{ filename: string; content: Uint8Array; contentType: string }>;
 }
 
 export interface SendResult {
@@ -83,6 +85,7 @@ export async function sendMail(composed: MailMessage, db: Queryable = getDb()): 
       text: message.text,
       html: message.html,
       replyTo: message.replyTo,
+      attachments: composed.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.content), contentType: a.contentType })),
       // RFC 8058 one-click unsubscribe: the mail program posts "List-Unsubscribe=One-Click" to this address.
       ...(unsubscribe ? { list: { unsubscribe }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } } : {}),
     });

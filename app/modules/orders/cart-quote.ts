@@ -30,6 +30,8 @@ export interface CartQuoteLine {
   stockProblem: string | null;
   /** a 2 ml sample or a discovery set (docs/decisions/054); absent on a bottle */
   sampleKind?: "sample" | "set";
+  /** a gift card (docs/decisions/053 "Selling gift cards"): no VAT, no delivery, no coupon; absent on everything else */
+  isGiftCard?: boolean;
 }
 
 export interface CartQuote {

@@ -35,6 +35,7 @@ import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { inTransaction } from "./order-payment.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { reclaimGiftCardsOfOrder, returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
+import { cancelSoldGiftCardsOfOrder, issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";
 
 /** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
 const OWNER = { kind: "admin" as const, id: null };
@@ -432,6 +433,8 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Pr
   // Gift cards follow the coupon's rule (docs/decisions/053): a cancelled order gives back what its cards paid (a
   // refund when it was paid, a release when not), a reopened one takes it again.
   if (next.coupon === "release") await returnGiftCardsOfOrder(trx, order.id, order.payment_status === "completed" ? "refund" : "release", OWNER, now);
+  // The gift cards a cancelled order bought are cancelled with it: what is left on them is void.
+  if (next.coupon === "release") await cancelSoldGiftCardsOfOrder(trx, order.id, OWNER, now);
   if (next.coupon === "reclaim") await reclaimGiftCardsOfOrder(trx, order.id, OWNER, now);
   await trx
     .updateTable("orders")
@@ -446,6 +449,7 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Pr
   if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) {
     // the owner's confirmation settles samples as the provider's would (docs/decisions/054)
     await settleSamplesOnPayment(trx, order.id, now);
+    await issueSoldGiftCards(trx, order.id, now);
     await allocateInvoiceNumber(trx, order.id, now);
   }
   return stock;

@@ -9,6 +9,7 @@ import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.log
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { whatsappEmailLines } from "~/modules/whatsapp/stop-link.server";
 import { readOrder } from "./order-read.server";
+import { sendDueGiftCardEmails } from "~/modules/gift-cards/gift-card-sales.server";
 
 /**
  * E-mails once a payment is verified: the customer's order confirmation (always sent, whatever their e-mail
@@ -101,6 +102,8 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
   );
   // the same news on WhatsApp, for a customer who opted in; this e-mail covers it if it fails
   await queueOrderUpdate(db, orderId, "payment_received", { emailId: confirmationId });
+  // Gift cards it bought for today go now; later ones on their day (the send-gift-cards job, which also retries these).
+  await safely(orderId, "gift cards", () => sendDueGiftCardEmails(db, { orderId }));
 }
 
 async function safely(orderId: string, what: string, fn: () => Promise<unknown>) {

@@ -4,6 +4,7 @@ import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server"
 import { takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { releaseSampleCredits, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
 import { returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
+import { issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";
 
 /**
  * The payment transitions of an order. Each is conditional on the order still being pending, so two deliveries of
@@ -42,6 +43,8 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
   await confirmCouponRedemption(trx, orderId);
   // the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054)
   await settleSamplesOnPayment(trx, orderId, now);
+  // the gift cards it bought are issued, once (docs/decisions/053); their e-mails go after the commit
+  await issueSoldGiftCards(trx, orderId, now);
   const stock = await takeOrderStock(trx, orderId);
   await allocateInvoiceNumber(trx, orderId, now);
   return { stock };

@@ -40,7 +40,7 @@ export type OrderLineView = OrderView["lines"][number];
 export async function listOrderLines(db: Queryable, orderId: string): Promise<OrderLineView[]> {
   const rows = await db
     .selectFrom("order_lines")
-    .select(["product_id", "size_id", "size_label", "quantity", "unit_price_cents", "total_price_cents"])
+    .select(["product_id", "size_id", "size_label", "quantity", "unit_price_cents", "total_price_cents", "gift_card"])
     .select(lineNameSql("order_lines").as("name"))
     .where("order_id", "=", orderId)
     .orderBy("position")
@@ -54,6 +54,7 @@ export async function listOrderLines(db: Queryable, orderId: string): Promise<Or
     quantity: l.quantity,
     unitPriceCents: l.unit_price_cents,
     totalPriceCents: l.total_price_cents,
+    ...(Number(l.gift_card) === 1 ? { isGiftCard: true } : {}),
   }));
 }
 

@@ -15,6 +15,8 @@ export interface OrderLine {
   quantity: number;
   unitPriceCents: number;
   totalPriceCents: number;
+  /** a gift card sold (docs/decisions/053): no VAT on it; absent = false */
+  isGiftCard?: boolean;
 }
 
 export interface OrderMoney {

@@ -13,9 +13,10 @@ export const cartLineSchema = z.object({
   productId: z.string().trim().min(1).max(100),
   /**
    * the size (docs/decisions/049); absent on carts saved before sizes: the product's first size. A discovery set's
-   * token names its scents (up to ten product ids, docs/decisions/054), hence the room.
+   * token names its scents (up to ten product ids, docs/decisions/054), a gift card's its recipient and message
+   * (docs/decisions/053), hence the room.
    */
-  sizeId: z.string().trim().min(1).max(400).optional(),
+  sizeId: z.string().trim().min(1).max(1000).optional(),
   quantity: z.coerce
     .number()
     .int("Quantity must be between 1 and 100")

@@ -31,6 +31,9 @@ import { isSampleLine, quoteSampleLines, type QuotedSamplePick } from "~/modules
 import { creditsForCart, reserveSampleCredits, SampleCreditTakenError, storeLineSamples } from "~/modules/samples/sample-orders.server";
 import type { AppliedSampleCredit } from "~/modules/samples/samples.logic";
 import { reserveGiftCardsForOrder } from "~/modules/gift-cards/gift-card-orders.server";
+import { isGiftCardLine } from "~/modules/gift-cards/gift-card-sales.logic";
+import { GIFT_CARD_SALE_MESSAGES, quoteGiftCardLines, storeGiftCardSales } from "~/modules/gift-cards/gift-card-sales.server";
+import type { GiftCardRequest } from "~/modules/gift-cards/gift-card-sales.logic";
 
 export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
 
@@ -45,8 +48,8 @@ export interface QuoteInput {
   courier?: { priceCents: number; cheapestCents: number } | null;
 }
 
-/** A repriced line: the same shape the cart page shows (see cart-quote.ts); a sample line with its scents. */
-export type QuotedLine = CartQuoteLine & { samplePicks?: QuotedSamplePick[] };
+/** A repriced line: the same shape the cart page shows (see cart-quote.ts); a sample line with its scents, a gift card with its request. */
+export type QuotedLine = CartQuoteLine & { samplePicks?: QuotedSamplePick[]; giftCardRequest?: GiftCardRequest };
 
 export interface Quote {
   lines: QuotedLine[];
@@ -90,9 +93,11 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
       throw new DomainError("Quantity must be between 1 and 100", 400, "lines");
     }
   }
-  // Samples and discovery sets are priced by the samples module (docs/decisions/054); bottles here.
-  const wanted = merged.filter((l) => !isSampleLine(l));
+  // Samples and discovery sets are priced by the samples module (docs/decisions/054), gift cards by the gift card
+  // module (docs/decisions/053); bottles here.
+  const wanted = merged.filter((l) => !isSampleLine(l) && !isGiftCardLine(l));
   const sampled = await quoteSampleLines(db, merged.filter(isSampleLine));
+  const gifts = await quoteGiftCardLines(db, merged.filter(isGiftCardLine), now);
   const ids = [...new Set(wanted.map((l) => l.productId))];
   const [products, chosen, zones] = await Promise.all([
     ids.length ? db.selectFrom("products").select(["id", "name", "slug", "images"]).where("id", "in", ids).execute() : [],
@@ -146,16 +151,17 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     });
   });
 
-  lines.push(...sampled.lines);
-  missingProductIds.push(...sampled.missing);
+  lines.push(...sampled.lines, ...gifts.lines);
+  missingProductIds.push(...sampled.missing, ...gifts.missing);
 
-  const subtotalCents = lines.reduce((s, l) => s + l.lineTotalCents, 0);
+  // The coupon (its minimum too) and the sample credits see the goods; gift cards sold are outside them (totals.logic.ts).
+  const goodsCents = lines.reduce((s, l) => s + (l.isGiftCard ? 0 : l.lineTotalCents), 0);
   let coupon: CouponRecord | null = null;
   let couponError: string | null = null;
   const code = input.couponCode ? normalizeCouponCode(input.couponCode) : undefined;
   if (code) {
     const found = await findCouponForCustomer(db, code, input.userId);
-    const check = checkCoupon(found, { subtotalCents, now });
+    const check = checkCoupon(found, { subtotalCents: goodsCents, now });
     if (check.ok && found) coupon = found;
     else couponError = check.ok ? COUPON_MESSAGES.invalid : check.error;
   }
@@ -163,8 +169,8 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
   const zone = zoneForOrder(zones, input.zoneId, input.province);
   const freeThresholdCents = freeDeliveryThresholdCents();
   // A signed-in shopper's sample credits go on their full bottles, after the coupon (docs/decisions/054).
-  const itemsAfterCoupon = subtotalCents - (coupon ? itemDiscountCents(coupon, subtotalCents) : 0);
-  const sampleCredits = await creditsForCart(db, input.userId, lines.filter((l) => !l.sampleKind), itemsAfterCoupon, now);
+  const itemsAfterCoupon = goodsCents - (coupon ? itemDiscountCents(coupon, goodsCents) : 0);
+  const sampleCredits = await creditsForCart(db, input.userId, lines.filter((l) => !l.sampleKind && !l.isGiftCard), itemsAfterCoupon, now);
   const sampleCreditCents = sampleCredits.reduce((s, c) => s + c.amountCents, 0);
   const totals = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents });
   const zoneOptions = zones.map((z): QuoteZone => {
@@ -405,6 +411,7 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
           product_id: sampleLineIds(l).productId,
           size_id: sampleLineIds(l).sizeId,
           sample_kind: l.sampleKind ?? null,
+          gift_card: l.isGiftCard ? 1 : 0,
           size_label: l.sizeLabel || null,
           name: l.name,
           quantity: l.quantity,
@@ -425,8 +432,11 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
     }
     // Samples (docs/decisions/054): each sample line's scents, and the sample credits held for this order.
     await storeLineSamples(trx, quote.lines.map((l, i) => ({ lineId: lineIds[i], picks: l.samplePicks })));
+    await storeGiftCardSales(trx, id, quote.lines.map((l, i) => ({ lineId: lineIds[i], quantity: l.quantity, giftCardRequest: l.giftCardRequest })));
     if (!(await reserveSampleCredits(trx, id, quote.sampleCredits, now))) throw new SampleCreditTakenError();
-    // Gift cards pay what they can of the total, reserved now (docs/decisions/053); refused: nothing is placed.
+    // Gift cards pay what they can of the total, reserved now (docs/decisions/053); refused: nothing is placed. A gift
+    // card is never paid for with another (the common rule: cards can't be laundered or topped up with each other).
+    if (input.giftCardIds?.length && quote.lines.some((l) => l.isGiftCard)) throw new DomainError(GIFT_CARD_SALE_MESSAGES.notWithGiftCard, 400, "giftCardCodes");
     if (input.giftCardIds?.length) {
       const split = await reserveGiftCardsForOrder(trx, { orderId: id, cardIds: input.giftCardIds, totalCents: totals.totalCents, actor: { kind: "user", id: user.id }, now });
       order.giftCardCents = split.giftCardCents;
@@ -440,7 +450,7 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
  * from the bulk); a discovery set neither (its scents are in order_line_samples).
  */
 function sampleLineIds(l: QuotedLine): { productId: string | null; sizeId: string | null } {
-  if (l.sampleKind === "set") return { productId: null, sizeId: null };
+  if (l.sampleKind === "set" || l.isGiftCard) return { productId: null, sizeId: null };
   if (l.sampleKind === "sample") return { productId: l.productId, sizeId: null };
   return { productId: l.productId, sizeId: l.sizeId };
 }

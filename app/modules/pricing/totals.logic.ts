@@ -5,7 +5,10 @@
  *   shipping  = 0 when the total after the item discount reaches the free-delivery threshold, else the zone's rate
  *   credit    = sample credits (docs/decisions/054) on the items left after the coupon; counted in the discount
  *   total     = subtotal − discount + shipping  (never below 0)
- *   VAT       = included at 15%: total × 15 / 115
+ *   VAT       = included at 15%: (total − gift cards sold) × 15 / 115
+ * Gift cards sold in the cart (docs/decisions/053) are outside the coupon, the delivery and the VAT: a voucher's VAT
+ * is charged when it is redeemed (VAT Act s10(19)), and there is nothing to deliver. So the coupon, the threshold and
+ * the delivery see the other goods only, and an order of gift cards alone has no delivery.
  */
 import { vatIncluded } from "~/utils/money";
 import { itemDiscountCents, type CouponTerms } from "~/modules/coupons/coupons.logic";
@@ -14,6 +17,8 @@ import { freeDeliveryRemaining, shippingCostFor, type ShippingZone } from "~/mod
 export interface PricedLine {
   unitPriceCents: number;
   quantity: number;
+  /** a gift card sold: no coupon, no delivery, no VAT */
+  isGiftCard?: boolean;
 }
 
 export interface Totals {
@@ -26,6 +31,8 @@ export interface Totals {
   originalTotalCents: number | null;
   /** the part of discountCents that is sample credit (docs/decisions/054) */
   sampleCreditCents: number;
+  /** the part of the subtotal that is gift cards sold (no VAT on it) */
+  giftCardLinesCents: number;
   vatIncludedCents: number;
   /** 'Spend R X more for free delivery'; 0 when delivery is already free. */
   freeDeliveryRemainingCents: number;
@@ -56,10 +63,12 @@ export function computeTotals(args: {
   sampleCreditCents?: number;
 }): Totals {
   const subtotalCents = subtotalOf(args.lines);
-  const itemDiscount = args.coupon ? itemDiscountCents(args.coupon, subtotalCents) : 0;
-  const afterDiscount = subtotalCents - itemDiscount;
+  const giftCardLinesCents = subtotalOf(args.lines.filter((l) => l.isGiftCard));
+  const goodsCents = subtotalCents - giftCardLinesCents;
+  const itemDiscount = args.coupon ? itemDiscountCents(args.coupon, goodsCents) : 0;
+  const afterDiscount = goodsCents - itemDiscount;
   const shippingCents =
-    subtotalCents === 0
+    goodsCents === 0
       ? 0
       : args.courier
         ? afterDiscount >= args.freeThresholdCents
@@ -78,7 +87,8 @@ export function computeTotals(args: {
     totalCents,
     originalTotalCents: args.coupon || sampleCreditCents ? subtotalCents + shippingCents : null,
     sampleCreditCents,
-    vatIncludedCents: vatIncluded(totalCents),
+    giftCardLinesCents,
+    vatIncludedCents: vatIncluded(totalCents - giftCardLinesCents),
     freeDeliveryRemainingCents: deliveryFree || afterDiscount >= args.freeThresholdCents ? 0 : freeDeliveryRemaining(afterDiscount, args.freeThresholdCents),
     deliveryFree,
   };
