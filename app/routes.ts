@@ -8,6 +8,7 @@ export default [
   route("products/:slug", "routes/product.tsx"),
   route("scent-finder", "routes/scent-finder.tsx"),
   route("discovery-set", "routes/discovery-set.tsx"),
+  route("gift-cards", "routes/gift-cards.tsx"),
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("seller", "routes/seller.tsx"),
@@ -50,6 +51,8 @@ export default [
   route("order-confirmation", "routes/order-confirmation.tsx"),
   // the order's invoice as a PDF download (a resource route)
   route("orders/:id/invoice.pdf", "routes/orders.invoice[.]pdf.ts"),
+  // a gift card the order bought, as a printable PDF
+  route("orders/:id/gift-cards/:cardId/card.pdf", "routes/orders.gift-card[.]pdf.ts"),
   // returns within the cooling-off period and their credit notes (docs/decisions/041)
   route("orders/:id/return", "routes/orders.return.tsx"),
   // an unpaid-order reminder's link: back to the order's payment page (docs/decisions/056)

@@ -27,11 +27,21 @@ export function CartLineItem({
   onQuantity: (quantity: number) => void;
   onRemove: () => void;
 }) {
-  const selectId = `qty-${line.productId}`;
+  // the line's key, not its product: two gift cards (or two sizes) are two lines of one "product"
+  const selectId = `qty-${line.key.replace(/[^A-Za-z0-9_-]/g, "")}`;
   const href = line.slug ? `/products/${line.slug}${line.sizeLabel && line.sizeCode ? `?size=${line.sizeCode}` : ""}` : undefined;
   return (
     <li className="grid grid-cols-[5.5rem_1fr] gap-4 border-b border-line py-6 first:pt-0 sm:grid-cols-[7rem_1fr_auto] sm:gap-6">
       <div className="aspect-[4/5] w-full overflow-hidden bg-sand">
+        {line.isGiftCard ? (
+          // a gift card has no photograph: a small card in the page's gift card colours
+          <div aria-hidden="true" className="flex h-full w-full items-center justify-center bg-sand p-2">
+            <div className="flex aspect-[1.586] w-full flex-col justify-between rounded-md bg-ink p-1.5 text-ivory ring-1 ring-gold/60 ring-inset">
+              <span className="text-[0.4rem] uppercase tracking-[0.2em] text-gold">Gift card</span>
+              <span className="font-display text-sm leading-none tabular-nums">{line.sizeLabel.replace(/\.00$/, "")}</span>
+            </div>
+          </div>
+        ) : (
         <img
           src={line.image ? sizedImage(line.image, 400) : PLACEHOLDER_IMAGE}
           alt=""
@@ -41,6 +51,7 @@ export function CartLineItem({
           decoding="async"
           className="h-full w-full object-cover"
         />
+        )}
       </div>
       <div className="min-w-0">
         <h2 className="font-display text-xl leading-snug text-ink sm:text-2xl">

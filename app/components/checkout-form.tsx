@@ -16,6 +16,7 @@ import type { DeliveryKind } from "~/modules/couriers/courier";
 import { DeliveryChoice, type DeliverySelection } from "~/components/delivery-choice";
 import { WhatsappOptIn } from "~/components/whatsapp-opt-in";
 import { GiftCardField, useGiftCards } from "~/components/gift-card-field";
+import { isGiftCardLine } from "~/modules/gift-cards/gift-card-sales.logic";
 
 /**
  * The checkout form body: shipping address, delivery zone, order summary and the pay button. The hidden fields carry
@@ -64,7 +65,11 @@ export function CheckoutForm({
   whatsapp?: boolean;
 }) {
   const [selection, setSelection] = useState<DeliverySelection | null>(null);
-  const couriers = deliveryKinds.length > 0;
+  // Gift cards alone: nothing to deliver, so no delivery to choose (docs/decisions/053); the address is the billing one.
+  const giftOnly = lines.length > 0 && lines.every(isGiftCardLine);
+  // A gift card is never paid for with another: the code field gives way to a word on why.
+  const buysGiftCard = lines.some(isGiftCardLine);
+  const couriers = deliveryKinds.length > 0 && !giftOnly;
   // With a courier option chosen, the summary shows the server's totals for it (the zone quote's delivery doesn't apply).
   const shown: CartQuote | null = quote && couriers ? (selection ? { ...quote, ...selection.totals } : null) : quote;
   const [method, setMethod] = useState<PaymentMethod>(methods[0]?.method ?? "card");
@@ -91,9 +96,13 @@ export function CheckoutForm({
             {n}
           </Notice>
         ))}
-        <ShippingAddressFields lastAddress={lastAddress} fieldErrors={fieldErrors} province={province} onProvince={onProvince} />
+        <ShippingAddressFields lastAddress={lastAddress} fieldErrors={fieldErrors} province={province} onProvince={onProvince} legend={giftOnly ? "Billing address" : "Shipping address"} />
 
-        {couriers ? (
+        {giftOnly ? (
+          <p className="border-l-2 border-gold bg-sand/60 px-4 py-3 text-sm text-ink-soft" data-testid="gift-only-delivery">
+            Nothing to deliver: gift cards are e-mailed, so there is no delivery charge.
+          </p>
+        ) : couriers ? (
           <DeliveryChoice kinds={deliveryKinds} lines={lines} couponCode={couponCode} zoneId={zoneId} onSelect={setSelection} error={fieldErrors.delivery} />
         ) : zones.length > 0 ? (
           <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} />
@@ -124,7 +133,11 @@ export function CheckoutForm({
         <div className="mt-5" aria-busy={loading}>
           {shown ? <CartTotals quote={shown} shippingLabel="Delivery" /> : <p className="text-sm text-muted">{couriers && quote ? "Choose your delivery to see your total." : "Calculating your total…"}</p>}
         </div>
-        <GiftCardField state={giftCards} error={fieldErrors.giftCardCodes} />
+        {buysGiftCard ? (
+          <p className="mt-5 text-xs leading-relaxed text-muted">A gift card can't be paid for with another gift card.</p>
+        ) : (
+          <GiftCardField state={giftCards} error={fieldErrors.giftCardCodes} />
+        )}
         <input type="hidden" name="lines" value={posted} />
         <input type="hidden" name="couponCode" value={couponCode} />
         <Button type="submit" size="lg" className="mt-6 w-full" disabled={submitting || !shown} aria-disabled={submitting || !shown}>
@@ -260,11 +273,13 @@ function ShippingAddressFields({
   fieldErrors,
   province,
   onProvince,
+  legend = "Shipping address",
 }: {
   lastAddress: ShippingAddress | null;
   fieldErrors: Record<string, string>;
   province: string;
   onProvince: (province: string) => void;
+  legend?: string;
 }) {
   const [mode, setMode] = useState<"last" | "change" | "new">(lastAddress ? "last" : "new");
   const addressRefused = ADDRESS_FIELDS.some((f) => fieldErrors[f]);
@@ -282,7 +297,7 @@ function ShippingAddressFields({
   if (lastAddress && mode === "last") {
     return (
       <fieldset ref={fieldset} className="space-y-4">
-        <legend className="font-display text-2xl text-ink">Shipping address</legend>
+        <legend className="font-display text-2xl text-ink">{legend}</legend>
         <div className="border border-ink/80 bg-white p-5 sm:p-6">
           <p className="text-[0.68rem] font-medium uppercase tracking-[0.18em] text-gold">Deliver to your last address</p>
           <address className="mt-2 not-italic text-sm leading-relaxed text-ink-soft" aria-label="Your last address">
@@ -309,7 +324,7 @@ function ShippingAddressFields({
   const start = mode === "change" && lastAddress ? lastAddress : null;
   return (
     <fieldset ref={fieldset} className="space-y-5" key={mode}>
-      <legend className="font-display text-2xl text-ink">Shipping address</legend>
+      <legend className="font-display text-2xl text-ink">{legend}</legend>
       {lastAddress ? (
         <p className="text-sm text-ink-soft">
           {mode === "change" ? "Your last address, ready to change. " : "A new address for this order. "}

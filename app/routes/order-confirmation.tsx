@@ -6,6 +6,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
 import { formatDateZA } from "~/modules/catalog/product.logic";
+import { formatRand } from "~/utils/money";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
 import { getOrderForViewer, type OrderView } from "~/modules/orders/order-read.server";
 import { env } from "~/utils/env.server";
@@ -15,12 +16,13 @@ import { readQuery } from "~/utils/request.server";
 import { TrackingTimeline, type TrackingView } from "~/components/tracking-timeline";
 import { deliveryViewForOrder, type ChosenDeliveryView } from "~/modules/couriers/shipments.server";
 import { giftCardPaymentsOf } from "~/modules/gift-cards/gift-card-orders.server";
+import { giftCardPdfPath, soldGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-sales.server";
 
 /** A paid order's invoice: its number and its PDF (docs/decisions/019). */
 type Invoice = { number: string; href: string };
 
 type ConfirmationData =
-  | { state: "found"; order: OrderView; invoice: Invoice | null; tracking: TrackingView | null; delivery: ChosenDeliveryView | null; giftCardPayments: Array<{ last4: string; amountCents: number }> }
+  | { state: "found"; order: OrderView; invoice: Invoice | null; tracking: TrackingView | null; delivery: ChosenDeliveryView | null; giftCardPayments: Array<{ last4: string; amountCents: number }>; soldCards: SoldCardView[] }
   | { state: "test" }
   | { state: "not_found" }
   | { state: "error"; message: string };
@@ -40,7 +42,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     const invoice = order.paymentStatus === "completed" && order.invoiceNumber !== null ? { number: formatInvoiceNumber(order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(order.id) } : null;
     const { tracking, delivery } = await deliveryViewForOrder(getDb(), order.id);
     const giftCardPayments = (await giftCardPaymentsOf(getDb(), order.id)).map(({ last4, amountCents }) => ({ last4, amountCents }));
-    return data<ConfirmationData>({ state: "found", order, invoice, tracking, delivery, giftCardPayments }, { headers });
+    // the gift cards it bought (docs/decisions/053), each with its printable card while it is active
+    const soldCards = (await soldGiftCardsOfOrder(getDb(), order.id)).map((c) => ({
+      last4: c.last4,
+      amountCents: c.amountCents,
+      to: c.recipientName ?? null,
+      sendOn: c.sendOn,
+      emailed: c.emailedAt !== null,
+      pdf: c.status === "active" ? giftCardPdfPath(order.id, c.id) : null,
+    }));
+    return data<ConfirmationData>({ state: "found", order, invoice, tracking, delivery, giftCardPayments, soldCards }, { headers });
   } catch (error) {
     logger.error({ err: error, orderId: id }, "order-confirmation: could not read the order");
     return data<ConfirmationData>({ state: "error", message: "Failed to fetch order details" }, { status: 500, headers });
@@ -56,7 +67,8 @@ export default function OrderConfirmation({ loaderData }: Route.ComponentProps) 
   const navigation = useNavigation();
   // Moving between orders on the client: show the loading state rather than the previous order.
   if (navigation.state === "loading" && navigation.location?.pathname === "/order-confirmation") return <LoadingView />;
-  if (loaderData.state === "found") return <FoundView order={loaderData.order} invoice={loaderData.invoice} tracking={loaderData.tracking} delivery={loaderData.delivery} giftCardPayments={loaderData.giftCardPayments} />;
+  if (loaderData.state === "found")
+    return <FoundView order={loaderData.order} invoice={loaderData.invoice} tracking={loaderData.tracking} delivery={loaderData.delivery} giftCardPayments={loaderData.giftCardPayments} soldCards={loaderData.soldCards} />;
   if (loaderData.state === "test") return <TestOrderView />;
   if (loaderData.state === "not_found") {
     return (
@@ -115,18 +127,59 @@ const PAYMENT_LABEL: Record<OrderView["paymentStatus"], string> = {
   cancelled: "Cancelled",
 };
 
+/** A gift card the order bought, as its buyer sees it. */
+interface SoldCardView {
+  last4: string;
+  amountCents: number;
+  to: string | null;
+  sendOn: string | null;
+  emailed: boolean;
+  /** its printable card; null once cancelled */
+  pdf: string | null;
+}
+
+function SoldCards({ cards }: { cards: SoldCardView[] }) {
+  return (
+    <section aria-labelledby="gift-cards-heading" className="border border-gold/50 bg-white/80 p-5 sm:p-6" data-testid="sold-gift-cards">
+      <h2 id="gift-cards-heading" className="eyebrow font-sans text-ink">
+        Your gift cards
+      </h2>
+      <ul className="mt-4 divide-y divide-line">
+        {cards.map((c) => (
+          <li key={c.last4} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-3 text-sm">
+            <span className="min-w-0">
+              <span className="font-medium text-ink">{formatRand(c.amountCents)}</span>
+              <span className="text-ink-soft">{c.to ? ` for ${c.to}` : ""} · ending {c.last4}</span>
+              <span className="block text-xs text-muted">{c.emailed ? "E-mailed" : c.sendOn ? `To be e-mailed on ${formatDateZA(`${c.sendOn}T10:00:00.000Z`)}` : ""}</span>
+            </span>
+            {c.pdf ? (
+              <a href={c.pdf} download className="shrink-0 text-gold underline decoration-gold/40 underline-offset-4 hover:text-ink">
+                Printable card<span className="sr-only"> ending {c.last4}</span> <span aria-hidden="true" className="text-xs text-ink-soft">(PDF)</span>
+              </a>
+            ) : (
+              <span className="text-xs text-muted">Cancelled</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function FoundView({
   order,
   invoice,
   tracking,
   delivery,
   giftCardPayments,
+  soldCards = [],
 }: {
   order: OrderView;
   invoice: Invoice | null;
   tracking: TrackingView | null;
   delivery: ChosenDeliveryView | null;
   giftCardPayments: Array<{ last4: string; amountCents: number }>;
+  soldCards?: SoldCardView[];
 }) {
   const address = order.shippingAddress;
   return (
@@ -184,6 +237,7 @@ function FoundView({
           </section>
 
           <div className="space-y-8">
+            {soldCards.length ? <SoldCards cards={soldCards} /> : null}
             {tracking ? <TrackingTimeline tracking={tracking} /> : null}
             <section aria-labelledby="next-heading" className="bg-ink p-6 text-ivory sm:p-8">
               <h2 id="next-heading" className="text-3xl text-ivory">

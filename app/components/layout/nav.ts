@@ -19,6 +19,8 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: "Shop", to: "/shop" },
   // issue 22: five questions, three picks (app/routes/scent-finder.tsx)
   { label: "Scent Finder", to: "/scent-finder", wideOnly: true },
+  // issue 33: gift cards sold by amount, e-mailed on a chosen day (app/routes/gift-cards.tsx)
+  { label: "Gift Cards", to: "/gift-cards", wideOnly: true },
 ];
 
 /** The header is solid on the admin area, once scrolled more than 10 px, or while the mobile menu is open. */

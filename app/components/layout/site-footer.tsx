@@ -47,6 +47,7 @@ export function SiteFooter({ shop, year }: { shop: ShopInfo; year: number }) {
           <ul className="mt-5 space-y-2.5 text-sm">
             <li><Link to="/#home" className="footer-link">Home</Link></li>
             <li><Link to="/shop" className="footer-link">Shop</Link></li>
+            <li><Link to="/gift-cards" className="footer-link">Gift Cards</Link></li>
             <li><Link to="/#our-story" className="footer-link">Our Story</Link></li>
             <li><Link to="/#contact" className="footer-link">Contact</Link></li>
             <li><Link to="/terms" className="footer-link">Terms &amp; Conditions</Link></li>

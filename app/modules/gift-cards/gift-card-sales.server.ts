@@ -235,7 +235,7 @@ export async function soldGiftCardsOfOrder(db: Queryable, orderId: string): Prom
 
 /** Where the buyer downloads a sold card's printable PDF. */
 export function giftCardPdfPath(orderId: string, cardId: string): string {
-  return `/orders/${encodeURIComponent(orderId)}/gift-cards/${encodeURIComponent(cardId)}.pdf`;
+  return `/orders/${encodeURIComponent(orderId)}/gift-cards/${encodeURIComponent(cardId)}/card.pdf`;
 }
 
 async function printableCard(db: Queryable, cardId: string) {
@@ -268,7 +268,7 @@ async function cardPdf(found: NonNullable<Awaited<ReturnType<typeof printableCar
  * A sold card's printable PDF for its buyer (or an admin): anyone else, a card of another order, or a cancelled card
  * gets "not found", exactly as for a card that does not exist.
  */
-export async function giftCardPdfForViewer(db: Queryable, orderId: string, cardId: string, viewer: { id: string; isAdmin: boolean }): Promise<{ pdf: Uint8Array; filename: string }> {
+export async function giftCardPdfForViewer(db: Queryable, orderId: string, cardId: string, viewer: { id: string; isAdmin: boolean }): Promise<{ pdf: Uint8Array<ArrayBuffer>; filename: string }> {
   const order = await db.selectFrom("orders").select(["user_id"]).where("id", "=", orderId).executeTakeFirst();
   if (!order || (!viewer.isAdmin && order.user_id !== viewer.id)) throw new DomainError(GIFT_CARD_SALE_MESSAGES.notFound, 404);
   const found = await printableCard(db, cardId);
