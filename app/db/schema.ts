@@ -338,6 +338,7 @@ export interface ReturnsTable {
   refunded_at: NullableTimestamp;
   refund_cents: number | null;
   /** provider: through the order's payment provider; eft: the owner paid it out by bank transfer */
+  /** null on a refund made wholly to gift cards (migration 0041: returns.refund_gift_card_cents says how much) */
   refund_method: "provider" | "eft" | null;
   refund_provider: string | null;
   /** the provider's refund id, or the owner's EFT reference */
@@ -352,6 +353,11 @@ export interface ReturnsTable {
   credit_delivery_cents: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** the shopper's choice at the request (migration 0041): the original payment (default) or a new gift card */
+  refund_to: Defaulted<"original" | "gift_card">;
+  /** the part of the refund that went to gift cards (the cards that paid, or the new card) */
+  refund_gift_card_cents: Defaulted<number>;
+  refund_gift_card_id: Defaulted<string | null>;
 }
 
 export interface ReturnLinesTable {

@@ -277,7 +277,18 @@ function RefundForm({ d }: { d: Data }) {
           </label>
           <MoneyInput id="refund-amount" name="amount" defaultValue={formatAmount(refund.amountCents)} required className="mt-1.5" />
         </div>
-        <fieldset className="space-y-2">
+        {d.giftCards.refundTo === "gift_card" ? (
+          <p className="border-l-2 border-gold bg-sand/60 px-3 py-2 text-sm text-ink" data-testid="refund-to-gift-card">
+            The customer chose a new gift card: the refund is issued as one and its code e-mailed to them.
+          </p>
+        ) : d.giftCards.paidByCards ? (
+          <p className="border-l-2 border-gold bg-sand/60 px-3 py-2 text-sm text-ink" data-testid="refund-split">
+            {d.giftCards.providerLeftCents > 0
+              ? `Paid partly by gift card: up to ${formatRand(d.giftCards.providerLeftCents)} is paid back below, the rest goes back to the gift card.`
+              : "Paid by gift card: the refund goes back to the gift card it was paid with."}
+          </p>
+        ) : null}
+        <fieldset className={`space-y-2 ${d.giftCards.refundTo === "gift_card" || (d.giftCards.paidByCards && d.giftCards.providerLeftCents === 0) ? "hidden" : ""}`}>
           <legend className={label}>Paid back</legend>
           <label className={`flex items-start gap-3 text-sm ${capability.provider ? "text-ink" : "text-muted"}`}>
             <input type="radio" name="method" value="provider" defaultChecked={!!capability.provider} disabled={!capability.provider} className="mt-1 h-4 w-4 shrink-0 accent-[var(--color-ink)]" />
@@ -312,7 +323,7 @@ function RefundDone({ d }: { d: Data }) {
         Refunded {formatRand(ret.refundCents ?? 0)}
       </h2>
       <p className="mt-2 text-ink-soft">
-        {ret.refundMethod === "provider" ? `Through ${d.capability.label}` : "Paid out by EFT"}
+        {ret.refundMethod === "provider" ? `Through ${d.capability.label}` : ret.refundMethod === null ? "To gift card" : "Paid out by EFT"}
         {ret.refundReference ? <span className="font-mono text-xs"> · {ret.refundReference}</span> : null} on {d.dates.refunded}.
         {ret.payoutStatus === "pending" ? <span className="block text-gold">Waiting for the provider to confirm it has paid the refund.</span> : null}
       </p>

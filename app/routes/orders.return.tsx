@@ -51,6 +51,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       reason: parsed.data.reason,
       note: parsed.data.note,
       opened: parsed.data.opened,
+      refundTo: parsed.data.refundTo,
       lines: Object.entries(parsed.data.lines).map(([lineId, quantity]) => ({ lineId, quantity })),
     });
     // Post/Redirect/Get: a reload doesn't ask twice, and the page shows the request with its status.
@@ -150,6 +151,22 @@ export default function ReturnItems({ loaderData: d, actionData }: Route.Compone
                 {d.policy.excludeOpened ? <span className="block text-xs text-muted">Opened bottles can be returned only if they are faulty.</span> : null}
               </span>
             </label>
+
+            <fieldset className="space-y-2">
+              <legend className="block text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">Your refund</legend>
+              {/* ECTA s44: the refund goes back to how you paid unless you choose otherwise; the gift card is never preselected. */}
+              <label className="flex items-start gap-3 text-sm text-ink">
+                <input type="radio" name="refundTo" value="original" defaultChecked className="mt-1 h-4 w-4 accent-[var(--color-ink)]" />
+                <span>Back to how I paid</span>
+              </label>
+              <label className="flex items-start gap-3 text-sm text-ink">
+                <input type="radio" name="refundTo" value="gift_card" className="mt-1 h-4 w-4 accent-[var(--color-ink)]" />
+                <span>
+                  As a new gift card
+                  <span className="block text-xs text-muted">E-mailed to you once we refund, to spend on anything in the shop within three years.</span>
+                </span>
+              </label>
+            </fieldset>
 
             <div className="space-y-1.5">
               <label htmlFor="return-note" className="block text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">

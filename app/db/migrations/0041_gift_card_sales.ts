@@ -12,6 +12,10 @@ import { columnTypes } from "./column-types";
  *   more. `code_sealed`: a sold card's code, sealed (AES-256-GCM) so its printable card and its dated e-mail can show
  *   it (a hand-issued card keeps no code at all). `send_on`, `email_claimed_at`, `emailed_at`: its e-mail, sent once.
  *
+ * - `returns.refund_to`: what the shopper chose at the request: 'original' (the payment, the default, ECTA s44) or
+ *   'gift_card' (a new gift card, only when chosen); `refund_gift_card_cents`: the part of the refund that went to gift
+ *   cards (back to the cards that paid, or the new card); `refund_gift_card_id`: the new card.
+ *
  * Self-contained: it only adds tables and columns.
  */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -42,10 +46,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("gift_cards").addColumn("emailed_at", t.timestamp).execute();
   await db.schema.createIndex("gift_cards_sale_unit_unique").on("gift_cards").columns(["sale_id", "sale_unit"]).unique().execute();
   await db.schema.createIndex("gift_cards_unsent_idx").on("gift_cards").columns(["emailed_at", "send_on"]).execute();
+
+  await db.schema.alterTable("returns").addColumn("refund_to", "text", (c) => c.notNull().defaultTo("original")).execute();
+  await db.schema.alterTable("returns").addColumn("refund_gift_card_cents", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable("returns").addColumn("refund_gift_card_id", "text", (c) => c.references("gift_cards.id").onDelete("set null")).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  for (const column of ["refund_gift_card_id", "refund_gift_card_cents", "refund_to"]) {
+    if (postgres) await sql`alter table returns drop column ${sql.ref(column)}`.execute(db);
+    else await db.schema.alterTable("returns").dropColumn(column).execute();
+  }
   await db.schema.dropIndex("gift_cards_unsent_idx").execute();
   await db.schema.dropIndex("gift_cards_sale_unit_unique").execute();
   for (const column of ["emailed_at", "email_claimed_at", "send_on", "code_sealed", "sale_unit", "sale_id"]) {

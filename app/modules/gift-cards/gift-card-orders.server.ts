@@ -179,3 +179,25 @@ export async function reclaimGiftCardsOfOrder(trx: Queryable, orderId: string, a
     if (after === null) throw new DomainError(`Gift card ending ${p.last4} no longer holds the ${formatRand(need)} this order was paid with, so the order stays cancelled.`, 409);
   }
 }
+
+/**
+ * A return's refund that goes back to the gift cards that paid the order (docs/decisions/053): at most what the order
+ * still holds of each card, in the order they paid. In the refund's transaction. A card the owner cancelled meanwhile
+ * gets it and loses it again (void with its balance), as when a paid order is cancelled. Returns what each card got.
+ */
+export async function refundToCardsOfOrder(trx: Queryable, orderId: string, cents: number, actor: Actor, now: Date = new Date()): Promise<Array<{ cardId: string; last4: string; amountCents: number }>> {
+  const held = new Map((await heldByOrder(trx, orderId)).map((h) => [h.cardId, h.heldCents]));
+  const given: Array<{ cardId: string; last4: string; amountCents: number }> = [];
+  let left = cents;
+  for (const paid of await giftCardPaymentsOf(trx, orderId)) {
+    const amount = Math.min(left, held.get(paid.cardId) ?? 0);
+    if (amount <= 0) continue;
+    await appendEntry(trx, paid.cardId, "refund", amount, { actor, orderId, now, note: "Refund of a return" });
+    const card = await trx.selectFrom("gift_cards").select("status").where("id", "=", paid.cardId).executeTakeFirst();
+    if (card?.status === "cancelled") await appendEntry(trx, paid.cardId, "cancel", -amount, { actor: SYSTEM, orderId, now, note: "Given back to a cancelled card" });
+    given.push({ cardId: paid.cardId, last4: paid.last4, amountCents: amount });
+    left -= amount;
+  }
+  if (left > 0) throw new DomainError(`The order's gift cards can take back only ${formatRand(cents - left)} of this refund.`, 409, "amount");
+  return given;
+}

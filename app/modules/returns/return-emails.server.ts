@@ -3,6 +3,7 @@
  * also tells the shop, and so does a refund the payment provider could not pay. Sent after the step's commit; a failed
  * e-mail is logged and never undoes the step (the admin page and the shopper's page show the same state).
  */
+import type { RefundSplit, RefundTo } from "./returns.logic";
 import type { Queryable } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { creditNotePath, formatCreditNoteNumber } from "~/modules/invoices/credit-note.logic";
@@ -20,6 +21,24 @@ const PROVIDER_NAMES: Record<string, string> = { simulated: "the shop's test pay
 export function refundRoute(method: string | null, provider: string | null): string {
   if (method === "provider") return `to the card or account you paid with, through ${PROVIDER_NAMES[provider ?? ""] ?? provider ?? "the payment provider"}`;
   return "by bank transfer (EFT)";
+}
+
+/**
+ * A refund's route in the shopper's words, with its gift card part (docs/decisions/053): "R300.00 to the card … and
+ * R200.00 back to the gift card you paid with", "as a new gift card, e-mailed to you".
+ */
+export function refundSplitWords(split: RefundSplit, method: string | null, provider: string | null): string {
+  if (split.newCardCents > 0) return "as a new gift card, e-mailed to you";
+  if (split.cardsCents === 0) return refundRoute(method, provider);
+  if (split.providerCents === 0) return "back to the gift card you paid with";
+  return `${formatRand(split.providerCents)} ${refundRoute(method, provider)} and ${formatRand(split.cardsCents)} back to the gift card you paid with`;
+}
+
+/** The split as a refunded return's row records it. */
+export function recordedSplit(r: { refund_cents: number | null; refund_gift_card_cents: number; refund_to: RefundTo }): RefundSplit {
+  const all = Number(r.refund_cents ?? 0);
+  const cards = Number(r.refund_gift_card_cents);
+  return r.refund_to === "gift_card" ? { providerCents: 0, cardsCents: 0, newCardCents: all } : { providerCents: all - cards, cardsCents: cards, newCardCents: 0 };
 }
 
 /** Answers the outbox id of the customer's e-mail (when one was written), which covers the same news on WhatsApp. */
@@ -47,6 +66,8 @@ async function compose(db: Queryable, returnId: string, step: ReturnEmailStep) {
       "r.refund_cents",
       "r.refund_method",
       "r.refund_provider",
+      "r.refund_gift_card_cents",
+      "r.refund_to",
       "r.credit_note_number",
       "o.shipping_address",
       "u.email",
@@ -132,7 +153,7 @@ async function compose(db: Queryable, returnId: string, step: ReturnEmailStep) {
     refunded: {
       subject: `your refund for order ${short}`,
       body: [
-        `We have refunded ${formatRand(Number(r.refund_cents ?? 0))} for your return from order ${short}, ${refundRoute(r.refund_method, r.refund_provider)}.`,
+        `We have refunded ${formatRand(Number(r.refund_cents ?? 0))} for your return from order ${short}, ${refundSplitWords(recordedSplit(r), r.refund_method, r.refund_provider)}.`,
         "Depending on your bank it can take a few working days to show in your account.",
         ...(r.credit_note_number !== null
           ? ["", `Your credit note ${formatCreditNoteNumber(Number(r.credit_note_number), config.CREDIT_NOTE_PREFIX)}: ${base}${creditNotePath(r.id)}`]

@@ -24,9 +24,13 @@ import { DomainError } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { sendReturnEmails, refundRoute } from "./return-emails.server";
+import { sendReturnEmails, refundSplitWords } from "./return-emails.server";
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
-import { isOverdue, OPEN_STATUSES, RETURN_MESSAGES, STEP_FROM, suggestRefund, checkRefundAmount, type ReturnStep, type ReturnTab, RETURN_TABS } from "./returns.logic";
+import { isOverdue, OPEN_STATUSES, RETURN_MESSAGES, STEP_FROM, suggestRefund, checkRefundAmount, splitRefund, type RefundSplit, type ReturnStep, type ReturnTab, RETURN_TABS } from "./returns.logic";
+import { refundToCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
+import { issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
+import { sendMail } from "~/modules/mail/mailer.server";
+import { formatRand } from "~/utils/money";
 import { listReturns, refundedOnOrder, returnableLines, type ReturnSummary } from "./returns.server";
 
 export const RETURNS_PAGE_SIZE = 20;
@@ -198,6 +202,7 @@ async function orderOf(db: Queryable, orderId: string) {
     .leftJoin("users as u", "u.id", "o.user_id")
     .select([
       "o.id",
+      "o.gift_card_cents",
       "o.status",
       "o.payment_status",
       "o.payment_method",
@@ -241,7 +246,11 @@ export async function getAdminReturn(db: Queryable, id: string, now: Date = new 
   const order = await orderOf(db, (await db.selectFrom("returns").select("order_id").where("id", "=", id).executeTakeFirstOrThrow()).order_id);
   if (!order) return null;
   const refund = await refundFor(db, ret, order);
+  // where a refund of the suggested amount goes (docs/decisions/053): the shopper's choice and the gift cards that paid
+  const split = await refundSplitFor(db, id, order.id, refund.maxCents);
+  const refundTo = (await db.selectFrom("returns").select("refund_to").where("id", "=", id).executeTakeFirstOrThrow()).refund_to;
   return {
+    giftCards: { refundTo, providerLeftCents: split.providerCents, paidByCards: Number(order.gift_card_cents) > 0 },
     ret,
     order: {
       id: order.id,
@@ -382,11 +391,16 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
   assertFrom("refund", detail.ret.status);
   const amount = checkRefundAmount(input.amountCents, detail.refund.maxCents);
   if (!amount.ok) throw new DomainError(amount.message, 400, "amount");
+  // Where it goes (docs/decisions/053): a new gift card only when the shopper chose one; otherwise the provider pays
+  // back at most what it took, and the gift cards that paid get the rest.
+  const split = await refundSplitFor(db, id, detail.order.id, input.amountCents);
 
   let provider: ProviderName | null = null;
   let reference: string | null = input.reference.trim() || null;
   let payout: "paid" | "pending" = "paid";
-  if (input.method === "provider") {
+  // null: nothing paid back through the provider or the EFT (all of it to gift cards)
+  const method: "provider" | "eft" | null = split.providerCents > 0 ? input.method : null;
+  if (method === "provider") {
     const capability = detail.capability;
     if (!capability.provider) throw new DomainError(capability.why ?? RETURN_MESSAGES.providerUnavailable(capability.label), 409);
     provider = capability.provider;
@@ -395,7 +409,7 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
       const result = await getPaymentProvider(provider).refund!({
         checkoutId: order!.payment_id!,
         providerPaymentId: await providerPaymentIdOf(db, detail.order.id, provider),
-        amountCents: input.amountCents,
+        amountCents: split.providerCents,
         currency: "ZAR",
         reason: `Return of order ${detail.order.shortId}`,
         idempotencyKey: `refund-${id}`,
@@ -409,6 +423,7 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
     }
   }
 
+  let newCard: { code: string; last4: string; email: string } | null = null;
   const number = await inTransaction(db, async (trx) => {
     const row = await lockReturn(trx, id);
     assertFrom("refund", row.status);
@@ -423,7 +438,7 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
       status: "refunded",
       refunded_at: at,
       refund_cents: input.amountCents,
-      refund_method: input.method,
+      refund_method: method,
       refund_provider: provider,
       refund_reference: reference,
       payout_status: payout,
@@ -434,6 +449,18 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
       credit_delivery_cents: detail.refund.deliveryCents,
       updated_at: at,
     });
+    const actor = { kind: "admin" as const, id: null };
+    let giftCardId: string | null = null;
+    if (split.cardsCents > 0) await refundToCardsOfOrder(trx, row.order_id, split.cardsCents, actor, now);
+    if (split.newCardCents > 0) {
+      const email = detail.order.customerEmail;
+      const issued = await issueGiftCard(trx, { amountCents: split.newCardCents, recipientEmail: email, note: `Refund of a return on order ${detail.order.shortId}`, actor, now });
+      giftCardId = issued.id;
+      if (email) newCard = { code: issued.code, last4: issued.last4, email };
+    }
+    if (split.cardsCents + split.newCardCents > 0) {
+      await trx.updateTable("returns").set({ refund_gift_card_cents: split.cardsCents + split.newCardCents, refund_gift_card_id: giftCardId }).where("id", "=", id).execute();
+    }
     return creditNote;
   }).catch((error) => {
     // The provider has already been asked: say so loudly. The same return's retry is the same refund there
@@ -441,11 +468,61 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
     if (provider) logger.error({ err: error, returnId: id, provider, reference }, "returns: the provider accepted a refund the shop could not record; retry the refund");
     throw error;
   });
-  logger.info({ returnId: id, amountCents: input.amountCents, method: input.method, provider, payout }, "returns: refunded");
+  logger.info({ returnId: id, amountCents: input.amountCents, method, provider, payout, split }, "returns: refunded");
   const emailId = await sendReturnEmails(db, id, "refunded");
+  // The new card's code exists only now: it goes to the shopper in an e-mail of its own.
+  if (newCard) await sendRefundCardEmail(db, newCard, split.newCardCents, detail.order.shortId);
+  const how = refundSplitWords(split, method, provider);
   // the refund on WhatsApp, for a customer who opted in (the e-mail covers it if it fails)
-  await queueOrderUpdate(db, detail.order.id, "refunded", { returnId: id, amountCents: input.amountCents, how: refundRoute(input.method, provider), emailId }, now);
-  return RETURN_MESSAGES.refunded(input.amountCents, refundRoute(input.method, provider), formatCreditNoteNumber(number, config.CREDIT_NOTE_PREFIX));
+  await queueOrderUpdate(db, detail.order.id, "refunded", { returnId: id, amountCents: input.amountCents, how, emailId }, now);
+  return RETURN_MESSAGES.refunded(input.amountCents, how, formatCreditNoteNumber(number, config.CREDIT_NOTE_PREFIX));
+}
+
+/** The split of this refund: the shopper's choice, what the provider took and has paid back already. */
+export async function refundSplitFor(db: Queryable, returnId: string, orderId: string, amountCents: number): Promise<RefundSplit> {
+  const [ret, order, earlier] = await Promise.all([
+    db.selectFrom("returns").select("refund_to").where("id", "=", returnId).executeTakeFirstOrThrow(),
+    db.selectFrom("orders").select(["total_amount_cents", "gift_card_cents"]).where("id", "=", orderId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("returns")
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>("refund_cents"), eb.lit(0)).as("all"), eb.fn.coalesce(eb.fn.sum<number>("refund_gift_card_cents"), eb.lit(0)).as("cards")])
+      .where("order_id", "=", orderId)
+      .where("status", "=", "refunded")
+      .executeTakeFirstOrThrow(),
+  ]);
+  return splitRefund({
+    amountCents,
+    refundTo: ret.refund_to,
+    providerTookCents: Number(order.total_amount_cents) - Number(order.gift_card_cents),
+    providerRefundedCents: Number(earlier.all) - Number(earlier.cards),
+  });
+}
+
+async function sendRefundCardEmail(db: Queryable, card: { code: string; last4: string; email: string }, cents: number, shortId: string) {
+  const config = env();
+  try {
+    await sendMail(
+      {
+        to: card.email,
+        subject: `${config.SHOP_NAME}: your refund as a gift card of ${formatRand(cents)}`,
+        text: [
+          "Hi,",
+          "",
+          `As you asked, the refund of your return on order ${shortId} is a ${config.SHOP_NAME} gift card of ${formatRand(cents)}.`,
+          "",
+          `Your gift card code: ${card.code}`,
+          "",
+          `Enter it at checkout on ${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}. What you don't spend stays on the card.`,
+          "",
+          config.SHOP_NAME,
+        ].join("\n"),
+        kind: "transactional",
+      },
+      db,
+    );
+  } catch (error) {
+    logger.error({ err: error, last4: card.last4 }, "returns: the refund gift card's e-mail failed; the owner can see the card in Admin, Gift cards");
+  }
 }
 
 /** A provider refund that failed was paid by the owner by bank transfer instead. */

@@ -315,3 +315,29 @@ export function shopperStatusText(r: { status: ReturnStatus; payoutStatus: strin
       return r.payoutStatus === "pending" ? "Refund issued; the payment provider is paying it back to you." : "Refunded.";
   }
 }
+
+// ---------------------------------------------------------------- where the refund goes (docs/decisions/053)
+
+/** How the shopper wants a refund: the payment they made (the default, ECTA s44), or a new gift card if they choose it. */
+export type RefundTo = "original" | "gift_card";
+
+export interface RefundSplit {
+  /** paid back through the provider, or by the owner's EFT */
+  providerCents: number;
+  /** given back to the gift cards that paid the order */
+  cardsCents: number;
+  /** a new gift card, when the shopper chose one */
+  newCardCents: number;
+}
+
+/**
+ * Splits a refund: to a new gift card when the shopper chose it; otherwise the provider (or the EFT) pays back at most
+ * what it took less what it has already paid back, and the rest goes back to the gift cards that paid. An order paid
+ * wholly by gift card is refunded wholly to its cards.
+ */
+export function splitRefund(input: { amountCents: number; refundTo: RefundTo; providerTookCents: number; providerRefundedCents: number }): RefundSplit {
+  if (input.refundTo === "gift_card") return { providerCents: 0, cardsCents: 0, newCardCents: input.amountCents };
+  const providerLeft = Math.max(0, input.providerTookCents - input.providerRefundedCents);
+  const providerCents = Math.min(input.amountCents, providerLeft);
+  return { providerCents, cardsCents: input.amountCents - providerCents, newCardCents: 0 };
+}

@@ -53,6 +53,8 @@ export const returnRequestSchema = z.object({
     .optional()
     .transform((v) => v === "on" || v === "true"),
   note: z.string().trim().max(NOTE_MAX, `Keep the note under ${NOTE_MAX} characters`).default(""),
+  /** the refund to the payment is the default (ECTA s44); a new gift card only when the shopper picks it */
+  refundTo: z.enum(["original", "gift_card"], { error: "Choose how you want your refund" }).default("original"),
 });
 export type ReturnRequestForm = z.infer<typeof returnRequestSchema>;
 

@@ -4,6 +4,7 @@
  * PostgreSQL), its lines' returned quantities counted, the rules of returns.logic checked, the return written; the
  * partial unique index on open returns refuses a second one however the requests race. E-mails go out after the commit.
  */
+import type { RefundTo } from "./returns.logic";
 import { lineNameSql } from "~/modules/catalog/sizes.server";
 import { isPostgres, isUniqueViolation, type Queryable, type Trx } from "~/db/db.server";
 import type { ReturnKind, ReturnStatus } from "~/db/schema";
@@ -48,6 +49,8 @@ export async function returnableLines(db: Queryable, orderId: string): Promise<R
       .select(["l.id", "l.quantity", "l.unit_price_cents", "c.slug as category_slug", "c.name as category_name"])
       .select(lineNameSql("l").as("name"))
       .where("l.order_id", "=", orderId)
+      // a gift card sold is not returned: the owner cancels the order and its unspent card (docs/decisions/053)
+      .where("l.gift_card", "=", 0)
       .orderBy("l.position")
       .orderBy("l.id")
       .execute(),
@@ -186,6 +189,8 @@ export interface ReturnRequestInput {
   note: string;
   opened: boolean;
   lines: RequestedLine[];
+  /** absent: the original payment (ECTA s44's default); "gift_card" only when the shopper chose it */
+  refundTo?: RefundTo;
 }
 
 /** Locks the order's row on PostgreSQL (SQLite has one writer): requests for one order are taken one at a time. */
@@ -238,6 +243,7 @@ export async function requestReturn(db: Queryable, user: Viewer, input: ReturnRe
           reason: input.reason,
           note: input.note,
           opened: input.opened,
+          refund_to: input.refundTo ?? "original",
           requested_at: at,
           refund_due_at: refundDueAt(at),
           created_at: at,
