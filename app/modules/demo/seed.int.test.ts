@@ -5,7 +5,9 @@ import type { Database } from "~/db/schema";
 import { SA_PROVINCES } from "~/modules/orders/orders.logic";
 import { DEMO_INSPIRED_BY, DEMO_PRODUCTS, demoSizes } from "./demo-catalogue";
 import { listSizes, refreshProductSummaries } from "~/modules/catalog/sizes.server";
-import { ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
+import { DEMO_GIFT_CARD_SETTINGS, ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
+import { loadSampleSettings } from "~/modules/samples/samples.server";
+import { loadGiftCardSaleSettings, saveGiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.server";
 
 const TABLES = ["categories", "products", "product_sizes", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "coupons", "orders", "order_lines"] as const;
 
@@ -357,5 +359,21 @@ describe("resetShop", () => {
     expect((await db.selectFrom("users").select("email").execute()).map((u) => u.email)).toEqual(["owner@scentara.test"]);
     await seedDemo(db, { images: false });
     expect((await counts()).products).toBe(DEMO_PRODUCTS.length);
+  });
+});
+
+describe("the demo's samples and gift cards", () => {
+  it("turns samples and gift card sales on, but never over a setting the owner saved", async () => {
+    const db = getDb();
+    await db.deleteFrom("settings").where("key", "in", ["samples", "gift_card_sales"]).execute();
+    // the owner chose gift cards off before the seed ran
+    await saveGiftCardSaleSettings(db, { ...DEMO_GIFT_CARD_SETTINGS, enabled: false });
+    const summary = await seedDemo(db, { images: false });
+    expect(summary.settings).toBe(1);
+    expect(await loadSampleSettings(db)).toEqual({ enabled: true, priceCents: 3500, setSize: 5, setPriceCents: 15000, creditDays: 60 });
+    expect((await loadGiftCardSaleSettings(db)).enabled).toBe(false);
+    await db.deleteFrom("settings").where("key", "=", "gift_card_sales").execute();
+    await seedDemo(db, { images: false });
+    expect(await loadGiftCardSaleSettings(db)).toEqual({ enabled: true, amountsCents: [25000, 50000, 100000], minCents: 10000, maxCents: 500000 });
   });
 });

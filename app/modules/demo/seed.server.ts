@@ -10,6 +10,8 @@ import { slugify } from "~/utils/slug";
 import { numberUninvoicedPaidOrders } from "~/modules/invoices/invoice-number.server";
 import { startBulkOrderLoad, sumOrderDaysAfterLoad } from "~/modules/order-days/bulk-order-load.server";
 import { profileToColumns } from "~/modules/scent/scent-profile";
+import { hasSampleSettings, saveSampleSettings } from "~/modules/samples/samples.server";
+import { hasGiftCardSaleSettings, saveGiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.server";
 import {
   DEMO_CATEGORIES,
   DEMO_COUPONS,
@@ -63,6 +65,8 @@ export interface SeedSummary {
   zones: number;
   rules: number;
   coupons: number;
+  /** shop settings the demo turned on (samples, gift card sales) because the owner had never saved them */
+  settings: number;
 }
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -161,7 +165,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     : DEMO_PRODUCTS.map((p) => demoImageUrl(productSlug(p), p.name, p.look));
 
   return db.transaction().execute(async (trx) => {
-    const summary: SeedSummary = { categories: 0, products: 0, sizes: 0, tiers: 0, users: 0, reviews: 0, zones: 0, rules: 0, coupons: 0 };
+    const summary: SeedSummary = { categories: 0, products: 0, sizes: 0, tiers: 0, users: 0, reviews: 0, zones: 0, rules: 0, coupons: 0, settings: 0 };
     const categories = await ensureCategories(trx, now);
     summary.categories = categories.created;
 
@@ -256,6 +260,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     // Each product's columns are its one size's (docs/decisions/049); tiers written above price that size.
     await syncSingleSize(trx, [...productId.values()]);
     summary.sizes = await addDemoSizes(trx, productId);
+    summary.settings = await turnOnDemoSettings(trx, now);
 
     // Demo customers: user rows only (no account, no password: they cannot sign in).
     const emails = DEMO_CUSTOMERS.map((c) => c.email);
@@ -389,6 +394,29 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     return summary;
   });
 }
+
+/**
+ * The demo shows samples and gift cards for sale (issue 33 point 4): each setting is saved with the demo's values only
+ * when the owner has never saved it, so an owner's choice (even "off") stays. Returns how many were saved.
+ */
+async function turnOnDemoSettings(trx: Queryable, now: number): Promise<number> {
+  const at = new Date(now);
+  let saved = 0;
+  if (!(await hasSampleSettings(trx))) {
+    await saveSampleSettings(trx, DEMO_SAMPLE_SETTINGS, at);
+    saved++;
+  }
+  if (!(await hasGiftCardSaleSettings(trx))) {
+    await saveGiftCardSaleSettings(trx, DEMO_GIFT_CARD_SETTINGS, at);
+    saved++;
+  }
+  return saved;
+}
+
+/** The demo's samples: R35 each, a set of five for R150, each sample's price back on a bottle within 60 days. */
+export const DEMO_SAMPLE_SETTINGS = { enabled: true, priceCents: 3500, setSize: 5, setPriceCents: 15000, creditDays: 60 };
+/** The demo's gift cards: R250, R500, R1 000, or any whole rand from R100 to R5 000. */
+export const DEMO_GIFT_CARD_SETTINGS = { enabled: true, amountsCents: [25000, 50000, 100000], minCents: 10000, maxCents: 500000 };
 
 /**
  * On server start with SEED_DEMO=true: loads the demo catalogue only when the shop has no products at all, so a

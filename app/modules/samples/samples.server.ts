@@ -36,6 +36,11 @@ export async function loadSampleSettings(db: Queryable): Promise<SampleSettings>
   }
 }
 
+/** Has the owner ever saved the sample settings (the demo turns samples on only for a shop that never chose)? */
+export async function hasSampleSettings(db: Queryable): Promise<boolean> {
+  return !!(await db.selectFrom("settings").select("key").where("key", "=", SETTINGS_KEY).executeTakeFirst());
+}
+
 /** Saves checked settings (samples.schema.ts). The caller raises storefrontChanged: product pages show the offer. */
 export async function saveSampleSettings(db: Queryable, settings: SampleSettings, now: Date = new Date()): Promise<void> {
   const value = JSON.stringify(settings);
