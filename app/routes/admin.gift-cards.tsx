@@ -23,6 +23,9 @@ import { formatDateZA } from "~/utils/dates";
 import { formatRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
 import { env } from "~/utils/env.server";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+import { loadGiftCardSaleSettings, saveGiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.server";
+import type { GiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.logic";
 
 const PATH = "/admin/gift-cards";
 const filters = { q: { kind: "text" } } as const;
@@ -35,6 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     query,
     expiryMonths: env().GIFT_CARD_EXPIRY_MONTHS,
+    sales: await loadGiftCardSaleSettings(getDb()),
     totals: { cards: list.totals.cards, outstanding: formatRand(list.totals.outstandingCents) },
     list: {
       ...list,
@@ -61,8 +65,14 @@ export const action = adminAction(
       return { message: GIFT_CARD_ADMIN_TEXT.issued(card.code, formatRand(input.amount)), id: card.id };
     },
     cancel: async (db, { id, note }, { admin }) => (await cancelGiftCard(db, id, { actor: { kind: "admin", id: admin.id }, note }), GIFT_CARD_ADMIN_TEXT.cancelled),
+    sales: async (db, { intent: _intent, ...settings }) => {
+      await saveGiftCardSaleSettings(db, settings);
+      // the header's page and the cart's gift card lines follow the settings
+      storefrontChanged("gift card sales settings");
+      return GIFT_CARD_ADMIN_TEXT.salesSaved;
+    },
   },
-  { failure: { issue: GIFT_CARD_ADMIN_TEXT.failedIssue, cancel: GIFT_CARD_ADMIN_TEXT.failedCancel } },
+  { failure: { issue: GIFT_CARD_ADMIN_TEXT.failedIssue, cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, sales: GIFT_CARD_ADMIN_TEXT.failedSales } },
 );
 
 export function meta() {
@@ -96,7 +106,12 @@ export default function GiftCards({ loaderData: d }: Route.ComponentProps) {
     <AdminPage
       title="Gift cards"
       description={`Cards paid at checkout like money. Valid ${d.expiryMonths / 12} years from issue; a cancelled card's balance is void.`}
-      actions={<IssueDialog query={query} />}
+      actions={
+        <div className="flex flex-wrap gap-3">
+          <SalesDialog query={query} sales={d.sales} />
+          <IssueDialog query={query} />
+        </div>
+      }
       stats={[
         { label: "Active cards", value: totals.cards },
         { label: "Outstanding balance", value: totals.outstanding },
@@ -157,6 +172,44 @@ function IssueDialog({ query }: { query: ListQuery }) {
         Note (optional)
         <input name="note" maxLength={300} placeholder="Sorry about the late parcel" className={`${controlClass} mt-1 normal-case tracking-normal`} />
       </label>
+    </FormDialog>
+  );
+}
+
+/** Selling gift cards at /gift-cards (docs/decisions/053): on or off, the amounts as pills, and any amount in a range. */
+function SalesDialog({ query, sales }: { query: ListQuery; sales: GiftCardSaleSettings }) {
+  const label = "block text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft";
+  const rand = (c: number | null) => (c === null ? "" : String(c / 100));
+  return (
+    <FormDialog
+      title="Sell gift cards"
+      trigger={sales.enabled ? "Gift card sales: on" : "Gift card sales: off"}
+      triggerClassName={`${buttonClass("secondary", "md")} whitespace-nowrap`}
+      openHref={listHref(PATH, query, { edit: "sales" })}
+      closeHref={listHref(PATH, query)}
+      openOnLoad={query.edit === "sales"}
+      submitLabel="Save"
+    >
+      <input type="hidden" name="intent" value="sales" />
+      <label className="flex items-center gap-3 text-sm text-ink">
+        <input type="checkbox" name="enabled" defaultChecked={sales.enabled} className="h-4 w-4 accent-[var(--color-ink)]" />
+        Sell gift cards at /gift-cards (no VAT on the card: it is charged when the card is spent)
+      </label>
+      <label className={label}>
+        Amounts (R, whole rand)
+        <input name="amounts" defaultValue={sales.amountsCents.map((c) => c / 100).join(", ")} placeholder="250, 500, 1000" className={`${controlClass} mt-1`} />
+      </label>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <label className={label}>
+          Any amount from (R)
+          <input name="min" inputMode="numeric" defaultValue={rand(sales.minCents)} placeholder="100" className={`${controlClass} mt-1`} />
+        </label>
+        <label className={label}>
+          To (R)
+          <input name="max" inputMode="numeric" defaultValue={rand(sales.maxCents)} placeholder="5000" className={`${controlClass} mt-1`} />
+        </label>
+      </div>
+      <p className="text-xs text-muted">Leave the range empty to sell only the amounts above.</p>
     </FormDialog>
   );
 }

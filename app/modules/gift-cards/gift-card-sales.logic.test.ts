@@ -78,3 +78,20 @@ describe("where a refund goes", () => {
     expect(splitRefund({ amountCents: 30000, refundTo: "gift_card", providerTookCents: 76900, providerRefundedCents: 0 })).toEqual({ providerCents: 0, cardsCents: 0, newCardCents: 30000 });
   });
 });
+
+describe("the owner's sales form", () => {
+  it("reads amounts and a range in whole rand, and refuses half a range or nothing to sell", async () => {
+    const { giftCardAdminIntent } = await import("./gift-cards-admin.schema");
+    expect(giftCardAdminIntent.parse({ intent: "sales", enabled: "on", amounts: "1 000, 250, R500", min: "100", max: "5000" })).toEqual({
+      intent: "sales",
+      enabled: true,
+      amountsCents: [25000, 50000, 100000],
+      minCents: 10000,
+      maxCents: 500000,
+    });
+    expect(giftCardAdminIntent.parse({ intent: "sales", amounts: "300", min: "", max: "" })).toMatchObject({ enabled: false, minCents: null, maxCents: null });
+    expect(giftCardAdminIntent.safeParse({ intent: "sales", amounts: "300", min: "100", max: "" }).success).toBe(false);
+    expect(giftCardAdminIntent.safeParse({ intent: "sales", amounts: "", min: "", max: "" }).success).toBe(false);
+    expect(giftCardAdminIntent.safeParse({ intent: "sales", amounts: "250.50" }).success).toBe(false);
+  });
+});

@@ -11,6 +11,11 @@ export const GIFT_CARD_ADMIN_TEXT = {
   email: "Enter a valid e-mail address, or leave it empty",
   none: "No gift cards yet",
   noMatches: "No gift cards match your search",
+  amounts: "Enter up to 8 amounts in whole rand, separated by commas, e.g. 250, 500, 1000",
+  range: "Enter both ends of the range in whole rand (the lower first), or leave both empty",
+  nothingToSell: "Offer at least one amount or a range",
+  salesSaved: "Gift card sales saved",
+  failedSales: "Failed to save gift card sales",
 } as const;
 
 /** A goodwill card of more than R50 000 is a typing slip, not a gesture. */
@@ -26,6 +31,54 @@ const optionalNote = z
   .transform((v) => v || undefined);
 
 const cancel = z.object({ intent: z.literal("cancel"), id, note: optionalNote });
+
+/** Whole rand as the owner types it ("1 000", "R500"), in cents; "" = none. */
+function wholeRand(v: string): number | null | undefined {
+  const t = v.trim().replace(/^R\s*/i, "").replace(/[\s\u00a0]/g, "");
+  if (!t) return null;
+  return /^\d{1,6}$/.test(t) && Number(t) > 0 ? Number(t) * 100 : undefined;
+}
+
+/**
+ * Selling gift cards (docs/decisions/053): on or off, the amounts offered as pills ("250, 500, 1000") and the range of
+ * any other whole-rand amount (both empty: none). At least one amount or a range.
+ */
+const sales = z
+  .object({
+    intent: z.literal("sales"),
+    enabled: z
+      .string()
+      .optional()
+      .transform((v) => v === "on" || v === "true"),
+    amounts: z
+      .string()
+      .max(200)
+      .default("")
+      .transform((v, ctx) => {
+        const parts = v.split(/[,;]/).map((p) => p.trim()).filter(Boolean);
+        const cents = parts.map(wholeRand);
+        if (cents.some((c) => c === undefined || c === null || c > MAX_GIFT_CARD_CENTS) || cents.length > 8) {
+          ctx.addIssue({ code: "custom", message: GIFT_CARD_ADMIN_TEXT.amounts });
+          return z.NEVER;
+        }
+        return [...new Set(cents as number[])].sort((a, b) => a - b);
+      }),
+    min: z.string().default(""),
+    max: z.string().default(""),
+  })
+  .transform((v, ctx) => {
+    const [min, max] = [wholeRand(v.min), wholeRand(v.max)];
+    const noRange = min === null && max === null;
+    if (!noRange && (min === undefined || max === undefined || min === null || max === null || min > max || max > MAX_GIFT_CARD_CENTS)) {
+      ctx.addIssue({ code: "custom", message: GIFT_CARD_ADMIN_TEXT.range, path: ["min"] });
+      return z.NEVER;
+    }
+    if (v.amounts.length === 0 && noRange) {
+      ctx.addIssue({ code: "custom", message: GIFT_CARD_ADMIN_TEXT.nothingToSell, path: ["amounts"] });
+      return z.NEVER;
+    }
+    return { intent: v.intent, enabled: v.enabled, amountsCents: v.amounts, minCents: noRange ? null : (min as number), maxCents: noRange ? null : (max as number) };
+  });
 
 /** The card's own page: cancel it. */
 export const giftCardCancelIntent = z.discriminatedUnion("intent", [cancel]);
@@ -52,4 +105,5 @@ export const giftCardAdminIntent = z.discriminatedUnion("intent", [
     note: optionalNote,
   }),
   cancel,
+  sales,
 ]);
