@@ -18,6 +18,7 @@ import type { SavedCartLine } from "~/db/schema";
 import type { CartLine } from "~/modules/cart/cart.browser";
 import { newId } from "~/utils/ids";
 import { mergeCartLines, sameCartLines, type CartSyncRequest } from "./saved-cart.logic";
+import { giftCardLineLabel, giftCardLineName, isGiftCardLine, parseGiftCardToken } from "~/modules/gift-cards/gift-card-sales.logic";
 
 export interface SyncedCart {
   /** whose cart this is, as an opaque tag the browser keeps (cartOwnerTag) */
@@ -46,7 +47,8 @@ async function knownLines(db: Queryable, lines: readonly SavedCartLine[]): Promi
     sizeIds.length ? (await db.selectFrom("product_sizes").select(["id", "product_id"]).where("id", "in", sizeIds).execute()).map((s) => [s.id, s.product_id]) : [],
   );
   return lines
-    .filter((l) => products.has(l.productId) && (!l.sizeId || sizes.get(l.sizeId) === l.productId))
+    // a gift card line is no product: it is kept while its token reads (the quote checks the rest, docs/decisions/053)
+    .filter((l) => (isGiftCardLine(l) ? parseGiftCardToken(l.sizeId) !== null : products.has(l.productId) && (!l.sizeId || sizes.get(l.sizeId) === l.productId)))
     .map((l) => (l.sizeId ? { productId: l.productId, sizeId: l.sizeId, quantity: l.quantity } : { productId: l.productId, quantity: l.quantity }));
 }
 
@@ -71,6 +73,11 @@ export async function cartLinesForBrowser(db: Queryable, lines: readonly SavedCa
   );
   const out: CartLine[] = [];
   for (const l of lines) {
+    const gift = isGiftCardLine(l) ? parseGiftCardToken(l.sizeId) : null;
+    if (gift) {
+      out.push({ id: l.productId, size: l.sizeId!, sizeLabel: giftCardLineLabel(gift), name: giftCardLineName(gift), price: gift.amountCents, quantity: l.quantity });
+      continue;
+    }
     const product = products.get(l.productId);
     if (!product) continue;
     const size = l.sizeId ? sizes.get(l.sizeId) : undefined;

@@ -19,6 +19,7 @@ import { resolveGiftCardCodes } from "./gift-card-orders.server";
 import { GIFT_CARD_PRODUCT_ID, giftCardToken, type GiftCardRequest } from "./gift-card-sales.logic";
 import { GIFT_CARD_SALE_MESSAGES, giftCardPdfPath, saveGiftCardSaleSettings, sendDueGiftCardEmails, soldGiftCardsOfOrder } from "./gift-card-sales.server";
 import { findGiftCardByCode, giftCardLedger } from "./gift-cards.server";
+import { syncSavedCart } from "~/modules/cart/saved-cart.server";
 
 /**
  * Gift cards sold (docs/decisions/053 "Selling gift cards") on the real database (both engines) and a real SMTP
@@ -93,6 +94,14 @@ describe("quote", () => {
     const goods = 89900 - 8990 + q.totals.shippingCents;
     expect(q.totals.totalCents).toBe(goods + 50000);
     expect(q.totals.vatIncludedCents).toBe(vatInInclusiveTotal(goods));
+  });
+});
+
+describe("the signed-in shopper's saved cart", () => {
+  it("keeps a gift card line, named and priced from its token, so signing in never drops it", async () => {
+    const line = card();
+    const synced = await syncSavedCart(db(), buyer.id, { lines: [line], baseVersion: null, owner: null });
+    expect(synced.lines).toEqual([{ id: GIFT_CARD_PRODUCT_ID, size: line.sizeId, sizeLabel: "R500.00", name: "Gift card for Thandi", price: 50000, quantity: 1 }]);
   });
 });
 
