@@ -4,16 +4,19 @@
  * copies (server/page-cache.ts) whose loaders never read the session, so the page knows only the role, and the cart
  * travels by this script's own request.
  *
- * The browser remembers whose cart it last synced (an opaque tag from the server) and the version it saw, and sends both
- * with its lines; the server decides:
+ * The browser remembers whose cart it last synced (an opaque tag from the server), the version it saw and that
+ * version's lines, and sends them with its cart; the server decides:
  * - mergeCartAtSignIn, the first sync of a page a signed-in shopper opens: when this browser has not synced for this
- *   shopper before (the sign-in, on this device) or another device changed the cart since, the server merges — every
- *   item of both, a product in a size both hold at the larger quantity — and the merged cart replaces the browser's;
- * - saveCartToServer, every later change (debounced): it replaces the server's copy when this browser saw its latest
- *   version (so a removal sticks), and merges the same way otherwise.
+ *   shopper before (the sign-in, on this device) the server merges — every item of both, a product in a size both hold
+ *   at the larger quantity — and the merged cart replaces the browser's;
+ * - otherwise (that first sync and every later change, debounced) it replaces the server's copy when this browser saw
+ *   its latest version, and when another device changed the cart since, this browser's changes since the version it
+ *   saw go over the other device's: removals on either device stick (rebaseCartLines).
  */
 import { readCart, writeCart, type CartLine } from "./cart.browser";
 import { linesInput } from "~/modules/orders/cart-quote";
+import type { SavedCartLine } from "~/db/schema";
+import { rebaseCartLines } from "./saved-cart.logic";
 
 const SYNC_KEY = "cart-sync";
 export const CART_SYNC_PATH = "/api/cart";
@@ -23,9 +26,13 @@ export const CART_SYNC_DEBOUNCE_MS = 800;
 interface SyncState {
   owner: string;
   version: number;
+  /** that version's lines (absent in a state kept before they were: the server then merges) */
+  lines?: SavedCartLine[];
 }
 
-interface SyncAnswer extends SyncState {
+interface SyncAnswer {
+  owner: string;
+  version: number;
   lines: CartLine[];
 }
 
@@ -62,14 +69,30 @@ async function post(): Promise<void> {
   body.set("lines", sentKey);
   body.set("baseVersion", state ? String(state.version) : "");
   body.set("owner", state?.owner ?? "");
+  body.set("baseLines", state?.lines ? JSON.stringify(state.lines) : "");
   const response = await fetch(CART_SYNC_PATH, { method: "POST", body, credentials: "same-origin" });
   if (!response.ok) return; // signed out meanwhile, or a hiccup: the next change tries again
   const answer = (await response.json()) as SyncAnswer;
-  // Changed again while this was on its way: keep the browser's lines and the old version, so the next save merges.
-  if (cartSyncKey(readCart()) !== sentKey) return;
-  writeState({ owner: answer.owner, version: answer.version });
+  const agreed = linesInput(answer.lines);
+  writeState({ owner: answer.owner, version: answer.version, lines: agreed });
   lastSynced = cartSyncKey(answer.lines);
-  if (lastSynced !== sentKey) writeCart(answer.lines);
+  const now = readCart();
+  if (cartSyncKey(now) === sentKey) {
+    if (lastSynced !== sentKey) writeCart(answer.lines);
+    return;
+  }
+  // Changed again while this was on its way: this tab's newer changes go over the answer, and are saved next (their
+  // change event) against the version just answered.
+  const rebased = rebaseCartLines(JSON.parse(sentKey) as SavedCartLine[], linesInput(now), agreed);
+  if (JSON.stringify(rebased) !== JSON.stringify(linesInput(now))) writeCart(asCartLines(rebased, [...now, ...answer.lines]));
+}
+
+/** Lines back in the browser's shape, each named and priced as this tab or the server last had it. */
+function asCartLines(lines: readonly SavedCartLine[], known: readonly CartLine[]): CartLine[] {
+  return lines.flatMap((l) => {
+    const had = known.find((k) => k.id === l.productId && (k.size ?? undefined) === l.sizeId);
+    return had ? [{ ...had, quantity: l.quantity }] : [];
+  });
 }
 
 function queue(): Promise<void> {

@@ -21,6 +21,30 @@ export function mergeCartLines(first: readonly SavedCartLine[], second: readonly
   return [...merged.values()].slice(0, MAX_CART_LINES).map((l) => ({ ...l, quantity: Math.min(l.quantity, MAX_LINE_QUANTITY) }));
 }
 
+/**
+ * A cart changed on two sides since they last agreed (`base`): this device's cart (`mine`) and the server's, changed by
+ * another device meanwhile (`theirs`). Per line (product and size): a side that did not change it takes the other's
+ * change, a removal included; both changed it: the larger quantity, and a line removed on one side but changed on the
+ * other stays (a conflict keeps the item). This device's order first, then the server's new lines.
+ */
+export function rebaseCartLines(base: readonly SavedCartLine[], mine: readonly SavedCartLine[], theirs: readonly SavedCartLine[]): SavedCartLine[] {
+  const quantities = (lines: readonly SavedCartLine[]) => new Map(lines.map((l) => [cartLineKey(l), l.quantity]));
+  const [b, m, t] = [quantities(base), quantities(mine), quantities(theirs)];
+  const out: SavedCartLine[] = [];
+  const seen = new Set<string>();
+  for (const line of [...mine, ...theirs]) {
+    const key = cartLineKey(line);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const was = b.get(key) ?? 0;
+    const here = m.get(key) ?? 0;
+    const there = t.get(key) ?? 0;
+    const quantity = here === was ? there : there === was ? here : Math.max(here, there);
+    if (quantity > 0) out.push({ ...line, quantity: Math.min(quantity, MAX_LINE_QUANTITY) });
+  }
+  return out.slice(0, MAX_CART_LINES);
+}
+
 /** The same lines in the same order and quantities (a sync that changes nothing writes nothing). */
 export function sameCartLines(a: readonly SavedCartLine[], b: readonly SavedCartLine[]): boolean {
   return a.length === b.length && a.every((l, i) => cartLineKey(l) === cartLineKey(b[i]!) && l.quantity === b[i]!.quantity);
@@ -31,6 +55,11 @@ export interface CartSyncRequest {
   lines: SavedCartLine[];
   /** the server cart's version this browser last saw; null: none (it merges) */
   baseVersion: number | null;
+  /**
+   * the lines of that version as this browser last had them from the server; with an older version they tell what
+   * each side changed since (rebaseCartLines). Absent (a browser synced before they were kept): it merges.
+   */
+  baseLines?: SavedCartLine[] | null;
   /** the owner tag of its last sync (cartOwnerTag); another shopper's, or none: it merges */
   owner: string | null;
 }

@@ -5,10 +5,13 @@
  *
  * - Only what and how many is stored (product, size, quantity); names and prices are read from the database whenever
  *   lines are answered, so a price a browser sends is never kept or believed.
- * - A browser that saw the server's latest version replaces it (its removals count); one that did not (the first sync
- *   after sign-in, or another device changed the cart meanwhile) merges: every line of both, a product in a size in
- *   both at the larger quantity (mergeCartLines). Two devices saving at once: the update is conditional on the version
- *   read, and the loser reads again and merges.
+ * - A browser that saw the server's latest version replaces it (its removals count). One that saw an older version
+ *   (another device changed the cart meanwhile) sends the lines of the version it saw, and its changes since are
+ *   applied over the other device's (rebaseCartLines: a removal on either side sticks; a line both changed keeps the
+ *   larger quantity). Only a browser that never synced for this shopper (the sign-in on this device) or kept no such
+ *   lines merges: every line of both, a product in a size in both at the larger quantity (mergeCartLines). Two devices
+ *   saving at once: the update is conditional on the version read, and the loser reads again and rebases.
+ * - Sample and discovery-set lines (reserved size tokens, app/modules/samples) are kept while they are on offer.
  * - `cart_id` is new when the cart gets its first item and cleared when it is emptied: a reminder is per cart_id.
  */
 import { createHmac } from "node:crypto";
@@ -16,9 +19,11 @@ import type { DB, Queryable } from "~/db/db.server";
 import { authSecret } from "~/modules/accounts/auth-secret.server";
 import type { SavedCartLine } from "~/db/schema";
 import type { CartLine } from "~/modules/cart/cart.browser";
+import { cartLineKey } from "~/modules/orders/cart-quote";
 import { newId } from "~/utils/ids";
-import { mergeCartLines, sameCartLines, type CartSyncRequest } from "./saved-cart.logic";
 import { giftCardLineLabel, giftCardLineName, isGiftCardLine, parseGiftCardToken } from "~/modules/gift-cards/gift-card-sales.logic";
+import { isSampleLine, quoteSampleLines } from "~/modules/samples/samples.server";
+import { mergeCartLines, rebaseCartLines, sameCartLines, type CartSyncRequest } from "./saved-cart.logic";
 
 export interface SyncedCart {
   /** whose cart this is, as an opaque tag the browser keeps (cartOwnerTag) */
@@ -39,6 +44,7 @@ export function cartOwnerTag(userId: string): string {
 /** Lines of products that exist, in a size of that product when one is named; anything else is dropped. */
 async function knownLines(db: Queryable, lines: readonly SavedCartLine[]): Promise<SavedCartLine[]> {
   if (lines.length === 0) return [];
+  const onOffer = await sampleLinesOnOffer(db, lines);
   const products = new Set(
     (await db.selectFrom("products").select("id").where("id", "in", [...new Set(lines.map((l) => l.productId))]).execute()).map((p) => p.id),
   );
@@ -47,9 +53,22 @@ async function knownLines(db: Queryable, lines: readonly SavedCartLine[]): Promi
     sizeIds.length ? (await db.selectFrom("product_sizes").select(["id", "product_id"]).where("id", "in", sizeIds).execute()).map((s) => [s.id, s.product_id]) : [],
   );
   return lines
-    // a gift card line is no product: it is kept while its token reads (the quote checks the rest, docs/decisions/053)
-    .filter((l) => (isGiftCardLine(l) ? parseGiftCardToken(l.sizeId) !== null : products.has(l.productId) && (!l.sizeId || sizes.get(l.sizeId) === l.productId)))
+    // a gift card line is no product: it is kept while its token reads (the quote checks the rest, docs/decisions/053);
+    // a sample or set line while it is on offer
+    .filter((l) =>
+      isGiftCardLine(l)
+        ? parseGiftCardToken(l.sizeId) !== null
+        : isSampleLine(l)
+          ? onOffer.has(cartLineKey(l))
+          : products.has(l.productId) && (!l.sizeId || sizes.get(l.sizeId) === l.productId),
+    )
     .map((l) => (l.sizeId ? { productId: l.productId, sizeId: l.sizeId, quantity: l.quantity } : { productId: l.productId, quantity: l.quantity }));
+}
+
+/** The cart's sample and set lines still on offer, by key, named and priced as the cart quotes them. */
+async function sampleLinesOnOffer(db: Queryable, lines: readonly SavedCartLine[]) {
+  const quoted = await quoteSampleLines(db, lines.filter(isSampleLine));
+  return new Map(quoted.lines.map((l) => [l.key, l]));
 }
 
 /**
@@ -71,11 +90,17 @@ export async function cartLinesForBrowser(db: Queryable, lines: readonly SavedCa
   const sizes = new Map(
     sizeIds.length ? (await db.selectFrom("product_sizes").select(["id", "label", "price_cents"]).where("id", "in", sizeIds).execute()).map((s) => [s.id, s]) : [],
   );
+  const samples = await sampleLinesOnOffer(db, lines);
   const out: CartLine[] = [];
   for (const l of lines) {
     const gift = isGiftCardLine(l) ? parseGiftCardToken(l.sizeId) : null;
     if (gift) {
       out.push({ id: l.productId, size: l.sizeId!, sizeLabel: giftCardLineLabel(gift), name: giftCardLineName(gift), price: gift.amountCents, quantity: l.quantity });
+      continue;
+    }
+    const sample = samples.get(cartLineKey(l));
+    if (sample) {
+      out.push({ id: l.productId, size: sample.sizeId, sizeLabel: sample.sizeLabel, name: sample.name, price: sample.unitPriceCents, quantity: l.quantity });
       continue;
     }
     const product = products.get(l.productId);
@@ -108,6 +133,7 @@ export async function syncSavedCart(db: DB, userId: string, request: CartSyncReq
   // a browser whose last sync was for someone else (or no one) merges, whatever version it names
   const baseVersion = request.owner === owner ? request.baseVersion : null;
   const incoming = await knownLines(db, request.lines);
+  const baseLines = baseVersion !== null && request.baseLines ? request.baseLines : null;
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = await db.selectFrom("saved_carts").select(["version", "lines", "cart_id"]).where("user_id", "=", userId).executeTakeFirst();
     if (!row) {
@@ -129,7 +155,7 @@ export async function syncSavedCart(db: DB, userId: string, request: CartSyncReq
     }
     const version = Number(row.version);
     // this browser's lines first (the device in hand), then what only the server had
-    const next = baseVersion === version ? incoming : mergeCartLines(incoming, row.lines);
+    const next = baseVersion === version ? incoming : baseLines ? rebaseCartLines(baseLines, incoming, row.lines) : mergeCartLines(incoming, row.lines);
     if (sameCartLines(next, row.lines)) return { owner, version, lines: await cartLinesForBrowser(db, next) };
     const updated = await db
       .updateTable("saved_carts")
