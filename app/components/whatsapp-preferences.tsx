@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import { normalizeSaPhone } from "~/modules/orders/orders.logic";
 import { useRootData } from "~/modules/settings/root-data";
-import { WHATSAPP_CONSENT } from "~/modules/whatsapp/templates";
+import { WHATSAPP_CONSENT, WHATSAPP_MARKETING_CONSENT } from "~/modules/whatsapp/templates";
 import { formatDateZA } from "~/utils/dates";
 
 type Answer = { ok: true; intent?: string; message?: string } | { ok: false; error: string; fieldErrors: Record<string, string> } | undefined;
@@ -12,9 +12,10 @@ type Answer = { ok: true; intent?: string; message?: string } | { ok: false; err
 /**
  * The profile's WhatsApp order updates (docs/decisions/055): on — the number and "Stop WhatsApp updates"; off — the
  * number (the last order's to start with) and the opt-in's own words (WHATSAPP_CONSENT, as the consent log records
- * them) above its button. Nothing is on until the person presses it.
+ * them) above its button. While updates are on, reminders on WhatsApp (marketing, a consent of its own) with their own
+ * words and button. Nothing is on until the person presses it.
  */
-export function WhatsappPreferences({ whatsapp, actionData }: { whatsapp: { active: boolean; phone: string; since: string | null }; actionData: Answer }) {
+export function WhatsappPreferences({ whatsapp, actionData }: { whatsapp: { active: boolean; reminders: boolean; phone: string; since: string | null }; actionData: Answer }) {
   const { shop } = useRootData();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && String(navigation.formData?.get("intent") ?? "").startsWith("whatsapp");
@@ -43,7 +44,34 @@ export function WhatsappPreferences({ whatsapp, actionData }: { whatsapp: { acti
             {busy ? "Stopping…" : "Stop WhatsApp updates"}
           </Button>
         </Form>
-      ) : (
+      ) : null}
+      {whatsapp.active ? (
+        <Form method="post" className="mt-8 space-y-4 border-t border-line pt-6" data-testid="whatsapp-reminders">
+          <h3 className="text-lg text-ink">Reminders on WhatsApp</h3>
+          {whatsapp.reminders ? (
+            <>
+              <input type="hidden" name="intent" value="whatsapp-reminders-off" />
+              <p className="text-sm leading-relaxed text-ink-soft">
+                On: at most one reminder per cart you leave with items or order you have not paid yet, to {whatsapp.phone}.
+              </p>
+              <Button type="submit" variant="secondary" disabled={busy}>
+                Stop WhatsApp reminders
+              </Button>
+            </>
+          ) : (
+            <>
+              <input type="hidden" name="intent" value="whatsapp-reminders-on" />
+              {/* the words the consent log records when this button is pressed (marketing: separate from order updates) */}
+              <p className="text-sm font-medium text-ink">{WHATSAPP_MARKETING_CONSENT.label(normalizeSaPhone(whatsapp.phone) ?? whatsapp.phone)}</p>
+              <p className="text-sm leading-relaxed text-ink-soft">{WHATSAPP_MARKETING_CONSENT.description(shop.name)}</p>
+              <Button type="submit" variant="secondary" disabled={busy}>
+                Turn on WhatsApp reminders
+              </Button>
+            </>
+          )}
+        </Form>
+      ) : null}
+      {whatsapp.active ? null : (
         <Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="whatsapp-on" />
           <Field label="WhatsApp number" error={refused ?? undefined} hint="South African mobile number, e.g. 082 123 4567">

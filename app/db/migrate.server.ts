@@ -36,6 +36,7 @@ import * as whatsapp from "./migrations/0038_whatsapp";
 import * as reminders from "./migrations/0039_reminders";
 import * as wishlistsAndStockAlerts from "./migrations/0040_wishlists_and_stock_alerts";
 import * as giftCardSales from "./migrations/0041_gift_card_sales";
+import * as whatsappReminders from "./migrations/0043_whatsapp_reminders";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   "0039_reminders": reminders,
   "0040_wishlists_and_stock_alerts": wishlistsAndStockAlerts,
   "0041_gift_card_sales": giftCardSales,
+  "0043_whatsapp_reminders": whatsappReminders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -606,7 +606,7 @@ export interface RetentionRunsTable {
 }
 
 /** Every consent given or withdrawn, one row each, never updated (migration 0024, docs/decisions/039). */
-export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice" | "stock_alert" | "wishlist_alerts" | "whatsapp_updates";
+export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice" | "stock_alert" | "wishlist_alerts" | "whatsapp_updates" | "whatsapp_marketing";
 /** whatsapp_reply: a "STOP" sent to the shop's WhatsApp number (docs/decisions/055) */
 export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin" | "product_page" | "wishlist" | "whatsapp_reply";
 
@@ -816,6 +816,8 @@ export interface WhatsappSubscriptionsTable {
   phone: string;
   opted_in_at: Timestamp;
   opted_out_at: NullableTimestamp;
+  /** reminders on WhatsApp agreed to (marketing, a purpose of its own; migration 0043); null: not agreed. Ends with the subscription. */
+  marketing_opted_in_at: NullableTimestamp;
   updated_at: Timestamp;
 }
 
@@ -827,7 +829,10 @@ export interface WhatsappMessagesTable {
   id: string;
   /** `<event>:<order id>` (a refund adds its return): unique, so the same news is never queued twice */
   dedupe_key: string;
-  order_id: string;
+  /** null: a cart's reminder (migration 0043) */
+  order_id: string | null;
+  /** the reminder this message carries (migration 0043) */
+  reminder_id: Defaulted<string | null>;
   user_id: string | null;
   event: string;
   to_phone: string;

@@ -1,13 +1,14 @@
 /**
  * Admin → WhatsApp (docs/decisions/055): whether order updates go out (Meta's Cloud API, the shop's test sender, or
- * off), what to register with Meta — the webhook address and every template's name, language, category and body, read
- * from the same TEMPLATES the sender sends — and how the last messages fared.
+ * off), what to register with Meta — the webhook address and every template's name, language, category, body and when
+ * a shopper gets it, read from the same templates the sender sends (order updates, then the reminders of decision
+ * 056) — and how the last messages fared.
  */
 import type { Route } from "./+types/admin.whatsapp";
 import { AdminPage } from "~/components/admin/admin-page";
 import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
-import { TEMPLATES, WHATSAPP_EVENTS, MESSAGE_STATUS_LABELS } from "~/modules/whatsapp/templates";
+import { allTemplates, MESSAGE_STATUS_LABELS } from "~/modules/whatsapp/templates";
 import { whatsappMode } from "~/modules/whatsapp/whatsapp.server";
 import { env } from "~/utils/env.server";
 
@@ -26,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     language: config.WHATSAPP_TEMPLATE_LANGUAGE,
     webhookUrl: `${config.PUBLIC_BASE_URL.replace(/\/+$/, "")}/webhooks/whatsapp`,
     counts: counts.map((c) => ({ status: c.status, label: MESSAGE_STATUS_LABELS[c.status] ?? c.status, n: Number(c.n) })),
-    templates: WHATSAPP_EVENTS.map((e) => TEMPLATES[e]),
+    templates: allTemplates(),
   };
 }
 
@@ -44,7 +45,10 @@ const label = "text-[0.68rem] font-medium uppercase tracking-[0.16em] text-muted
 
 export default function AdminWhatsapp({ loaderData: d }: Route.ComponentProps) {
   return (
-    <AdminPage title="WhatsApp" description="Order updates on WhatsApp, for shoppers who opted in at checkout or in their profile.">
+    <AdminPage
+      title="WhatsApp"
+      description="Order updates on WhatsApp, for shoppers who opted in at checkout or in their profile; reminders, for those who also agreed to reminders on WhatsApp in their profile."
+    >
       <section aria-labelledby="wa-state" className="border border-line bg-white p-5 text-sm text-ink-soft">
         <h2 id="wa-state" className={label}>
           Sending
@@ -81,6 +85,9 @@ export default function AdminWhatsapp({ loaderData: d }: Route.ComponentProps) {
                 <span className="text-xs text-muted">
                   {t.category} · {d.language}
                 </span>
+              </p>
+              <p className="mt-2 text-ink-soft" data-testid="template-when">
+                {t.when}
               </p>
               <p className="mt-3 whitespace-pre-line break-words border-l-2 border-gold bg-sand/50 px-3 py-2 text-ink-soft">{t.body}</p>
               <p className="mt-2 break-words text-xs text-muted">

@@ -14,7 +14,7 @@ import { formError } from "~/utils/errors";
 import { formatDateZA } from "~/utils/dates";
 import { readFields } from "~/utils/request.server";
 import { WhatsappPreferences } from "~/components/whatsapp-preferences";
-import { changeProfileWhatsapp, profileWhatsapp } from "~/modules/whatsapp/profile.server";
+import { changeProfileWhatsapp, PROFILE_WHATSAPP_INTENTS, profileWhatsapp } from "~/modules/whatsapp/profile.server";
 import { DomainError } from "~/utils/errors";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -25,7 +25,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUserAction(request);
   const fields = await readFields(request);
-  if (fields.intent === "whatsapp-on" || fields.intent === "whatsapp-off") {
+  if (PROFILE_WHATSAPP_INTENTS.includes(fields.intent as never)) {
     try {
       return { ok: true as const, intent: "whatsapp" as const, message: await changeProfileWhatsapp(getDb(), user.id, fields) };
     } catch (error) {

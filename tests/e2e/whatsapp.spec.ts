@@ -2,7 +2,8 @@
  * WhatsApp order updates in Chromium at 360 px (issue 34 points 1 and 5; docs/decisions/055): the shopper ticks the
  * opt-in at checkout (never ticked before), pays on the simulated provider's page, and the owner's order row shows
  * "Payment received" as a test message that the shop's test sender reports delivered (its signed webhook, back to
- * this shop). Screenshots of the opt-in and of the admin's view at 1280, 390 and 360 px.
+ * this shop). Screenshots of the opt-in and of the admin's view at 1280, 390 and 360 px. Then the reminders' templates
+ * in the admin's list, and the shopper's separate opt-in to reminders on WhatsApp in the profile.
  */
 import { mkdirSync } from "node:fs";
 import { expect, test } from "./helpers/test";
@@ -66,7 +67,25 @@ test("WhatsApp: tick the opt-in at checkout → pay → the admin sees Payment r
   await admin.goto("/admin/whatsapp");
   await expect(admin.getByTestId("whatsapp-mode")).toContainText("Test messages");
   await expect(admin.getByText("payment_received", { exact: true })).toBeVisible();
+  // the reminders' templates are listed with the others, and each says when a shopper gets it
+  await expect(admin.getByText("cart_reminder", { exact: true })).toBeVisible();
+  await expect(admin.getByText("unpaid_order_reminder", { exact: true })).toBeVisible();
+  await expect(admin.getByTestId("template-when").first()).toContainText("bank transfer");
   await admin.setViewportSize({ width: 390, height: 900 });
   await screenshot(admin, { path: "test-results/screenshots/whatsapp-admin-templates-390.jpg", fullPage: true });
   await owner.close();
+
+  // Reminders on WhatsApp are a consent of their own: offered in the profile, off until pressed, then on
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/profile/preferences");
+  const reminders = page.getByTestId("whatsapp-reminders");
+  await expect(reminders).toContainText("Reminders on WhatsApp to 082 555 0147");
+  await expect(reminders).toContainText("never more than one per cart or order");
+  await reminders.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  await screenshot(page, { path: "test-results/screenshots/whatsapp-reminders-opt-in-360.jpg" });
+  await reminders.getByRole("button", { name: "Turn on WhatsApp reminders" }).click();
+  await expect(page.getByText(/Reminders on WhatsApp are on: at most one per cart or unpaid order, to 082 555 0147/)).toBeVisible();
+  await expect(reminders.getByRole("button", { name: "Stop WhatsApp reminders" })).toBeVisible();
 });

@@ -6,7 +6,7 @@
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
 import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "~/modules/legal/versions";
 
-export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts", "whatsapp_updates"] as const satisfies readonly ConsentPurpose[];
+export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts", "whatsapp_updates", "whatsapp_marketing"] as const satisfies readonly ConsentPurpose[];
 export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin", "product_page", "wishlist", "whatsapp_reply"] as const satisfies readonly ConsentSource[];
 
 /**
@@ -75,6 +75,7 @@ export const PURPOSE_LABELS: Record<ConsentPurpose, string> = {
   stock_alert: "Back-in-stock e-mail",
   wishlist_alerts: "Wishlist e-mails",
   whatsapp_updates: "WhatsApp order updates",
+  whatsapp_marketing: "WhatsApp reminders",
 };
 
 export const SOURCE_LABELS: Record<ConsentSource, string> = {
@@ -91,5 +92,5 @@ export const SOURCE_LABELS: Record<ConsentSource, string> = {
 /** "Given", "Withdrawn", "Accepted", "Acknowledged": a row's verb, by purpose. */
 export function consentVerb(purpose: ConsentPurpose, granted: boolean): string {
   if (!granted) return "Withdrawn";
-  return purpose === "marketing_email" || purpose === "whatsapp_updates" ? "Given" : purpose === "terms" ? "Accepted" : "Acknowledged";
+  return purpose === "marketing_email" || purpose === "whatsapp_updates" || purpose === "whatsapp_marketing" ? "Given" : purpose === "terms" ? "Accepted" : "Acknowledged";
 }

@@ -1,8 +1,9 @@
 /**
  * Unpaid-order and cart reminders (issue 34 point 2; docs/decisions/056): a job (server/jobs.ts, `send-reminders`)
- * that sends ONE e-mail per cart left with items and per unpaid card order, after the set time (reminders.logic.ts),
- * only to people who agreed to marketing e-mails — POPIA s69(1)(a): a reminder to come back and buy is electronic direct
- * marketing — with the items and their sizes, a link that restores the cart (restore-link.server.ts) or reopens the
+ * that sends ONE reminder per cart left with items and per unpaid card order, after the set time (reminders.logic.ts):
+ * an e-mail to people who agreed to marketing e-mails, and a WhatsApp message beside it to people who agreed to
+ * reminders on WhatsApp (app/modules/whatsapp; its own consent) — POPIA s69(1)(a): a reminder to come back and buy is
+ * electronic direct marketing, so each channel needs its own yes — with the items and their sizes, a link that restores the cart (restore-link.server.ts) or reopens the
  * order's payment (/orders/:id/pay), the shop's name, and the marketing footer with its one-click unsubscribe.
  *
  * Never twice, whatever runs at once (two app servers, a job and a restart):
@@ -16,7 +17,7 @@
  * None once they buy: an order placed since the cart last changed ends the cart's turn (its own reminder, if unpaid,
  * is the order's), and a paid or closed order is never due.
  */
-import { sql } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { DB, Queryable } from "~/db/db.server";
 import type { ReminderKind, ReminderStatus, SavedCartLine } from "~/db/schema";
 import { lineNameSql } from "~/modules/catalog/sizes.server";
@@ -24,6 +25,8 @@ import { lineName } from "~/modules/catalog/sizes.logic";
 import { cartLinesForBrowser } from "~/modules/cart/saved-cart.server";
 import { NO_SMTP_REASON, sendMail } from "~/modules/mail/mailer.server";
 import { unsubscribeLinks } from "~/modules/marketing/unsubscribe.server";
+import { queueReminderMessage } from "~/modules/whatsapp/outbox.server";
+import { whatsappReminderNumber } from "~/modules/whatsapp/subscriptions.server";
 import { holdMinutesFor, type UnpaidHoldPolicy } from "~/modules/orders/order-expiry.logic";
 import { env } from "~/utils/env.server";
 import { newId, shortOrderId } from "~/utils/ids";
@@ -131,42 +134,73 @@ async function personOf(db: Queryable, userId: string): Promise<Person | undefin
   return db.selectFrom("users").select(["email", "name", "email_marketing"]).where("id", "=", userId).executeTakeFirst();
 }
 
+/** A claimed reminder: its row, the outbox id its e-mail is written under, and whose cart or order it is. */
+interface Claimed {
+  id: string;
+  outboxId: string;
+  kind: ReminderKind;
+  subjectId: string;
+  orderId: string | null;
+  userId: string;
+}
+
 /**
- * How a reminder reaches its person: by e-mail, through the outbox, as marketing (footer and one-click unsubscribe).
- * The WhatsApp copy (issue 34 point 2, app/modules/whatsapp) belongs here beside it, sent to people who opted in to
- * marketing on WhatsApp, from the same content (its template's parameters: name, items, url).
+ * How a reminder reaches its person, each channel only with its own consent: by e-mail, through the outbox, as
+ * marketing (footer and one-click unsubscribe); and by WhatsApp, the same content as its template's parameters
+ * (name, items, link), queued in the WhatsApp outbox once per cart or order. Sent when either channel took it.
  */
-async function deliverReminder(db: Queryable, content: ReminderContent, person: Person, userId: string, outboxId: string, now: Date) {
-  const mail = reminderMail(content);
-  const result = await sendMail({ to: person.email, ...mail, replyTo: env().CONTACT_EMAIL, kind: "marketing", unsubscribe: unsubscribeLinks(userId, now), id: outboxId }, db);
-  // Without a mail server the e-mail waits in the outbox like every other: it counts as sent (handed over).
-  return result.delivered || result.error === NO_SMTP_REASON ? { sent: true as const } : { sent: false as const, error: result.error ?? "unknown error" };
+async function deliverReminder(db: Queryable, content: ReminderContent, person: Person, claimed: Claimed, now: Date) {
+  let email: { sent: true } | { sent: false; error: string } | null = null;
+  if (person.email_marketing === true) {
+    const mail = reminderMail(content);
+    const result = await sendMail({ to: person.email, ...mail, replyTo: env().CONTACT_EMAIL, kind: "marketing", unsubscribe: unsubscribeLinks(claimed.userId, now), id: claimed.outboxId }, db);
+    // Without a mail server the e-mail waits in the outbox like every other: it counts as sent (handed over).
+    email = result.delivered || result.error === NO_SMTP_REASON ? { sent: true } : { sent: false, error: result.error ?? "unknown error" };
+  }
+  const whatsapp = await queueReminderMessage(
+    db,
+    { reminderId: claimed.id, kind: claimed.kind, subjectId: claimed.subjectId, userId: claimed.userId, orderId: claimed.orderId, name: content.name, items: content.items, orderRef: content.orderRef, url: content.url, emailId: email?.sent ? claimed.outboxId : null },
+    now,
+  );
+  if (email?.sent || whatsapp) return { status: "sent" as const };
+  return email ? { status: "failed" as const, error: email.error } : { status: "skipped" as const };
 }
 
 /** Sends one claimed reminder, or ends it skipped; records how it went. */
-async function sendClaimed(
-  db: DB,
-  claimed: { id: string; outboxId: string },
-  userId: string,
-  compose: (person: Person) => Promise<ReminderContent | null>,
-  now: Date,
-): Promise<"sent" | "skipped" | "failed" | "unwritten"> {
-  const person = await personOf(db, userId);
-  // consent, asked again right after the claim (POPIA s69(1)(a))
-  const content = person && person.email_marketing === true ? await compose(person) : null;
+async function sendClaimed(db: DB, claimed: Claimed, compose: (person: Person) => Promise<ReminderContent | null>, now: Date): Promise<"sent" | "skipped" | "failed" | "unwritten"> {
+  const person = await personOf(db, claimed.userId);
+  // consent, asked again right after the claim (POPIA s69(1)(a)): marketing e-mails, or reminders on WhatsApp
+  const agreed = person && (person.email_marketing === true || (await whatsappReminderNumber(db, claimed.userId)) !== null);
+  const content = person && agreed ? await compose(person) : null;
   if (!person || !content) {
     await finish(db, claimed.id, "skipped", now);
     return "skipped";
   }
   try {
-    const outcome = await deliverReminder(db, content, person, userId, claimed.outboxId, now);
-    await finish(db, claimed.id, outcome.sent ? "sent" : "failed", now, outcome.sent ? null : outcome.error);
-    return outcome.sent ? "sent" : "failed";
+    const outcome = await deliverReminder(db, content, person, claimed, now);
+    await finish(db, claimed.id, outcome.status, now, outcome.status === "failed" ? outcome.error : null);
+    return outcome.status;
   } catch (error) {
     // The outbox could not be written: the claim stays, and is dropped once stale (the reminder may go at a later run).
     logger.error({ err: error, reminderId: claimed.id }, "reminder e-mail could not be written; it may be tried again later");
     return "unwritten";
   }
+}
+
+/** The due queries' consent: marketing e-mails on, or reminders on WhatsApp (updates on and reminders agreed to). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- used by two queries over different tables, both joining users as u
+function agreedToReminders(eb: ExpressionBuilder<any, any>): Expression<SqlBool> {
+  return eb.or([
+    eb("u.email_marketing", "=", true),
+    eb.exists(
+      eb
+        .selectFrom("whatsapp_subscriptions as w")
+        .select(sql<number>`1`.as("one"))
+        .whereRef("w.user_id", "=", "u.id")
+        .where("w.opted_out_at", "is", null)
+        .where("w.marketing_opted_in_at", "is not", null),
+    ),
+  ]);
 }
 
 // ---------------------------------------------------------------- unpaid orders
@@ -181,7 +215,7 @@ async function dueOrders(db: Queryable, window: Window, now: Date, limit: number
     .where("o.payment_status", "=", "pending")
     // a manual bank transfer has its own e-mail with the bank details and days to pay
     .where("o.payment_method", "!=", "eft")
-    .where("u.email_marketing", "=", true)
+    .where(agreedToReminders)
     .where("o.created_at", "<=", dueBy)
     .where("o.created_at", ">", notBefore)
     .where((eb) => eb.not(eb.exists(eb.selectFrom("reminders as r").select(sql<number>`1`.as("one")).where("r.kind", "=", "order").whereRef("r.subject_id", "=", "o.id"))))
@@ -226,7 +260,7 @@ async function dueCarts(db: Queryable, window: Window, now: Date, limit: number)
     .innerJoin("users as u", "u.id", "c.user_id")
     .select(["c.user_id", "c.cart_id", "c.lines", "c.changed_at"])
     .where("c.cart_id", "is not", null)
-    .where("u.email_marketing", "=", true)
+    .where(agreedToReminders)
     .where("c.changed_at", "<=", dueBy)
     .where("c.changed_at", ">", notBefore)
     .where((eb) => eb.not(eb.exists(eb.selectFrom("reminders as r").select(sql<number>`1`.as("one")).where("r.kind", "=", "cart").whereRef("r.subject_id", "=", "c.cart_id"))))
@@ -277,7 +311,7 @@ export async function sendDueReminders(db: DB, options: ReminderRunOptions): Pro
       if (!own || !inWindow(own, order.created_at, now) || !order.user_id) continue;
       const claimed = await claim(db, { kind: "order", subjectId: order.id, userId: order.user_id, orderId: order.id, lines: [], now });
       if (!claimed) continue;
-      const outcome = await sendClaimed(db, claimed, order.user_id, (person) => orderContent(db, order.id, person), now);
+      const outcome = await sendClaimed(db, { ...claimed, kind: "order", subjectId: order.id, orderId: order.id, userId: order.user_id }, (person) => orderContent(db, order.id, person), now);
       count(outcome, { id: claimed.id, kind: "order", subjectId: order.id, userId: order.user_id });
     }
   }
@@ -290,7 +324,7 @@ export async function sendDueReminders(db: DB, options: ReminderRunOptions): Pro
       if (!cart.cart_id) continue;
       const claimed = await claim(db, { kind: "cart", subjectId: cart.cart_id, userId: cart.user_id, orderId: null, lines: cart.lines, now });
       if (!claimed) continue;
-      const outcome = await sendClaimed(db, claimed, cart.user_id, (person) => cartContent(db, claimed.id, cart.lines, person, now), now);
+      const outcome = await sendClaimed(db, { ...claimed, kind: "cart", subjectId: cart.cart_id, orderId: null, userId: cart.user_id }, (person) => cartContent(db, claimed.id, cart.lines, person, now), now);
       count(outcome, { id: claimed.id, kind: "cart", subjectId: cart.cart_id, userId: cart.user_id });
     }
   }

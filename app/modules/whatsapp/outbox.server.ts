@@ -23,8 +23,8 @@ import { env } from "~/utils/env.server";
 import { newId, shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
-import { activeWhatsappNumber } from "./subscriptions.server";
-import { renderTemplate, TEMPLATES, WHATSAPP_EVENTS, type WhatsappEvent } from "./templates";
+import { activeWhatsappNumber, whatsappReminderNumber } from "./subscriptions.server";
+import { allTemplates, REMINDER_TEMPLATES, renderTemplate, WHATSAPP_EVENTS, TEMPLATES, type ReminderTemplateKind, type WhatsappEvent } from "./templates";
 import { WhatsappSendError, type WhatsappClient } from "./whatsapp";
 import { whatsappClient } from "./whatsapp.server";
 
@@ -145,6 +145,78 @@ export async function queueOrderUpdate(db: Queryable, orderId: string, event: Wh
   }
 }
 
+/** The `event` of a reminder's message ("reminder:cart", "reminder:order"): never e-mailed in its place when it fails. */
+const REMINDER_EVENT = "reminder:";
+
+/** "Velvet Rose (50 ml) ×2, Oud Noir and 3 more": the items as one short parameter. */
+export function itemsSummary(items: ReadonlyArray<{ name: string; quantity: number }>, max = 3): string {
+  const named = items.slice(0, max).map((i) => (i.quantity > 1 ? `${i.name} ×${i.quantity}` : i.name));
+  const more = items.length - named.length;
+  return more > 0 ? `${named.join(", ")} and ${more} more` : named.join(", ");
+}
+
+export interface ReminderMessage {
+  reminderId: string;
+  kind: ReminderTemplateKind;
+  /** the cart's id or the order's: one message per cart or order, whoever queues it */
+  subjectId: string;
+  userId: string;
+  orderId: string | null;
+  name: string;
+  items: ReadonlyArray<{ name: string; quantity: number }>;
+  orderRef: string | null;
+  url: string;
+  /** the reminder's e-mail, when one went beside it */
+  emailId: string | null;
+}
+
+/**
+ * Queues a reminder's WhatsApp copy (docs/decisions/056 addendum) when the person agreed to reminders on WhatsApp
+ * (else nothing). Once per cart or order (`dedupe_key`), whatever runs it again. Answers the message's id, or null.
+ * Never throws: the reminder's e-mail stands whatever happens here.
+ */
+export async function queueReminderMessage(db: Queryable, m: ReminderMessage, now = new Date()): Promise<string | null> {
+  try {
+    const client = whatsappClient();
+    const phone = client ? await whatsappReminderNumber(db, m.userId) : null;
+    if (!client || !phone) return null;
+    const first = m.name.split(/\s+/)[0] || "there";
+    const items = itemsSummary(m.items);
+    const params = filled(m.kind === "cart" ? [first, items, m.url, env().SHOP_NAME] : [first, m.orderRef, items, m.url, env().SHOP_NAME]);
+    const id = newId();
+    const stamp = now.toISOString();
+    const inserted = await db
+      .insertInto("whatsapp_messages")
+      .values({
+        id,
+        dedupe_key: `${REMINDER_EVENT}${m.kind}:${m.subjectId}`,
+        order_id: m.orderId,
+        reminder_id: m.reminderId,
+        user_id: m.userId,
+        event: `${REMINDER_EVENT}${m.kind}`,
+        to_phone: phone,
+        template: REMINDER_TEMPLATES[m.kind].name,
+        language: env().WHATSAPP_TEMPLATE_LANGUAGE,
+        params: JSON.stringify(params),
+        status: "queued",
+        is_test: client.test,
+        next_attempt_at: stamp,
+        email_id: m.emailId,
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .onConflict((oc) => oc.column("dedupe_key").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!inserted) return null;
+    nudge?.();
+    return id;
+  } catch (error) {
+    logger.error({ err: error, reminderId: m.reminderId }, "whatsapp: reminder not queued");
+    return null;
+  }
+}
+
 export interface SenderRun {
   sent: number;
   retried: number;
@@ -185,13 +257,15 @@ export async function sendDueWhatsappMessages(db: Queryable, options: { now?: Da
       .where("id", "=", id)
       .where("status", "=", "queued")
       .where("next_attempt_at", "<=", stamp)
-      .returning(["id", "order_id", "user_id", "to_phone", "template", "language", "params", "attempts"])
+      .returning(["id", "order_id", "user_id", "event", "to_phone", "template", "language", "params", "attempts"])
       .executeTakeFirst();
     if (!claimed) continue; // another process took it
-    // consent, asked again right before the message
-    const phone = await activeWhatsappNumber(db, claimed.user_id);
+    // consent, asked again right before the message: a reminder's own (marketing), else the order updates'
+    const reminder = claimed.event.startsWith(REMINDER_EVENT);
+    const phone = reminder ? (claimed.user_id ? await whatsappReminderNumber(db, claimed.user_id) : null) : await activeWhatsappNumber(db, claimed.user_id);
     if (!phone) {
-      await db.updateTable("whatsapp_messages").set({ status: "skipped", claim_token: null, lease_until: null, error: "WhatsApp updates were turned off before it was sent", updated_at: stamp }).where("id", "=", id).where("claim_token", "=", claimToken).where("status", "=", "sending").execute();
+      const why = reminder ? "Reminders on WhatsApp were turned off before it was sent" : "WhatsApp updates were turned off before it was sent";
+      await db.updateTable("whatsapp_messages").set({ status: "skipped", claim_token: null, lease_until: null, error: why, updated_at: stamp }).where("id", "=", id).where("claim_token", "=", claimToken).where("status", "=", "sending").execute();
       run.skipped++;
       continue;
     }
@@ -229,7 +303,7 @@ export async function markFailed(db: Queryable, id: string, error: string, now: 
     .where("id", "=", id)
     .where("status", "in", ["queued", "sending", "sent"]);
   if (options.claimToken !== undefined) query = query.where("status", "=", "sending").where("claim_token", options.claimToken === null ? "is" : "=", options.claimToken);
-  const failed = await query.returning(["id", "order_id", "user_id", "template", "params", "email_id"]).executeTakeFirst();
+  const failed = await query.returning(["id", "order_id", "user_id", "event", "template", "params", "email_id"]).executeTakeFirst();
   if (!failed) return false;
   logger.warn({ id, orderId: failed.order_id, error }, "whatsapp: message failed; the e-mail covers it");
   await coverByEmail(db, failed, now);
@@ -237,13 +311,15 @@ export async function markFailed(db: Queryable, id: string, error: string, now: 
 }
 
 /** The e-mail sent for the same event covers a failed message; where there was none, the message's text is e-mailed. */
-async function coverByEmail(db: Queryable, m: { id: string; order_id: string; user_id: string | null; template: string; params: string[]; email_id: string | null }, now: Date) {
+async function coverByEmail(db: Queryable, m: { id: string; order_id: string | null; user_id: string | null; event: string; template: string; params: string[]; email_id: string | null }, now: Date) {
   try {
     let emailId = m.email_id;
+    // A reminder is marketing: its text goes by e-mail only as the reminder's own e-mail, to those who agreed to it.
+    if (!emailId && m.event.startsWith(REMINDER_EVENT)) return;
     if (!emailId) {
       const user = m.user_id ? await db.selectFrom("users").select("email").where("id", "=", m.user_id).executeTakeFirst() : undefined;
       const template = Object.values(TEMPLATES).find((t) => t.name === m.template);
-      if (!user || !template) return;
+      if (!user || !template || !m.order_id) return;
       const config = env();
       const sent = await sendMail(
         {
@@ -292,7 +368,8 @@ export async function messagesForOrders(db: Queryable, orderIds: string[]): Prom
   const at = (v: unknown) => new Date(v as string).getTime();
   rows.sort((a, b) => at(a.created_at) - at(b.created_at) || step(a.event) - step(b.event));
   for (const r of rows) {
-    const template = Object.values(TEMPLATES).find((t) => t.name === r.template);
+    if (!r.order_id) continue;
+    const template = allTemplates().find((t) => t.name === r.template);
     const list = byOrder.get(r.order_id) ?? [];
     list.push({
       id: r.id,

@@ -15,7 +15,7 @@ import { env, isRealDeployment, type Env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { createCloudApiClient } from "./cloud-api.server";
 import { createFakeCloudApi, type FakeCloudApi } from "./fake-cloud-api.server";
-import { TEMPLATES } from "./templates";
+import { allTemplates } from "./templates";
 import type { WhatsappClient } from "./whatsapp";
 
 export type WhatsappMode = "live" | "test" | "off";
@@ -42,7 +42,7 @@ export function whatsappVerifyToken(): string {
 
 /** The registered templates as the fake knows them (name → body). */
 export function templateBodies(): Record<string, string> {
-  return Object.fromEntries(Object.values(TEMPLATES).map((t) => [t.name, t.body]));
+  return Object.fromEntries(allTemplates().map((t) => [t.name, t.body]));
 }
 
 let override: WhatsappClient | null = null;
