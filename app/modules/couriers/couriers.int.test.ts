@@ -21,6 +21,8 @@ import { createUser, type TestUser } from "../../../tests/factories/users";
 import { insertProduct, updateProduct } from "../../../tests/factories/catalog";
 import { insertOrder, insertZone } from "../../../tests/factories/orders";
 import { outboxFor } from "../../../tests/factories/payments";
+import { saveSampleSettings } from "~/modules/samples/samples.server";
+import { DEFAULT_SAMPLE_SETTINGS, DISCOVERY_SET_ID, SAMPLE_SIZE_ID, SAMPLE_WEIGHT_GRAMS, setToken } from "~/modules/samples/samples.logic";
 
 const db = () => getDb();
 let clock = Date.parse("2026-11-25T08:00:00Z");
@@ -225,6 +227,39 @@ describe("booking the courier", () => {
     expect((await bookShipment(db(), light.id)).created).toBe(true);
     const booked = [...couriers.shiplogic.shipments.values()].find((s) => s.customerReference === light.id)!;
     expect(booked.parcels.reduce((kg, p) => kg + p.submitted_weight_kg, 0)).toBeLessThan(1);
+  });
+
+  it("weighs a sample and a discovery set by their vials, at checkout's quote and when booked, however heavy the bottle", async () => {
+    await saveSampleSettings(db(), { ...DEFAULT_SAMPLE_SETTINGS, enabled: true, setSize: 3 });
+    const scents = await Promise.all([1, 2, 3].map(() => insertProduct(db())));
+    for (const p of scents) await updateProduct(db(), p.id, { weight_grams: 30_000 }); // a bottle over the limit
+    const { packagingGrams } = DEFAULT_DELIVERY_SETTINGS;
+    const kg = (grams: number) => (grams + packagingGrams) / 1000;
+
+    // the checkout's quote: two samples and a set of three are five vials
+    const lines = [
+      { productId: scents[0]!.id, sizeId: SAMPLE_SIZE_ID, quantity: 2 },
+      { productId: DISCOVERY_SET_ID, sizeId: setToken(scents.map((p) => p.id)), quantity: 1 },
+    ];
+    const before = couriers.shiplogic.requests.length;
+    const choices = await deliveryChoices(db(), { lines, userId: shopper.id, address: { ...RONDEBOSCH, postalCode: "7701", suburb: "Mowbray" } });
+    expect(choices.kinds.find((k) => k.kind === "door")!.options[0]!.source).toBe("courier");
+    const rates = couriers.shiplogic.requests.slice(before).find((r) => r.path.includes("rates"))!;
+    const asked = (rates.body as { parcels: Array<{ submitted_weight_kg: number }> }).parcels;
+    expect(asked.reduce((sum, p) => sum + p.submitted_weight_kg, 0)).toBeCloseTo(kg(5 * SAMPLE_WEIGHT_GRAMS), 6);
+
+    // the parcel booked for a paid order holding that set: its three vials (not a default set's five)
+    const order = await paidOrder({ lines: [{ productId: scents[0]!.id }] });
+    const line = await db().selectFrom("order_lines").select("id").where("order_id", "=", order.id).executeTakeFirstOrThrow();
+    await db().updateTable("order_lines").set({ sample_kind: "set", product_id: null, size_id: null }).where("id", "=", line.id).execute();
+    await db()
+      .insertInto("order_line_samples")
+      .values(scents.map((p, i) => ({ id: newId(), order_line_id: line.id, product_id: p.id, name: `Scent ${i}`, ml: 2, credit_cents: 1000, position: i })))
+      .execute();
+    expect((await bookShipment(db(), order.id)).created).toBe(true);
+    const booked = [...couriers.shiplogic.shipments.values()].find((x) => x.customerReference === order.id)!;
+    expect(booked.parcels.reduce((sum, p) => sum + p.submitted_weight_kg, 0)).toBeCloseTo(kg(3 * SAMPLE_WEIGHT_GRAMS), 6);
+    await saveSampleSettings(db(), DEFAULT_SAMPLE_SETTINGS);
   });
 
   it("a courier failing the booking: said in plain words, nothing kept, and a retry books", async () => {

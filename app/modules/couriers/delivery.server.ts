@@ -3,6 +3,7 @@
  * timed out, and replaced by the zone's table rate when a courier is slow or down, so a courier never stops a sale.
  */
 import { sizesForLines } from "~/modules/catalog/sizes.server";
+import { sampleLineWeightGrams, sampleVialsOf } from "~/modules/samples/samples.logic";
 import type { Queryable } from "~/db/db.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
@@ -285,9 +286,13 @@ export async function optionsForKind(
   const client = courierForKind(kind);
   const pricing = settings.pricing[kind];
   if (kind === "door" && pricing.mode === "zones") return zoneOptions(db, input.address.province, input.subtotalAfterDiscountCents, client);
-  // Each line weighs what its size weighs packed (docs/decisions/049).
+  // Each line weighs what its size weighs packed (docs/decisions/049); a sample or set line its vials (054).
   const sizes = await sizesForLines(db, input.lines);
-  const parcels = parcelsFor(input.lines.map((l, i) => ({ quantity: l.quantity, weightGrams: sizes[i]?.weightGrams ?? null })), settings);
+  const weightOf = (l: (typeof input.lines)[number], i: number) => {
+    const sample = sampleVialsOf(l);
+    return sample.kind ? sampleLineWeightGrams(sample.kind, sample.vials) : (sizes[i]?.weightGrams ?? null);
+  };
+  const parcels = parcelsFor(input.lines.map((l, i) => ({ quantity: l.quantity, weightGrams: weightOf(l, i) })), settings);
   const to = kind === "door" ? { address: input.address } : input.pointCode ? { pointCode: input.pointCode } : null;
   const tableOption = async (): Promise<DeliveryOption> => {
     const zones = await loadShippingZonesOrFallback(db);

@@ -141,14 +141,19 @@ export async function bookShipment(
   const lines = await db
     .selectFrom("order_lines")
     .leftJoin("product_sizes", "product_sizes.id", "order_lines.size_id")
-    .select(["order_lines.quantity", "order_lines.sample_kind", "product_sizes.weight_grams"])
+    .select((eb) => [
+      "order_lines.quantity",
+      "order_lines.sample_kind",
+      "product_sizes.weight_grams",
+      eb.selectFrom("order_line_samples as s").select((e) => e.fn.countAll<number>().as("n")).whereRef("s.order_line_id", "=", "order_lines.id").as("vials"),
+    ])
     .where("order_lines.order_id", "=", orderId)
     // a gift card sold is e-mailed, not shipped (docs/decisions/053)
     .where("order_lines.gift_card", "=", 0)
     .execute();
   if (lines.length === 0) throw new DomainError("This order holds only gift cards: they are e-mailed, there is nothing to ship.", 400);
   // a sample line weighs its vials, not a bottle (docs/decisions/054)
-  const parcels = parcelsFor(lines.map((l) => ({ quantity: l.quantity, weightGrams: l.weight_grams ?? sampleLineWeightGrams(l.sample_kind) })), settings);
+  const parcels = parcelsFor(lines.map((l) => ({ quantity: l.quantity, weightGrams: l.weight_grams ?? sampleLineWeightGrams(l.sample_kind, Number(l.vials ?? 0)) })), settings);
   const problem = parcels.map(parcelProblem).find(Boolean);
   if (problem) throw new DomainError(problem, 400);
   const address = order.shipping_address;

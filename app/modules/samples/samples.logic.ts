@@ -19,13 +19,21 @@ export const SET_SIZE_MAX = 10;
 /** Roughly what a vial in its sleeve weighs packed: what a parcel counts for each sample. */
 export const SAMPLE_WEIGHT_GRAMS = 10;
 
-/** What a sample line weighs packed (a set: its vials); null for a bottle line (its size's weight or the default). */
-export function sampleLineWeightGrams(kind: string | null | undefined, setSize = DEFAULT_SET_VIALS): number | null {
-  if (kind === "sample") return SAMPLE_WEIGHT_GRAMS;
-  if (kind === "set") return SAMPLE_WEIGHT_GRAMS * setSize;
-  return null;
+/**
+ * What one unit of a sample line weighs packed: its vials (a sample one, a set one per scent); null for a bottle line
+ * (its size's weight or the default). The one rule for the checkout's courier quote (a cart line: sampleVialsOf) and
+ * the parcel booked for an order (its order_line_samples), so both weigh a sample the same way.
+ */
+export function sampleLineWeightGrams(kind: string | null | undefined, vials: number): number | null {
+  if (kind !== "sample" && kind !== "set") return null;
+  return SAMPLE_WEIGHT_GRAMS * Math.max(1, vials);
 }
-const DEFAULT_SET_VIALS = 5;
+
+/** A cart line's kind and vials (a set: the scents its token names). */
+export function sampleVialsOf(line: { productId: string; sizeId?: string | null }): { kind: "sample" | "set" | null; vials: number } {
+  const kind = sampleKindOf(line);
+  return { kind, vials: kind === "set" ? (parseSetToken(line.productId, line.sizeId)?.length ?? 0) : 1 };
+}
 
 export interface SampleSettings {
   /** samples offered across the catalogue (a product may override it either way) */
