@@ -764,6 +764,10 @@ export interface SampleCreditsTable {
   expires_at: Timestamp;
   reserved_order_id: Defaulted<string | null>;
   used_at: NullableTimestamp;
+  /** used by this order, given back when the owner cancelled it paid (migration 0043): reopening it takes it again */
+  returned_by_order_id: Defaulted<string | null>;
+  /** granted by an order the owner cancelled paid, taken back unused (migration 0043); reopening restores it */
+  revoked_at: NullableTimestamp;
 }
 
 /** One line of a cart kept on the server (migration 0039): what and how many, never a price. */

@@ -9,10 +9,15 @@ import { columnTypes } from "./column-types";
  *   and ends with it (STOP, the profile's stop, the e-mail's stop link).
  * - `whatsapp_messages.order_id` may be null (a cart's reminder belongs to no order) and `reminder_id` names the
  *   reminder a message carries. SQLite cannot drop a NOT NULL, so there the table is rebuilt with its rows and indexes.
+ * - `sample_credits` (docs/decisions/054 addendum), for a paid order the owner cancels and may reopen:
+ *   `returned_by_order_id` — a credit that order used, given back to the shopper (reopening takes it again);
+ *   `revoked_at` — a credit that order granted, taken back unused (reopening restores it).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const t = columnTypes(db);
   await db.schema.alterTable("whatsapp_subscriptions").addColumn("marketing_opted_in_at", t.timestamp).execute();
+  await db.schema.alterTable("sample_credits").addColumn("returned_by_order_id", "text").execute();
+  await db.schema.alterTable("sample_credits").addColumn("revoked_at", t.timestamp).execute();
   if (t.timestamp === "timestamptz") {
     await sql`alter table whatsapp_messages alter column order_id drop not null`.execute(db);
     await db.schema.alterTable("whatsapp_messages").addColumn("reminder_id", "text", (c) => c.references("reminders.id").onDelete("set null")).execute();
@@ -64,4 +69,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("whatsapp_messages").dropColumn("reminder_id").execute();
   if (columnTypes(db).timestamp === "timestamptz") await sql`alter table whatsapp_messages alter column order_id set not null`.execute(db);
   await db.schema.alterTable("whatsapp_subscriptions").dropColumn("marketing_opted_in_at").execute();
+  await db.schema.alterTable("sample_credits").dropColumn("revoked_at").execute();
+  await db.schema.alterTable("sample_credits").dropColumn("returned_by_order_id").execute();
 }

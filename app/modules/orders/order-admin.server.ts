@@ -11,7 +11,7 @@ import { containsInsensitive, isPostgres } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { reclaimCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
-import { releaseSampleCredits, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
+import { reclaimSampleCreditsOfOrder, releaseSampleCredits, returnSampleCreditsOfPaidOrder, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
 import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -436,6 +436,9 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Pr
   // The gift cards a cancelled order bought are cancelled with it: what is left on them is void.
   if (next.coupon === "release") await cancelSoldGiftCardsOfOrder(trx, order.id, OWNER, now);
   if (next.coupon === "reclaim") await reclaimGiftCardsOfOrder(trx, order.id, OWNER, now);
+  // So do sample credits of a paid order (docs/decisions/054): used ones given back, granted ones taken back; reopened, again.
+  if (next.coupon === "release" && order.payment_status === "completed") await returnSampleCreditsOfPaidOrder(trx, order.id, now);
+  if (next.coupon === "reclaim") await reclaimSampleCreditsOfOrder(trx, order.id, now);
   await trx
     .updateTable("orders")
     .set({ status: next.status, payment_status: next.paymentStatus, ...next.stamps, updated_at: now.toISOString() })

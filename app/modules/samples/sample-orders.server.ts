@@ -4,7 +4,11 @@
  *   paid       → the reserved credits USED; each sample bought GRANTS a credit on a bottle of its scent; the samples'
  *                millilitres taken from their products' bulk (with the order's stock)
  *   closed     → (unpaid: failed, cancelled, expired, superseded) its reserved credits RELEASED
- *   cancelled after payment → the millilitres given back (with the order's stock)
+ *   cancelled after payment → the millilitres given back (with the order's stock); the credits it USED given back to
+ *                the shopper (those not expired; `returned_by_order_id` remembers them); the credits it GRANTED taken
+ *                back when unused (`revoked_at`; one used or held elsewhere meanwhile stays, and is logged)
+ *   reopened   → the reverse, as gift cards and coupons do: the given-back credits taken again (one used elsewhere
+ *                since: the order stays cancelled), the taken-back ones restored
  * A credit is held by at most one order: reserving is one conditional UPDATE (`reserved_order_id is null`), so of two
  * placements at once exactly one gets it (PostgreSQL: the second waits on the row and re-checks; SQLite: one writer).
  */
@@ -37,6 +41,7 @@ export async function openCredits(db: Queryable, userId: string, productIds: rea
     .where("product_id", "in", [...productIds])
     .where("used_at", "is", null)
     .where("reserved_order_id", "is", null)
+    .where("revoked_at", "is", null)
     .where("expires_at", ">", now.toISOString())
     .execute();
   return rows.map((r) => ({ id: r.id, productId: r.product_id, name: r.name, amountCents: Number(r.amount_cents), expiresAt: String(r.expires_at) }));
@@ -67,6 +72,7 @@ export async function reserveSampleCredits(trx: Trx, orderId: string, credits: r
       .where("id", "=", c.id)
       .where("reserved_order_id", "is", null)
       .where("used_at", "is", null)
+      .where("revoked_at", "is", null)
       .where("expires_at", ">", now.toISOString())
       .executeTakeFirst();
     if (Number(held.numUpdatedRows) !== 1) return false;
@@ -78,6 +84,58 @@ export async function reserveSampleCredits(trx: Trx, orderId: string, credits: r
 export async function releaseSampleCredits(trx: Queryable, orderId: string): Promise<number> {
   const r = await trx.updateTable("sample_credits").set({ reserved_order_id: null }).where("reserved_order_id", "=", orderId).where("used_at", "is", null).executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+/**
+ * The owner cancelled a PAID order (in the cancel's transaction): the credits it used come back to the shopper while
+ * they have not expired, and the credits it granted are taken back if nobody has used or holds them (one that has is
+ * left, and logged: the shopper already had its value). Answers what it did.
+ */
+export async function returnSampleCreditsOfPaidOrder(trx: Queryable, orderId: string, now: Date): Promise<{ givenBack: number; takenBack: number; left: number }> {
+  const stamp = now.toISOString();
+  const givenBack = await trx
+    .updateTable("sample_credits")
+    .set({ reserved_order_id: null, used_at: null, returned_by_order_id: orderId })
+    .where("reserved_order_id", "=", orderId)
+    .where("used_at", "is not", null)
+    .where("expires_at", ">", stamp)
+    .executeTakeFirst();
+  const takenBack = await trx
+    .updateTable("sample_credits")
+    .set({ revoked_at: stamp })
+    .where("source_order_id", "=", orderId)
+    .where("revoked_at", "is", null)
+    .where("used_at", "is", null)
+    .where("reserved_order_id", "is", null)
+    .executeTakeFirst();
+  const left = await trx
+    .selectFrom("sample_credits")
+    .select(["id", "reserved_order_id"])
+    .where("source_order_id", "=", orderId)
+    .where("revoked_at", "is", null)
+    .execute();
+  if (left.length) logger.info({ orderId, credits: left.map((c) => ({ id: c.id, order: c.reserved_order_id })) }, "samples: credits this cancelled order granted were already used or held by another order, so they were left");
+  return { givenBack: Number(givenBack.numUpdatedRows), takenBack: Number(takenBack.numUpdatedRows), left: left.length };
+}
+
+/**
+ * The owner reopened an order cancelled after payment: it takes again the credits it had used (all of them, or the
+ * order stays cancelled: a DomainError, as a gift card without the balance does) and restores the credits it had granted.
+ */
+export async function reclaimSampleCreditsOfOrder(trx: Queryable, orderId: string, now: Date): Promise<void> {
+  const returned = await trx.selectFrom("sample_credits").select(["id", "name"]).where("returned_by_order_id", "=", orderId).execute();
+  const taken = await trx
+    .updateTable("sample_credits")
+    .set({ reserved_order_id: orderId, used_at: now.toISOString(), returned_by_order_id: null })
+    .where("returned_by_order_id", "=", orderId)
+    .where("reserved_order_id", "is", null)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== returned.length) {
+    const gone = await trx.selectFrom("sample_credits").select("name").where("returned_by_order_id", "=", orderId).execute();
+    throw new DomainError(`The sample credit for ${[...new Set(gone.map((g) => g.name))].join(", ")} this order used has been used by another order since, so the order stays cancelled.`, 409);
+  }
+  await trx.updateTable("sample_credits").set({ revoked_at: null }).where("source_order_id", "=", orderId).where("revoked_at", "is not", null).execute();
 }
 
 /** Stores each sample line's scents beside the order's lines (placement). */
@@ -195,7 +253,13 @@ export async function giveBackSampleStock(trx: Trx, orderId: string): Promise<st
 
 /** The credits an order used or holds: its bill's "Sample credit" row names them. */
 export async function creditsOnOrder(db: Queryable, orderId: string): Promise<Array<{ name: string; amountCents: number }>> {
-  const rows = await db.selectFrom("sample_credits").select(["name", "amount_cents"]).where("reserved_order_id", "=", orderId).orderBy("name").execute();
+  // a cancelled order still names the credits it used and gave back (its bill showed them)
+  const rows = await db
+    .selectFrom("sample_credits")
+    .select(["name", "amount_cents"])
+    .where((eb) => eb.or([eb("reserved_order_id", "=", orderId), eb("returned_by_order_id", "=", orderId)]))
+    .orderBy("name")
+    .execute();
   return rows.map((r) => ({ name: r.name, amountCents: Number(r.amount_cents) }));
 }
 
@@ -218,6 +282,7 @@ export async function customerCredits(db: Queryable, userId: string, now: Date =
     .leftJoin("products as p", "p.id", "c.product_id")
     .select(["c.id", "c.product_id", "p.slug", "c.name", "c.amount_cents", "c.expires_at", "c.used_at", "c.reserved_order_id"])
     .where("c.user_id", "=", userId)
+    .where("c.revoked_at", "is", null)
     .orderBy(sql`case when c.used_at is null then 0 else 1 end`)
     .orderBy("c.expires_at")
     .orderBy("c.id")

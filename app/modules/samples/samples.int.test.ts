@@ -214,3 +214,57 @@ describe("the sample's credit", () => {
     expect(new Set(credits.map((c) => c.productId))).toEqual(new Set(ps.map((p) => p.id)));
   });
 });
+
+describe("a paid order the owner cancels, and reopens (docs/decisions/054 addendum)", () => {
+  const credits = async (user: TestUser, now: Date) => (await customerCredits(db(), user.id, now)).map((c) => `${c.name}: ${c.state}`).sort();
+
+  it("gives back the credit it used and takes back the one it granted; reopening takes and restores them again", async () => {
+    const user = await createUser(db());
+    const rose = await creditedProduct(user, T0);
+    const oud = await insertProduct(db(), { name: `Oud Noir ${Math.random().toString(36).slice(2, 7)}`, price_cents: 61000 });
+    // a bottle of Rose (its credit used) and a sample of Oud (a credit granted)
+    const order = await placeOrder(db(), user, { lines: [{ productId: rose.id, quantity: 1 }, sample(oud.id)], shippingAddress: TEST_ADDRESS }, at(1));
+    expect(order.discountCents).toBe(3500);
+    await pay(order.id, at(1));
+    expect(await credits(user, at(1))).toEqual([`${oud.name}: open`, `${rose.name}: used`].sort());
+
+    await setOrderStatus(db(), order.id, "cancelled", at(2));
+    expect(await credits(user, at(2))).toEqual([`${rose.name}: open`]);
+    expect((await quoteCart(db(), { lines: [{ productId: rose.id, quantity: 1 }], userId: user.id }, at(2))).totals.sampleCreditCents).toBe(3500);
+    expect((await quoteCart(db(), { lines: [{ productId: oud.id, quantity: 1 }], userId: user.id }, at(2))).totals.sampleCreditCents).toBe(0);
+    // the cancelled order's bill still names the credit it had
+    expect((await readOrder(db(), order.id))?.sampleCreditLabel).toBe(`Sample credit (${rose.name})`);
+
+    await setOrderStatus(db(), order.id, "processing", at(3));
+    expect(await credits(user, at(3))).toEqual([`${oud.name}: open`, `${rose.name}: used`].sort());
+    expect((await quoteCart(db(), { lines: [{ productId: rose.id, quantity: 1 }], userId: user.id }, at(3))).totals.sampleCreditCents).toBe(0);
+  });
+
+  it("a granted credit already used elsewhere stays; an expired used one is not given back; a given-back one used since keeps the order cancelled", async () => {
+    const user = await createUser(db());
+    const oud = await insertProduct(db(), { name: `Oud Noir ${Math.random().toString(36).slice(2, 7)}`, price_cents: 61000 });
+    const sampler = await placeOrder(db(), user, { lines: [sample(oud.id)], shippingAddress: TEST_ADDRESS }, at(1));
+    await pay(sampler.id, at(1));
+    const bottle = await placeOrder(db(), user, { lines: [{ productId: oud.id, quantity: 1 }], shippingAddress: TEST_ADDRESS }, at(1));
+    expect(bottle.discountCents).toBe(3500);
+    await pay(bottle.id, at(1));
+    // the sample's order cancelled: its credit was used on the bottle already, so it stays used (and is logged)
+    await setOrderStatus(db(), sampler.id, "cancelled", at(2));
+    expect(await credits(user, at(2))).toEqual([`${oud.name}: used`]);
+
+    // the bottle's order cancelled after the credit expired: not given back
+    await setOrderStatus(db(), bottle.id, "cancelled", at(70));
+    expect(await credits(user, at(70))).toEqual([`${oud.name}: used`]);
+
+    // a used credit given back, then used by another order: reopening the first is refused, it stays cancelled
+    const rose = await creditedProduct(user, T0);
+    const first = await placeOrder(db(), user, { lines: [{ productId: rose.id, quantity: 1 }], shippingAddress: TEST_ADDRESS }, at(1));
+    await pay(first.id, at(1));
+    await setOrderStatus(db(), first.id, "cancelled", at(2));
+    const second = await placeOrder(db(), user, { lines: [{ productId: rose.id, quantity: 1 }], shippingAddress: TEST_ADDRESS }, at(3));
+    expect(second.discountCents).toBe(3500);
+    await pay(second.id, at(3));
+    await expect(setOrderStatus(db(), first.id, "processing", at(4))).rejects.toThrow(/used by another order since, so the order stays cancelled/);
+    expect((await readOrder(db(), first.id))?.status).toBe("cancelled");
+  });
+});
