@@ -9,6 +9,7 @@ const rootData: RootData = {
   user: null,
   shop: { name: "Scentara", whatsappNumber: "27821234567", contactEmail: "hello@scentara.co.za", freeDeliveryThresholdCents: 59900 },
   baseUrl: "http://localhost:3000",
+  discoverySet: false,
 };
 
 function render(error: unknown) {

@@ -9,13 +9,18 @@ import { SignedInSync } from "~/components/signed-in-sync";
 import { ButtonLink } from "~/components/ui/button";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { organizationJsonLd } from "~/modules/seo/structured-data";
+import { discoverySetOffered } from "~/modules/samples/discovery-set-offered.server";
+import { getDb } from "~/db/db.server";
 import { getBaseUrl, getShopInfo } from "~/modules/settings/settings.server";
 import { socialLinks } from "~/modules/settings/shop";
 import type { RootData } from "~/modules/settings/root-data";
 import { requestInfoContext } from "~/context";
 import { logger } from "~/utils/logger.server";
 
-/** Every page: signed in or not and as what (role decided on the server), the shop's public facts, the base URL. */
+/**
+ * Every page: signed in or not and as what (role decided on the server), the shop's public facts, the base URL, and
+ * whether the discovery set is linked (kept in-process until the storefront changes: nothing per visitor).
+ */
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   let user: RootData["user"] = null;
   try {
@@ -30,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
     // A session store hiccup must not take the whole shop down: the page renders for a visitor.
     logger.error({ err: error }, "root: reading the session failed; rendering as a visitor");
   }
-  return { user, shop: getShopInfo(), baseUrl: getBaseUrl() };
+  return { user, shop: getShopInfo(), baseUrl: getBaseUrl(), discoverySet: await discoverySetOffered(getDb()) };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

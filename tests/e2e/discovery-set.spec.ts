@@ -79,6 +79,22 @@ test.describe("the discovery set", () => {
     await context.close();
   });
 
+  test("samples on: the menu at 360 px, the header's bar at 1280 px and the footer link to the discovery set", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ ...phone360, baseURL });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Discovery Set" })).toHaveAttribute("href", "/discovery-set");
+    await page.getByLabel("Menu").tap();
+    await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Discovery Set" }).tap();
+    await expect(page).toHaveURL(/\/discovery-set$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Build your discovery set" })).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Discovery Set" })).toBeVisible();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, { path: `${SHOTS}/samples-header-link-1280.jpg`, fullPage: false });
+    await context.close();
+  });
+
   test("without JavaScript: five scents and Check my set, the page answers with the set", async ({ browser, baseURL }) => {
     const context = await browser.newContext({ ...phone360, baseURL, javaScriptEnabled: false });
     const page = await context.newPage();

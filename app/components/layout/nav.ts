@@ -10,6 +10,8 @@ export interface NavEntry {
   section?: string;
   /** shown in the header's bar only from 1024 px (between 768 and 1024 the bar has no room for it); always in the menu */
   wideOnly?: boolean;
+  /** shown in the header's bar only from 1280 px; always in the menu */
+  widestOnly?: boolean;
 }
 
 export const NAV_ENTRIES: NavEntry[] = [
@@ -22,6 +24,14 @@ export const NAV_ENTRIES: NavEntry[] = [
   // issue 33: gift cards sold by amount, e-mailed on a chosen day (app/routes/gift-cards.tsx)
   { label: "Gift Cards", to: "/gift-cards", wideOnly: true },
 ];
+
+/** The discovery set (docs/decisions/054): in the header and footer only while samples are on (RootData.discoverySet). */
+export const DISCOVERY_SET_ENTRY: NavEntry = { label: "Discovery Set", to: "/discovery-set", widestOnly: true };
+
+/** The header's entries for this shop: the discovery set's only while it is offered. */
+export function navEntries(discoverySet: boolean): NavEntry[] {
+  return discoverySet ? [...NAV_ENTRIES, DISCOVERY_SET_ENTRY] : NAV_ENTRIES;
+}
 
 /** The header is solid on the admin area, once scrolled more than 10 px, or while the mobile menu is open. */
 export const SOLID_AFTER_PX = 10;

@@ -2,12 +2,13 @@ import { Link } from "react-router";
 import type { ShopInfo } from "~/modules/settings/shop";
 import { formatPhone, socialLinks, whatsappUrl } from "~/modules/settings/shop";
 import { freeDeliveryText } from "~/modules/shipping/shipping.logic";
+import { DISCOVERY_SET_ENTRY } from "./nav";
 import { FacebookIcon, InstagramIcon, MailIcon, TikTokIcon, WhatsAppIcon } from "./icons";
 
 const SOCIAL_ICONS = { Instagram: InstagramIcon, Facebook: FacebookIcon, TikTok: TikTokIcon } as const;
 
 /** Footer (SPEC §2): about text, quick links (incl. Terms & Conditions, the privacy notice and seller information), social links, WhatsApp, e-mail, ©, credit. */
-export function SiteFooter({ shop, year }: { shop: ShopInfo; year: number }) {
+export function SiteFooter({ shop, year, discoverySet = false }: { shop: ShopInfo; year: number; discoverySet?: boolean }) {
   const socials = socialLinks(shop.name);
   return (
     <footer className="relative mt-auto overflow-hidden bg-ink text-ivory/80">
@@ -48,6 +49,7 @@ export function SiteFooter({ shop, year }: { shop: ShopInfo; year: number }) {
             <li><Link to="/#home" className="footer-link">Home</Link></li>
             <li><Link to="/shop" className="footer-link">Shop</Link></li>
             <li><Link to="/gift-cards" className="footer-link">Gift Cards</Link></li>
+            {discoverySet ? <li><Link to={DISCOVERY_SET_ENTRY.to} className="footer-link">{DISCOVERY_SET_ENTRY.label}</Link></li> : null}
             <li><Link to="/#our-story" className="footer-link">Our Story</Link></li>
             <li><Link to="/#contact" className="footer-link">Contact</Link></li>
             <li><Link to="/terms" className="footer-link">Terms &amp; Conditions</Link></li>

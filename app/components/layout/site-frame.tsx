@@ -9,21 +9,21 @@ import { WhatsAppButton } from "./whatsapp-button";
  * the root loader's data. Pages render their own <main> (one per page) inside #main-content.
  */
 export function SiteFrame({ children }: { children: React.ReactNode }) {
-  const { user, shop } = useRootData();
+  const { user, shop, discoverySet } = useRootData();
   const chat = showsFloatingChat(useLocation().pathname);
   return (
     <div className="flex min-h-screen flex-col">
       <a href="#main-content" className="skip-link">
         Skip to content
       </a>
-      <SiteHeader user={user} shopName={shop.name} />
+      <SiteHeader user={user} shopName={shop.name} discoverySet={discoverySet} />
       <div id="main-content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
         {children}
       </div>
       {/* Before the footer: below 1280 px the chat is a line at the end of the page (it floats only beside the column). */}
       <div className="mt-auto">
         {chat ? <WhatsAppButton number={shop.whatsappNumber} shopName={shop.name} /> : null}
-        <SiteFooter shop={shop} year={new Date().getFullYear()} />
+        <SiteFooter shop={shop} year={new Date().getFullYear()} discoverySet={discoverySet} />
       </div>
     </div>
   );

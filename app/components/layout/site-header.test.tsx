@@ -5,14 +5,20 @@ import type { RootUser } from "~/modules/settings/root-data";
 import { SiteHeader } from "./site-header";
 
 /** The header renders from data alone: one render per state, as the server would send it. */
-function render(user: RootUser | null, path = "/") {
-  const Stub = createRoutesStub([{ path: "*", Component: () => <SiteHeader user={user} shopName="Scentara" /> }]);
+function render(user: RootUser | null, path = "/", discoverySet = false) {
+  const Stub = createRoutesStub([{ path: "*", Component: () => <SiteHeader user={user} shopName="Scentara" discoverySet={discoverySet} /> }]);
   return renderToString(<Stub initialEntries={[path]} />);
 }
 
 const links = (html: string) => [...html.matchAll(/<a[^>]*href="([^"]+)"[^>]*>(.*?)<\/a>/g)].map((m) => [m[1], m[2].replace(/<[^>]+>/g, "")]);
 
 describe("SiteHeader", () => {
+  it("links the discovery set (bar from 1280 px, and the menu) only while samples are on", () => {
+    expect(links(render(null)).map(([href]) => href)).not.toContain("/discovery-set");
+    const on = links(render(null, "/", true)).filter(([href]) => href === "/discovery-set");
+    expect(on.map(([, text]) => text)).toEqual(["Discovery Set", "Discovery Set"]);
+  });
+
   it("visitor: Home, Our Story, Contact, Shop and Sign In; no cart, admin or account menu", () => {
     const html = render(null);
     const hrefs = links(html).map(([href]) => href);

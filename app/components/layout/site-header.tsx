@@ -3,14 +3,14 @@ import { Form, Link, NavLink, useFetcher, useLocation } from "react-router";
 import { countItems, useCart } from "~/modules/cart/cart.browser";
 import type { Me, RootUser } from "~/modules/settings/root-data";
 import { BagIcon, ChevronDownIcon, CloseIcon, MenuIcon, UserIcon } from "./icons";
-import { NAV_ENTRIES, isHeaderSolid } from "./nav";
+import { isHeaderSolid, navEntries } from "./nav";
 
 /**
  * The fixed header (SPEC §2). Everything it shows comes from its props (the root loader's data), so the three
  * states — visitor, customer, admin — render from data alone. Transparent over the page until it is scrolled more
  * than 10 px; always solid on /admin and while the mobile menu is open.
  */
-export function SiteHeader({ user, shopName }: { user: RootUser | null; shopName: string }) {
+export function SiteHeader({ user, shopName, discoverySet = false }: { user: RootUser | null; shopName: string; discoverySet?: boolean }) {
   const { pathname, key } = useLocation();
   const [scrollY, setScrollY] = useState(0);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -52,8 +52,8 @@ export function SiteHeader({ user, shopName }: { user: RootUser | null; shopName
 
         <nav aria-label="Main" className="hidden md:block">
           <ul className="flex items-center gap-8">
-            {NAV_ENTRIES.map((entry) => (
-              <li key={entry.to} className={entry.wideOnly ? "hidden lg:block" : undefined}>
+            {navEntries(discoverySet).map((entry) => (
+              <li key={entry.to} className={entry.wideOnly ? "hidden lg:block" : entry.widestOnly ? "hidden xl:block" : undefined}>
                 {entry.section ? (
                   <Link to={entry.to} className="nav-link">
                     {entry.label}
@@ -84,7 +84,7 @@ export function SiteHeader({ user, shopName }: { user: RootUser | null; shopName
               Sign In
             </Link>
           )}
-          <MobileMenu id={menuId} open={menuOpen} user={user} onToggle={setMenuOpen} onNavigate={() => setMenuOpen(false)} />
+          <MobileMenu id={menuId} open={menuOpen} user={user} discoverySet={discoverySet} onToggle={setMenuOpen} onNavigate={() => setMenuOpen(false)} />
         </div>
       </div>
     </header>
@@ -195,12 +195,14 @@ function MobileMenu({
   id,
   open,
   user,
+  discoverySet,
   onToggle,
   onNavigate,
 }: {
   id: string;
   open: boolean;
   user: RootUser | null;
+  discoverySet: boolean;
   onToggle: (open: boolean) => void;
   onNavigate: () => void;
 }) {
@@ -214,16 +216,16 @@ function MobileMenu({
         <MenuIcon className="h-6 w-6 group-open/menu:hidden" />
         <CloseIcon className="hidden h-6 w-6 group-open/menu:block" />
       </summary>
-      <MobileMenuList id={id} user={user} onNavigate={onNavigate} />
+      <MobileMenuList id={id} user={user} discoverySet={discoverySet} onNavigate={onNavigate} />
     </details>
   );
 }
 
-function MobileMenuList({ id, user, onNavigate }: { id: string; user: RootUser | null; onNavigate: () => void }) {
+function MobileMenuList({ id, user, discoverySet, onNavigate }: { id: string; user: RootUser | null; discoverySet: boolean; onNavigate: () => void }) {
   return (
     <nav id={id} aria-label="Mobile" className="absolute inset-x-0 top-full max-h-[calc(100dvh-72px)] overflow-y-auto border-t border-b border-line bg-ivory shadow-[0_18px_30px_-20px_rgba(28,23,20,0.45)]">
       <ul className="container-page flex flex-col py-4">
-        {NAV_ENTRIES.map((entry) => (
+        {navEntries(discoverySet).map((entry) => (
           <li key={entry.to}>
             <Link to={entry.to} onClick={onNavigate} className="mobile-link">
               {entry.label}

@@ -19,6 +19,8 @@ export interface RootData {
   user: RootUser | null;
   shop: ShopInfo;
   baseUrl: string;
+  /** the header and footer link to /discovery-set (samples on; the same for everyone: docs/decisions/054 addendum) */
+  discoverySet: boolean;
 }
 
 /** Only while the root loader has no data (an error before it ran): empty facts, so nothing wrong is shown. */
@@ -26,6 +28,7 @@ export const EMPTY_ROOT_DATA: RootData = {
   user: null,
   shop: { name: "", whatsappNumber: "", contactEmail: "", freeDeliveryThresholdCents: 0 },
   baseUrl: "",
+  discoverySet: false,
 };
 
 /** The root loader's data from any route or component: shop name, WhatsApp number, contact e-mail, base URL, user. */
