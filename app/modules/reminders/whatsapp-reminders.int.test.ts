@@ -90,7 +90,8 @@ describe("the opt-in to reminders on WhatsApp", () => {
     await profile(s.cookie, "whatsapp-reminders-off");
     const sub = await whatsappSubscription(db(), s.id);
     expect(sub).toMatchObject({ active: true, reminders: false }); // order updates stay on
-    expect((await consents(s.id, "whatsapp_marketing")).map((c) => c.granted)).toEqual([true, false]);
+    // given and withdrawn within a millisecond or two: compared as a set (the log's order within one is not told)
+    expect((await consents(s.id, "whatsapp_marketing")).map((c) => c.granted).sort()).toEqual([false, true]);
   });
 });
 
@@ -148,11 +149,8 @@ describe("a cart's reminder on WhatsApp", () => {
     const stop = wa.fake.inboundWebhook(s.digits, "STOP");
     expect((await postWhatsappWebhook(stop.body, stop.headers)).status).toBe(200);
     expect(await whatsappSubscription(db(), s.id)).toMatchObject({ active: false, reminders: false });
-    expect((await consents(s.id, "whatsapp_marketing")).map((c) => [c.granted, c.source])).toEqual([
-      [true, "profile"],
-      [false, "whatsapp_reply"],
-    ]);
-    expect((await consents(s.id, "whatsapp_updates")).at(-1)).toMatchObject({ granted: false, source: "whatsapp_reply" });
+    expect((await consents(s.id, "whatsapp_marketing")).map((c) => `${c.granted} ${c.source}`).sort()).toEqual(["false whatsapp_reply", "true profile"]);
+    expect((await consents(s.id, "whatsapp_updates")).map((c) => `${c.granted} ${c.source}`).sort()).toEqual(["false whatsapp_reply", "true checkout"]);
     await sendDueWhatsappMessages(db(), { now: at(24 * HOUR + 2 * MIN) });
     expect(wa.fake.sent.filter((m) => m.to === s.digits)).toEqual([]);
     expect((await messagesTo(s.id))[0]).toMatchObject({ status: "skipped" });
