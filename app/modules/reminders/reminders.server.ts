@@ -188,7 +188,7 @@ async function sendClaimed(db: DB, claimed: Claimed, compose: (person: Person) =
 }
 
 /** The due queries' consent: marketing e-mails on, or reminders on WhatsApp (updates on and reminders agreed to). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- used by two queries over different tables, both joining users as u
+// `any`: used by two queries over different tables, both joining users as u
 function agreedToReminders(eb: ExpressionBuilder<any, any>): Expression<SqlBool> {
   return eb.or([
     eb("u.email_marketing", "=", true),
