@@ -70,7 +70,7 @@ export interface PersonalData {
   /** WhatsApp order updates (docs/decisions/055): the number and whether updates are on, and each message */
   whatsapp: {
     subscription: { phone: string; on: boolean; optedInAt: string; optedOutAt: string | null } | null;
-    messages: Array<{ order: string; update: string; status: string; phone: string; createdAt: string; sentAt: string | null; deliveredAt: string | null; readAt: string | null; failedAt: string | null }>;
+    messages: Array<{ order: string | null; update: string; status: string; phone: string; createdAt: string; sentAt: string | null; deliveredAt: string | null; readAt: string | null; failedAt: string | null }>;
   };
   /** the cart kept in the account (docs/decisions/056) */
   savedCart: { items: ExportCartItem[]; changedAt: string | null } | null;
@@ -313,7 +313,7 @@ export function renderSummaryHtml(data: PersonalData): string {
       ["When", "Order", "Update", "Status", "Number"],
       data.whatsapp.messages.map((m) => [
         e(saDateTime(m.createdAt)),
-        `#${e(m.order)}`,
+        m.order ? `#${e(m.order)}` : `<span class="muted">a cart</span>`,
         e(m.update),
         e(m.status),
         m.phone ? e(m.phone) : `<span class="muted">erased</span>`,

@@ -203,7 +203,7 @@ export async function collectPersonalData(db: Queryable, userId: string, config:
     whatsapp: {
       subscription: whatsapp.subscription,
       messages: whatsapp.messages.map((m) => ({
-        order: shortOrderId(m.orderId),
+        order: short(m.orderId),
         update: TEMPLATES[m.event as WhatsappEvent]?.label ?? m.event,
         status: MESSAGE_STATUS_LABELS[m.status] ?? m.status,
         phone: m.phone,

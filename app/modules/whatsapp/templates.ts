@@ -136,8 +136,8 @@ export function waDigits(e164: string): string {
  * It says what is sent, to which number, and how to stop it (POPIA s11(1)(a) consent, s18(1) awareness of the purpose).
  */
 export const WHATSAPP_CONSENT = {
-  // 2026-12-14: names the bank-transfer order's first message (it was sent, but the words did not say so)
-  version: "2026-12-14",
+  // names the bank-transfer order's first message; one version for the words of this release
+  version: "2026-11-28",
   label: (phone: string) => `Order updates on WhatsApp to ${displayPhone(phone)}`,
   description: (shopName: string) =>
     `${shopName} sends you a WhatsApp message when you place an order to pay by bank transfer (how to pay), when your payment arrives, when your order is with the courier, waiting for collection, delivered or refunded. Reply STOP, or turn it off in your profile or with the link in your order e-mail, at any time.`,
@@ -148,7 +148,7 @@ export const WHATSAPP_CONSENT = {
  * in the profile only, once updates are on (it goes to the same number), never ticked in advance.
  */
 export const WHATSAPP_MARKETING_CONSENT = {
-  version: "2026-12-14",
+  version: "2026-11-28",
   label: (phone: string) => `Reminders on WhatsApp to ${displayPhone(phone)}`,
   description: (shopName: string) =>
     `${shopName} may send you one WhatsApp reminder about a cart you left with items, or an order you have not paid yet, with a link back to it: never more than one per cart or order. Reply STOP (which stops every WhatsApp message from us), or turn reminders off here, at any time.`,

@@ -12,7 +12,8 @@ import type { Database, WhatsappMessageStatus } from "~/db/schema";
 export interface PersonWhatsapp {
   subscription: { phone: string; on: boolean; optedInAt: string; optedOutAt: string | null } | null;
   messages: Array<{
-    orderId: string;
+    /** null for a cart reminder (no order) */
+    orderId: string | null;
     event: string;
     status: WhatsappMessageStatus;
     /** empty once erased by the retention job */
