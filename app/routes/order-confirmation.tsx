@@ -182,6 +182,8 @@ function FoundView({
   soldCards?: SoldCardView[];
 }) {
   const address = order.shippingAddress;
+  // An order of gift cards only has nothing to prepare or deliver: its cards are e-mailed (docs/decisions/053).
+  const onlyGiftCards = order.lines.length > 0 && order.lines.every((l) => l.isGiftCard);
   return (
     <main className="relative">
       <div aria-hidden="true" className="hero-wash pointer-events-none absolute inset-x-0 top-0 h-[30rem] [mask-image:linear-gradient(to_bottom,black_40%,transparent)]" />
@@ -243,26 +245,33 @@ function FoundView({
               <h2 id="next-heading" className="text-3xl text-ivory">
                 What's Next?
               </h2>
-              <ol className="mt-6 space-y-5 text-sm text-ivory/85">
-                <li className="flex gap-4">
-                  <span aria-hidden="true" className="font-display text-2xl leading-none text-gold-light">
-                    1
-                  </span>
-                  <div>
-                    <p className="font-medium text-ivory">Order processing</p>
-                    <p className="mt-1">We are preparing your fragrances with care and will dispatch them shortly.</p>
-                  </div>
-                </li>
-                <li className="flex gap-4">
-                  <span aria-hidden="true" className="font-display text-2xl leading-none text-gold-light">
-                    2
-                  </span>
-                  <div>
-                    <p className="font-medium text-ivory">Delivery</p>
-                    <p className="mt-1">Once your order ships you will receive an e-mail with its tracking number. Delivery takes 2 to 7 working days.</p>
-                  </div>
-                </li>
-              </ol>
+              {onlyGiftCards ? (
+                <p className="mt-6 text-sm text-ivory/85">
+                  Each gift card is e-mailed with its code on the day you chose, to you or to the person you named. Once the payment is confirmed you can also print
+                  each card from this page.
+                </p>
+              ) : (
+                <ol className="mt-6 space-y-5 text-sm text-ivory/85">
+                  <li className="flex gap-4">
+                    <span aria-hidden="true" className="font-display text-2xl leading-none text-gold-light">
+                      1
+                    </span>
+                    <div>
+                      <p className="font-medium text-ivory">Order processing</p>
+                      <p className="mt-1">We are preparing your fragrances with care and will dispatch them shortly.</p>
+                    </div>
+                  </li>
+                  <li className="flex gap-4">
+                    <span aria-hidden="true" className="font-display text-2xl leading-none text-gold-light">
+                      2
+                    </span>
+                    <div>
+                      <p className="font-medium text-ivory">Delivery</p>
+                      <p className="mt-1">Once your order ships you will receive an e-mail with its tracking number. Delivery takes 2 to 7 working days.</p>
+                    </div>
+                  </li>
+                </ol>
+              )}
             </section>
 
             {delivery?.point ? (
@@ -287,7 +296,7 @@ function FoundView({
             ) : null}
             <section aria-labelledby="address-heading" className="border-t border-line pt-6">
               <h2 id="address-heading" className="eyebrow font-sans text-ink">
-                {delivery?.point ? "Your details" : "Delivering to"}
+                {delivery?.point || onlyGiftCards ? "Your details" : "Delivering to"}
               </h2>
               <address className="mt-3 text-sm not-italic leading-relaxed text-ink-soft">
                 <span className="text-ink">{address.name}</span>

@@ -1,6 +1,8 @@
 import { formatRand } from "~/utils/money";
 
 export interface SummaryLine {
+  /** a gift card sold (docs/decisions/053): not subject to VAT when sold */
+  isGiftCard?: boolean;
   name: string;
   quantity: number;
   unitPriceCents: number;
@@ -16,6 +18,14 @@ export interface SummaryTotals {
   /** the part of discountCents that is sample credit, with its label (docs/decisions/054) */
   sampleCreditCents?: number;
   sampleCreditLabel?: string | null;
+}
+
+/** What the VAT line says: a gift card is not subject to VAT when sold (VAT Act s10(19)); what it buys later is. */
+export function vatNote(lines: ReadonlyArray<Pick<SummaryLine, "isGiftCard">>): string {
+  const cards = lines.filter((l) => l.isGiftCard).length;
+  if (cards === 0) return "VAT included at 15%";
+  if (cards === lines.length) return "Gift cards carry no VAT when sold: VAT is charged on what they buy";
+  return "VAT included at 15%, except on gift cards";
 }
 
 /**
@@ -77,7 +87,7 @@ export function OrderSummary({ lines, totals, giftCardPayments = [] }: { lines: 
           </div>
         ) : null}
       </dl>
-      <p className="mt-2 text-right text-xs text-muted">VAT included at 15%</p>
+      <p className="mt-2 text-right text-xs text-muted">{vatNote(lines)}</p>
     </div>
   );
 }
