@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import type { PageAudience } from "~/context";
-import { invalidatePageCache, isCacheableRequest, pageCache } from "./page-cache";
+import { invalidatePageCache, isCacheableRequest, LATE_IMAGE_PAGE_TTL_MS, pageCache } from "./page-cache";
 
 describe("which requests may be served from the page cache", () => {
   it.each([
@@ -329,6 +329,49 @@ describe("page cache", () => {
       expect(headerRuns).toBe(before + 1);
       expect(response.headers["x-page-cache"]).toBe("HIT");
     }
+  });
+
+  it("a page built while its image was still being read is kept only briefly, then built again with the image inside", async () => {
+    const photo = Buffer.from("RIFF-late-photo-400");
+    const url = "/media/products/late-0a1b-400.webp";
+    let clock = 1_000_000;
+    let imageArrived = false;
+    let renders = 0;
+    const app = express();
+    const cache = pageCache({
+      ttlMs: 60_000,
+      now: () => clock,
+      audienceOf,
+      // undefined: not read yet (keptImageReader gave up waiting); then the bytes
+      readImage: async () => (imageArrived ? photo : undefined),
+      render: async () => {
+        renders++;
+        return new Response(`<main><img src="${url}" srcSet="${url} 400w" data-inline-on-phone="${url}" alt=""/></main>`, { headers: { "content-type": "text/html" } });
+      },
+    });
+    app.use(cache);
+    server = app.listen(0);
+    await new Promise((r) => server!.once("listening", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const phoneGet = async () => {
+      const response = await fetch(`${base}/shop`, { headers: { "sec-ch-ua-mobile": "?1", "accept-encoding": "identity" } });
+      return { state: response.headers.get("x-page-cache"), html: await response.text() };
+    };
+    const first = await phoneGet();
+    expect(first.state).toBe("MISS");
+    expect(first.html).not.toContain("data:image");
+    imageArrived = true;
+    // within the short life of that copy: still it
+    clock += LATE_IMAGE_PAGE_TTL_MS - 1;
+    expect((await phoneGet()).state).toBe("HIT");
+    // then the next request builds the page again, now with the image inside, and keeps it the usual time
+    clock += 2;
+    const again = await phoneGet();
+    expect(again.state).toBe("MISS");
+    expect(again.html).toContain(`data:image/webp;base64,${photo.toString("base64")}`);
+    clock += 30_000;
+    expect((await phoneGet()).state).toBe("HIT");
+    expect(renders).toBe(2);
   });
 
   it("gives a phone the page with its largest image inside and everyone else the page that links to it, from one render", async () => {

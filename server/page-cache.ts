@@ -4,7 +4,10 @@ import type { PageAudience } from "~/context";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { compress, preferredEncoding, type Encoding } from "./content-encoding";
 import { pageScriptClasses, withPageStylesheet } from "./page-css";
-import { withInlinedLcpImage } from "./page-lcp-image";
+import { withInlinedLcpImage, type ImageRead } from "./page-lcp-image";
+
+/** A page whose largest image wasn't read in time is kept this long, so a rendering with the image soon replaces it. */
+export const LATE_IMAGE_PAGE_TTL_MS = 1000;
 
 /**
  * A short-lived cache of storefront pages, one copy per audience: visitors, customers, admins (the in-process
@@ -123,7 +126,7 @@ export interface PageCacheOptions {
   /** The client build, whose scripts a page loads: their classes are kept in the page's inlined stylesheet. */
   clientDir?: string;
   /** Reads a stored image by its URL: the page's largest image travels inside it when small (page-lcp-image.ts). */
-  readImage?: (url: string) => Promise<Buffer | null>;
+  readImage?: ImageRead;
 }
 
 /** A render under way, and the cache generation it started in. */
@@ -186,7 +189,15 @@ export function pageCache(options: PageCacheOptions) {
     // Only the rules this page's markup and scripts can use travel inline; the rest comes before another page shows.
     const rendered = await response.text();
     const html = withPageStylesheet(rendered, options.clientDir ? pageScriptClasses(rendered, options.clientDir) : []);
-    const inlined = options.readImage ? await withInlinedLcpImage(html, options.readImage) : html;
+    let imageLate = false;
+    const readImage = options.readImage;
+    const inlined = readImage
+      ? await withInlinedLcpImage(html, async (url) => {
+          const bytes = await readImage(url);
+          if (bytes === undefined) imageLate = true;
+          return bytes;
+        })
+      : html;
     const twoVariants = inlined !== html;
     const headers = [...response.headers.entries()].filter(([k]) => k !== "content-length");
     // Browsers and any shared cache in front must keep one person's copy from another: the page depends on the
@@ -197,7 +208,8 @@ export function pageCache(options: PageCacheOptions) {
     headers.push(["vary", twoVariants ? `Accept-Encoding, ${PHONE_HINT}` : "Accept-Encoding"]);
     const seal = (page: string): Entry => {
       const { body, scriptHashes, styleHashes } = sealPage(page, placeholder);
-      return { status: response.status, headers, body: Buffer.from(body), scriptHashes, styleHashes, encoded: {}, ready: {}, expires: now() + options.ttlMs };
+      const ttl = imageLate ? Math.min(options.ttlMs, LATE_IMAGE_PAGE_TTL_MS) : options.ttlMs;
+      return { status: response.status, headers, body: Buffer.from(body), scriptHashes, styleHashes, encoded: {}, ready: {}, expires: now() + ttl };
     };
     const plain = seal(html);
     return twoVariants ? { plain, phone: seal(inlined) } : { plain };

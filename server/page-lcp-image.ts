@@ -21,13 +21,16 @@ const TYPES: Record<string, string> = { webp: "image/webp", avif: "image/avif", 
 
 const MARKED_IMG = new RegExp(`<img\\b[^>]*\\s${INLINE_ON_PHONE_ATTRIBUTE}="([^"]+)"[^>]*>`);
 
-export async function withInlinedLcpImage(html: string, read: (url: string) => Promise<Buffer | null>): Promise<string> {
+/** What an image reader answers: the bytes, null (nothing to inline: missing, too big), or undefined (not read yet). */
+export type ImageRead = (url: string) => Promise<Buffer | null | undefined>;
+
+export async function withInlinedLcpImage(html: string, read: ImageRead): Promise<string> {
   const match = MARKED_IMG.exec(html);
   if (!match) return html;
   const [tag, url] = match;
   const type = TYPES[/\.([a-z]+)$/.exec(url)?.[1] ?? ""];
   if (!type || url.includes("&")) return html;
-  let bytes: Buffer | null;
+  let bytes: Buffer | null | undefined;
   try {
     bytes = await read(url);
   } catch (error) {
@@ -54,26 +57,43 @@ function escapeRegExp(text: string) {
 
 /**
  * The reader a page cache uses: each image's bytes (or "too big" / "missing") kept after the first read, and a read
- * that takes longer than `timeoutMs` given up (the page is sent linking to its image). Stored images are named by
+ * that takes longer than `timeoutMs` not waited for (undefined: the page is sent linking to its image) but kept when it
+ * arrives, one read per image at a time, so the page's next rendering has it (page-cache.ts keeps a page built without
+ * its image only briefly: under load a first read can take longer, and the phone's copy then had no image for the
+ * cache's whole lifetime, which the phone E2E test saw in full runs). Stored images are named by
  * their content hash and never change (media-store.server.ts), so a kept answer never goes stale; only small ones
  * keep their bytes (≤ INLINE_IMAGE_MAX_BYTES each, at most `maxEntries`: ~4 MB). Without this, every cache miss of a
  * product page read its photo again, from the bucket when images live in S3, and a slow bucket held up the page.
  */
-export function keptImageReader(read: (url: string) => Promise<Buffer | null>, options: { timeoutMs?: number; maxEntries?: number } = {}) {
+export function keptImageReader(read: (url: string) => Promise<Buffer | null>, options: { timeoutMs?: number; maxEntries?: number } = {}): ImageRead {
   const timeoutMs = options.timeoutMs ?? 300;
   const maxEntries = options.maxEntries ?? 500;
   const kept = new Map<string, Buffer | null>();
-  return async (url: string): Promise<Buffer | null> => {
+  const reading = new Map<string, Promise<Buffer | null>>();
+  const keep = (url: string, answer: Buffer | null): Buffer | null => {
+    if (kept.size >= maxEntries) kept.delete(kept.keys().next().value!); // the oldest first
+    const small = answer && answer.length <= INLINE_IMAGE_MAX_BYTES ? answer : null;
+    kept.set(url, small);
+    return small;
+  };
+  return async (url: string): Promise<Buffer | null | undefined> => {
     if (kept.has(url)) return kept.get(url)!;
+    let pending = reading.get(url);
+    if (!pending) {
+      pending = read(url).then(
+        (answer) => keep(url, answer),
+        (error: unknown) => {
+          logger.warn({ err: error, url }, "page image: reading it to inline failed; the page links to it");
+          return null; // not kept: the next miss tries again
+        },
+      );
+      reading.set(url, pending);
+      void pending.finally(() => reading.delete(url));
+    }
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), timeoutMs)));
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
     try {
-      const answer = await Promise.race([read(url), late]);
-      if (answer === "late") return null; // not kept: the next miss tries again
-      if (kept.size >= maxEntries) kept.delete(kept.keys().next().value!); // the oldest first
-      const small = answer && answer.length <= INLINE_IMAGE_MAX_BYTES ? answer : null;
-      kept.set(url, small);
-      return small;
+      return await Promise.race([pending, late]);
     } finally {
       clearTimeout(timer);
     }

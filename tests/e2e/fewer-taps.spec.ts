@@ -126,6 +126,8 @@ test.describe("fewer taps to pay, on a phone", () => {
     // A changed telephone number is what the order keeps.
     await page.getByRole("button", { name: "Use my last address as it was" }).tap();
     await page.getByRole("button", { name: "Change this address" }).tap();
+    // the form takes the focus to its first field once shown: typing before that (a loaded full run) went into the name
+    await expect(page.getByLabel("Full name")).toBeFocused();
     await page.getByLabel("Telephone").fill("083 555 0101");
     await page.getByRole("button", { name: /^Pay R/ }).tap();
     await payOnSimulatedPage(page);
