@@ -13,45 +13,20 @@
  *   its latest version, and when another device changed the cart since, this browser's changes since the version it
  *   saw go over the other device's: removals on either device stick (rebaseCartLines).
  */
-import { readCart, writeCart, type CartLine } from "./cart.browser";
+import { CART_EVENT, readCart, writeCart, type CartLine } from "./cart.browser";
+import { readCartSyncState, writeCartSyncState } from "./cart-sync-state.browser";
 import { linesInput } from "~/modules/orders/cart-quote";
 import type { SavedCartLine } from "~/db/schema";
 import { rebaseCartLines } from "./saved-cart.logic";
 
-const SYNC_KEY = "cart-sync";
 export const CART_SYNC_PATH = "/api/cart";
 /** Changes within this long go in one request (a quantity stepped up five times is one save). */
-export const CART_SYNC_DEBOUNCE_MS = 800;
-
-interface SyncState {
-  owner: string;
-  version: number;
-  /** that version's lines (absent in a state kept before they were: the server then merges) */
-  lines?: SavedCartLine[];
-}
+const CART_SYNC_DEBOUNCE_MS = 800;
 
 interface SyncAnswer {
   owner: string;
   version: number;
   lines: CartLine[];
-}
-
-function readState(): SyncState | null {
-  try {
-    const parsed = JSON.parse(window.localStorage.getItem(SYNC_KEY) ?? "null") as SyncState | null;
-    return parsed && typeof parsed.owner === "string" && Number.isSafeInteger(parsed.version) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeState(state: SyncState | null) {
-  try {
-    if (state) window.localStorage.setItem(SYNC_KEY, JSON.stringify(state));
-    else window.localStorage.removeItem(SYNC_KEY);
-  } catch {
-    // storage disabled: every page's first sync merges, which keeps every item anyway
-  }
 }
 
 /** What the server compares: product, size and quantity (names and prices are the server's to say). */
@@ -64,7 +39,7 @@ let lastSynced: string | null = null;
 
 async function post(): Promise<void> {
   const sentKey = cartSyncKey(readCart());
-  const state = readState();
+  const state = readCartSyncState();
   const body = new FormData();
   body.set("lines", sentKey);
   body.set("baseVersion", state ? String(state.version) : "");
@@ -74,7 +49,7 @@ async function post(): Promise<void> {
   if (!response.ok) return; // signed out meanwhile, or a hiccup: the next change tries again
   const answer = (await response.json()) as SyncAnswer;
   const agreed = linesInput(answer.lines);
-  writeState({ owner: answer.owner, version: answer.version, lines: agreed });
+  writeCartSyncState({ owner: answer.owner, version: answer.version, lines: agreed });
   lastSynced = cartSyncKey(answer.lines);
   const now = readCart();
   if (cartSyncKey(now) === sentKey) {
@@ -103,13 +78,31 @@ function queue(): Promise<void> {
   return run;
 }
 
+/**
+ * Keeps a signed-in shopper's cart in step from now on: the sign-in merge (see the file's comment), the first sync of a
+ * page they open, then every change of this tab's cart (another open tab saves its own), debounced. Returns the stop.
+ */
+export function keepCartInSync(): () => void {
+  void mergeCartAtSignIn();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const changed = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void saveCartToServer(), CART_SYNC_DEBOUNCE_MS);
+  };
+  window.addEventListener(CART_EVENT, changed);
+  return () => {
+    clearTimeout(timer);
+    window.removeEventListener(CART_EVENT, changed);
+  };
+}
+
 /** The sign-in merge (see the file's comment): the first sync of a page a signed-in shopper opens. */
-export function mergeCartAtSignIn(): Promise<void> {
+function mergeCartAtSignIn(): Promise<void> {
   return queue();
 }
 
 /** A change of the browser's cart, saved unless it is what the server last answered. */
-export function saveCartToServer(): Promise<void> {
+function saveCartToServer(): Promise<void> {
   if (cartSyncKey(readCart()) === lastSynced) return Promise.resolve();
   return queue();
 }
@@ -117,5 +110,5 @@ export function saveCartToServer(): Promise<void> {
 /** Signed out: the browser's cart stays the browser's; whoever signs in next merges it into their own. */
 export function forgetCartSync() {
   lastSynced = null;
-  writeState(null);
+  writeCartSyncState(null);
 }
