@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { data, isRouteErrorResponse, Link, redirect } from "react-router";
 import type { Route } from "./+types/product";
 import { AddToCart } from "~/components/add-to-cart";
@@ -31,16 +31,21 @@ import { reviewLinkOutcome } from "~/modules/reviews/review-link.server";
 import { loginPath } from "~/modules/accounts/redirect";
 import { ScentPyramid } from "~/components/scent/scent-pyramid";
 import { SimilarScents } from "~/components/scent/similar-scents";
-import { hasProfile } from "~/modules/scent/scent-profile";
+import { scentPyramidView } from "~/modules/scent/scent-pyramid.logic";
 import { getScentProfile, similarScents } from "~/modules/scent/scent.server";
 import { PriceWithWas } from "~/components/price";
 import { SampleOffer } from "~/components/samples/sample-offer";
 import { sampleOfferFor } from "~/modules/samples/samples.server";
-import { NotifyMe } from "~/components/notify-me";
+import { lazyComponent } from "~/components/ui/lazy-component";
 import { WishlistHeart } from "~/components/wishlist-heart";
 import { SizeChoice } from "~/components/size-choice";
 import { listSizes } from "~/modules/catalog/sizes.server";
 import { chooseSize } from "~/modules/catalog/sizes.logic";
+
+// Only on a sold-out product or size: whole in the server's HTML, downloaded by the browser when shown (lazyComponent).
+const NotifyMe = import.meta.env.SSR
+  ? (await import("~/components/notify-me")).NotifyMe
+  : lazyComponent(() => import("~/components/notify-me").then((m) => m.NotifyMe));
 
 export const PRODUCT_NOT_FOUND = "Product not found";
 
@@ -116,7 +121,12 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const { paragraphs, notes } = splitScentNotes(product.description);
   // the description travels as those parts only, not a second time whole
   const { description: _split, ...shownProduct } = product;
-  return data({ product: shownProduct, sizes, chosen, tiers, reviews, reviewForm, delivery, scent, similar, sample, seo, jsonLd, paragraphs, notes }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
+  // the profile's pyramid (words and links made here: the browser needs neither the vocabulary nor the shop's filter
+  // code), when the product has notes there; else the page shows the notes written in the description (older products)
+  const pyramid = scent ? scentPyramidView(scent) : null;
+  // the category's shop link, made here for the same reason
+  const categoryHref = product.categorySlug ? shopHref({ category: product.categorySlug }) : null;
+  return data({ product: shownProduct, sizes, chosen, tiers, reviews, reviewForm, delivery, pyramid, categoryHref, similar, sample, seo, jsonLd, paragraphs, notes }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
 }
 
 /** The loader's Cache-Control (a personal review link's page); otherwise nothing is added. */
@@ -139,7 +149,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  const { product, sizes, chosen, tiers, reviews, reviewForm, delivery, scent, similar, sample, jsonLd, paragraphs, notes } = loaderData;
+  const { product, sizes, chosen, tiers, reviews, reviewForm, delivery, pyramid, categoryHref, similar, sample, jsonLd, paragraphs, notes } = loaderData;
   // The size shown: the loader's (`?size=`) until the shopper picks one here; then the URL follows without a request,
   // so a shared link opens that size. Kept per product: another product's page starts from its own loader's size.
   const [picked, setPicked] = useState<[string, string]>();
@@ -154,15 +164,13 @@ export default function Product({ loaderData }: Route.ComponentProps) {
   // What the price, stock, tiers and Add to Cart show: the chosen size (a product with no visible size: its summary)
   const shown = size ?? product;
   const sizeTiers = size ? tiers.filter((t) => (t.sizeId ?? sizes[0]!.id) === size.id) : tiers;
-  // the profile's pyramid when the product has notes there; else the notes written in the description (older products)
-  const pyramid = scent && hasProfile(scent) ? scent : null;
   const { baseUrl, shop } = useRootData();
   // the first paragraph leads beside the price; the rest (and the notes) follow the Add to Cart
   const [lead, ...rest] = paragraphs;
   const crumbs: Crumb[] = [
     { label: "Home", to: "/" },
     { label: "Shop", to: "/shop" },
-    ...(product.categoryName && product.categorySlug ? [{ label: product.categoryName, to: shopHref({ category: product.categorySlug }) }] : []),
+    ...(product.categoryName && categoryHref ? [{ label: product.categoryName, to: categoryHref }] : []),
     { label: product.name },
   ];
   const path = `/products/${product.slug}`;
@@ -180,8 +188,8 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           </div>
 
           <div className="flex flex-col">
-            {product.categoryName && product.categorySlug ? (
-              <Link to={shopHref({ category: product.categorySlug })} className="eyebrow self-start hover:text-ink">
+            {product.categoryName && categoryHref ? (
+              <Link to={categoryHref} className="eyebrow self-start hover:text-ink">
                 {product.categoryName}
               </Link>
             ) : (
@@ -209,7 +217,11 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <div className="mt-5 md:mt-8">
               <AddToCart product={{ id: product.id, name: product.name, priceCents: shown.priceCents, stock: shown.stock }} size={size} tiers={sizeTiers} />
               {sample ? <SampleOffer product={product} offer={sample} /> : null}
-              {shown.stock === 0 ? <NotifyMe productId={product.id} sizeId={size && sizes.length > 1 ? size.id : null} productName={size?.label ? `${product.name} (${size.label})` : product.name} /> : null}
+              {shown.stock === 0 ? (
+                <Suspense fallback={null}>
+                  <NotifyMe productId={product.id} sizeId={size && sizes.length > 1 ? size.id : null} productName={size?.label ? `${product.name} (${size.label})` : product.name} />
+                </Suspense>
+              ) : null}
               <div className="mt-3">
                 <WishlistHeart productId={product.id} productName={product.name} variant="page" />
               </div>
@@ -239,7 +251,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
                 ) : null}
                 {pyramid ? (
                   <div className="mt-6">
-                    <ScentPyramid profile={pyramid} />
+                    <ScentPyramid pyramid={pyramid} />
                   </div>
                 ) : notes.length ? (
                   <dl className="mt-6 divide-y divide-line border-y border-line">

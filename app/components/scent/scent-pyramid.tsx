@@ -1,37 +1,21 @@
 import { Link } from "react-router";
-import { shopHref } from "~/modules/catalog/shop-filters.logic";
-import type { ScentProfile } from "~/modules/scent/scent.logic";
-import { AUDIENCE_TEXT, FAMILY_TEXT, INTENSITY_TEXT } from "~/modules/scent/scent.vocabulary";
-
-const TIERS = [
-  { key: "top", label: "Top", when: "the first minutes" },
-  { key: "heart", label: "Heart", when: "the first hours" },
-  { key: "base", label: "Base", when: "what lingers" },
-] as const;
+import type { ScentPyramidView } from "~/modules/scent/scent-pyramid.logic";
 
 /**
  * The product's scent as a pyramid: top, heart and base notes on narrowing-to-widening tiers (the shape perfumers
  * draw), each note a word rather than a tag chip, then the family and how it wears in one line. Notes link to the
- * shop's note filter, the family to the family filter.
+ * shop's note filter, the family to the family filter. The words and links come from the loader (scentPyramidView).
  */
-export function ScentPyramid({ profile }: { profile: ScentProfile }) {
-  const tiers = TIERS.filter((t) => profile[t.key].length > 0);
-  const season = profile.seasons.length === 4 ? "all year" : profile.seasons.join(", ");
-  const wear = [
-    profile.intensity ? INTENSITY_TEXT[profile.intensity].label.toLowerCase() : null,
-    profile.occasion ? (profile.occasion === "both" ? "day and evening" : profile.occasion === "day" ? "daytime" : "evenings") : null,
-    season || null,
-    profile.audience ? (profile.audience === "anyone" ? "for anyone" : `for ${AUDIENCE_TEXT[profile.audience].toLowerCase()}`) : null,
-  ].filter(Boolean);
+export function ScentPyramid({ pyramid: { family, tiers, wear } }: { pyramid: ScentPyramidView }) {
   return (
     <div data-testid="scent-pyramid">
-      {profile.family ? (
+      {family ? (
         <p className="text-sm text-ink-soft">
-          <Link to={shopHref({ family: profile.family })} className="font-medium text-gold underline decoration-gold-light underline-offset-4 hover:text-ink">
-            {FAMILY_TEXT[profile.family].label}
+          <Link to={family.href} className="font-medium text-gold underline decoration-gold-light underline-offset-4 hover:text-ink">
+            {family.label}
           </Link>
           <span aria-hidden="true"> · </span>
-          {FAMILY_TEXT[profile.family].everyday}
+          {family.everyday}
         </p>
       ) : null}
       {tiers.length ? (
@@ -47,12 +31,12 @@ export function ScentPyramid({ profile }: { profile: ScentProfile }) {
               </p>
               <p className="mt-1 font-display text-lg leading-snug text-ink">
                 {/* a note never breaks inside ("pink / pepper"); the line breaks between notes, at the spaces left between them */}
-                {profile[t.key].map((note, j) => (
+                {t.notes.map(({ note, href }, j) => (
                   <span key={note}>
                     {j > 0 ? " " : null}
                     <span className="whitespace-nowrap">
                       {j > 0 ? <span aria-hidden="true" className="pr-1.5 text-gold-light">·</span> : null}
-                      <Link to={shopHref({ note })} className="hover:text-gold hover:underline hover:decoration-gold-light hover:underline-offset-4">
+                      <Link to={href} className="hover:text-gold hover:underline hover:decoration-gold-light hover:underline-offset-4">
                         {note}
                       </Link>
                     </span>
