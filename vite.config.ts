@@ -42,14 +42,37 @@ function chunkByPage() {
     const map = new Map<string, string>();
     for (const id of closure(ctx, "root.tsx")) map.set(id, "frame");
     // Shared by two or more of the storefront pages (and not on every page already); a module only one of them
-    // uses stays in that page's chunk.
-    const uses = new Map<string, number>();
-    for (const route of ["routes/home.tsx", "routes/shop.tsx", "routes/product.tsx", "routes/scent-finder.tsx"])
-      for (const id of closure(ctx, route)) uses.set(id, (uses.get(id) ?? 0) + 1);
-    for (const [id, count] of uses) if (count >= 2 && !map.has(id)) map.set(id, "storefront");
+    // uses stays in that page's chunk. What only the shop and the scent finder share (the scent vocabulary: families,
+    // notes) is a chunk of those two: the home and product pages, where most first visits land, don't carry it
+    // (the 130 KB budget, docs/decisions/029's addendum of 2026-11-29).
+    const uses = new Map<string, Set<string>>();
+    for (const page of ["home", "shop", "product", "scent-finder"])
+      for (const id of closure(ctx, `routes/${page}.tsx`)) uses.set(id, (uses.get(id) ?? new Set()).add(page));
+    for (const [id, pages] of uses) {
+      if (pages.size < 2 || map.has(id)) continue;
+      map.set(id, pages.has("home") || pages.has("product") ? "storefront" : "shop-and-finder");
+    }
     return map;
   };
   return (id: string, ctx: ChunkingContext) => (owner ??= own(ctx)).get(id) ?? null;
+}
+
+/**
+ * Vite wraps each dynamic `import()` of the client build in a helper (~1.4 KB, on every page once the frame has one)
+ * that first preloads the imported chunk's own imports. Ours load code only some pages show (a signed-in shopper's
+ * cart sync, a verified buyer's review form, Notify me: lazyComponent) and depend on chunks the page already has,
+ * or on a small one the browser then fetches with it; the helper is a plain call instead (the 130 KB budget).
+ */
+function plainDynamicImports(): Plugin {
+  const helper = "\0vite/preload-helper.js";
+  return {
+    name: "scentara:plain-dynamic-imports",
+    apply: "build",
+    enforce: "pre",
+    load(id) {
+      if (this.environment.name === "client" && id === helper) return "export const __vitePreload = (load) => load();";
+    },
+  };
 }
 
 /**
@@ -86,7 +109,7 @@ function scentCatalogueProcess(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), precompressClientAssets(), scentCatalogueProcess()],
+  plugins: [tailwindcss(), reactRouter(), plainDynamicImports(), precompressClientAssets(), scentCatalogueProcess()],
   resolve: { alias: { "~": appDir } },
   build: { target: "es2022" },
   environments: {
