@@ -16,6 +16,7 @@ import { formatRand } from "~/utils/money";
 import {
   areNear,
   AUDIENCES,
+  FAMILY_ADJECTIVE,
   FAMILY_TEXT,
   INTENSITIES,
   OCCASIONS,
@@ -749,7 +750,7 @@ function capitalise(text: string): string {
 function reasonFor(index: ScentIndex, i: number, answers: FinderAnswers, love: LoveMatch, named: ReadonlySet<number>, reference: number): string {
   const parts: string[] = [];
   const family = index.family[i]! >= 0 ? SCENT_FAMILIES[index.family[i]!]! : null;
-  const adjective = family ? FAMILY_TEXT[family].adjective : null;
+  const adjective = family ? FAMILY_ADJECTIVE[family] : null;
   if (love.kind === "fragrance" && named.has(i)) parts.push(`inspired by ${love.fragrance}, the one you named`);
   else if (love.kind === "house" && houseTextOf(index, i) === loveText(love.house)) parts.push(`${adjective ?? "a signature"} like the ${love.house} you named`);
   else if (reference >= 0 && adjective && index.family[reference] === index.family[i])

@@ -13,21 +13,36 @@ export interface FamilyText {
   label: string;
   /** what it smells like in everyday words, for someone who has never read a perfume review */
   everyday: string;
-  /** how a reason line says it ("woody and warm like the Tom Ford you named") */
-  adjective: string;
 }
 
 export const FAMILY_TEXT: Readonly<Record<ScentFamily, FamilyText>> = {
-  fresh: { label: "Fresh & citrus", everyday: "lemon, bergamot, green leaves, clean cotton", adjective: "fresh and zesty" },
-  aquatic: { label: "Aquatic", everyday: "sea air, salt on skin, a cool breeze", adjective: "cool and breezy" },
-  floral: { label: "Floral", everyday: "rose, jasmine, a bunch of fresh flowers", adjective: "floral and romantic" },
-  fruity: { label: "Fruity", everyday: "pear, berries, cherry: juicy and bright", adjective: "juicy and bright" },
-  gourmand: { label: "Sweet & gourmand", everyday: "vanilla, caramel, tonka: almost edible", adjective: "sweet and cosy" },
-  amber: { label: "Amber & spice", everyday: "warm amber, cinnamon, incense, glowing resins", adjective: "warm and spicy" },
-  woody: { label: "Woody", everyday: "cedar, sandalwood, vetiver, a forest walk", adjective: "woody and warm" },
-  aromatic: { label: "Aromatic fougère", everyday: "lavender, herbs, the classic barbershop clean", adjective: "clean and herbal" },
-  chypre: { label: "Chypre", everyday: "mossy and elegant: citrus over oakmoss and patchouli", adjective: "mossy and elegant" },
-  leather: { label: "Leather & smoke", everyday: "suede, tobacco, a smoky fireside", adjective: "smoky and leathery" },
+  fresh: { label: "Fresh & citrus", everyday: "lemon, bergamot, green leaves, clean cotton" },
+  aquatic: { label: "Aquatic", everyday: "sea air, salt on skin, a cool breeze" },
+  floral: { label: "Floral", everyday: "rose, jasmine, a bunch of fresh flowers" },
+  fruity: { label: "Fruity", everyday: "pear, berries, cherry: juicy and bright" },
+  gourmand: { label: "Sweet & gourmand", everyday: "vanilla, caramel, tonka: almost edible" },
+  amber: { label: "Amber & spice", everyday: "warm amber, cinnamon, incense, glowing resins" },
+  woody: { label: "Woody", everyday: "cedar, sandalwood, vetiver, a forest walk" },
+  aromatic: { label: "Aromatic fougère", everyday: "lavender, herbs, the classic barbershop clean" },
+  chypre: { label: "Chypre", everyday: "mossy and elegant: citrus over oakmoss and patchouli" },
+  leather: { label: "Leather & smoke", everyday: "suede, tobacco, a smoky fireside" },
+};
+
+/**
+ * How a finder's reason line says a family ("woody and warm like the Tom Ford you named"). Apart from FAMILY_TEXT so
+ * that the browser, which never writes reasons, doesn't download them.
+ */
+export const FAMILY_ADJECTIVE: Readonly<Record<ScentFamily, string>> = {
+  fresh: "fresh and zesty",
+  aquatic: "cool and breezy",
+  floral: "floral and romantic",
+  fruity: "juicy and bright",
+  gourmand: "sweet and cosy",
+  amber: "warm and spicy",
+  woody: "woody and warm",
+  aromatic: "clean and herbal",
+  chypre: "mossy and elegant",
+  leather: "smoky and leathery",
 };
 
 /**
@@ -49,19 +64,19 @@ const NEAR: ReadonlyArray<readonly [ScentFamily, ScentFamily]> = [
   ["woody", "chypre"],
 ];
 
-const NEAR_MAP = new Map<ScentFamily, readonly ScentFamily[]>(
-  SCENT_FAMILIES.map((family) => [family, NEAR.flatMap(([a, b]) => (a === family ? [b] : b === family ? [a] : []))]),
-);
-
-const NEAR_SETS = new Map<ScentFamily, ReadonlySet<ScentFamily>>([...NEAR_MAP.entries()].map(([f, list]) => [f, new Set(list)]));
+// Made on first use (the matching, on the server), so that a browser page importing the vocabulary builds nothing.
+let nearMap: Map<ScentFamily, readonly ScentFamily[]> | undefined;
+let nearSets: Map<ScentFamily, ReadonlySet<ScentFamily>> | undefined;
 
 /** The families near one (made once: the matching asks for every product it ranks). */
 export function nearFamilies(family: ScentFamily): readonly ScentFamily[] {
-  return NEAR_MAP.get(family) ?? [];
+  nearMap ??= new Map(SCENT_FAMILIES.map((f) => [f, NEAR.flatMap(([a, b]) => (a === f ? [b] : b === f ? [a] : []))]));
+  return nearMap.get(family) ?? [];
 }
 
 export function areNear(a: ScentFamily, b: ScentFamily): boolean {
-  return NEAR_SETS.get(a)?.has(b) ?? false;
+  nearSets ??= new Map(SCENT_FAMILIES.map((f) => [f, new Set(nearFamilies(f))]));
+  return nearSets.get(a)?.has(b) ?? false;
 }
 
 export const INTENSITIES = ["light", "moderate", "strong"] as const;

@@ -49,29 +49,15 @@ function setServer(ids: string[]) {
   window.dispatchEvent(new Event(EVENT));
 }
 
-async function post(fields: Record<string, string>): Promise<string[] | null> {
-  const response = await fetch("/api/wishlist", { method: "POST", body: new URLSearchParams(fields), headers: { Accept: "application/json" } });
-  if (!response.ok) return null;
-  const body = (await response.json().catch(() => null)) as { ids?: unknown } | null;
-  return body && Array.isArray(body.ids) ? parseWishlistIds(body.ids) : null;
-}
+const account = () => import("./wishlist-account.browser");
 
 function loadServerList(): Promise<void> {
   loading ??= (async () => {
-    const response = await fetch("/api/wishlist", { headers: { Accept: "application/json" } });
-    if (!response.ok) return;
-    const body = (await response.json()) as { ids: string[] };
-    let ids = parseWishlistIds(body.ids);
     // what this browser kept while signed out joins the account's list, then lives there only
-    const local = readLocalWishlist();
-    if (local.length) {
-      const merged = await post({ intent: "merge", ids: JSON.stringify(local) });
-      if (merged) {
-        ids = merged;
-        writeLocalWishlist([]);
-      }
-    }
-    setServer(ids);
+    const answer = await (await account()).readAccountWishlist(readLocalWishlist());
+    if (!answer) return;
+    if (answer.merged) writeLocalWishlist([]);
+    setServer(answer.ids);
   })().catch(() => {
     loading = null; // a failed look-up is tried again by the next heart that mounts
   });
@@ -121,7 +107,9 @@ export function useWishlist(signedIn: boolean): WishlistState {
       const saved = current.includes(productId);
       // at once on screen; the server's answer (its whole list) then stands, or the old list if it failed
       setServer(saved ? current.filter((id) => id !== productId) : [productId, ...current]);
-      const answer = await post({ intent: saved ? "remove" : "add", productId }).catch(() => null);
+      const answer = await account()
+        .then(({ postWishlist }) => postWishlist({ intent: saved ? "remove" : "add", productId }))
+        .catch(() => null);
       setServer(answer ?? current);
     },
     [signedIn],
