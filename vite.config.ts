@@ -17,9 +17,10 @@ interface ChunkingContext {
  * plus React, React DOM and React Router. Left to itself the bundler cuts these, and the helpers the storefront
  * pages share, into ~20 small files, because route chunks share some of them; on a phone over HTTP/1.1 each one is
  * another request queued on six connections before the page can hydrate. Here they become three: `framework` (the
- * libraries, which change rarely), `frame` (our code on every page) and `storefront` (what home, shop, product and
- * scent finder pages share: product cards, images, stock, tier and review helpers; without the scent finder in the
- * count, what it shares with the product page became three more files for a product page, 11 → 14). Modules only
+ * libraries, which change rarely), `frame` (our code on every page) and `storefront` (what three or more of the home,
+ * shop, product and scent finder pages share: product cards, images, stock helpers; without the scent finder in the
+ * count, what it shares with the product page became three more files for a product page, 11 → 14), plus one chunk
+ * for what exactly two of them share (see own() below). Modules only
  * other pages use (admin, checkout, accounts) are left to the bundler's own splitting, so the storefront never
  * downloads them.
  */
@@ -41,20 +42,31 @@ function chunkByPage() {
   const own = (ctx: ChunkingContext) => {
     const map = new Map<string, string>();
     for (const id of closure(ctx, "root.tsx")) map.set(id, "frame");
-    // Shared by two or more of the storefront pages (and not on every page already); a module only one of them
-    // uses stays in that page's chunk. What only the shop and the scent finder share (the scent vocabulary: families,
-    // notes) is a chunk of those two: the home and product pages, where most first visits land, don't carry it
-    // (the 130 KB budget, docs/decisions/029's addendum of 2026-11-29).
+    // Shared by three or more of the storefront pages (and not on every page already): `storefront`. Shared by two
+    // only: a chunk of those two (`product-and-scent-finder`: Add to Cart, stock status, tier and sample helpers;
+    // `shop-and-scent-finder`: the scent vocabulary), so a page that doesn't use it, home above all, doesn't carry it
+    // (the 130 KB budget, docs/decisions/029's addendum of 2026-11-29). A module only one of them uses stays in that
+    // page's chunk.
     const uses = new Map<string, Set<string>>();
     for (const page of ["home", "shop", "product", "scent-finder"])
       for (const id of closure(ctx, `routes/${page}.tsx`)) uses.set(id, (uses.get(id) ?? new Set()).add(page));
     for (const [id, pages] of uses) {
       if (pages.size < 2 || map.has(id)) continue;
-      map.set(id, pages.has("home") || pages.has("product") ? "storefront" : "shop-and-finder");
+      map.set(id, pages.size >= 3 ? "storefront" : [...pages].join("-and-"));
     }
     return map;
   };
-  return (id: string, ctx: ChunkingContext) => (owner ??= own(ctx)).get(id) ?? null;
+  // One bundler group per kind of chunk, the wider first: a group also takes in the modules its own import, unless a
+  // group of higher priority has them (the frame's money helpers stay the frame's, the cards' stock helpers the
+  // storefront's, not the first two-page chunk that imports them).
+  const group = (test: (chunk: string) => boolean, priority: number) => ({
+    name: (id: string, ctx: ChunkingContext) => {
+      const chunk = (owner ??= own(ctx)).get(id);
+      return chunk && test(chunk) ? chunk : null;
+    },
+    priority,
+  });
+  return [group((c) => c === "frame", 3), group((c) => c === "storefront", 2), group((c) => c.includes("-and-"), 1)];
 }
 
 /**
@@ -119,11 +131,8 @@ export default defineConfig({
           output: {
             codeSplitting: {
               groups: [
-                { name: "framework", test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 2 },
-                {
-                  name: chunkByPage(),
-                  priority: 1,
-                },
+                { name: "framework", test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 4 },
+                ...chunkByPage(),
               ],
             },
           },
