@@ -13,6 +13,8 @@ export function ProductReviews(props: {
   reviews: ReviewSummary | null;
   productId: string;
   productSlug: string;
+  /** the sign-in page, back to this product (from the loader) */
+  signInHref: string;
   /** the signed-in user's review permission and own review (from the product loader); absent: the form asks itself */
   reviewForm?: ReviewFormState | null;
 }) {
@@ -28,7 +30,7 @@ export function ProductReviews(props: {
           <ReviewsSummary data={reviews} />
 
           {/* Review form slot (money path): verified buyers write or update their review here. */}
-          <ReviewForm productId={props.productId} productSlug={props.productSlug} state={props.reviewForm} />
+          <ReviewForm productId={props.productId} productSlug={props.productSlug} signInHref={props.signInHref} state={props.reviewForm} />
         </div>
 
         <ReviewList data={reviews} />

@@ -6,7 +6,7 @@ import { ReviewForm } from "./review-form";
 
 /** The review form as the server draws it (what a shopper without JavaScript gets). */
 function render(state: ReviewFormState) {
-  const Stub = createRoutesStub([{ path: "/products/:slug", Component: () => <ReviewForm productId="p1" productSlug="velvet-oud" state={state} /> }]);
+  const Stub = createRoutesStub([{ path: "/products/:slug", Component: () => <ReviewForm productId="p1" productSlug="velvet-oud" signInHref="/auth/login?redirect=%2Fproducts%2Fvelvet-oud" state={state} /> }]);
   return renderToString(<Stub initialEntries={["/products/velvet-oud"]} />);
 }
 

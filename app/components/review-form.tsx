@@ -1,7 +1,6 @@
 import { Suspense, useEffect } from "react";
 import { Link, useFetcher } from "react-router";
 import type { ReviewFormState } from "~/modules/reviews/reviews.logic";
-import { loginPath } from "~/modules/accounts/redirect";
 import { STAR } from "./stars";
 import { lazyComponent } from "./ui/lazy-component";
 
@@ -16,7 +15,18 @@ const ReviewFormBody = import.meta.env.SSR
  * (default 5); submitting again updates the same review. `state` comes from the product loader; without it the form
  * asks /api/reviews itself.
  */
-export function ReviewForm({ productId, productSlug, state }: { productId: string; productSlug: string; state?: ReviewFormState | null }) {
+export function ReviewForm({
+  productId,
+  productSlug,
+  signInHref,
+  state,
+}: {
+  productId: string;
+  productSlug: string;
+  /** the sign-in page, coming back to this product (loginPath, made by the loader: the browser needs none of its checks) */
+  signInHref: string;
+  state?: ReviewFormState | null;
+}) {
   const stateFetcher = useFetcher<ReviewFormState>();
   useEffect(() => {
     if (!state && stateFetcher.state === "idle" && !stateFetcher.data) stateFetcher.load(`/api/reviews?productId=${encodeURIComponent(productId)}`);
@@ -42,7 +52,7 @@ export function ReviewForm({ productId, productSlug, state }: { productId: strin
     return (
       <p className="mt-8 border-t border-line pt-6 text-sm text-ink-soft">
         Bought this fragrance?{" "}
-        <Link to={loginPath(`/products/${productSlug}`)} className="text-ink underline underline-offset-4 hover:text-gold">
+        <Link to={signInHref} className="text-ink underline underline-offset-4 hover:text-gold">
           Sign in
         </Link>{" "}
         to share your review.

@@ -124,9 +124,10 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   // the profile's pyramid (words and links made here: the browser needs neither the vocabulary nor the shop's filter
   // code), when the product has notes there; else the page shows the notes written in the description (older products)
   const pyramid = scent ? scentPyramidView(scent) : null;
-  // the category's shop link, made here for the same reason
+  // the category's shop link and the review form's sign-in link (back here), made here for the same reason
   const categoryHref = product.categorySlug ? shopHref({ category: product.categorySlug }) : null;
-  return data({ product: shownProduct, sizes, chosen, tiers, reviews, reviewForm, delivery, pyramid, categoryHref, similar, sample, seo, jsonLd, paragraphs, notes }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
+  const signInHref = loginPath(`/products/${product.slug}`);
+  return data({ product: shownProduct, sizes, chosen, tiers, reviews, reviewForm, delivery, pyramid, categoryHref, signInHref, similar, sample, seo, jsonLd, paragraphs, notes }, personal ? { headers: { "Cache-Control": "private, no-store" } } : undefined);
 }
 
 /** The loader's Cache-Control (a personal review link's page); otherwise nothing is added. */
@@ -149,7 +150,7 @@ export function meta({ loaderData, matches }: Route.MetaArgs) {
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
-  const { product, sizes, chosen, tiers, reviews, reviewForm, delivery, pyramid, categoryHref, similar, sample, jsonLd, paragraphs, notes } = loaderData;
+  const { product, sizes, chosen, tiers, reviews, reviewForm, delivery, pyramid, categoryHref, signInHref, similar, sample, jsonLd, paragraphs, notes } = loaderData;
   // The size shown: the loader's (`?size=`) until the shopper picks one here; then the URL follows without a request,
   // so a shared link opens that size. Kept per product: another product's page starts from its own loader's size.
   const [picked, setPicked] = useState<[string, string]>();
@@ -291,7 +292,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
         <SimilarScents name={product.name} products={similar} />
 
         <div className="mt-20 sm:mt-24">
-          <ProductReviews reviews={reviews} productId={product.id} productSlug={product.slug} reviewForm={reviewForm} />
+          <ProductReviews reviews={reviews} productId={product.id} productSlug={product.slug} signInHref={signInHref} reviewForm={reviewForm} />
         </div>
       </div>
 
