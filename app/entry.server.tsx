@@ -33,6 +33,10 @@ export default function handleRequest(
       {
         // One nonce for React's inline scripts and for the inlined stylesheet (the CSP's script-src and style-src).
         nonce: { script: nonce, style: nonce },
+        // A Suspense boundary whose content is ready (the components the browser loads lazily: lazyComponent) goes out
+        // in place. By default React sends one of more than 500 bytes after a shell of more than 12.8 KB (a product
+        // page's) as hidden HTML that a script reveals, which leaves a page without JavaScript with no form.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -170,6 +170,16 @@ test.describe("signed in", () => {
 
     await page.getByText("Account", { exact: true }).click();
     await expect(page.getByRole("link", { name: "Profile Settings" })).toHaveAttribute("href", "/profile");
+
+    // without JavaScript the menu is in the page too (its script is loaded only for signed-in shoppers)
+    const plain = await page.context().browser()!.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+    const noJs = await plain.newPage();
+    await noJs.goto("/");
+    await noJs.getByText("Account", { exact: true }).click();
+    await expect(noJs.getByRole("link", { name: "Profile Settings" })).toBeVisible();
+    await expect(noJs.getByRole("button", { name: "Sign Out" })).toBeVisible();
+    await plain.close();
+
     await page.getByRole("button", { name: "Sign Out" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();

@@ -148,6 +148,14 @@ test("notify me on a sold-out scent as a visitor: confirmation first, then one e
   await admin.getByRole("button", { name: "Create Product" }).click();
   await expect(admin.getByText("Product created successfully!")).toBeVisible();
 
+  // without JavaScript the form is in the page (its script is loaded only when a page shows it), posting to /stock-alerts
+  const plain = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false, viewport: PHONE });
+  const noJs = await plain.newPage();
+  await noJs.goto(`/products/${slug}`);
+  await expect(noJs.getByTestId("notify-me").getByLabel("Your e-mail")).toBeVisible();
+  await expect(noJs.getByTestId("notify-me").locator("form")).toHaveAttribute("action", "/stock-alerts");
+  await plain.close();
+
   await page.goto(`/products/${slug}`);
   const notify = page.getByTestId("notify-me");
   await expect(notify.getByRole("heading", { name: "Notify me when it’s back" })).toBeVisible();
