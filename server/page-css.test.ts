@@ -1,8 +1,10 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { compile } from "@tailwindcss/node";
 import { transform } from "lightningcss";
 import { describe, expect, it } from "vitest";
-import { classCandidates, classesIn, cssUsedBy, requiredClasses, withPageStylesheet } from "./page-css";
+import { classCandidates, classesIn, cssUsedBy, pageScriptClasses, requiredClasses, withPageStylesheet } from "./page-css";
 
 describe("the classes a selector needs", () => {
   it.each([
@@ -93,5 +95,20 @@ describe("the stylesheet a page is sent", () => {
     expect(layer(subset, "components")).toContain(".hero-rise{");
     expect(layer(onlyPage, "components")).toContain(".eyebrow{");
     expect(layer(subset, "components")).not.toContain(".eyebrow{");
+  });
+});
+
+describe("the classes a page's scripts can use", () => {
+  it("include those of the code a script loads later (a form only some states show), once even when chunks load each other", () => {
+    const clientDir = mkdtempSync(join(tmpdir(), "page-css-"));
+    mkdirSync(join(clientDir, "assets"));
+    writeFileSync(join(clientDir, "assets", "product-1.js"), 'var a=`flex`;const F=lazy(()=>import(`./review-form-body-2.js`));');
+    writeFileSync(join(clientDir, "assets", "review-form-body-2.js"), 'var b="sr-only h-7 w-7";import("./product-1.js");');
+    writeFileSync(join(clientDir, "assets", "unrelated-3.js"), 'var c="text-danger";');
+    const classes = pageScriptClasses('<link rel="modulepreload" href="/assets/product-1.js"/>', clientDir);
+    expect(classes).toContain("flex");
+    expect(classes).toContain("sr-only");
+    expect(classes).toContain("w-7");
+    expect(classes).not.toContain("text-danger");
   });
 });

@@ -228,23 +228,33 @@ export function classCandidates(script: string): Set<string> {
 const scriptCandidates = new Map<string, Set<string>>();
 
 /**
- * The class candidates of the page's own scripts in the client build (`clientDir`). Read once per file: built assets
- * never change under their hashed names.
+ * A chunk's class candidates, with those of the chunks it loads later (`import("./….js")`: the code of a component
+ * that only some states of a page show, app/components/ui/lazy-component.ts, such as the review form a signed-in
+ * buyer's browser draws after asking /api/reviews). Read once per file: built assets never change under their hashed
+ * names.
  */
+function chunkClasses(name: string, clientDir: string, reading: Set<string>): Set<string> {
+  const known = scriptCandidates.get(name);
+  if (known) return known;
+  reading.add(name);
+  let candidates: Set<string>;
+  try {
+    const script = readFileSync(join(clientDir, "assets", name), "utf8");
+    candidates = classCandidates(script);
+    for (const [, later] of script.matchAll(/\bimport\(\s*["'`]\.\/([\w.-]+\.js)["'`]\s*\)/g))
+      if (!reading.has(later!)) for (const candidate of chunkClasses(later!, clientDir, reading)) candidates.add(candidate);
+  } catch {
+    candidates = new Set(); // not a file of this build: nothing to add
+  }
+  scriptCandidates.set(name, candidates);
+  return candidates;
+}
+
+/** The class candidates of the page's own scripts in the client build (`clientDir`), and of those they load later. */
 export function pageScriptClasses(html: string, clientDir: string): Set<string> {
   const all = new Set<string>();
   // The chunks it preloads (React Router preloads every module a page imports); not those the route manifest names.
-  for (const [, name] of html.matchAll(/<link rel="modulepreload" href="\/assets\/([\w.-]+\.js)"/g)) {
-    let candidates = scriptCandidates.get(name!);
-    if (!candidates) {
-      try {
-        candidates = classCandidates(readFileSync(join(clientDir, "assets", name!), "utf8"));
-      } catch {
-        candidates = new Set(); // not a file of this build: nothing to add
-      }
-      scriptCandidates.set(name!, candidates);
-    }
-    for (const candidate of candidates) all.add(candidate);
-  }
+  for (const [, name] of html.matchAll(/<link rel="modulepreload" href="\/assets\/([\w.-]+\.js)"/g))
+    for (const candidate of chunkClasses(name!, clientDir, new Set())) all.add(candidate);
   return all;
 }
