@@ -84,6 +84,8 @@ test("without JavaScript the sizes table reorders with its ↑/↓ buttons (each
   await plain.getByRole("link", { name: "Edit Rose Parlour" }).click();
   const sizes = plain.getByRole("region", { name: "Sizes" });
   const labels = () => sizes.getByLabel(/^Size of /).evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+  // the form's page, once the link's navigation has arrived (evaluateAll doesn't wait for it)
+  await expect(sizes.getByLabel(/^Size of /)).toHaveCount(3);
   expect(await labels()).toEqual(["100 ml", "50 ml", "30 ml"]);
   await sizes.getByRole("button", { name: "Move 30 ml up" }).click();
   await expect(plain.getByText("Product updated successfully!")).toBeVisible();
