@@ -8,12 +8,11 @@
  * restocks, exactly one back-in-stock e-mail arrives and the request is gone. Screenshots of the hearts on cards,
  * /wishlist and the notify-me form at 1280, 390 and 360 px; nothing wider than the screen.
  */
-import type { AddressInfo } from "node:net";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
+import { startMailServer, type MailServer } from "../factories/mail-server";
 import { expect, test, type Page } from "./helpers/test";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { E2E_PASSWORD, registerByRequest, signInByRequest, uniqueEmail } from "./helpers/auth";
@@ -26,30 +25,23 @@ const SHOTS = `test-results/${process.env.E2E_PORT ?? 3210}/wishlist`;
 const PHONE = { width: 360, height: 760 };
 
 let shop: ReturnType<typeof startShop>;
-let smtp: SMTPServer;
-const mail: ParsedMail[] = [];
+let smtp: MailServer | undefined;
+/** every message the shop sent, as mailparser reads it */
+let mail: ParsedMail[] = [];
 
 test.describe.configure({ mode: "serial" });
 test.use({ baseURL: BASE, viewport: PHONE });
 
 test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((m) => (mail.push(m), callback()))
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  smtp = await startMailServer();
+  mail = smtp.received;
   shop = startShop(PORT, {
     SEED_DEMO: "true",
     LOG_LEVEL: "warn",
     WEB_CONCURRENCY: "1",
     PUBLIC_BASE_URL: BASE,
     ADMIN_EMAILS: OWNER,
-    SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    SMTP_URL: smtp.url,
     DELIVERY_KINDS: "",
     JOBS_EVERY_SECONDS: "1",
     MARKETING_EMAILS_PER_MINUTE: "600",
@@ -61,7 +53,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   shop?.child.kill("SIGTERM");
   await shop?.exited;
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 const toOf = (m: ParsedMail) => (m.to && !Array.isArray(m.to) ? m.to.text : "");
