@@ -2,6 +2,7 @@
  * Delivery at checkout: the owner's delivery settings, the couriers' lockers and points, and live quotes — cached,
  * timed out, and replaced by the zone's table rate when a courier is slow or down, so a courier never stops a sale.
  */
+import { saveSettings } from "~/modules/settings/saved-settings.server";
 import { sizesForLines } from "~/modules/catalog/sizes.server";
 import { sampleLineWeightGrams, sampleVialsOf } from "~/modules/samples/samples.logic";
 import type { Queryable } from "~/db/db.server";
@@ -44,12 +45,7 @@ export async function loadDeliverySettings(db: Queryable): Promise<DeliverySetti
 }
 
 export async function saveDeliverySettings(db: Queryable, settings: DeliverySettings): Promise<void> {
-  const now = new Date().toISOString();
-  await db
-    .insertInto("settings")
-    .values({ key: SETTINGS_KEY, value: JSON.stringify(settings), updated_at: now })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value: JSON.stringify(settings), updated_at: now }))
-    .execute();
+  await saveSettings(db, SETTINGS_KEY, settings);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

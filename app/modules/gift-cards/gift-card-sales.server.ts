@@ -4,6 +4,7 @@
  * payment is confirmed (one per unit, unique per sale and unit, so a replay issues nothing more), their e-mails sent
  * once on their day, and the cards of a cancelled order cancelled.
  */
+import { hasSavedSettings, loadSavedSettings, saveSettings } from "~/modules/settings/saved-settings.server";
 import type { Queryable } from "~/db/db.server";
 import { cartLineKey, type CartQuoteLine } from "~/modules/orders/cart-quote";
 import type { CartLineInput } from "~/modules/orders/orders.schema";
@@ -32,30 +33,17 @@ import { appendEntry, issueGiftCard, SYSTEM, type Actor } from "./gift-cards.ser
 const SETTINGS_KEY = "gift_card_sales";
 
 export async function loadGiftCardSaleSettings(db: Queryable): Promise<GiftCardSaleSettings> {
-  const row = await db.selectFrom("settings").select("value").where("key", "=", SETTINGS_KEY).executeTakeFirst();
-  if (!row) return DEFAULT_GIFT_CARD_SALE_SETTINGS;
-  try {
-    return { ...DEFAULT_GIFT_CARD_SALE_SETTINGS, ...(JSON.parse(row.value) as Partial<GiftCardSaleSettings>) };
-  } catch {
-    logger.error("gift cards: the saved sale settings are not readable; the defaults apply (not on sale)");
-    return DEFAULT_GIFT_CARD_SALE_SETTINGS;
-  }
+  return loadSavedSettings(db, SETTINGS_KEY, DEFAULT_GIFT_CARD_SALE_SETTINGS, "gift card sales");
 }
 
-/** Has the owner ever saved them (the demo turns sales on only for a shop that never chose)? */
+/** Has the owner ever saved them (the demo turns them on only for a shop that never chose)? */
 export async function hasGiftCardSaleSettings(db: Queryable): Promise<boolean> {
-  return !!(await db.selectFrom("settings").select("key").where("key", "=", SETTINGS_KEY).executeTakeFirst());
+  return hasSavedSettings(db, SETTINGS_KEY);
 }
 
 /** Saves checked settings (gift-cards-admin.schema.ts). The caller raises storefrontChanged: the page shows them. */
 export async function saveGiftCardSaleSettings(db: Queryable, settings: GiftCardSaleSettings, now: Date = new Date()): Promise<void> {
-  const value = JSON.stringify({ ...settings, amountsCents: [...new Set(settings.amountsCents)].sort((a, b) => a - b) });
-  const stamp = now.toISOString();
-  await db
-    .insertInto("settings")
-    .values({ key: SETTINGS_KEY, value, updated_at: stamp })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: stamp }))
-    .execute();
+  await saveSettings(db, SETTINGS_KEY, { ...settings, amountsCents: [...new Set(settings.amountsCents)].sort((a, b) => a - b) }, now);
 }
 
 /** A quoted gift card line: the cart's line shape plus what it asks for. */

@@ -3,8 +3,8 @@
  * own choice and bulk (`product_samples`), and the cart's sample and discovery-set lines priced from them. The
  * browser names a product and the sample token; every price here comes from the settings.
  */
+import { hasSavedSettings, loadSavedSettings, saveSettings } from "~/modules/settings/saved-settings.server";
 import type { Queryable } from "~/db/db.server";
-import { logger } from "~/utils/logger.server";
 import { cartLineKey, type CartQuoteLine } from "~/modules/orders/cart-quote";
 import type { CartLineInput } from "~/modules/orders/orders.schema";
 import { stockShortMessage } from "~/modules/catalog/stock.logic";
@@ -26,30 +26,17 @@ import {
 const SETTINGS_KEY = "samples";
 
 export async function loadSampleSettings(db: Queryable): Promise<SampleSettings> {
-  const row = await db.selectFrom("settings").select("value").where("key", "=", SETTINGS_KEY).executeTakeFirst();
-  if (!row) return DEFAULT_SAMPLE_SETTINGS;
-  try {
-    return { ...DEFAULT_SAMPLE_SETTINGS, ...(JSON.parse(row.value) as Partial<SampleSettings>) };
-  } catch {
-    logger.error("samples: the saved sample settings are not readable; the defaults apply (samples off)");
-    return DEFAULT_SAMPLE_SETTINGS;
-  }
+  return loadSavedSettings(db, SETTINGS_KEY, DEFAULT_SAMPLE_SETTINGS, "samples");
 }
 
-/** Has the owner ever saved the sample settings (the demo turns samples on only for a shop that never chose)? */
+/** Has the owner ever saved them (the demo turns them on only for a shop that never chose)? */
 export async function hasSampleSettings(db: Queryable): Promise<boolean> {
-  return !!(await db.selectFrom("settings").select("key").where("key", "=", SETTINGS_KEY).executeTakeFirst());
+  return hasSavedSettings(db, SETTINGS_KEY);
 }
 
 /** Saves checked settings (samples.schema.ts). The caller raises storefrontChanged: product pages show the offer. */
 export async function saveSampleSettings(db: Queryable, settings: SampleSettings, now: Date = new Date()): Promise<void> {
-  const value = JSON.stringify(settings);
-  const stamp = now.toISOString();
-  await db
-    .insertInto("settings")
-    .values({ key: SETTINGS_KEY, value, updated_at: stamp })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ value, updated_at: stamp }))
-    .execute();
+  await saveSettings(db, SETTINGS_KEY, settings, now);
 }
 
 export interface ProductSampling {
