@@ -99,6 +99,45 @@ async function composeParams(db: Queryable, orderId: string, event: WhatsappEven
 }
 
 /**
+ * Writes one message into the outbox, once per dedupe key (an order's event, a cart's reminder), and wakes the sender.
+ * Answers the new message's id, or null when that key was queued before.
+ */
+async function enqueue(
+  db: Queryable,
+  m: { dedupeKey: string; orderId: string | null; reminderId?: string; userId: string | null; event: string; phone: string; template: string; params: string[]; test: boolean; emailId: string | null },
+  now: Date,
+): Promise<string | null> {
+  const id = newId();
+  const stamp = now.toISOString();
+  const inserted = await db
+    .insertInto("whatsapp_messages")
+    .values({
+      id,
+      dedupe_key: m.dedupeKey,
+      order_id: m.orderId,
+      ...(m.reminderId ? { reminder_id: m.reminderId } : {}),
+      user_id: m.userId,
+      event: m.event,
+      to_phone: m.phone,
+      template: m.template,
+      language: env().WHATSAPP_TEMPLATE_LANGUAGE,
+      params: JSON.stringify(m.params),
+      status: "queued",
+      is_test: m.test,
+      next_attempt_at: stamp,
+      email_id: m.emailId,
+      created_at: stamp,
+      updated_at: stamp,
+    })
+    .onConflict((oc) => oc.column("dedupe_key").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (!inserted) return null;
+  nudge?.();
+  return id;
+}
+
+/**
  * Queues an order's update for its customer, when their WhatsApp updates are on (else nothing: no consent, no row).
  * Once per order and event (a refund: per return). Never throws: the order's change stands whatever happens here.
  */
@@ -112,33 +151,17 @@ export async function queueOrderUpdate(db: Queryable, orderId: string, event: Wh
     const params = await composeParams(db, orderId, event, details);
     if (!params) return null;
     const template = TEMPLATES[event];
-    const id = newId();
-    const stamp = now.toISOString();
-    const inserted = await db
-      .insertInto("whatsapp_messages")
-      .values({
-        id,
-        dedupe_key: `${event}:${orderId}${details.returnId ? `:${details.returnId}` : ""}`,
-        order_id: orderId,
-        user_id: order.user_id,
-        event,
-        to_phone: phone,
-        template: template.name,
-        language: env().WHATSAPP_TEMPLATE_LANGUAGE,
-        params: JSON.stringify(params),
-        status: "queued",
-        is_test: client.test,
-        next_attempt_at: stamp,
-        email_id: details.emailId ?? null,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .onConflict((oc) => oc.column("dedupe_key").doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!inserted) return null;
-    nudge?.();
-    return id;
+    return await enqueue(db, {
+      dedupeKey: `${event}:${orderId}${details.returnId ? `:${details.returnId}` : ""}`,
+      orderId,
+      userId: order.user_id,
+      event,
+      phone,
+      template: template.name,
+      params,
+      test: client.test,
+      emailId: details.emailId ?? null,
+    }, now);
   } catch (error) {
     logger.error({ err: error, orderId, event }, "whatsapp: update not queued");
     return null;
@@ -183,34 +206,18 @@ export async function queueReminderMessage(db: Queryable, m: ReminderMessage, no
     const first = m.name.split(/\s+/)[0] || "there";
     const items = itemsSummary(m.items);
     const params = filled(m.kind === "cart" ? [first, items, m.url, env().SHOP_NAME] : [first, m.orderRef, items, m.url, env().SHOP_NAME]);
-    const id = newId();
-    const stamp = now.toISOString();
-    const inserted = await db
-      .insertInto("whatsapp_messages")
-      .values({
-        id,
-        dedupe_key: `${REMINDER_EVENT}${m.kind}:${m.subjectId}`,
-        order_id: m.orderId,
-        reminder_id: m.reminderId,
-        user_id: m.userId,
-        event: `${REMINDER_EVENT}${m.kind}`,
-        to_phone: phone,
-        template: REMINDER_TEMPLATES[m.kind].name,
-        language: env().WHATSAPP_TEMPLATE_LANGUAGE,
-        params: JSON.stringify(params),
-        status: "queued",
-        is_test: client.test,
-        next_attempt_at: stamp,
-        email_id: m.emailId,
-        created_at: stamp,
-        updated_at: stamp,
-      })
-      .onConflict((oc) => oc.column("dedupe_key").doNothing())
-      .returning("id")
-      .executeTakeFirst();
-    if (!inserted) return null;
-    nudge?.();
-    return id;
+    return await enqueue(db, {
+      dedupeKey: `${REMINDER_EVENT}${m.kind}:${m.subjectId}`,
+      orderId: m.orderId,
+      reminderId: m.reminderId,
+      userId: m.userId,
+      event: `${REMINDER_EVENT}${m.kind}`,
+      phone,
+      template: REMINDER_TEMPLATES[m.kind].name,
+      params,
+      test: client.test,
+      emailId: m.emailId,
+    }, now);
   } catch (error) {
     logger.error({ err: error, reminderId: m.reminderId }, "whatsapp: reminder not queued");
     return null;
