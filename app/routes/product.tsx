@@ -40,7 +40,7 @@ import { lazyComponent } from "~/components/ui/lazy-component";
 import { WishlistHeart } from "~/components/wishlist-heart";
 import { SizeChoice } from "~/components/size-choice";
 import { listSizes } from "~/modules/catalog/sizes.server";
-import { chooseSize } from "~/modules/catalog/sizes.logic";
+import { chooseSize, lineName } from "~/modules/catalog/sizes.logic";
 
 // Only on a sold-out product or size: whole in the server's HTML, downloaded by the browser when shown (lazyComponent).
 const NotifyMe = import.meta.env.SSR
@@ -220,7 +220,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
               {sample ? <SampleOffer product={product} offer={sample} /> : null}
               {shown.stock === 0 ? (
                 <Suspense fallback={null}>
-                  <NotifyMe productId={product.id} sizeId={size && sizes.length > 1 ? size.id : null} productName={size?.label ? `${product.name} (${size.label})` : product.name} />
+                  <NotifyMe productId={product.id} sizeId={size && sizes.length > 1 ? size.id : null} productName={lineName(product.name, size?.label)} />
                 </Suspense>
               ) : null}
               <div className="mt-3">

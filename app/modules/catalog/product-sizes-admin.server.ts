@@ -1,3 +1,4 @@
+import { lineName } from "./sizes.logic";
 import { sql } from "kysely";
 import type { Queryable } from "~/db/db.server";
 import { DomainError } from "~/utils/errors";
@@ -49,7 +50,7 @@ export async function assertSkusFree(db: Queryable, productId: string, skus: Rea
   for (const { sku, field } of skus) {
     const size = onSizes.find((r) => r.sku === sku);
     const product = onProducts.find((r) => r.sku === sku);
-    const holder = size ? (size.label ? `${size.name} (${size.label})` : size.name) : product?.name;
+    const holder = size ? lineName(size.name, size.label) : product?.name;
     if (holder) throw new DomainError(SIZE_MESSAGES.skuTaken(sku, holder), 409, field);
   }
 }

@@ -14,6 +14,7 @@
  * time the money arrives takes nothing and records the shortfall (stock_short): the payment stands (the money is
  * taken), and the owner sees the order flagged.
  */
+import { lineName } from "~/modules/catalog/sizes.logic";
 import type { Trx } from "~/db/db.server";
 import { logger } from "~/utils/logger.server";
 import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
@@ -75,7 +76,7 @@ async function takeBottleStock(trx: Trx, orderId: string): Promise<StockOutcome>
     const size = await trx.selectFrom("product_sizes").select("stock").where("id", "=", sizeId).executeTakeFirst();
     if (!size || size.stock === null) continue;
     await trx.updateTable("order_lines").set({ stock_short: quantity }).where("id", "=", line.id).execute();
-    outcome.short.push({ productId, name: line.size_label ? `${line.name} (${line.size_label})` : line.name, quantity });
+    outcome.short.push({ productId, name: lineName(line.name, line.size_label), quantity });
   }
   await refreshProductSummaries(trx, touched);
   if (outcome.short.length) {

@@ -3,6 +3,7 @@
  * own choice and bulk (`product_samples`), and the cart's sample and discovery-set lines priced from them. The
  * browser names a product and the sample token; every price here comes from the settings.
  */
+import { lineName } from "~/modules/catalog/sizes.logic";
 import { hasSavedSettings, loadSavedSettings, saveSettings } from "~/modules/settings/saved-settings.server";
 import type { Queryable } from "~/db/db.server";
 import { cartLineKey, type CartQuoteLine } from "~/modules/orders/cart-quote";
@@ -160,7 +161,7 @@ export async function quoteSampleLines(db: Queryable, lines: readonly CartLineIn
       tierApplied: false,
       nextTier: null,
       stockLeft: left,
-      stockProblem: left !== null && l.quantity > left ? stockShortMessage(`${name} (${sizeLabel})`, left) : null,
+      stockProblem: left !== null && l.quantity > left ? stockShortMessage(lineName(name, sizeLabel), left) : null,
       sampleKind: kind,
       samplePicks: picks.map((p, i) => ({ productId: p.id, name: p.name, creditCents: credits[i] })),
     });

@@ -2,6 +2,7 @@
  * Back-in-stock alerts (issue 34 point 3, docs/decisions/057): what the shopper is shown and how long anything is
  * kept. Browser-safe: the notify-me form renders these texts and the consent log records the same ones.
  */
+import { lineName } from "~/modules/catalog/sizes.logic";
 
 /** A request is kept at most this long (POPIA s14: no longer than its purpose needs), then deleted unsent. */
 export const STOCK_ALERT_KEEP_MONTHS = 6;
@@ -36,5 +37,5 @@ export const STOCK_ALERT_MESSAGES = {
 
 /** "Velvet Rose" or "Velvet Rose (50 ml)": what the shopper waits for. */
 export function waitedFor(productName: string, sizeLabel: string | null | undefined): string {
-  return sizeLabel ? `${productName} (${sizeLabel})` : productName;
+  return lineName(productName, sizeLabel);
 }
