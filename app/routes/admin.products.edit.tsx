@@ -42,8 +42,9 @@ export default function EditProduct({ loaderData }: Route.ComponentProps) {
       }
     >
       <ProductForm
-        // a save that added or deleted sizes starts the table afresh (a new row now has its id)
-        key={`${product.id}:${product.sizes.map((s) => s.id).join(",")}:${loaderData.sizesTable}`}
+        // another product, or the no-JavaScript "Add another size", starts the form afresh; a save that added or
+        // deleted sizes does not (the form refreshes its table itself and keeps the save's message)
+        key={`${product.id}:${loaderData.sizesTable}`}
         product={{
           ...product,
           price: formatAmount(product.priceCents),

@@ -103,6 +103,15 @@ export function ProductForm({
     const rows = product.sizes.map((s) => tableRow(s));
     return sizesTable ? [...(rows.length ? rows : [tableRow(BLANK_SIZE)]), tableRow(BLANK_SIZE)] : rows;
   });
+  // A save that added or deleted sizes starts the table afresh from what was saved, so a new row now carries its id and
+  // a second save updates it instead of adding it again. The form is not remounted for this (a remount would drop
+  // the save's "updated" message and the trip back to the list with it).
+  const savedSizeIds = product.sizes.map((s) => s.id).join(",");
+  const [sizesFrom, setSizesFrom] = useState(savedSizeIds);
+  if (sizesFrom !== savedSizeIds) {
+    setSizesFrom(savedSizeIds);
+    setSizes(product.sizes.map((s) => tableRow(s)));
+  }
   useEffect(() => setHydrated(true), []);
 
   const errors = result && !result.ok ? result.fieldErrors : {};
