@@ -75,8 +75,23 @@ test.describe("HTTP server", () => {
       await bare.goto(path); // the cached copy
       await expect(bare.locator("style[data-href='app-css'][data-subset]"), path).toHaveCount(1);
       await expect(bare.locator('link[rel="stylesheet"]'), path).toHaveCount(0);
+      // Every image loaded (lazy ones too) and every font: getComputedStyle gives a laid-out element's width and height
+      // as used, so an image or a font arriving between the two readings would change them (a CI run under load saw
+      // five elements of the product page differ that way).
+      await bare.evaluate(async () => {
+        const images = [...document.images];
+        for (const image of images) image.loading = "eager";
+        const settled = (image: HTMLImageElement) =>
+          new Promise((done) => {
+            image.addEventListener("load", done, { once: true });
+            image.addEventListener("error", done, { once: true });
+          });
+        await Promise.all(images.map((image) => (image.complete ? null : settled(image))));
+        await document.fonts.ready;
+      });
       const styles = () =>
-        bare.evaluate(() => {
+        bare.evaluate(async () => {
+          await document.fonts.ready;
           // animations at their end (the 4-second "still loading" line), so the clock doesn't change a style
           for (const animation of document.getAnimations()) {
             try {
@@ -90,11 +105,16 @@ test.describe("HTTP server", () => {
             return [...style].map((name) => `${name}:${style.getPropertyValue(name)}`).join(";");
           });
         });
+      const describe = (indexes: number[]) =>
+        bare.evaluate((wanted) => {
+          const all = [...document.body.querySelectorAll("*")];
+          return wanted.map((i) => `${i}: <${all[i]?.tagName.toLowerCase()} class="${all[i]?.getAttribute("class") ?? ""}">`);
+        }, indexes);
       const subsetOnly = await styles();
       await bare.addStyleTag({ url: href });
       const withWhole = await styles();
       const differing = withWhole.flatMap((style, i) => (style === subsetOnly[i] ? [] : [i]));
-      expect(differing, path).toEqual([]);
+      expect(await describe(differing), path).toEqual([]);
     }
     await context.close();
   });
