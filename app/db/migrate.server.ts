@@ -37,6 +37,7 @@ import * as reminders from "./migrations/0039_reminders";
 import * as wishlistsAndStockAlerts from "./migrations/0040_wishlists_and_stock_alerts";
 import * as giftCardSales from "./migrations/0041_gift_card_sales";
 import * as whatsappReminders from "./migrations/0043_whatsapp_reminders";
+import * as whatsappMessagesCreatedIndex from "./migrations/0046_whatsapp_messages_created_index";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   "0040_wishlists_and_stock_alerts": wishlistsAndStockAlerts,
   "0041_gift_card_sales": giftCardSales,
   "0043_whatsapp_reminders": whatsappReminders,
+  "0046_whatsapp_messages_created_index": whatsappMessagesCreatedIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

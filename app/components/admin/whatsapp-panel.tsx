@@ -1,7 +1,8 @@
 /**
  * An order's WhatsApp updates in the admin list (docs/decisions/055): each message, its status (queued, sent,
  * delivered, read, failed), when, and the text the shopper got; test messages (the shop's test sender: nothing reached
- * a phone) are marked so, as test deliveries are; a failed one says the e-mail covered it.
+ * a phone) are marked so, as test deliveries are; a failed one says the e-mail covered it. Once the retention job has
+ * erased a message's number and words, it says so instead of showing the bare template.
  */
 import type { OrderMessage } from "~/modules/whatsapp/outbox.server";
 import { MESSAGE_STATUS_LABELS, displayPhone } from "~/modules/whatsapp/templates";
@@ -37,11 +38,17 @@ export function WhatsappPanel({ messages }: { messages: OrderMessage[] | undefin
                   {m.status === "failed" && m.emailCovered ? <span className="text-muted">· covered by e-mail</span> : null}
                 </summary>
                 <div className="mt-2 space-y-1 border-l-2 border-line pl-3">
-                  <p>
-                    To {displayPhone(m.to)}
-                    {m.attempts > 1 ? ` · ${m.attempts} tries` : ""}
-                  </p>
-                  <p className="whitespace-pre-line break-words text-ink-soft">{m.text}</p>
+                  {m.erased ? (
+                    <p className="text-muted">Its number and words were erased at the end of their retention period; its status and times are kept.</p>
+                  ) : (
+                    <>
+                      <p>
+                        To {displayPhone(m.to)}
+                        {m.attempts > 1 ? ` · ${m.attempts} tries` : ""}
+                      </p>
+                      <p className="whitespace-pre-line break-words text-ink-soft">{m.text}</p>
+                    </>
+                  )}
                   {m.error ? <p className="break-words text-danger">{m.error}</p> : null}
                 </div>
               </details>

@@ -4,7 +4,8 @@
  * once erase each row once, and the job runs in one process at a time (its lease) and once a day (its record).
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "~/db/db.server";
+import { getDb, isPostgres } from "~/db/db.server";
+import { sql } from "kysely";
 import { databaseLease, startJobs } from "../../../server/jobs";
 import { insertOrder, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { createUser } from "../../../tests/factories/users";
@@ -149,6 +150,20 @@ describe("the data of issue 33/34 (docs/decisions/040 addendum)", () => {
     expect(rows[stuck]).toMatchObject({ to_phone: "27825550101", status: "queued" });
     // the next run finds nothing more
     expect(await applyRetention(db(), DEFAULT_RETENTION, NOW)).toMatchObject({ whatsappTexts: 0, whatsappRecords: 0 });
+  });
+
+  it("finds the WhatsApp messages past their time through the created_at index, not by reading the whole outbox (migration 0046)", async () => {
+    const pg = isPostgres(db());
+    const plan = pg
+      ? await db()
+          .transaction()
+          .execute(async (trx) => {
+            // a test database holds a handful of rows, for which a sequential scan is cheapest: ask whether the index can serve
+            await sql`set local enable_seqscan = off`.execute(trx);
+            return (await sql<{ "QUERY PLAN": string }>`explain delete from whatsapp_messages where created_at < ${ago(365)}`.execute(trx)).rows.map((r) => r["QUERY PLAN"]);
+          })
+      : (await sql<{ detail: string }>`explain query plan delete from whatsapp_messages where created_at < ${ago(365)}`.execute(db())).rows.map((r) => r.detail);
+    expect(plan.join("\n")).toContain("whatsapp_messages_created_idx");
   });
 
   it("a reminder's items go after 90 days and its account after 12 months, the reminder staying in the figures; a cart unchanged for 90 days goes", async () => {

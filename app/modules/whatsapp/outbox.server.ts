@@ -358,6 +358,8 @@ export interface OrderMessage {
   attempts: number;
   error: string | null;
   emailCovered: boolean;
+  /** its number and words were erased by the retention job (docs/decisions/040): only its kind, status and times remain */
+  erased: boolean;
   createdAt: string;
   sentAt: string | null;
   deliveredAt: string | null;
@@ -377,6 +379,7 @@ export async function messagesForOrders(db: Queryable, orderIds: string[]): Prom
   for (const r of rows) {
     if (!r.order_id) continue;
     const template = allTemplates().find((t) => t.name === r.template);
+    const erased = r.to_phone === "" && r.params.length === 0;
     const list = byOrder.get(r.order_id) ?? [];
     list.push({
       id: r.id,
@@ -385,10 +388,11 @@ export async function messagesForOrders(db: Queryable, orderIds: string[]): Prom
       status: r.status,
       test: r.is_test === true,
       to: r.to_phone,
-      text: template ? renderTemplate(template.body, r.params) : r.params.join(" · "),
+      text: erased ? "" : template ? renderTemplate(template.body, r.params) : r.params.join(" · "),
       attempts: Number(r.attempts),
       error: r.error,
       emailCovered: r.email_covered_at !== null,
+      erased,
       createdAt: r.created_at,
       sentAt: r.sent_at,
       deliveredAt: r.delivered_at,

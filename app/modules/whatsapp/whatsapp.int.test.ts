@@ -22,6 +22,7 @@ import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/r
 import { optInFromCheckout } from "./checkout-opt-in.server";
 import { backoffMs, markFailed, messagesForOrders, queueOrderUpdate, sendDueWhatsappMessages, WHATSAPP_LEASE_MS, WHATSAPP_MAX_ATTEMPTS } from "./outbox.server";
 import { whatsappEmailLines } from "./stop-link.server";
+import { eraseOldWhatsappMessages } from "./whatsapp-privacy.server";
 import { optInToWhatsapp, whatsappSubscription } from "./subscriptions.server";
 import { TEMPLATES, whatsappConsentWording, WHATSAPP_OPT_OUT_WORDING } from "./templates";
 
@@ -132,6 +133,20 @@ describe("a paid order of a shopper who opted in", () => {
     [m] = await messagesOf(order.id);
     expect(m!.status).toBe("read");
     expect(wa.responses.every((r) => r === 200)).toBe(true);
+  });
+
+  it("once the retention job erased its number and words, the admin's order says so instead of a bare template with {{1}}", async () => {
+    const s = await shopper({ optIn: true });
+    const order = await paidOrder(s.id, s.phone);
+    await sendDueWhatsappMessages(db());
+    const [before] = await messagesOf(order.id);
+    expect(before).toMatchObject({ erased: false, to: s.digits, label: "Payment received" });
+    expect(before!.text).toContain(`for order ${order.id.slice(0, 8)}`);
+    // this message only is old enough (the other tests' messages keep their words)
+    await db().updateTable("whatsapp_messages").set({ created_at: "2000-06-01T10:00:00.000Z" }).where("order_id", "=", order.id).execute();
+    expect(await eraseOldWhatsappMessages(db(), { textBefore: "2001-01-01T00:00:00.000Z", recordBefore: "2000-01-01T00:00:00.000Z" })).toEqual({ texts: 1, records: 0 });
+    const [erased] = await messagesOf(order.id);
+    expect(erased).toMatchObject({ erased: true, to: "", text: "", label: "Payment received", status: before!.status });
   });
 
   it("the confirmation e-mail names the number and a signed stop link, which asks first and then opts out (logged once)", async () => {
