@@ -38,6 +38,7 @@ import * as wishlistsAndStockAlerts from "./migrations/0040_wishlists_and_stock_
 import * as giftCardSales from "./migrations/0041_gift_card_sales";
 import * as whatsappReminders from "./migrations/0043_whatsapp_reminders";
 import * as whatsappMessagesCreatedIndex from "./migrations/0046_whatsapp_messages_created_index";
+import * as orderSampleCreditLabel from "./migrations/0047_order_sample_credit_label";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   "0041_gift_card_sales": giftCardSales,
   "0043_whatsapp_reminders": whatsappReminders,
   "0046_whatsapp_messages_created_index": whatsappMessagesCreatedIndex,
+  "0047_order_sample_credit_label": orderSampleCreditLabel,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -237,6 +237,8 @@ export interface OrdersTable {
   personal_data_erased_at: NullableTimestamp;
   /** the part of discount_amount_cents that is sample credit (migration 0036, docs/decisions/054) */
   sample_credit_cents: Defaulted<number>;
+  /** that row's words ("Sample credit (Velvet Rose)") once its credits went with the shopper's account (migration 0047); null while they exist */
+  sample_credit_label: Defaulted<string | null>;
   /** What gift cards pay of this order (migration 0035, docs/decisions/053); the provider is asked for the rest. */
   gift_card_cents: Defaulted<number>;
 }

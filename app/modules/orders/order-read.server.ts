@@ -92,7 +92,8 @@ export async function readOrder(db: Queryable, id: string): Promise<(OrderView &
     originalTotalCents: order.original_total_cents,
     couponCode: order.coupon_code,
     sampleCreditCents,
-    sampleCreditLabel: sampleCreditCents > 0 ? creditLabel(credits.map((c) => c.name)) : null,
+    // the credits name it while they exist; after an account deletion took them, the words kept on the order do
+    sampleCreditLabel: sampleCreditCents > 0 ? (credits.length ? creditLabel(credits.map((c) => c.name)) : (order.sample_credit_label ?? creditLabel([]))) : null,
     shippingAddress: order.shipping_address,
     invoiceNumber: order.invoice_number === null ? null : Number(order.invoice_number),
   };

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { deleteAccount } from "~/modules/accounts/users-admin.server";
+import { readOrder } from "~/modules/orders/order-read.server";
 import { appendEntry, issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { newId } from "~/utils/ids";
 import { insertProduct } from "../../../tests/factories/catalog";
@@ -182,5 +183,25 @@ describe("deleting the account: the features of issue 33/34", () => {
     expect(result.giftCards).toEqual([{ last4: thandi.giftCode.slice(-4), balanceCents: 35000, expiresAt: expect.any(String) }]);
     const mail = await db().selectFrom("mail_outbox").select("text_body").where("to_address", "=", thandi.email).where("subject", "like", "%has been deleted").executeTakeFirstOrThrow();
     expect(mail.text_body).toContain(`Gift card ending ${thandi.giftCode.slice(-4)}: R350.00`);
+  });
+
+  it("an order that used a sample credit keeps its bill's words after the credit went with the account (the kept tax invoice reads as before)", async () => {
+    const naledi = await createUser(db(), { email: "naledi.credit@example.co.za" });
+    const product = await insertProduct(db(), { name: "Naledi's Rose", price_cents: 90000 });
+    const source = await insertOrder(db(), { userId: naledi.id, status: "delivered", paymentStatus: "completed", lines: [{ productId: product.id, name: "Naledi's Rose (2 ml sample)", unitPriceCents: 3500 }] });
+    const bottle = await insertOrder(db(), { userId: naledi.id, status: "processing", paymentStatus: "completed", lines: [{ productId: product.id, name: "Naledi's Rose", unitPriceCents: 90000 }] });
+    await db().updateTable("orders").set({ sample_credit_cents: 3500, discount_amount_cents: 3500 }).where("id", "=", bottle.id).execute();
+    await db()
+      .insertInto("sample_credits")
+      .values({ id: newId(), user_id: naledi.id, product_id: product.id, name: "Naledi's Rose", amount_cents: 3500, source_order_id: source.id, source_sample_id: newId(), unit: 0, granted_at: stamp(-5), expires_at: stamp(55), reserved_order_id: bottle.id, used_at: stamp(-1) })
+      .execute();
+    expect((await readOrder(db(), bottle.id))!.sampleCreditLabel).toBe("Sample credit (Naledi's Rose)");
+
+    const result = await deleteAccount(db(), naledi.id, { kind: "self" });
+
+    expect(result.summary).toMatchObject({ sampleCreditsDeleted: 1 });
+    expect(await db().selectFrom("sample_credits").select("id").where("reserved_order_id", "=", bottle.id).execute()).toEqual([]);
+    const kept = (await readOrder(db(), bottle.id))!;
+    expect(kept).toMatchObject({ userId: null, sampleCreditCents: 3500, sampleCreditLabel: "Sample credit (Naledi's Rose)" });
   });
 });

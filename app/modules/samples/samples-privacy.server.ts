@@ -2,10 +2,11 @@
  * A person's sample credits for "Download my data" and "Delete my account" (POPIA s23, s24; docs/decisions/040 and
  * 054). A credit belongs to the account that bought the sample and can be used only by it, so it goes with the
  * account: an unused one ends there (the deletion page says so first). An order that used one keeps its amount
- * (orders.sample_credit_cents) for the tax record.
+ * (orders.sample_credit_cents) and its bill's words (orders.sample_credit_label) for the tax record.
  */
 import type { Queryable } from "~/db/db.server";
-import type { CreditState } from "./sample-orders.server";
+import { creditsOnOrder, type CreditState } from "./sample-orders.server";
+import { creditLabel } from "./samples.logic";
 
 export interface PersonSampleCredit {
   fragrance: string;
@@ -52,7 +53,22 @@ export async function openSampleCredits(db: Queryable, userId: string, now: Date
   return Number(row.n);
 }
 
-/** The account is being deleted (in the caller's transaction): its credits go. Answers how many. */
+/**
+ * The account is being deleted (in the caller's transaction): its credits go. Answers how many. An order that used or
+ * held one keeps its bill's words first ("Sample credit (Velvet Rose)", `orders.sample_credit_label`): a scent's name
+ * is no personal information, and a kept tax invoice must read as it did.
+ */
 export async function deleteSampleCreditsOfPerson(trx: Queryable, userId: string): Promise<number> {
+  const onOrders = await trx
+    .selectFrom("sample_credits")
+    .select(["reserved_order_id", "returned_by_order_id"])
+    .where("user_id", "=", userId)
+    .where((eb) => eb.or([eb("reserved_order_id", "is not", null), eb("returned_by_order_id", "is not", null)]))
+    .execute();
+  const orderIds = new Set(onOrders.flatMap((c) => [c.reserved_order_id, c.returned_by_order_id]).filter((id): id is string => id !== null));
+  for (const orderId of orderIds) {
+    const names = (await creditsOnOrder(trx, orderId)).map((c) => c.name);
+    await trx.updateTable("orders").set({ sample_credit_label: creditLabel(names) }).where("id", "=", orderId).execute();
+  }
   return Number((await trx.deleteFrom("sample_credits").where("user_id", "=", userId).executeTakeFirstOrThrow()).numDeletedRows);
 }
