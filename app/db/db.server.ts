@@ -145,8 +145,13 @@ export function containsInsensitive(column: string, needle: string) {
   return sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '\\'`;
 }
 
-/** Did a write fail on a unique constraint? (PostgreSQL's 23505, SQLite's "UNIQUE constraint failed".) */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | null;
-  return !!e && (e.code === "23505" || /UNIQUE constraint failed/i.test(e.message ?? ""));
+/**
+ * Did a write fail on a unique constraint? (PostgreSQL's 23505, SQLite's "UNIQUE constraint failed".) `on`: only on
+ * one of these, matched against what each database names: PostgreSQL's constraint (`product_sizes_sku_unique`), SQLite's
+ * columns (`product_sizes.sku`).
+ */
+export function isUniqueViolation(error: unknown, on?: RegExp): boolean {
+  const e = error as { code?: string; message?: string; constraint?: string } | null;
+  if (!e || !(e.code === "23505" || /UNIQUE constraint failed/i.test(e.message ?? ""))) return false;
+  return !on || on.test(`${e.constraint ?? ""} ${e.message ?? ""}`);
 }

@@ -224,6 +224,29 @@ describe("refusals change nothing", () => {
     expect(await sizesOf(p.id)).toHaveLength(1);
   });
 
+  it("two products saved at once with one new SKU: one keeps it, the other is told the SKU is taken (never 'slug taken')", async () => {
+    for (let round = 0; round < 4; round++) {
+      const [a, b] = [await oneSize(), await oneSize()];
+      const sku = `RACE-${round}-${a.id.slice(0, 6)}`;
+      const results = await Promise.all(
+        [a, b].map((p) =>
+          saveSizes(p, [
+            { id: p.id, label: "50 ml", price: "450", stock: "5", stockWas: "5" },
+            { label: "100 ml", price: "720", sku },
+          ]),
+        ),
+      );
+      const statuses = results.map((r) => statusOf(r)).sort();
+      expect(statuses).toEqual([200, 409]);
+      const refused = results.find((r) => statusOf(r) === 409)!;
+      const winner = results.indexOf(results.find((r) => statusOf(r) === 200)!) === 0 ? a : b;
+      const winnerName = (await db().selectFrom("products").select("name").where("id", "=", winner.id).executeTakeFirstOrThrow()).name;
+      expect((await errorOf(refused)).error).toBe(SIZE_MESSAGES.skuTaken(sku, `${winnerName} (100 ml)`));
+      expect((await errorOf(refused)).fieldErrors).toHaveProperty("size.1.sku");
+      expect(await sizesOf(winner === a ? b.id : a.id)).toHaveLength(1);
+    }
+  });
+
   it("refuses the same SKU on two sizes of the form", async () => {
     const p = await oneSize();
     const result = await saveSizes(p, [

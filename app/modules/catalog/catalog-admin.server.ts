@@ -8,7 +8,7 @@ import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
 import { CATEGORY_MESSAGES, categorySlugFor, UNCATEGORISED, type ProductFormInput, type ProductSizesFormInput } from "./catalog-admin.schema";
 import { assertSkusFree, listAdminSizes, writeSizes, type AdminSize } from "./product-sizes-admin.server";
-import type { SizeRowValues } from "./size-rows.schema";
+import { SIZE_MESSAGES, type SizeRowValues } from "./size-rows.schema";
 import { MAX_IMAGE_BYTES, MAX_PRODUCT_IMAGES, PRODUCT_MESSAGES } from "./product-admin.text";
 import { imagesOf } from "./catalog.server";
 import type { ProductSummary } from "./catalog.types";
@@ -264,6 +264,8 @@ export async function saveProduct(
   if (clash) throw new DomainError(PRODUCT_MESSAGES.slugTaken, 409, "slug");
   const id = previous?.id ?? newId();
   if (input.intent === "save" && input.sku) await assertSkusFree(db, id, [{ sku: input.sku, field: "sku" }]);
+  const skusWritten =
+    input.intent === "save" ? (input.sku ? [{ sku: input.sku, field: "sku" }] : []) : input.sizes.flatMap((r) => (r.sku && !r.remove ? [{ sku: r.sku, field: `size.${r.index}.sku` }] : []));
 
   const kept = input.images.filter(isKnownImage);
   const files = options.uploads.filter((f) => f.size > 0);
@@ -317,6 +319,12 @@ export async function saveProduct(
     if (db.isTransaction) await write(db as Trx);
     else await db.transaction().execute(write);
   } catch (error) {
+    if (isUniqueViolation(error, /sku/i)) {
+      // another save took a SKU between the check and this write (it committed first): name its product now (a
+      // caller's transaction is aborted on PostgreSQL and can't be asked: the message then says "another product")
+      if (!db.isTransaction) await assertSkusFree(db, id, skusWritten);
+      throw new DomainError(SIZE_MESSAGES.skuTaken(skusWritten[0]?.sku ?? "", "another product"), 409, skusWritten[0]?.field ?? "sku");
+    }
     if (isUniqueViolation(error)) throw new DomainError(PRODUCT_MESSAGES.slugTaken, 409, "slug");
     throw error;
   }
