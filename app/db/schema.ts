@@ -149,6 +149,17 @@ export interface ProductSizesTable {
   created_at: Timestamp;
 }
 
+/**
+ * A code a product's size had before the owner renamed it (migration 0045, docs/decisions/050 addendum): `?size=` with
+ * it redirects to the size's current code. Kept by triggers on product_sizes; a current size's code always wins.
+ */
+export interface ProductSizeFormerCodesTable {
+  product_id: string;
+  /** the former `?size=` code: "50ml" (one row per product and code) */
+  code: string;
+  size_id: string;
+}
+
 export interface ProductTiersTable {
   id: string;
   product_id: string;
@@ -876,6 +887,7 @@ export interface Database {
   categories: CategoriesTable;
   products: ProductsTable;
   product_sizes: ProductSizesTable;
+  product_size_former_codes: ProductSizeFormerCodesTable;
   product_tiers: ProductTiersTable;
   product_imports: ProductImportsTable;
   imported_images: ImportedImagesTable;

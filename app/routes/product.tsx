@@ -39,8 +39,8 @@ import { sampleOfferFor } from "~/modules/samples/samples.server";
 import { lazyComponent } from "~/components/ui/lazy-component";
 import { WishlistHeart } from "~/components/wishlist-heart";
 import { SizeChoice } from "~/components/size-choice";
-import { listSizes } from "~/modules/catalog/sizes.server";
-import { chooseSize, lineName } from "~/modules/catalog/sizes.logic";
+import { listSizes, renamedSizeCode } from "~/modules/catalog/sizes.server";
+import { chooseSize, lineName, pathWithSize } from "~/modules/catalog/sizes.logic";
 
 // Only on a sold-out product or size: whole in the server's HTML, downloaded by the browser when shown (lazyComponent).
 const NotifyMe = import.meta.env.SSR
@@ -74,6 +74,13 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
       return null;
     }),
   ]);
+  // A link shared before the owner renamed its size (`?size=50ml`, the size now "50 ml EDP"): a permanent redirect to
+  // the size's current code (docs/decisions/050 addendum), as the legacy profile links have, so search engines follow
+  // and the page cache keeps one copy per size (it never keeps a redirect). Browsers must not keep it: the owner may
+  // rename the size back, and a kept redirect would then loop; an unknown code still opens the first size.
+  const search = readQuery(request);
+  const renamed = await renamedSizeCode(db, product.id, sizeRows, search.get("size"));
+  if (renamed) throw redirect(pathWithSize(request.url, renamed), { status: 301, headers: { "Cache-Control": "no-cache" } });
   // the reviews, read here rather than streamed: a streamed part stays hidden without JavaScript (React reveals it with
   // an inline script), and a shopper without it saw no reviews and no rating (docs/decisions/036). A failure shows
   // a note instead of breaking the page (never rejects).
@@ -85,13 +92,12 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   // shared by all customers or admins (server/page-cache.ts) can't know: null, and the form asks /api/reviews itself.
   const { audience } = context.get(requestInfoContext);
   const user = audience ? null : await getSessionUser(request);
-  // A review request e-mail's link (?review=<signed token>). The page cache never shares such a request, so it is
-  // rendered here with the session; a shared render (audience set) ignores the token.
-  const search = readQuery(request);
   // The visible sizes, with what the page and its structured data show of each; `?size=` picks one (an unknown or
   // hidden size's code: the first). The page cache keys a copy by the whole URL, so each size has its own copy.
   const sizes = sizeRows.map(({ id, code, label, sizeMl, priceCents, wasPriceCents, stock, sku }) => ({ id, code, label, sizeMl, priceCents, wasPriceCents, stock, sku }));
   const chosen = chooseSize(sizes, search.get("size"))?.code ?? "";
+  // A review request e-mail's link (?review=<signed token>). The page cache never shares such a request, so it is
+  // rendered here with the session; a shared render (audience set) ignores the token.
   const reviewToken = audience ? null : search.get("review");
   // `?write-review`: the shopper's own review form rendered here (a shared page has none; without JavaScript the
   // page links here instead of loading it). Personal, like the review link, so never shared.

@@ -45,14 +45,23 @@ export function mlFromLabel(label: string): number | null {
   return null;
 }
 
+/** The size `?size=` names by its current code ("50ml", however typed: "50 ML"), or null. */
+export function namedSize<T extends { code: string }>(sizes: readonly T[], code: string | null | undefined): T | null {
+  if (!code) return null;
+  const wanted = sizeCode(code);
+  return sizes.find((s) => s.code === wanted) ?? null;
+}
+
 /** The size `?size=` names among those offered, else the first offered (sizes come in the owner's order). */
 export function chooseSize<T extends { code: string }>(sizes: readonly T[], code: string | null | undefined): T | null {
-  if (code) {
-    const wanted = sizeCode(code);
-    const found = sizes.find((s) => s.code === wanted);
-    if (found) return found;
-  }
-  return sizes[0] ?? null;
+  return namedSize(sizes, code) ?? sizes[0] ?? null;
+}
+
+/** The same page's path and query with `?size=` set to this code, the other parameters kept in their order. */
+export function pathWithSize(url: string, code: string): string {
+  const { pathname, searchParams } = new URL(url);
+  searchParams.set("size", code);
+  return `${pathname}?${searchParams}`;
 }
 
 /** A line's name on a cart, order, invoice, parcel or export: "Velvet Rose (50 ml)", or the bare name with no label. */

@@ -6,7 +6,7 @@
  */
 import { sql } from "kysely";
 import { isPostgres, type Queryable } from "~/db/db.server";
-import type { SizeOption } from "./sizes.logic";
+import { namedSize, sizeCode, type SizeOption } from "./sizes.logic";
 
 export interface SizeRow extends SizeOption {
   productId: string;
@@ -66,6 +66,23 @@ export async function sizesById(db: Queryable, ids: readonly string[]): Promise<
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom("product_sizes").select([...SIZE_COLUMNS]).where("id", "in", [...ids]).execute();
   return new Map(rows.map((r) => [r.id, toSizeRow(r as RawSize)]));
+}
+
+/**
+ * The current code of the size that `?size=` names by a code it had before the owner renamed it (a link shared before
+ * the rename: "50ml" once "50 ml" became "50 ml EDP"), when that size is among `sizes` (the ones shown); else null:
+ * the code is a current one, unknown, or a hidden size's. The former codes are kept by migration 0045's triggers.
+ * Read only when the code names no current size, so a product page's usual request costs no query more.
+ */
+export async function renamedSizeCode(db: Queryable, productId: string, sizes: ReadonlyArray<{ id: string; code: string }>, asked: string | null): Promise<string | null> {
+  if (!asked || namedSize(sizes, asked)) return null;
+  const former = await db
+    .selectFrom("product_size_former_codes")
+    .select("size_id")
+    .where("product_id", "=", productId)
+    .where("code", "=", sizeCode(asked))
+    .executeTakeFirst();
+  return sizes.find((s) => s.id === former?.size_id)?.code ?? null;
 }
 
 /**
