@@ -15,6 +15,7 @@ import { insertCategory, insertProduct, updateProduct } from "../../tests/factor
 import { insertOrder } from "../../tests/factories/orders";
 import * as add from "./admin.products.add";
 import * as edit from "./admin.products.edit";
+import { loader as productLoader } from "./product";
 
 const db = () => getDb();
 let cookie = "";
@@ -314,5 +315,98 @@ describe("stock changed since the form was opened, per size", () => {
       ["100 ml", 72000, 10],
     ]);
     expect(await summary(p.id)).toMatchObject({ stock: 13 });
+  });
+});
+
+/** What a shopper's link to the product page opens: a redirect (where to, and whether a browser may keep it), or the size shown and its price. */
+async function openLink(product: { slug: string }, query: string) {
+  const result = await callLoader(productLoader, `/products/${product.slug}${query}`, { params: { slug: product.slug } });
+  if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), cacheControl: result.headers.get("Cache-Control") };
+  const page = await dataOf<{ chosen: string; sizes: Array<{ code: string; priceCents: number }> }>(result);
+  return { chosen: page.chosen, priceCents: page.sizes.find((s) => s.code === page.chosen)?.priceCents };
+}
+const formerCodes = (productId: string) =>
+  db().selectFrom("product_size_former_codes").select(["code", "size_id"]).where("product_id", "=", productId).orderBy("code").execute();
+
+describe("a link shared before the owner renamed its size (docs/decisions/050 addendum)", () => {
+  it("redirects the old code for good to the renamed size's, keeping the link's other parameters; that page shows the size at its price", async () => {
+    const p = await twoSizes();
+    const [fifty, hundred] = await sizesOf(p.id);
+    const rename = (label: string) =>
+      saveSizes(p, [
+        { id: fifty!.id, label, price: "460", stock: "5", stockWas: "5" },
+        { id: hundred!.id, label: "100 ml", price: "720", stock: "3", stockWas: "3" },
+      ]);
+    expect(statusOf(await rename("50 ml EDP"))).toBe(200);
+    // the visitors' cached pages go at once (the old ?size=50ml copy among them)
+    expect(changes.length).toBeGreaterThan(0);
+    expect(await openLink(p, "?size=50ml&utm_source=whatsapp")).toEqual({ status: 301, location: `/products/${p.slug}?size=50mledp&utm_source=whatsapp`, cacheControl: "no-cache" });
+    expect(await openLink(p, "?size=50mledp&utm_source=whatsapp")).toEqual({ chosen: "50mledp", priceCents: 46000 });
+    expect((await openLink(p, "?size=50%20ML")).location).toBe(`/products/${p.slug}?size=50mledp`);
+
+    // renamed again: every code it had leads to the one it has now, in one step
+    expect(statusOf(await rename("50 ml Parfum"))).toBe(200);
+    expect(await formerCodes(p.id)).toEqual([
+      { code: "50ml", size_id: fifty!.id },
+      { code: "50mledp", size_id: fifty!.id },
+    ]);
+    expect((await openLink(p, "?size=50ml")).location).toBe(`/products/${p.slug}?size=50mlparfum`);
+    expect((await openLink(p, "?size=50mledp")).location).toBe(`/products/${p.slug}?size=50mlparfum`);
+    // the other size and an unknown code as before
+    expect(await openLink(p, "?size=100ml")).toEqual({ chosen: "100ml", priceCents: 72000 });
+    expect(await openLink(p, "?size=magnum")).toEqual({ chosen: "50mlparfum", priceCents: 46000 });
+  });
+
+  it("a current size's code wins over a former one: renamed back, a new size of that name, two sizes' labels swapped", async () => {
+    const p = await twoSizes();
+    const [fifty, hundred] = await sizesOf(p.id);
+    const rows = (fiftyLabel: string, hundredLabel: string): Row[] => [
+      { id: fifty!.id, label: fiftyLabel, price: "450", stock: "5", stockWas: "5" },
+      { id: hundred!.id, label: hundredLabel, price: "720", stock: "3", stockWas: "3" },
+    ];
+    await saveSizes(p, rows("50 ml EDP", "100 ml"));
+    await saveSizes(p, rows("50 ml", "100 ml"));
+    expect(await formerCodes(p.id)).toEqual([{ code: "50mledp", size_id: fifty!.id }]);
+    expect(await openLink(p, "?size=50ml")).toEqual({ chosen: "50ml", priceCents: 45000 });
+    expect((await openLink(p, "?size=50mledp")).location).toBe(`/products/${p.slug}?size=50ml`);
+
+    // a new "50 ml" after the old one became "50 ml EDP": the links to 50ml are the new size's
+    await saveSizes(p, rows("50 ml EDP", "100 ml"));
+    await saveSizes(p, [...rows("50 ml EDP", "100 ml"), { label: "50 ml", price: "399" }]);
+    expect(await openLink(p, "?size=50ml")).toEqual({ chosen: "50ml", priceCents: 39900 });
+    expect(await formerCodes(p.id)).toEqual([]);
+
+    // swapped in one save: both codes are still current, each now the other size's; nothing is kept
+    const q = await twoSizes();
+    const [a, b] = await sizesOf(q.id);
+    await saveSizes(q, [
+      { id: a!.id, label: "100 ml", price: "450", stock: "5", stockWas: "5" },
+      { id: b!.id, label: "50 ml", price: "720", stock: "3", stockWas: "3" },
+    ]);
+    expect(await formerCodes(q.id)).toEqual([]);
+    expect(await openLink(q, "?size=50ml")).toEqual({ chosen: "50ml", priceCents: 72000 });
+  });
+
+  it("a hidden size's old links open the first size; a deleted size takes its former codes with it", async () => {
+    const p = await twoSizes();
+    const [fifty, hundred] = await sizesOf(p.id);
+    const save = (extra: Partial<Row>) =>
+      saveSizes(p, [
+        { id: fifty!.id, label: "50 ml EDP", price: "450", stock: "5", stockWas: "5", ...extra },
+        { id: hundred!.id, label: "100 ml", price: "720", stock: "3", stockWas: "3" },
+      ]);
+    await save({});
+    await save({ hidden: true });
+    expect(await openLink(p, "?size=50ml")).toEqual({ chosen: "100ml", priceCents: 72000 });
+    expect(statusOf(await save({ remove: true }))).toBe(200);
+    expect(await formerCodes(p.id)).toEqual([]);
+    expect(await openLink(p, "?size=50ml")).toEqual({ chosen: "100ml", priceCents: 72000 });
+  });
+
+  it("keeps the code whatever writes the label: a one-size product's bottle changed on the product", async () => {
+    const p = await oneSize();
+    await updateProduct(db(), p.id, { size_ml: 100, price_cents: 72000 });
+    expect(await openLink(p, "?size=50ml")).toMatchObject({ status: 301, location: `/products/${p.slug}?size=100ml` });
+    expect(await openLink(p, "?size=100ml")).toEqual({ chosen: "100ml", priceCents: 72000 });
   });
 });
