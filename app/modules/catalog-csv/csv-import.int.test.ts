@@ -15,7 +15,7 @@ import { CSV_MESSAGES, OUR_HEADER } from "./csv-columns";
 import { productsCsvStream } from "./csv-export.server";
 import { applyImport, claimImport, getImportView, IMPORT_MESSAGES, previewImport, type ApplyOptions } from "./csv-import.server";
 import { storeImage } from "./remote-image.server";
-import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
+import { listSizes, refreshProductSummaries, renamedSizeCode } from "~/modules/catalog/sizes.server";
 
 const db = () => getDb();
 const BASE = "http://localhost:3000";
@@ -227,6 +227,23 @@ describe("a product in several sizes (issue 33)", () => {
     rows[1]![col("Description")] = "Another description";
     const { report } = await previewImport(db(), { fileName: "p.csv", bytes: bytes(`\uFEFF${stringify([header!, ...rows])}`), adminId: null });
     expect(report.rows.find((r) => r.action === "error")).toMatchObject({ row: 3, errors: [{ column: "Description", message: `differs from row 2 of the same product: a product's columns are the same on each of its size rows (or left empty after the first)` }] });
+  });
+
+  it("a size renamed in the file (found by its Size SKU) keeps its old code, so links shared before name it still", async () => {
+    const rose = await roseInSizes();
+    const [header, ...rows] = cellsOf(await exportText());
+    const hundred = rows.find((r) => r[col("Size SKU")] === "SC-ROSE-100")!;
+    hundred[col("Size")] = "100 ml Intense";
+    const view = await importFile(`\uFEFF${stringify([header!, ...rows])}`);
+    expect(view.rows.find((r) => r.action !== "unchanged")).toMatchObject({ action: "update", size: "100 ml Intense", changes: ["Size"] });
+    expect(await db().selectFrom("product_size_former_codes").select(["code", "size_id"]).where("product_id", "=", rose.id).execute()).toEqual([
+      { code: "100ml", size_id: `${rose.id}-100` },
+    ]);
+    const shown = await listSizes(db(), [rose.id]);
+    expect(await renamedSizeCode(db(), rose.id, shown, "100ml")).toBe("100mlintense");
+    // a current code or an unknown one is not a renamed size's
+    expect(await renamedSizeCode(db(), rose.id, shown, "100mlintense")).toBeNull();
+    expect(await renamedSizeCode(db(), rose.id, shown, "magnum")).toBeNull();
   });
 
   it("an older file without the Size columns imports a product a row, its one size; it can't say which size of a product in several", async () => {
