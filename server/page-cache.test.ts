@@ -216,6 +216,20 @@ describe("page cache", () => {
     expect(withCookie.renders()).toBe(2);
   });
 
+  it("keeps no copy of a redirect (a renamed size's old ?size=), nor of the data request's: each reaches the app again", async () => {
+    // React Router answers a data request's redirect with 202, a document's with the loader's 301
+    const { base, renders } = await start((_nonce, _audience, request) =>
+      new URL(request.url).pathname.endsWith(".data")
+        ? new Response("redirect", { status: 202 })
+        : new Response(null, { status: 301, headers: { location: "/products/velvet-oud?size=50mledp" } }),
+    );
+    for (let i = 0; i < 2; i++) {
+      expect((await fetch(`${base}/products/velvet-oud?size=50ml`, { redirect: "manual" })).status).toBe(299);
+      expect((await fetch(`${base}/products/velvet-oud.data?size=50ml&_routes=routes%2Fproduct`)).status).toBe(299);
+    }
+    expect(renders()).toBe(4);
+  });
+
   it("expires entries after the TTL and can be invalidated", async () => {
     const { base, renders } = await start(page, 1);
     await fetch(`${base}/`);
