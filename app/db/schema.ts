@@ -160,6 +160,16 @@ export interface ProductSizeFormerCodesTable {
   size_id: string;
 }
 
+/**
+ * A slug a product had before the owner changed it (migration 0048): /products/{slug} with it redirects to the
+ * product's current address. Kept by triggers on products; a current product's slug always wins.
+ */
+export interface ProductFormerSlugsTable {
+  /** the former slug: "velvet-rose" (one row per slug) */
+  slug: string;
+  product_id: string;
+}
+
 export interface ProductTiersTable {
   id: string;
   product_id: string;
@@ -888,6 +898,7 @@ export interface Database {
   products: ProductsTable;
   product_sizes: ProductSizesTable;
   product_size_former_codes: ProductSizeFormerCodesTable;
+  product_former_slugs: ProductFormerSlugsTable;
   product_tiers: ProductTiersTable;
   product_imports: ProductImportsTable;
   imported_images: ImportedImagesTable;

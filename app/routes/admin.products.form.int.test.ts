@@ -16,6 +16,7 @@ import * as add from "./admin.products.add";
 import * as edit from "./admin.products.edit";
 import * as upload from "./admin.products.images";
 import * as product from "./product";
+import { deleteProduct } from "~/modules/catalog/catalog-admin.server";
 
 const db = () => getDb();
 let cookie = "";
@@ -279,3 +280,54 @@ describe("product form: the was price (issue 32)", () => {
     expect(await productBySlug("was-oud")).toMatchObject({ was_price_cents: null });
   });
 });
+
+/** What a link to /products/{slug} opens: a redirect (where to, and whether a browser may keep it), a 404, or the product's name. */
+async function openProduct(slug: string, query = "") {
+  const result = await callLoader(product.loader, `/products/${slug}${query}`, { params: { slug } });
+  if (result instanceof Response) return { status: result.status, location: result.headers.get("Location"), cacheControl: result.headers.get("Cache-Control") };
+  if (statusOf(result) === 404) return { status: 404 };
+  return { name: (await dataOf<{ product: { name: string } }>(result)).product.name };
+}
+
+describe("a link from before the owner changed a product's slug (migration 0048)", () => {
+  const editSlug = async (id: string, name: string, slug: string) => {
+    const result = await callAction(edit.action, `/admin/products/edit/${id}`, form({ id, name, price: "450.00", slug, categoryId: forHer, images: JSON.stringify([]) }), { headers: { cookie } });
+    expect(await dataOf(result)).toMatchObject({ ok: true, message: PRODUCT_MESSAGES.updated });
+  };
+
+  it("leads to the product's address now, for good, with the link's query; renamed twice, both old ones; renamed back, no loop", async () => {
+    await save({ name: "Rose Veil", price: "450", slug: "rose-veil", categoryId: forHer });
+    const { id } = (await productBySlug("rose-veil"))!;
+    await editSlug(id, "Rose Veil", "rose-veil-edp");
+    expect(await openProduct("rose-veil", "?size=50ml&utm_source=whatsapp")).toEqual({ status: 301, location: "/products/rose-veil-edp?size=50ml&utm_source=whatsapp", cacheControl: "no-cache" });
+    expect(await openProduct("rose-veil-edp")).toEqual({ name: "Rose Veil" });
+
+    await editSlug(id, "Rose Veil", "rose-veil-parfum");
+    expect((await openProduct("rose-veil")).location).toBe("/products/rose-veil-parfum");
+    expect((await openProduct("rose-veil-edp")).location).toBe("/products/rose-veil-parfum");
+
+    // back to the first: it is the product's own address again, and the others lead to it
+    await editSlug(id, "Rose Veil", "rose-veil");
+    expect(await openProduct("rose-veil")).toEqual({ name: "Rose Veil" });
+    expect((await openProduct("rose-veil-parfum")).location).toBe("/products/rose-veil");
+    expect((await openProduct("rose-veil-edp")).location).toBe("/products/rose-veil");
+  });
+
+  it("a former slug another product now has opens that product; a deleted product's former slugs and unknown slugs are 404s", async () => {
+    await save({ name: "Oud Dusk", price: "450", slug: "oud-dusk", categoryId: forHim });
+    const dusk = (await productBySlug("oud-dusk"))!;
+    await editSlug(dusk.id, "Oud Dusk", "oud-dusk-intense");
+    // the owner gives the freed address to a new scent: the current product's slug wins over the former one
+    await save({ name: "Oud Dusk Light", price: "300", slug: "oud-dusk", categoryId: forHim });
+    expect(await openProduct("oud-dusk")).toEqual({ name: "Oud Dusk Light" });
+    expect(await db().selectFrom("product_former_slugs").select("slug").where("product_id", "=", dusk.id).execute()).toEqual([]);
+
+    await editSlug(dusk.id, "Oud Dusk", "oud-dusk-noir");
+    expect((await openProduct("oud-dusk-intense")).location).toBe("/products/oud-dusk-noir");
+    await deleteProduct(db(), dusk.id);
+    expect(await openProduct("oud-dusk-intense")).toEqual({ status: 404 });
+    expect(await openProduct("oud-dusk-noir")).toEqual({ status: 404 });
+    expect(await openProduct("never-a-product")).toEqual({ status: 404 });
+  });
+});
+

@@ -12,7 +12,7 @@ import { Stars } from "~/components/stars";
 import { StockStatus, stockStatusOf } from "~/components/stock-status";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
-import { getProductBySlug, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
+import { currentSlugOf, getProductBySlug, listProductTiers, productParams } from "~/modules/catalog/catalog.server";
 import { inspiredByLong } from "~/modules/catalog/inspired-by.logic";
 import { productJsonLd, productSeoText, splitScentNotes } from "~/modules/catalog/product.logic";
 import { shopHref } from "~/modules/catalog/shop-filters.logic";
@@ -54,7 +54,13 @@ export async function loader({ params: raw, request, context }: Route.LoaderArgs
   const db = getDb();
   // critical: the product and its tiers (awaited; an unknown slug is a 404)
   const product = parsed.success ? await getProductBySlug(db, parsed.data.slug) : null;
-  if (!product) throw data({ message: PRODUCT_NOT_FOUND }, { status: 404 });
+  if (!product) {
+    // A link from before the owner changed the product's slug (an e-mail, a WhatsApp share, a search engine): a
+    // permanent redirect to its address now, its query kept; not kept by browsers, as a renamed size's below.
+    const current = parsed.success ? await currentSlugOf(db, parsed.data.slug) : null;
+    if (current) throw redirect(`/products/${current}${new URL(request.url).search}`, { status: 301, headers: { "Cache-Control": "no-cache" } });
+    throw data({ message: PRODUCT_NOT_FOUND }, { status: 404 });
+  }
   // the scent profile's pyramid and "if you love X, try Y" (issue 22): the similar scents come from the in-memory
   // scent catalogue (app/modules/scent/scent.server.ts); neither ever breaks the page
   const [tiers, sizeRows, scent, similar, sample] = await Promise.all([

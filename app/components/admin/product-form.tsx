@@ -228,7 +228,7 @@ export function ProductForm({
           <Field label="Name" error={errors.name}>
             {(p) => <input {...p} name="name" value={name} onChange={(e) => onName(e.currentTarget.value)} maxLength={120} required autoComplete="off" />}
           </Field>
-          <Field label="Slug" error={errors.slug} hint={isNew ? "Made from the name; the product's address is /products/{slug}." : "Changing it changes the product's address."}>
+          <Field label="Slug" error={errors.slug} hint={isNew ? "Made from the name; the product's address is /products/{slug}." : "Changing it changes the product's address; links to the old one lead here."}>
             {(p) => (
               <input
                 {...p}

@@ -320,6 +320,20 @@ export async function listShopProducts(db: Queryable, query: ShopQuery): Promise
 export const productParams = z.object({ slug: z.string().max(200).refine(isSlug) });
 
 /** A product by slug with its category's name and slug, or null. */
+/**
+ * The current slug of the product a former slug leads to (the owner changed it: migration 0048's triggers keep the old
+ * ones), or null. Read only when a slug names no product, so a product page's usual request costs nothing more.
+ */
+export async function currentSlugOf(db: Queryable, formerSlug: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("product_former_slugs as f")
+    .innerJoin("products as p", "p.id", "f.product_id")
+    .select("p.slug")
+    .where("f.slug", "=", formerSlug)
+    .executeTakeFirst();
+  return row?.slug ?? null;
+}
+
 export async function getProductBySlug(db: Queryable, slug: string): Promise<ProductDetail | null> {
   // The card's columns (summarySelect) and what only the detail page shows.
   const row = await summarySelect(db)
