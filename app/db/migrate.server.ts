@@ -37,6 +37,7 @@ import * as reminders from "./migrations/0039_reminders";
 import * as wishlistsAndStockAlerts from "./migrations/0040_wishlists_and_stock_alerts";
 import * as giftCardSales from "./migrations/0041_gift_card_sales";
 import * as whatsappReminders from "./migrations/0043_whatsapp_reminders";
+import * as giftCardRecipientChanges from "./migrations/0044_gift_card_recipient_changes";
 import * as sizeFormerCodes from "./migrations/0045_size_former_codes";
 import * as whatsappMessagesCreatedIndex from "./migrations/0046_whatsapp_messages_created_index";
 import * as orderSampleCreditLabel from "./migrations/0047_order_sample_credit_label";
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   "0040_wishlists_and_stock_alerts": wishlistsAndStockAlerts,
   "0041_gift_card_sales": giftCardSales,
   "0043_whatsapp_reminders": whatsappReminders,
+  "0044_gift_card_recipient_changes": giftCardRecipientChanges,
   "0045_size_former_codes": sizeFormerCodes,
   "0046_whatsapp_messages_created_index": whatsappMessagesCreatedIndex,
   "0047_order_sample_credit_label": orderSampleCreditLabel,

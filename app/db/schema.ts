@@ -710,9 +710,33 @@ export interface GiftCardsTable {
   code_sealed: Defaulted<string | null>;
   /** the South African day its e-mail goes (YYYY-MM-DD); null: not e-mailed by the shop */
   send_on: Defaulted<string | null>;
+  /** set while its e-mail is being sent (cleared when it leaves); a claim older than 15 minutes has lapsed */
   email_claimed_at: Defaulted<string | null>;
+  /** when its e-mail last left */
   emailed_at: Defaulted<string | null>;
+  /** a sold card's recipient (migration 0044); null: for the buyer themself, or issued by hand */
+  recipient_name: Defaulted<string | null>;
+  /** how many times its e-mail left (migration 0044): a resend claims the card only at the count the owner saw */
+  email_count: Defaulted<number>;
 }
+
+/** The owner's changes to a sold card's e-mail (migration 0044): who, when, and what it was before and after. */
+export interface GiftCardChangesTable {
+  id: string;
+  gift_card_id: string;
+  kind: GiftCardChangeKind;
+  before_name: string | null;
+  before_email: string | null;
+  before_send_on: string | null;
+  after_name: string | null;
+  after_email: string | null;
+  after_send_on: string | null;
+  actor_kind: "user" | "admin" | "system";
+  actor_id: string | null;
+  created_at: Timestamp;
+}
+
+export type GiftCardChangeKind = "recipient" | "sent_now" | "resent";
 
 /** A cart line that sold gift cards (migration 0041): what the buyer asked for. */
 export interface GiftCardSalesTable {
@@ -916,6 +940,7 @@ export interface Database {
   gift_cards: GiftCardsTable;
   gift_card_ledger: GiftCardLedgerTable;
   gift_card_sales: GiftCardSalesTable;
+  gift_card_changes: GiftCardChangesTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   settings: SettingsTable;

@@ -116,17 +116,14 @@ export function checkGiftCardRequest(
   const senderName = plain(input.senderName);
   const message = plain(input.message, true);
   if (input.forSomeoneElse) {
-    if (!recipientName) errors.recipientName = "Enter the recipient's name";
-    else if (recipientName.length > GIFT_NAME_MAX) errors.recipientName = `The name can be at most ${GIFT_NAME_MAX} characters`;
-    if (!recipientEmail) errors.recipientEmail = "Enter the recipient's e-mail address";
-    else if (recipientEmail.length > EMAIL_MAX || !EMAIL_PATTERN.test(recipientEmail)) errors.recipientEmail = "Enter a valid e-mail address, e.g. thandi@example.co.za";
+    errors.recipientName = recipientNameError(recipientName);
+    errors.recipientEmail = recipientEmailError(recipientEmail);
   }
   if (senderName.length > GIFT_NAME_MAX) errors.senderName = `Your name can be at most ${GIFT_NAME_MAX} characters`;
   if ([...message].length > GIFT_MESSAGE_MAX) errors.message = `The message can be at most ${GIFT_MESSAGE_MAX} characters`;
   const sendOn = input.forSomeoneElse ? (input.sendOn?.trim() || today) : today;
-  if (!isCalendarDay(sendOn)) errors.sendOn = "Choose a date";
-  else if (sendOn < today) errors.sendOn = "Choose today or a later date";
-  else if (sendOn > addDays(today, GIFT_SEND_DAYS_AHEAD_MAX)) errors.sendOn = "Choose a date within the next year";
+  errors.sendOn = sendOnError(sendOn, today);
+  dropEmpty(errors);
   if (Object.keys(errors).length) return { ok: false, errors };
   return {
     ok: true,
@@ -139,6 +136,61 @@ export function checkGiftCardRequest(
       sendOn,
     },
   };
+}
+
+function recipientNameError(name: string): string | undefined {
+  if (!name) return "Enter the recipient's name";
+  if (name.length > GIFT_NAME_MAX) return `The name can be at most ${GIFT_NAME_MAX} characters`;
+  return undefined;
+}
+
+function recipientEmailError(email: string): string | undefined {
+  if (!email) return "Enter the recipient's e-mail address";
+  if (email.length > EMAIL_MAX || !EMAIL_PATTERN.test(email)) return "Enter a valid e-mail address, e.g. thandi@example.co.za";
+  return undefined;
+}
+
+function sendOnError(sendOn: string, today: string): string | undefined {
+  if (!isCalendarDay(sendOn)) return "Choose a date";
+  if (sendOn < today) return "Choose today or a later date";
+  if (sendOn > addDays(today, GIFT_SEND_DAYS_AHEAD_MAX)) return "Choose a date within the next year";
+  return undefined;
+}
+
+function dropEmpty(errors: Record<string, string | undefined>): void {
+  for (const key of Object.keys(errors)) if (errors[key] === undefined) delete errors[key];
+}
+
+export type RecipientCheck<T> = { ok: true; value: T } | { ok: false; errors: Partial<Record<"recipientName" | "recipientEmail" | "sendOn", string>> };
+
+/**
+ * The owner corrects a sold card that has not been e-mailed (docs/decisions/053 addendum): the shop form's rules. A
+ * card for someone else (`named`) keeps a name and an address; a card for the buyer themself has no name to give, only
+ * the address. The day: today to a year ahead (South African calendar); empty keeps `currentSendOn`.
+ */
+export function checkRecipientChange(
+  input: { recipientName?: string | null; recipientEmail?: string | null; sendOn?: string | null },
+  card: { named: boolean; currentSendOn: string },
+  now: Date,
+): RecipientCheck<{ recipientName: string | null; recipientEmail: string; sendOn: string }> {
+  const recipientName = card.named ? plain(input.recipientName) : "";
+  const recipientEmail = plain(input.recipientEmail).toLowerCase();
+  const sendOn = input.sendOn?.trim() || card.currentSendOn;
+  const errors = {
+    recipientName: card.named ? recipientNameError(recipientName) : undefined,
+    recipientEmail: recipientEmailError(recipientEmail),
+    sendOn: sendOnError(sendOn, saDay(now)),
+  };
+  dropEmpty(errors);
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return { ok: true, value: { recipientName: recipientName || null, recipientEmail, sendOn } };
+}
+
+/** A resend's corrected address (empty: the one on record), as the shop form checks an address. */
+export function checkResendAddress(input: string | null | undefined, onRecord: string | null): RecipientCheck<string> {
+  const email = plain(input).toLowerCase() || (onRecord ?? "");
+  const error = recipientEmailError(email);
+  return error ? { ok: false, errors: { recipientEmail: error } } : { ok: true, value: email };
 }
 
 /** The line as the cart, the order and the invoice name it: "Gift card for Thandi" with the amount as its label. */

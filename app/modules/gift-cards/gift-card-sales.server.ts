@@ -135,7 +135,7 @@ export async function issueSoldGiftCards(trx: Queryable, orderId: string, now: D
     .selectFrom("gift_card_sales as s")
     .innerJoin("orders as o", "o.id", "s.order_id")
     .leftJoin("users as u", "u.id", "o.user_id")
-    .select(["s.id", "s.amount_cents", "s.quantity", "s.recipient_email", "s.send_on", "u.email as buyer_email"])
+    .select(["s.id", "s.amount_cents", "s.quantity", "s.recipient_name", "s.recipient_email", "s.send_on", "u.email as buyer_email"])
     .where("s.order_id", "=", orderId)
     .orderBy("s.id")
     .execute();
@@ -152,7 +152,7 @@ export async function issueSoldGiftCards(trx: Queryable, orderId: string, now: D
         note: `Sold with order ${shortOrderId(orderId)}`,
         actor: SYSTEM,
         now,
-        sale: { saleId: sale.id, unit, orderId, sendOn: sale.send_on },
+        sale: { saleId: sale.id, unit, orderId, sendOn: sale.send_on, recipientName: sale.recipient_name },
       });
       count++;
     }
@@ -186,7 +186,7 @@ export async function cancelSoldGiftCardsOfOrder(trx: Queryable, orderId: string
   return voided;
 }
 
-/** A sold card as its buyer sees it on the order. */
+/** A sold card as its buyer sees it on the order: its recipient as it is now (the owner may have corrected it). */
 export interface SoldGiftCard {
   id: string;
   last4: string;
@@ -203,7 +203,7 @@ export async function soldGiftCardsOfOrder(db: Queryable, orderId: string): Prom
   const rows = await db
     .selectFrom("gift_cards as c")
     .innerJoin("gift_card_sales as s", "s.id", "c.sale_id")
-    .select(["c.id", "c.last4", "c.initial_cents", "c.balance_cents", "c.status", "s.recipient_name", "s.recipient_email", "c.send_on", "c.emailed_at"])
+    .select(["c.id", "c.last4", "c.initial_cents", "c.balance_cents", "c.status", "c.recipient_name", "c.recipient_email", "c.send_on", "c.emailed_at"])
     .where("s.order_id", "=", orderId)
     .orderBy("s.created_at")
     .orderBy("c.sale_unit")
@@ -230,7 +230,7 @@ async function printableCard(db: Queryable, cardId: string) {
   const row = await db
     .selectFrom("gift_cards as c")
     .innerJoin("gift_card_sales as s", "s.id", "c.sale_id")
-    .select(["c.id", "c.last4", "c.initial_cents", "c.code_sealed", "c.expires_at", "c.status", "c.recipient_email", "c.send_on", "s.order_id", "s.recipient_name", "s.recipient_email as sale_recipient", "s.sender_name", "s.message"])
+    .select(["c.id", "c.last4", "c.initial_cents", "c.code_sealed", "c.expires_at", "c.status", "c.recipient_email", "c.send_on", "s.order_id", "c.recipient_name", "s.sender_name", "s.message"])
     .where("c.id", "=", cardId)
     .executeTakeFirst();
   if (!row) return null;
@@ -271,14 +271,15 @@ const CLAIM_LAPSES_MS = 15 * 60 * 1000;
 /**
  * E-mails each sold card whose day has come (South African calendar) and which has not been e-mailed, once: a
  * conditional UPDATE claims the card (unclaimed, or claimed longer ago than a send takes) before it is sent, so two
- * runners never send the same card; delivered (or kept in the outbox with no mail server configured) stamps it
- * e-mailed; refused by the mail server, the claim is dropped and the next run tries again. `orderId` narrows it to
+ * runners never send the same card (nor the owner's "Send now", which claims it the same way); delivered (or kept in
+ * the outbox with no mail server configured) stamps it e-mailed; refused by the mail server, the claim is dropped and
+ * the next run tries again. `orderId` narrows it to
  * one order (right after its payment). Returns how many were sent.
  */
 export async function sendDueGiftCardEmails(db: Queryable, options: { now?: Date; orderId?: string; limit?: number } = {}): Promise<number> {
   const now = options.now ?? new Date();
   const stamp = now.toISOString();
-  const lapsed = new Date(now.getTime() - CLAIM_LAPSES_MS).toISOString();
+  const lapsed = claimLapsedBefore(now);
   let q = db
     .selectFrom("gift_cards as c")
     .innerJoin("gift_card_sales as s", "s.id", "c.sale_id")
@@ -299,20 +300,35 @@ export async function sendDueGiftCardEmails(db: Queryable, options: { now?: Date
       .where((eb) => eb.or([eb("email_claimed_at", "is", null), eb("email_claimed_at", "<", lapsed)]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) continue;
-    try {
-      const delivered = await sendCardEmail(db, id);
-      await db
-        .updateTable("gift_cards")
-        .set(delivered ? { emailed_at: new Date().toISOString() } : { email_claimed_at: null })
-        .where("id", "=", id)
-        .execute();
-      if (delivered) sent++;
-    } catch (error) {
-      logger.error({ err: error, giftCardId: id }, "gift cards: e-mail failed; tried again on the next run");
-      await db.updateTable("gift_cards").set({ email_claimed_at: null }).where("id", "=", id).execute();
-    }
+    if (await sendClaimedCardEmail(db, id)) sent++;
   }
   return sent;
+}
+
+/** When a claim on a card's e-mail has lapsed (a process that died mid-send): before this, nobody else may send it. */
+export function claimLapsedBefore(now: Date): string {
+  return new Date(now.getTime() - CLAIM_LAPSES_MS).toISOString();
+}
+
+/**
+ * Sends the e-mail of a card the caller has claimed (`email_claimed_at` set by its conditional UPDATE) to the
+ * recipient on record now. Delivered: stamped e-mailed, counted, the claim dropped; refused by the mail server: only
+ * the claim dropped, so it can be tried again. True when it left.
+ */
+export async function sendClaimedCardEmail(db: Queryable, id: string): Promise<boolean> {
+  try {
+    const delivered = await sendCardEmail(db, id);
+    await db
+      .updateTable("gift_cards")
+      .set((eb) => (delivered ? { emailed_at: new Date().toISOString(), email_claimed_at: null, email_count: eb("email_count", "+", 1) } : { email_claimed_at: null }))
+      .where("id", "=", id)
+      .execute();
+    return delivered;
+  } catch (error) {
+    logger.error({ err: error, giftCardId: id }, "gift cards: e-mail failed; tried again on the next run");
+    await db.updateTable("gift_cards").set({ email_claimed_at: null }).where("id", "=", id).execute();
+    return false;
+  }
 }
 
 /** True when the message left (or waits in the outbox with no mail server configured); false to try again later. */
@@ -325,7 +341,7 @@ async function sendCardEmail(db: Queryable, cardId: string): Promise<boolean> {
   const config = env();
   const base = config.PUBLIC_BASE_URL.replace(/\/+$/, "");
   const { row, code } = found;
-  const forSomeone = row.sale_recipient !== null;
+  const forSomeone = row.recipient_name !== null;
   const amount = formatRand(Number(row.initial_cents));
   const from = row.sender_name ?? "Someone";
   const text = [

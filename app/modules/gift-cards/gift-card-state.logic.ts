@@ -23,3 +23,19 @@ export const LEDGER_KIND_LABELS = {
   expiry: "Expired",
   cancel: "Cancelled",
 } as const;
+
+type Recipient = { name: string | null; email: string | null; sendOn: string | null };
+
+const who = (r: Recipient) => (r.name ? `${r.name} <${r.email ?? "no address"}>` : (r.email ?? "no address"));
+
+/** How one of the owner's changes to a sold card's e-mail reads on the card's page: what it was, what it became. */
+export function describeGiftCardChange(change: { kind: "recipient" | "sent_now" | "resent"; before: Recipient; after: Recipient }): { what: string; detail: string | null } {
+  const { kind, before, after } = change;
+  if (kind === "sent_now") return { what: "Sent now", detail: `To ${who(after)}` };
+  if (kind === "resent") return { what: "E-mailed again", detail: `To ${who(after)}${after.email !== before.email ? ` (was ${before.email ?? "no address"})` : ""}` };
+  const parts = [
+    ...(before.name !== after.name || before.email !== after.email ? [`${who(before)} → ${who(after)}`] : []),
+    ...(before.sendOn !== after.sendOn ? [`Day ${before.sendOn ?? "none"} → ${after.sendOn ?? "none"}`] : []),
+  ];
+  return { what: "Recipient or day changed", detail: parts.join("; ") || null };
+}

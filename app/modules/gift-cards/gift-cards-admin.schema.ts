@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseRandToCents } from "~/utils/money";
 
-/** The owner's gift card forms (browser-safe): issue one by hand, cancel one. */
+/** The owner's gift card forms (browser-safe): issue one by hand, cancel one, correct or resend a sold card's e-mail. */
 export const GIFT_CARD_ADMIN_TEXT = {
   issued: (code: string, amount: string) => `Gift card ${code} issued for ${amount}. Copy the code now: it is shown only this once.`,
   cancelled: "Gift card cancelled: its remaining balance is void",
@@ -16,6 +16,8 @@ export const GIFT_CARD_ADMIN_TEXT = {
   nothingToSell: "Offer at least one amount or a range",
   salesSaved: "Gift card sales saved",
   failedSales: "Failed to save gift card sales",
+  failedRecipient: "Failed to change the gift card's recipient",
+  failedSend: "Failed to send the gift card",
 } as const;
 
 /** A goodwill card of more than R50 000 is a typing slip, not a gesture. */
@@ -80,8 +82,23 @@ const sales = z
     return { intent: v.intent, enabled: v.enabled, amountsCents: v.amounts, minCents: noRange ? null : (min as number), maxCents: noRange ? null : (max as number) };
   });
 
-/** The card's own page: cancel it. */
-export const giftCardCancelIntent = z.discriminatedUnion("intent", [cancel]);
+/** The recipient's fields as typed; the rules (the shop form's) are checked with the card in hand (checkRecipientChange). */
+const typed = (max: number) => z.string().max(max, "That is longer than any name, address or date").optional();
+const recipientFields = { id, recipientName: typed(200), recipientEmail: typed(300), sendOn: typed(20) };
+
+/** The card's own page: cancel it; a sold card's recipient and day changed, sent now, or its e-mail sent again. */
+export const giftCardPageIntent = z.discriminatedUnion("intent", [
+  cancel,
+  z.object({ intent: z.literal("recipient"), ...recipientFields }),
+  z.object({ intent: z.literal("send-now"), ...recipientFields }),
+  z.object({
+    intent: z.literal("resend"),
+    id,
+    recipientEmail: typed(300),
+    /** how many times it had been e-mailed when the page was drawn: a double click's second post sends nothing */
+    sent: z.coerce.number().int().min(0).max(1_000_000),
+  }),
+]);
 
 /** The list: issue one, cancel one. */
 export const giftCardAdminIntent = z.discriminatedUnion("intent", [

@@ -102,9 +102,14 @@ export async function unlinkGiftCardsOfPerson(trx: Queryable, userId: string, em
   const address = email.trim().toLowerCase();
   const theirs = trx.selectFrom("gift_cards").select("id").where((eb) => eb(eb.fn("lower", ["recipient_email"]), "=", address));
   await trx.updateTable("gift_card_ledger").set({ note: null }).where("gift_card_id", "in", theirs).where("actor_kind", "=", "admin").where("note", "is not", null).execute();
+  // The owner's corrections to a card's e-mail name its recipients: the names on their cards and their address anywhere.
+  await trx.updateTable("gift_card_changes").set({ before_name: null, after_name: null }).where("gift_card_id", "in", theirs).execute();
+  for (const column of ["before_email", "after_email"] as const) {
+    await trx.updateTable("gift_card_changes").set({ [column]: null }).where((eb) => eb(eb.fn("lower", [column]), "=", address)).execute();
+  }
   const cards = await trx
     .updateTable("gift_cards")
-    .set({ recipient_email: null, note: null })
+    .set({ recipient_email: null, recipient_name: null, note: null })
     .where((eb) => eb(eb.fn("lower", ["recipient_email"]), "=", address))
     .executeTakeFirstOrThrow();
   await trx.updateTable("gift_card_ledger").set({ actor_id: null }).where("actor_kind", "=", "user").where("actor_id", "=", userId).execute();

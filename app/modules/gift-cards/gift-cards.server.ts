@@ -148,7 +148,7 @@ export async function issueGiftCard(
     actor: Actor;
     now?: Date;
     /** a sold card (docs/decisions/053 "Selling gift cards"): its sale and unit, the order, its e-mail's day; code kept sealed */
-    sale?: { saleId: string; unit: number; orderId: string; sendOn: string };
+    sale?: { saleId: string; unit: number; orderId: string; sendOn: string; recipientName: string | null };
   },
 ): Promise<IssuedGiftCard> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) throw new DomainError("A gift card's amount must be more than R0.00", 400, "amount");
@@ -174,7 +174,7 @@ export async function issueGiftCard(
             issued_by_kind: input.actor.kind === "admin" ? "admin" : "system",
             issued_by: input.actor.id,
             created_at: now.toISOString(),
-            ...(input.sale ? { sale_id: input.sale.saleId, sale_unit: input.sale.unit, send_on: input.sale.sendOn, code_sealed: sealCode(code) } : {}),
+            ...(input.sale ? { sale_id: input.sale.saleId, sale_unit: input.sale.unit, send_on: input.sale.sendOn, recipient_name: input.sale.recipientName, code_sealed: sealCode(code) } : {}),
           })
           .execute();
         await appendEntry(trx, id, "issue", input.amountCents, { actor: input.actor, note: input.note?.trim() || null, now, orderId: input.sale?.orderId ?? null });
