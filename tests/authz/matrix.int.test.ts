@@ -13,6 +13,8 @@ import { insertCoupon, insertZone, TEST_ADDRESS } from "../factories/orders";
 import { createUser } from "../factories/users";
 import { deliveredOrderOf, returnOf } from "../factories/returns";
 import { insertCategory, insertProduct, insertReview, insertTier } from "../factories/catalog";
+import { insertSoldGiftCard } from "../factories/gift-cards";
+import { addDays, saDay } from "~/utils/sa-days";
 
 /** A fresh paid order of this user's (its payment confirmed through the verified path): ready for a courier. */
 /** A fresh gift card (issued by hand) to cancel or read. */
@@ -83,6 +85,9 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/gift-cards", route: () => import("~/routes/admin.gift-cards"), kind: "action", setup: async (db) => ({ form: { intent: "cancel", id: await giftCardOf(db) } }), expect: ADMIN_ACTION, note: "cancel" },
   { path: "/admin/gift-cards/:id", route: () => import("~/routes/admin.gift-cards.$id"), kind: "loader", setup: async (db) => { const id = await giftCardOf(db); return { path: `/admin/gift-cards/${id}`, params: { id } }; }, expect: ADMIN_PAGE },
   { path: "/admin/gift-cards/:id", route: () => import("~/routes/admin.gift-cards.$id"), kind: "action", setup: async (db) => { const id = await giftCardOf(db); return { path: `/admin/gift-cards/${id}`, params: { id }, form: { intent: "cancel", id } }; }, expect: ADMIN_ACTION, note: "cancel" },
+  { path: "/admin/gift-cards/:id", route: () => import("~/routes/admin.gift-cards.$id"), kind: "action", setup: async (db) => { const id = await insertSoldGiftCard(db, { userId: null, sendOn: addDays(saDay(new Date()), 3) }); return { path: `/admin/gift-cards/${id}`, params: { id }, form: { intent: "recipient", id, recipientName: "Thandi M", recipientEmail: "thandi.m@example.co.za", sendOn: "" } }; }, expect: ADMIN_ACTION, note: "sold card's recipient" },
+  { path: "/admin/gift-cards/:id", route: () => import("~/routes/admin.gift-cards.$id"), kind: "action", setup: async (db) => { const id = await insertSoldGiftCard(db, { userId: null, sendOn: addDays(saDay(new Date()), 3) }); return { path: `/admin/gift-cards/${id}`, params: { id }, form: { intent: "send-now", id, recipientName: "Thandi", recipientEmail: "thandi.now@example.co.za", sendOn: "" } }; }, expect: ADMIN_ACTION, note: "send a sold card now" },
+  { path: "/admin/gift-cards/:id", route: () => import("~/routes/admin.gift-cards.$id"), kind: "action", setup: async (db) => { const id = await insertSoldGiftCard(db, { userId: null, emailed: true }); return { path: `/admin/gift-cards/${id}`, params: { id }, form: { intent: "resend", id, recipientEmail: "", sent: "1" } }; }, expect: ADMIN_ACTION, note: "resend a sold card" },
   { path: "/api/gift-cards/check", route: () => import("~/routes/api.gift-cards.check"), kind: "action", form: { code: "AAAA-BBBB-CCCC-DDDD" }, expect: { visitor: 401, customer: 404, admin: 404 } },
   { path: "/api/coupons/validate", route: () => import("~/routes/api.coupons.validate"), kind: "action", form: { code: "NOSUCHCODE", orderTotal: "10000" }, expect: { visitor: 200, customer: 200, admin: 200 } },
   { path: "/api/me", route: () => import("~/routes/api.me"), kind: "loader", expect: { visitor: 401, customer: 200, admin: 200 } },

@@ -297,6 +297,9 @@ export async function sendDueGiftCardEmails(db: Queryable, options: { now?: Date
       .set({ email_claimed_at: stamp })
       .where("id", "=", id)
       .where("emailed_at", "is", null)
+      // read again at the claim: the owner may have cancelled the card or moved its day since the list was read
+      .where("status", "=", "active")
+      .where("send_on", "<=", saDay(now))
       .where((eb) => eb.or([eb("email_claimed_at", "is", null), eb("email_claimed_at", "<", lapsed)]))
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) continue;
