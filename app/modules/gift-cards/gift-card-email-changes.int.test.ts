@@ -21,6 +21,7 @@ import { changeGiftCardRecipient, GIFT_CARD_EMAIL_MESSAGES, giftCardChanges, res
 import { GIFT_CARD_PRODUCT_ID, giftCardToken, type GiftCardRequest } from "./gift-card-sales.logic";
 import { saveGiftCardSaleSettings, sendDueGiftCardEmails, soldGiftCardsOfOrder } from "./gift-card-sales.server";
 import { findGiftCardByCode, issueGiftCard } from "./gift-cards.server";
+import { unlinkGiftCardsOfPerson } from "./gift-cards-privacy.server";
 
 /**
  * The owner's corrections to a sold card's e-mail (docs/decisions/053 addendum "Changing and resending a sold card"),
@@ -253,5 +254,16 @@ describe("once it is e-mailed", () => {
     await expect(changeGiftCardRecipient(db(), byHand.id, { recipientEmail: unique("x") }, { actor: ADMIN(), sendNow: true })).rejects.toThrow(GIFT_CARD_EMAIL_MESSAGES.handIssued);
     expect((await pageOf(byHand.id)).email).toMatchObject({ kind: "hand", offer: "none" });
     expect(mail.received).toHaveLength(0);
+  });
+
+  it("the recipient deleting their account takes their name and address out of the card's e-mail changes too", async () => {
+    const { card, request } = await buyCard();
+    const fixed = unique("thandi.deleted");
+    await resendGiftCardEmail(db(), card.id, { recipientEmail: fixed, seenCount: 1 }, { actor: ADMIN() });
+    const person = await createUser(db(), { email: fixed });
+    await db().transaction().execute((trx) => unlinkGiftCardsOfPerson(trx, person.id, fixed));
+    const [change] = await giftCardChanges(db(), card.id);
+    expect(change).toMatchObject({ kind: "resent", before: { name: null, email: request.recipientEmail }, after: { name: null, email: null } });
+    expect(await cardRow(card.id)).toMatchObject({ recipient_email: null, recipient_name: null });
   });
 });
