@@ -163,7 +163,7 @@ function CardEmail({ id, state, email, changes }: { id: string; state: string; e
     { header: "Who", cell: (c) => <span className="break-all">{c.who}</span>, phone: "hide" },
   ];
   return (
-    <section aria-labelledby="card-email-heading" className="mt-10 max-w-xl border border-line bg-white p-5" data-testid="gift-card-email">
+    <section aria-labelledby="card-email-heading" className="mt-10 max-w-3xl border border-line bg-white p-5" data-testid="gift-card-email">
       <h2 id="card-email-heading" className="font-display text-xl text-ink">
         E-mail to the recipient
       </h2>
@@ -206,8 +206,8 @@ function ChangeRecipient({ id, email }: { id: string; email: EmailView }) {
   const fetcher = useAdminFetcher();
   const errors = useFieldErrors();
   return (
-    <fetcher.Form method="post" className="mt-5 space-y-4 border-t border-line pt-5">
-      <h3 className="text-sm font-medium text-ink">Change the recipient or the day</h3>
+    <fetcher.Form method="post" className="mt-5 max-w-xl space-y-4 border-t border-line pt-5">
+      <h3 className="font-sans text-[0.68rem] font-semibold uppercase tracking-[0.16em] text-ink">Change the recipient or the day</h3>
       <input type="hidden" name="id" value={id} />
       {email.recipientName !== null ? (
         <Field label="Their name" error={errors.recipientName}>
@@ -217,7 +217,7 @@ function ChangeRecipient({ id, email }: { id: string; email: EmailView }) {
       <Field label="Their e-mail" error={errors.recipientEmail}>
         {(p) => <input {...p} name="recipientEmail" type="email" defaultValue={email.recipientEmail ?? ""} maxLength={254} required autoComplete="off" />}
       </Field>
-      <Field label="Send on" error={errors.sendOn} hint="Today up to a year ahead (South African time).">
+      <Field label="Send it on" error={errors.sendOn} hint="Today up to a year ahead (South African time).">
         {(p) => <input {...p} name="sendOn" type="date" defaultValue={email.sendOn ?? email.firstDay} min={email.firstDay} max={email.lastDay} />}
       </Field>
       <div className="flex flex-wrap gap-3">
@@ -236,8 +236,8 @@ function Resend({ id, email }: { id: string; email: EmailView }) {
   const fetcher = useAdminFetcher();
   const errors = useFieldErrors();
   return (
-    <fetcher.Form method="post" className="mt-5 space-y-4 border-t border-line pt-5">
-      <h3 className="text-sm font-medium text-ink">Resend the e-mail</h3>
+    <fetcher.Form method="post" className="mt-5 max-w-xl space-y-4 border-t border-line pt-5">
+      <h3 className="font-sans text-[0.68rem] font-semibold uppercase tracking-[0.16em] text-ink">Resend the e-mail</h3>
       <p className="text-sm text-ink-soft">The same code and printable card. A corrected address becomes the one on record.</p>
       <input type="hidden" name="intent" value="resend" />
       <input type="hidden" name="id" value={id} />
