@@ -206,7 +206,7 @@ function ChangeRecipient({ id, email }: { id: string; email: EmailView }) {
   const fetcher = useAdminFetcher();
   const errors = useFieldErrors();
   return (
-    <fetcher.Form method="post" className="mt-5 max-w-xl space-y-4 border-t border-line pt-5">
+    <fetcher.Form method="post" className="mt-5 space-y-4 border-t border-line pt-5">
       <h3 className="font-sans text-[0.68rem] font-semibold uppercase tracking-[0.16em] text-ink">Change the recipient or the day</h3>
       <input type="hidden" name="id" value={id} />
       {email.recipientName !== null ? (
@@ -236,7 +236,7 @@ function Resend({ id, email }: { id: string; email: EmailView }) {
   const fetcher = useAdminFetcher();
   const errors = useFieldErrors();
   return (
-    <fetcher.Form method="post" className="mt-5 max-w-xl space-y-4 border-t border-line pt-5">
+    <fetcher.Form method="post" className="mt-5 space-y-4 border-t border-line pt-5">
       <h3 className="font-sans text-[0.68rem] font-semibold uppercase tracking-[0.16em] text-ink">Resend the e-mail</h3>
       <p className="text-sm text-ink-soft">The same code and printable card. A corrected address becomes the one on record.</p>
       <input type="hidden" name="intent" value="resend" />
