@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeTotals } from "~/modules/pricing/totals.logic";
 import { splitRefund } from "~/modules/returns/returns.logic";
-import { checkGiftCardRequest, DEFAULT_GIFT_CARD_SALE_SETTINGS, giftCardToken, isGiftCardLine, parseGiftCardToken, parseWholeRand, type GiftCardRequest } from "./gift-card-sales.logic";
+import { checkGiftCardRequest, checkRecipientChange, checkResendAddress, DEFAULT_GIFT_CARD_SALE_SETTINGS, giftCardToken, isGiftCardLine, parseGiftCardToken, parseWholeRand, type GiftCardRequest } from "./gift-card-sales.logic";
 
 const ON = { ...DEFAULT_GIFT_CARD_SALE_SETTINGS, enabled: true };
 // 09:00 in South Africa on 1 December 2026
@@ -93,5 +93,26 @@ describe("the owner's sales form", () => {
     expect(giftCardAdminIntent.safeParse({ intent: "sales", amounts: "300", min: "100", max: "" }).success).toBe(false);
     expect(giftCardAdminIntent.safeParse({ intent: "sales", amounts: "", min: "", max: "" }).success).toBe(false);
     expect(giftCardAdminIntent.safeParse({ intent: "sales", amounts: "250.50" }).success).toBe(false);
+  });
+});
+
+describe("the owner's correction of a sold card (the shop form's rules)", () => {
+  const named = { named: true, currentSendOn: "2026-12-24" };
+  it("cleans the name and address, keeps the day when none is given, and takes today to a year ahead", () => {
+    expect(checkRecipientChange({ recipientName: " Thandiwe ", recipientEmail: " Thandiwe@Example.co.za ", sendOn: "" }, named, NOW)).toEqual({ ok: true, value: { recipientName: "Thandiwe", recipientEmail: "thandiwe@example.co.za", sendOn: "2026-12-24" } });
+    expect(checkRecipientChange({ recipientName: "T", recipientEmail: "t@example.co.za", sendOn: "2026-12-01" }, named, NOW).ok).toBe(true);
+    expect(checkRecipientChange({ recipientName: "T", recipientEmail: "t@example.co.za", sendOn: "2026-11-30" }, named, NOW)).toEqual({ ok: false, errors: { sendOn: "Choose today or a later date" } });
+    expect(checkRecipientChange({ recipientName: "T", recipientEmail: "t@example.co.za", sendOn: "2027-12-03" }, named, NOW)).toEqual({ ok: false, errors: { sendOn: "Choose a date within the next year" } });
+  });
+
+  it("a card for the buyer themself gets no name, only an address", () => {
+    expect(checkRecipientChange({ recipientName: "Someone", recipientEmail: "me@example.co.za" }, { named: false, currentSendOn: "2026-12-01" }, NOW)).toEqual({ ok: true, value: { recipientName: null, recipientEmail: "me@example.co.za", sendOn: "2026-12-01" } });
+    expect(checkRecipientChange({ recipientName: "", recipientEmail: "" }, { named: true, currentSendOn: "2026-12-01" }, NOW)).toEqual({ ok: false, errors: { recipientName: "Enter the recipient's name", recipientEmail: "Enter the recipient's e-mail address" } });
+  });
+
+  it("a resend goes to the address on record unless a valid one is given", () => {
+    expect(checkResendAddress("", "thandi@example.co.za")).toEqual({ ok: true, value: "thandi@example.co.za" });
+    expect(checkResendAddress(" Naledi@Example.co.za", "thandi@example.co.za")).toEqual({ ok: true, value: "naledi@example.co.za" });
+    expect(checkResendAddress("naledi@", "thandi@example.co.za").ok).toBe(false);
   });
 });
