@@ -102,7 +102,11 @@ test.describe("HTTP server", () => {
           }
           return [...document.body.querySelectorAll("*")].map((element) => {
             const style = getComputedStyle(element);
-            return [...style].map((name) => `${name}:${style.getPropertyValue(name)}`).join(";");
+            // sorted: the order Chromium lists the (custom) properties in is not part of the look
+            return [...style]
+              .sort()
+              .map((name) => `${name}:${style.getPropertyValue(name)}`)
+              .join(";");
           });
         });
       const describe = (indexes: number[]) =>
@@ -114,7 +118,17 @@ test.describe("HTTP server", () => {
       await bare.addStyleTag({ url: href });
       const withWhole = await styles();
       const differing = withWhole.flatMap((style, i) => (style === subsetOnly[i] ? [] : [i]));
-      expect(await describe(differing), path).toEqual([]);
+      // each differing element with the properties that differ (subset → whole), so a failure says what is missing
+      const changed = (i: number) => {
+        const before = new Map(subsetOnly[i]!.split(";").map((p) => [p.slice(0, p.indexOf(":")), p.slice(p.indexOf(":") + 1)]));
+        return withWhole[i]!.split(";")
+          .filter((p) => before.get(p.slice(0, p.indexOf(":"))) !== p.slice(p.indexOf(":") + 1))
+          .slice(0, 4)
+          .map((p) => `${p.slice(0, p.indexOf(":"))}: ${before.get(p.slice(0, p.indexOf(":")))} → ${p.slice(p.indexOf(":") + 1)}`)
+          .join(", ");
+      };
+      const described = await describe(differing);
+      expect(described.map((element, n) => `${element} ${changed(differing[n]!)}`), path).toEqual([]);
     }
     await context.close();
   });
