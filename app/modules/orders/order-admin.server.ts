@@ -438,7 +438,7 @@ async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Pr
   if (next.coupon === "reclaim") await reclaimGiftCardsOfOrder(trx, order.id, OWNER, now);
   // So do sample credits of a paid order (docs/decisions/054): used ones given back, granted ones taken back; reopened, again.
   if (next.coupon === "release" && order.payment_status === "completed") await returnSampleCreditsOfPaidOrder(trx, order.id, now);
-  if (next.coupon === "reclaim") await reclaimSampleCreditsOfOrder(trx, order.id, now);
+  if (next.coupon === "reclaim") await reclaimSampleCreditsOfOrder(trx, order.id, now, { paid: next.paymentStatus === "completed" });
   await trx
     .updateTable("orders")
     .set({ status: next.status, payment_status: next.paymentStatus, ...next.stamps, updated_at: now.toISOString() })

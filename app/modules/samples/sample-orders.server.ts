@@ -3,7 +3,8 @@
  *   placed     → each sample line's scents stored (order_line_samples); the credits the quote applied RESERVED
  *   paid       → the reserved credits USED; each sample bought GRANTS a credit on a bottle of its scent; the samples'
  *                millilitres taken from their products' bulk (with the order's stock)
- *   closed     → (unpaid: failed, cancelled, expired, superseded) its reserved credits RELEASED
+ *   closed     → (unpaid: failed, cancelled, expired, superseded) its reserved credits RELEASED (remembered, like a
+ *                paid cancel's, so a late payment's reopening takes them again)
  *   cancelled after payment → the millilitres given back (with the order's stock); the credits it USED given back to
  *                the shopper (those not expired; `returned_by_order_id` remembers them); the credits it GRANTED taken
  *                back when unused (`revoked_at`; one used or held elsewhere meanwhile stays, and is logged)
@@ -80,9 +81,18 @@ export async function reserveSampleCredits(trx: Trx, orderId: string, credits: r
   return true;
 }
 
-/** The order ended unpaid: the credits it held are free again (until they expire). Idempotent. */
+/**
+ * The order ended unpaid: the credits it held are free again (until they expire). Idempotent. `returned_by_order_id`
+ * remembers them, as for a paid order's cancel: if the order's money arrives after all (a late EFT, the owner sets it
+ * paid) the reopening takes them again, so a credit is never both on this order's bill and free to use.
+ */
 export async function releaseSampleCredits(trx: Queryable, orderId: string): Promise<number> {
-  const r = await trx.updateTable("sample_credits").set({ reserved_order_id: null }).where("reserved_order_id", "=", orderId).where("used_at", "is", null).executeTakeFirst();
+  const r = await trx
+    .updateTable("sample_credits")
+    .set({ reserved_order_id: null, returned_by_order_id: orderId })
+    .where("reserved_order_id", "=", orderId)
+    .where("used_at", "is", null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
@@ -122,11 +132,12 @@ export async function returnSampleCreditsOfPaidOrder(trx: Queryable, orderId: st
  * The owner reopened an order cancelled after payment: it takes again the credits it had used (all of them, or the
  * order stays cancelled: a DomainError, as a gift card without the balance does) and restores the credits it had granted.
  */
-export async function reclaimSampleCreditsOfOrder(trx: Queryable, orderId: string, now: Date): Promise<void> {
+export async function reclaimSampleCreditsOfOrder(trx: Queryable, orderId: string, now: Date, options: { paid: boolean }): Promise<void> {
   const returned = await trx.selectFrom("sample_credits").select(["id", "name"]).where("returned_by_order_id", "=", orderId).execute();
   const taken = await trx
     .updateTable("sample_credits")
-    .set({ reserved_order_id: orderId, used_at: now.toISOString(), returned_by_order_id: null })
+    // held again; used when the reopened order is paid (now, or when its payment is confirmed later)
+    .set({ reserved_order_id: orderId, used_at: options.paid ? now.toISOString() : null, returned_by_order_id: null })
     .where("returned_by_order_id", "=", orderId)
     .where("reserved_order_id", "is", null)
     .where("used_at", "is", null)

@@ -3,7 +3,7 @@ import { getDb } from "~/db/db.server";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
 import { placeOrder, quoteCart, CartChangedError } from "~/modules/orders/place-order.server";
 import { closeUnpaidOrder, markOrderPaid } from "~/modules/orders/order-payment.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
+import { setOrderStatus, setPaymentStatus } from "~/modules/orders/order-admin.server";
 import { readOrder } from "~/modules/orders/order-read.server";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
 import { resetEnvForTests } from "~/utils/env.server";
@@ -177,6 +177,30 @@ describe("the sample's credit", () => {
     await closeUnpaidOrder(db(), order.id, "expired", { now: at(1) });
     expect((await customerCredits(db(), user.id, at(1)))[0].state).toBe("open");
     expect((await quoteCart(db(), { lines: [{ productId: p.id, quantity: 1 }], userId: user.id }, at(1))).totals.sampleCreditCents).toBe(3500);
+  });
+
+  it("an order that expired unpaid and whose money came after all (the owner sets it paid) takes its credit again; used meanwhile, the order stays cancelled", async () => {
+    const user = await createUser(db());
+    const p = await creditedProduct(user, T0);
+    const late = await placeOrder(db(), user, { lines: [{ productId: p.id, quantity: 1 }], shippingAddress: TEST_ADDRESS }, at(1));
+    expect(late.discountCents).toBe(3500);
+    await closeUnpaidOrder(db(), late.id, "expired", { now: at(2) });
+    expect((await customerCredits(db(), user.id, at(2)))[0].state).toBe("open");
+    // the bank transfer arrives on day 4: the order is paid with its discount, and the credit is its again, used
+    await setPaymentStatus(db(), late.id, "completed", at(4));
+    expect((await readOrder(db(), late.id))).toMatchObject({ status: "processing", paymentStatus: "completed", sampleCreditCents: 3500, sampleCreditLabel: `Sample credit (${p.name})` });
+    expect((await customerCredits(db(), user.id, at(4)))[0].state).toBe("used");
+    expect((await quoteCart(db(), { lines: [{ productId: p.id, quantity: 1 }], userId: user.id }, at(4))).totals.sampleCreditCents).toBe(0);
+
+    // the same with the credit used by another order in between: the late payment can't take it, the order stays cancelled
+    const other = await createUser(db());
+    const q = await creditedProduct(other, T0);
+    const expired = await placeOrder(db(), other, { lines: [{ productId: q.id, quantity: 1 }], shippingAddress: TEST_ADDRESS }, at(1));
+    await closeUnpaidOrder(db(), expired.id, "expired", { now: at(2) });
+    const again = await placeOrder(db(), other, { lines: [{ productId: q.id, quantity: 1 }], shippingAddress: TEST_ADDRESS }, at(3));
+    expect(again.discountCents).toBe(3500);
+    await expect(setPaymentStatus(db(), expired.id, "completed", at(4))).rejects.toThrow(/used by another order since, so the order stays cancelled/);
+    expect((await readOrder(db(), expired.id))?.status).toBe("cancelled");
   });
 
   it("expires after its 60 days", async () => {
