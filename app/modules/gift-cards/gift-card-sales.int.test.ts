@@ -18,7 +18,7 @@ import { normalizeGiftCardCode } from "./gift-card-code.logic";
 import { resolveGiftCardCodes } from "./gift-card-orders.server";
 import { GIFT_CARD_PRODUCT_ID, giftCardToken, type GiftCardRequest } from "./gift-card-sales.logic";
 import { GIFT_CARD_SALE_MESSAGES, giftCardPdfPath, saveGiftCardSaleSettings, sendDueGiftCardEmails, soldGiftCardsOfOrder } from "./gift-card-sales.server";
-import { findGiftCardByCode, giftCardLedger } from "./gift-cards.server";
+import { appendEntry, findGiftCardByCode, giftCardLedger } from "./gift-cards.server";
 import { syncSavedCart } from "~/modules/cart/saved-cart.server";
 
 /**
@@ -176,6 +176,21 @@ describe("bought and paid", () => {
     const first = await buyAndPay([card({ recipientName: null, recipientEmail: null })]);
     const [own] = await soldGiftCardsOfOrder(db(), first.order.id);
     await expect(placeOrder(db(), buyer, { lines: [card()], shippingAddress: TEST_ADDRESS, giftCardIds: [own!.id] })).rejects.toThrow(GIFT_CARD_SALE_MESSAGES.notWithGiftCard);
+  });
+
+  it("a card the buyer spent before its day (printed and used) is not e-mailed to its recipient empty", async () => {
+    const later = addDays(today(), 4);
+    const { order } = await buyAndPay([card({ sendOn: later }), card({ sendOn: later, amountCents: 25000 })]);
+    const [spent, kept] = await soldGiftCardsOfOrder(db(), order.id);
+    await db()
+      .transaction()
+      .execute((trx) => appendEntry(trx, spent!.id, "redemption", -spent!.balanceCents, { actor: { kind: "user", id: buyer.id } }));
+    const onTheDay = new Date(Date.parse(`${later}T06:00:00.000Z`));
+    expect(await sendDueGiftCardEmails(db(), { now: onTheDay })).toBe(1);
+    const after = await soldGiftCardsOfOrder(db(), order.id);
+    expect(after.find((c) => c.id === spent!.id)).toMatchObject({ balanceCents: 0, emailedAt: null });
+    expect(after.find((c) => c.id === kept!.id)!.emailedAt).not.toBeNull();
+    expect(mail.received.filter((m) => m.subject === "Sipho sent you a Scentara gift card")).toHaveLength(1);
   });
 
   it("the owner cancelling the paid order cancels its unspent card and its e-mail never goes", async () => {

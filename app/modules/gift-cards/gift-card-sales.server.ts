@@ -269,7 +269,8 @@ export async function giftCardPdfForViewer(db: Queryable, orderId: string, cardI
 const CLAIM_LAPSES_MS = 15 * 60 * 1000;
 
 /**
- * E-mails each sold card whose day has come (South African calendar) and which has not been e-mailed, once: a
+ * E-mails each sold card whose day has come (South African calendar), which has not been e-mailed and still holds
+ * money, once: a
  * conditional UPDATE claims the card (unclaimed, or claimed longer ago than a send takes) before it is sent, so two
  * runners never send the same card (nor the owner's "Send now", which claims it the same way); delivered (or kept in
  * the outbox with no mail server configured) stamps it e-mailed; refused by the mail server, the claim is dropped and
@@ -286,6 +287,8 @@ export async function sendDueGiftCardEmails(db: Queryable, options: { now?: Date
     .select(["c.id"])
     .where("c.emailed_at", "is", null)
     .where("c.status", "=", "active")
+    // a card spent before its day (the buyer printed it and used it) would reach its recipient empty: it is not sent
+    .where("c.balance_cents", ">", 0)
     .where("c.send_on", "<=", saDay(now))
     .where((eb) => eb.or([eb("c.email_claimed_at", "is", null), eb("c.email_claimed_at", "<", lapsed)]));
   if (options.orderId) q = q.where("s.order_id", "=", options.orderId);
@@ -299,6 +302,7 @@ export async function sendDueGiftCardEmails(db: Queryable, options: { now?: Date
       .where("emailed_at", "is", null)
       // read again at the claim: the owner may have cancelled the card or moved its day since the list was read
       .where("status", "=", "active")
+      .where("balance_cents", ">", 0)
       .where("send_on", "<=", saDay(now))
       .where((eb) => eb.or([eb("email_claimed_at", "is", null), eb("email_claimed_at", "<", lapsed)]))
       .executeTakeFirst();
