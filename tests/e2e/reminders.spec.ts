@@ -12,20 +12,18 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { ParsedMail } from "mailparser";
-import { startMailServer, type MailServer } from "../factories/mail-server";
 import { expect, test, type Page } from "./helpers/test";
-import { startShop, waitForShop } from "./helpers/shop-server";
+import { startShopWithMail } from "./helpers/shop-server";
 import { E2E_PASSWORD, registerByRequest, signInByRequest, uniqueEmail } from "./helpers/auth";
 import { screenshot } from "./helpers/screenshot";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210) + 9;
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 5;
 const BASE = `http://127.0.0.1:${PORT}`;
 const OWNER = "owner@scentara.test";
 const SHOTS = "test-results/screenshots/reminders";
 const PHONE = { width: 360, height: 780 };
 
-let shop: ReturnType<typeof startShop>;
-let smtp: MailServer | undefined;
+let own: Awaited<ReturnType<typeof startShopWithMail>>;
 /** every message the shop sent, as mailparser reads it */
 let mail: ParsedMail[] = [];
 
@@ -33,32 +31,22 @@ test.describe.configure({ mode: "serial" });
 test.use({ baseURL: BASE, viewport: PHONE });
 
 test.beforeAll(async () => {
-  smtp = await startMailServer();
-  mail = smtp.received;
-  shop = startShop(PORT, {
-    SEED_DEMO: "true",
-    LOG_LEVEL: "warn",
-    WEB_CONCURRENCY: "1",
-    PUBLIC_BASE_URL: BASE,
+  own = await startShopWithMail(PORT, {
     ADMIN_EMAILS: OWNER,
-    SMTP_URL: smtp.url,
-    DELIVERY_KINDS: "",
     // the reminder job looks every second; the cart's day passes by moving its clock, not by waiting
     JOBS_EVERY_SECONDS: "1",
   });
-  await waitForShop(shop, BASE);
+  mail = own.smtp.received;
   mkdirSync(SHOTS, { recursive: true });
 });
 
 test.afterAll(async () => {
-  shop?.child.kill("SIGTERM");
-  await shop?.exited;
-  await smtp?.close();
+  await own?.close();
 });
 
 /** The shop's own database, written the way its clock would have: the cart was last changed a day and an hour ago. */
 function moveCartClockBack(email: string, hours: number) {
-  const db = new DatabaseSync(join(shop.dir, "shop.db"));
+  const db = new DatabaseSync(join(own.shop.dir, "shop.db"));
   try {
     db.exec("pragma busy_timeout = 5000");
     const changed = new Date(Date.now() - hours * 3600_000).toISOString();

@@ -12,9 +12,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { ParsedMail } from "mailparser";
-import { startMailServer, type MailServer } from "../factories/mail-server";
 import { expect, test, type Page } from "./helpers/test";
-import { startShop, waitForShop } from "./helpers/shop-server";
+import { startShopWithMail } from "./helpers/shop-server";
 import { E2E_PASSWORD, registerByRequest, signInByRequest, uniqueEmail } from "./helpers/auth";
 import { screenshot } from "./helpers/screenshot";
 
@@ -24,8 +23,7 @@ const OWNER = "owner@scentara.test";
 const SHOTS = `test-results/${process.env.E2E_PORT ?? 3210}/wishlist`;
 const PHONE = { width: 360, height: 760 };
 
-let shop: ReturnType<typeof startShop>;
-let smtp: MailServer | undefined;
+let own: Awaited<ReturnType<typeof startShopWithMail>>;
 /** every message the shop sent, as mailparser reads it */
 let mail: ParsedMail[] = [];
 
@@ -33,27 +31,17 @@ test.describe.configure({ mode: "serial" });
 test.use({ baseURL: BASE, viewport: PHONE });
 
 test.beforeAll(async () => {
-  smtp = await startMailServer();
-  mail = smtp.received;
-  shop = startShop(PORT, {
-    SEED_DEMO: "true",
-    LOG_LEVEL: "warn",
-    WEB_CONCURRENCY: "1",
-    PUBLIC_BASE_URL: BASE,
+  own = await startShopWithMail(PORT, {
     ADMIN_EMAILS: OWNER,
-    SMTP_URL: smtp.url,
-    DELIVERY_KINDS: "",
     JOBS_EVERY_SECONDS: "1",
     MARKETING_EMAILS_PER_MINUTE: "600",
   });
-  await waitForShop(shop, BASE);
+  mail = own.smtp.received;
   mkdirSync(SHOTS, { recursive: true });
 });
 
 test.afterAll(async () => {
-  shop?.child.kill("SIGTERM");
-  await shop?.exited;
-  await smtp?.close();
+  await own?.close();
 });
 
 const toOf = (m: ParsedMail) => (m.to && !Array.isArray(m.to) ? m.to.text : "");
@@ -61,7 +49,7 @@ const mailTo = (address: string) => mail.filter((m) => toOf(m) === address);
 
 /** The shop's own database, read-only: what the test can't see in a page. */
 function query<T>(sql: string, ...params: string[]): T[] {
-  const db = new DatabaseSync(join(shop.dir, "shop.db"), { readOnly: true });
+  const db = new DatabaseSync(join(own.shop.dir, "shop.db"), { readOnly: true });
   try {
     return db.prepare(sql).all(...params) as T[];
   } finally {

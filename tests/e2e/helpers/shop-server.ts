@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext } from "@playwright/test";
 import { E2E_ADMIN_EMAIL, E2E_PASSWORD, registerByRequest, signInByRequest } from "./auth";
+import { startMailServer, type MailServer } from "../../factories/mail-server";
 
 export function startShop(port: number, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "scentara-server-"));
@@ -106,3 +107,27 @@ export async function startOwnShop(browser: Browser, env: Record<string, string>
     },
   };
 }
+
+/**
+ * A shop of its own on a fixed port (a spec's `test.use({ baseURL })` is known before the shop starts), with the demo
+ * catalogue, whose mail goes to a real SMTP server started here (read back with mailparser: `smtp.received`). Each
+ * spec takes a port offset from E2E_PORT no other spec uses (the worker shops are E2E_PORT, E2E_PORT + 10, …).
+ */
+export async function startShopWithMail(port: number, env: Record<string, string> = {}) {
+  const smtp: MailServer = await startMailServer();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const shop = startShop(port, { SEED_DEMO: "true", LOG_LEVEL: "warn", WEB_CONCURRENCY: "1", PUBLIC_BASE_URL: baseURL, DELIVERY_KINDS: "", SMTP_URL: smtp.url, ...env });
+  await waitForShop(shop, baseURL);
+  return {
+    shop,
+    smtp,
+    /** stops the shop, removes its data and stops the mail server */
+    close: async () => {
+      shop.child.kill("SIGTERM");
+      await shop.exited;
+      rmSync(shop.dir, { recursive: true, force: true });
+      await smtp.close();
+    },
+  };
+}
+
