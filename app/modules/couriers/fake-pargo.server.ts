@@ -23,7 +23,7 @@
  * tests. Routes are matched at the end of the path, so the fake can sit under any prefix (http://x.invalid/pargo/…).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import PDFDocument from "pdfkit";
+import { pdfBytes } from "~/utils/pdf-bytes.server";
 import { PLACES, type Place } from "./places";
 import type { TrackingStatus } from "./courier";
 import { serveOnLoopback } from "./fake-http-server.server";
@@ -163,19 +163,12 @@ function bookedAtOf(trackingCode: string): number | null {
 
 /** The small PDF the label route answers: plainly a test, with the waybill on it. */
 function testLabel(trackingCode: string, point: FakePargoPoint | undefined): Promise<Uint8Array> {
-  const doc = new PDFDocument({ size: "A6", margin: 20, info: { Title: `Test waybill ${trackingCode}` } });
-  const chunks: Uint8Array[] = [];
-  const done = new Promise<Uint8Array>((resolve, reject) => {
-    doc.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
+  return pdfBytes({ size: "A6", margin: 20, info: { Title: `Test waybill ${trackingCode}` } }, (doc) => {
+    doc.font("Helvetica-Bold").fontSize(12).text("TEST DELIVERY — not a real waybill", { lineBreak: false });
+    doc.moveDown().font("Helvetica").fontSize(11).text("Pargo (local fake)");
+    doc.moveDown().font("Helvetica-Bold").fontSize(18).text(trackingCode);
+    if (point) doc.moveDown().font("Helvetica").fontSize(10).text(`To: ${point.name} (${point.pickupPointCode}), ${point.suburb} ${point.postalCode}`);
   });
-  doc.font("Helvetica-Bold").fontSize(12).text("TEST DELIVERY — not a real waybill", { lineBreak: false });
-  doc.moveDown().font("Helvetica").fontSize(11).text("Pargo (local fake)");
-  doc.moveDown().font("Helvetica-Bold").fontSize(18).text(trackingCode);
-  if (point) doc.moveDown().font("Helvetica").fontSize(10).text(`To: ${point.name} (${point.pickupPointCode}), ${point.suburb} ${point.postalCode}`);
-  doc.end();
-  return done;
 }
 
 // --- The fake --------------------------------------------------------------------------------------------------------

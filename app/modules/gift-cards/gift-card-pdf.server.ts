@@ -3,7 +3,7 @@
  * its built-in fonts, as the invoice is (app/modules/invoices/invoice-pdf.server.ts): Times for the wordmark and the
  * amount, Helvetica for the rest; every word WinAnsi-safe (toWinAnsi).
  */
-import PDFDocument from "pdfkit";
+import { pdfBytes, type PdfDoc } from "~/utils/pdf-bytes.server";
 import { toWinAnsi } from "~/modules/invoices/invoice.logic";
 import { formatIssueDate } from "~/modules/invoices/invoice.logic";
 import { formatRand } from "~/utils/money";
@@ -34,25 +34,19 @@ export function giftCardFilename(shopName: string, last4: string): string {
 }
 
 export function renderGiftCardPdf(card: PrintedGiftCard, options: { compress?: boolean } = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const doc = new PDFDocument({
-    size: [PAGE.width, PAGE.height],
-    margin: 0,
-    compress: options.compress ?? true,
-    info: { Title: `${toWinAnsi(card.shopName)} gift card ${formatRand(card.amountCents)}`, Author: toWinAnsi(card.shopName), Subject: "Gift card" },
-    lang: "en-ZA",
-  });
-  const chunks: Uint8Array[] = [];
-  const done = new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
-    doc.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-  draw(doc, card);
-  doc.end();
-  return done;
+  return pdfBytes(
+    {
+      size: [PAGE.width, PAGE.height],
+      margin: 0,
+      compress: options.compress ?? true,
+      info: { Title: `${toWinAnsi(card.shopName)} gift card ${formatRand(card.amountCents)}`, Author: toWinAnsi(card.shopName), Subject: "Gift card" },
+      lang: "en-ZA",
+    },
+    (doc) => draw(doc, card),
+  );
 }
 
-function draw(doc: InstanceType<typeof PDFDocument>, card: PrintedGiftCard) {
+function draw(doc: PdfDoc, card: PrintedGiftCard) {
   const W = PAGE.width;
   const H = PAGE.height;
   // the card: ink ground, a gold hairline frame, the wordmark and the amount

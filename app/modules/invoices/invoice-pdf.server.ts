@@ -7,7 +7,7 @@
  * its font metrics from its own package at run time (`#standard-fonts/*`), which a bundled copy could not find.
  * Checked with `react-router build` and `node server.js` serving /orders/:id/invoice.pdf.
  */
-import PDFDocument from "pdfkit";
+import { pdfBytes, type PdfDoc } from "~/utils/pdf-bytes.server";
 import type { InvoiceDocument } from "./invoice.logic";
 
 const INK = "#1c1714";
@@ -44,26 +44,20 @@ export type PrintedDocument = Omit<InvoiceDocument, "title"> & {
 };
 
 export function renderInvoicePdf(invoice: PrintedDocument, options: RenderOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const doc = new PDFDocument({
-    size: "A4",
-    margin: MARGIN,
-    compress: options.compress ?? true,
-    bufferPages: true,
-    info: { Title: `${invoice.title} ${invoice.number}`, Author: invoice.supplier.name, Subject: invoice.reference, Creator: invoice.supplier.wordmark },
-    lang: "en-ZA",
-  });
-  const chunks: Uint8Array[] = [];
-  const done = new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
-    doc.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-  draw(doc, invoice);
-  doc.end();
-  return done;
+  return pdfBytes(
+    {
+      size: "A4",
+      margin: MARGIN,
+      compress: options.compress ?? true,
+      bufferPages: true,
+      info: { Title: `${invoice.title} ${invoice.number}`, Author: invoice.supplier.name, Subject: invoice.reference, Creator: invoice.supplier.wordmark },
+      lang: "en-ZA",
+    },
+    (doc) => draw(doc, invoice),
+  );
 }
 
-type Doc = InstanceType<typeof PDFDocument>;
+type Doc = PdfDoc;
 
 /**
  * Letter-spacing for the capitals (the storefront's tracked labels), in points for a font size. Kept small: a PDF
