@@ -42,6 +42,7 @@ import * as sizeFormerCodes from "./migrations/0045_size_former_codes";
 import * as whatsappMessagesCreatedIndex from "./migrations/0046_whatsapp_messages_created_index";
 import * as orderSampleCreditLabel from "./migrations/0047_order_sample_credit_label";
 import * as productFormerSlugs from "./migrations/0048_product_former_slugs";
+import * as staffRolesAndActivity from "./migrations/0049_staff_roles_and_activity";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   "0046_whatsapp_messages_created_index": whatsappMessagesCreatedIndex,
   "0047_order_sample_credit_label": orderSampleCreditLabel,
   "0048_product_former_slugs": productFormerSlugs,
+  "0049_staff_roles_and_activity": staffRolesAndActivity,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

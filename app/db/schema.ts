@@ -26,6 +26,8 @@ export interface UsersTable {
   email_marketing: Bool;
   /** POPIA: when the user opted in to marketing; null while they have not. */
   marketing_consent_at: NullableTimestamp;
+  /** a member of staff's role (staff_roles.id); null for a customer (and read as "owner" for an admin without one) */
+  staff_role_id: Defaulted<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -39,6 +41,10 @@ export interface SessionsTable {
   user_agent: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** when the person last proved it was them: the sign-in, or the password or passkey asked again (step-up) */
+  confirmed_at: NullableTimestamp;
+  /** the last request seen on this session (written at most every few minutes), for Profile → Account's devices */
+  last_seen_at: NullableTimestamp;
 }
 
 export interface AccountsTable {
@@ -912,9 +918,54 @@ export interface WhatsappMessagesTable {
   failed_at: NullableTimestamp;
 }
 
+/** A named set of staff permissions (app/modules/staff/permissions.ts); the presets have fixed ids. */
+export interface StaffRolesTable {
+  id: string;
+  name: string;
+  permissions: Json<string[]>;
+  preset: Defaulted<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An invitation to join the staff: its link's token is stored as a SHA-256 hash only; used once, until it expires. */
+export interface StaffInvitationsTable {
+  id: string;
+  email: string;
+  role_id: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: string;
+  accepted_at: NullableTimestamp;
+  accepted_user_id: string | null;
+  revoked_at: NullableTimestamp;
+}
+
+/** Who changed what in the admin (append-only: triggers refuse updates, and deletes younger than 5 years). */
+export interface ActivityLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  actor_id: string | null;
+  actor_email: string | null;
+  ip: string | null;
+  /** what was done, e.g. "product.save", "order.refund", "staff.invite", "backup.download", "sign-in" */
+  kind: string;
+  /** the record it changed, e.g. "product" and its id; links the entry to its page */
+  record_type: string | null;
+  record_id: string | null;
+  /** a readable line, e.g. "Saved product Amber Lantern" */
+  summary: string;
+  before: Json<unknown> | null;
+  after: Json<unknown> | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  staff_roles: StaffRolesTable;
+  staff_invitations: StaffInvitationsTable;
+  activity_log: ActivityLogTable;
   accounts: AccountsTable;
   verifications: VerificationsTable;
   rate_limits: RateLimitsTable;
@@ -1010,6 +1061,6 @@ export interface WishlistAlertsTable {
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
-export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted"];
+export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted", "preset"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
-export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params"];
+export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params", "permissions", "before", "after"];

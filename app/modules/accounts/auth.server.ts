@@ -55,6 +55,8 @@ function createAuth(handle: DatabaseHandle) {
         isAdmin: { type: "boolean", fieldName: "is_admin", defaultValue: false, input: false, required: false },
         emailNotifications: { type: "boolean", fieldName: "email_notifications", defaultValue: true, input: false, required: false },
         emailMarketing: { type: "boolean", fieldName: "email_marketing", defaultValue: false, input: false, required: false },
+        // a member of staff's role (app/modules/staff): read with the session, so a role costs no extra look-up
+        staffRoleId: { type: "string", fieldName: "staff_role_id", input: false, required: false },
       },
     },
     session: {
@@ -66,6 +68,10 @@ function createAuth(handle: DatabaseHandle) {
         userAgent: "user_agent",
         createdAt: "created_at",
         updatedAt: "updated_at",
+      },
+      additionalFields: {
+        // when the person last proved it was them (sign-in, or the password or passkey asked again): step-up checks
+        confirmedAt: { type: "date", fieldName: "confirmed_at", input: false, required: false },
       },
       expiresIn: SESSION_LIFETIME_SECONDS,
       disableSessionRefresh: true,

@@ -1,3 +1,4 @@
+import { ALL_PERMISSIONS } from "~/modules/accounts/permissions";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { createUser, sessionCookieFor, signIn } from "../../../tests/factories/users";
@@ -13,8 +14,11 @@ describe("session users (factories + getSessionUser)", () => {
     expect(await getSessionUser(req())).toBeNull();
     const customer = await createUser(db);
     const admin = await createUser(db, { isAdmin: true });
-    expect(await getSessionUser(req(await sessionCookieFor(db, customer.id)))).toEqual({ id: customer.id, email: customer.email, isAdmin: false });
-    expect(await getSessionUser(req(await sessionCookieFor(db, admin.id)))).toEqual({ id: admin.id, email: admin.email, isAdmin: true });
+    expect(await getSessionUser(req(await sessionCookieFor(db, customer.id)))).toMatchObject({ id: customer.id, email: customer.email, isAdmin: false, role: null, permissions: [] });
+    // an admin without a role is an owner: every permission
+    const owner = await getSessionUser(req(await sessionCookieFor(db, admin.id)));
+    expect(owner).toMatchObject({ id: admin.id, email: admin.email, isAdmin: true, role: { id: "owner", name: "Owner" } });
+    expect(owner!.permissions).toEqual(ALL_PERMISSIONS);
     expect(await getSessionUser(req(await signIn(customer.email, customer.password)))).toMatchObject({ id: customer.id, isAdmin: false });
   });
 

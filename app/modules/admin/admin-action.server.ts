@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { getDb, type DB } from "~/db/db.server";
-import { requireAdminAction, type SessionUser } from "~/modules/accounts/session.server";
+import type { Permission } from "~/modules/accounts/permissions";
+import { requireAdminAction, requirePermissionAction, type SessionUser } from "~/modules/accounts/session.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { fieldsOf, readForm } from "~/utils/request.server";
@@ -11,6 +12,7 @@ import type { AdminSuccess } from "./admin-result";
 /**
  * Every admin action, one shape (DESIGN.md "Admin area"): a form names its `intent`; the dispatcher
  * 1. checks the origin and the role on the server (anyone but an admin: 403 'Admin access required', nothing read),
+ *    then the intent's permission (a member of staff whose role lacks it: 403, nothing read or changed),
  * 2. reads the form through the input boundary and parses it with the page's discriminated zod schema; the first
  *    failure (in the schema's field order, which follows the spec's) is the answer, with every field's message,
  * 3. runs the intent's use case; a DomainError carries the spec's message and status, anything else is logged and
@@ -34,6 +36,11 @@ export type AdminHandlers<S extends z.ZodType> = {
 };
 
 export interface AdminActionOptions<S extends z.ZodType> {
+  /**
+   * what the person's role must allow (app/modules/accounts/permissions.ts): one permission for every intent of the
+   * page, or one per intent (a packer may change an order's status, not refund it)
+   */
+  permission?: Permission | { [K in IntentOf<S>]: Permission };
   /** the spec's failure message per intent (e.g. 'Failed to delete product') for unexpected errors */
   failure: { [K in IntentOf<S>]: string };
   /** intents that change what the storefront shows */
@@ -49,9 +56,17 @@ export interface AdminActionOptions<S extends z.ZodType> {
 
 export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, handlers: AdminHandlers<S>, options: AdminActionOptions<S>) {
   return async ({ request }: { request: Request }) => {
-    const admin = await requireAdminAction(request);
+    let admin = await requireAdminAction(request);
     const form = await readForm(request, { maxBytes: options.maxBytes });
     const fields = fieldsOf(form);
+    // The permission is checked before the form is validated, so a refused person learns nothing from the answer.
+    if (typeof options.permission === "string") admin = await requirePermissionAction(request, options.permission);
+    else if (options.permission) {
+      const byIntent = options.permission as Record<string, Permission>;
+      const named = Object.hasOwn(byIntent, fields.intent ?? "") ? byIntent[fields.intent!] : undefined;
+      // An intent the page doesn't know (refused by the schema below) still needs one of the page's permissions.
+      admin = await requirePermissionAction(request, named ?? Object.values(byIntent));
+    }
     const parsed = schema.safeParse(options.prepare ? options.prepare(fields, form) : fields);
     if (!parsed.success) {
       const fieldErrors = fieldErrorsOf(parsed.error.issues);
