@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
-import { Link } from "react-router";
 import { addToCart } from "~/modules/cart/cart.browser";
 import type { ProductTier } from "~/modules/catalog/catalog.types";
 import { lineName } from "~/modules/catalog/sizes.logic";
@@ -9,6 +8,7 @@ import { tierFor } from "~/modules/pricing/tiers.logic";
 import { formatRand } from "~/utils/money";
 import { buttonClass } from "./ui/button";
 import { ChevronDownIcon } from "./layout/icons";
+import { AddedToCartNotice } from "~/components/added-to-cart-notice";
 
 const noop = () => () => {};
 
@@ -99,18 +99,9 @@ export function AddToCart({
         </p>
       ) : null}
 
-      <div role="status" aria-live="polite" className="min-h-6 mt-3 text-sm">
-        {added ? (
-          <p key={added.n} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-success">
-            <span>
-              Added {added.quantity} × {lineName(product.name, size?.label)} to your cart.
-            </span>
-            <Link to="/cart" className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
-              View cart
-            </Link>
-          </p>
-        ) : null}
-      </div>
+      <AddedToCartNotice addedKey={added?.n} className="min-h-6 mt-3">
+        Added {added?.quantity} × {lineName(product.name, size?.label)} to your cart.
+      </AddedToCartNotice>
     </div>
   );
 }

@@ -1,5 +1,4 @@
 import { useState, useSyncExternalStore } from "react";
-import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { addToCart } from "~/modules/cart/cart.browser";
 import {
@@ -14,6 +13,7 @@ import {
 import { useRootData } from "~/modules/settings/root-data";
 import { whatsappUrl } from "~/modules/settings/shop";
 import { formatRand } from "~/utils/money";
+import { AddedToCartNotice } from "~/components/added-to-cart-notice";
 
 const noop = () => () => {};
 
@@ -204,16 +204,9 @@ export function GiftCardBuy({ settings, today, initial, checked }: { settings: G
               Check my gift card
             </button>
           )}
-          <div role="status" aria-live="polite">
-            {added ? (
-              <p key={added} className="mt-3 flex flex-wrap items-center gap-x-3 text-sm text-success" data-testid="gift-added">
-                <span>Your gift card is in your cart.</span>
-                <Link to="/cart" className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
-                  View cart
-                </Link>
-              </p>
-            ) : null}
-          </div>
+          <AddedToCartNotice addedKey={added} className="mt-3" testId="gift-added">
+            Your gift card is in your cart.
+          </AddedToCartNotice>
           {!hydrated && checked?.ok ? <ReadyCard cents={checked.request.amountCents} /> : null}
         </div>
       </form>

@@ -1,5 +1,4 @@
 import { useState, useSyncExternalStore } from "react";
-import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { addToCart } from "~/modules/cart/cart.browser";
 import { PLACEHOLDER_IMAGE, sizedImage, srcSetFor } from "~/modules/media/images";
@@ -7,6 +6,7 @@ import { DISCOVERY_SET_ID, SAMPLE_ML, setLabel, setName, setToken, type Sampleab
 import { useRootData } from "~/modules/settings/root-data";
 import { whatsappUrl } from "~/modules/settings/shop";
 import { formatRand } from "~/utils/money";
+import { AddedToCartNotice } from "~/components/added-to-cart-notice";
 
 const noop = () => () => {};
 
@@ -131,16 +131,9 @@ export function DiscoverySetPicker({ products, picks, offer, line, shopName }: {
             </button>
           )}
         </div>
-        <div role="status" aria-live="polite">
-          {added ? (
-            <p key={added} className="mt-2 flex flex-wrap items-center gap-x-3 text-sm text-success">
-              <span>Your discovery set is in your cart.</span>
-              <Link to="/cart" className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
-                View cart
-              </Link>
-            </p>
-          ) : null}
-        </div>
+        <AddedToCartNotice addedKey={added} className="mt-2">
+          Your discovery set is in your cart.
+        </AddedToCartNotice>
       </div>
     </form>
   );

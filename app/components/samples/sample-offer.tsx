@@ -4,6 +4,7 @@ import { buttonClass } from "~/components/ui/button";
 import { addToCart } from "~/modules/cart/cart.browser";
 import { discoverySetHref, SAMPLE_LABEL, SAMPLE_ML, SAMPLE_SIZE_ID, type SampleOffer as Offer } from "~/modules/samples/samples.logic";
 import { formatRand } from "~/utils/money";
+import { AddedToCartNotice } from "~/components/added-to-cart-notice";
 
 const noop = () => () => {};
 
@@ -37,16 +38,9 @@ export function SampleOffer({ product, offer }: { product: { id: string; slug: s
           Try a {SAMPLE_ML} ml sample — {formatRand(offer.priceCents)}
         </button>
       </div>
-      <div role="status" aria-live="polite" className="text-sm">
-        {added ? (
-          <p key={added} className="mt-2 text-success">
-            Added a {SAMPLE_LABEL} of {product.name} to your cart.{" "}
-            <Link to="/cart" className="font-medium text-ink underline decoration-gold underline-offset-4 hover:text-gold">
-              View cart
-            </Link>
-          </p>
-        ) : null}
-      </div>
+      <AddedToCartNotice addedKey={added} className="mt-2">
+        Added a {SAMPLE_LABEL} of {product.name} to your cart.
+      </AddedToCartNotice>
       <p className="mt-1.5 text-xs text-ink-soft">
         Or{" "}
         <Link to={discoverySetHref([product.slug])} className="text-ink underline decoration-gold-light underline-offset-4 hover:text-gold">
