@@ -68,13 +68,17 @@ async function main() {
 
   if (products > 0 || orders > 0) {
     started = Date.now();
-    const large = await seedLargeCatalogue(db, { products, orders });
+    // the orders' statuses as this shop's expiry job would have left them (UNPAID_ORDER_TTL_MINUTES 0: it never runs)
+    const config = env();
+    const card = config.UNPAID_ORDER_TTL_MINUTES > 0 ? config.UNPAID_ORDER_TTL_MINUTES : Number.POSITIVE_INFINITY;
+    const large = await seedLargeCatalogue(db, { products, orders, holds: { card, eft: config.UNPAID_ORDER_TTL_MINUTES > 0 ? config.EFT_HOLD_DAYS * 24 * 60 : card } });
     console.log(
       `Large catalogue: added ${large.products} products, ${large.orders} orders (${large.orderLines} lines) for ${large.users} customers (${((Date.now() - started) / 1000).toFixed(1)} s${large.daySumsMs === undefined ? "" : `, of which summing the order days ${(large.daySumsMs / 1000).toFixed(1)} s`})`,
     );
     if (large.triggersSkipped === "marking" && large.orders > 0) {
       console.log("  (orders loaded with foreign-key checks: this database role may not set session_replication_role)");
     }
+    if (large.statuses) console.log(`  orders by status: ${Object.entries(large.statuses).map(([status, n]) => `${status} ${n}`).join(", ")}`);
     if (large.phasesMs) console.log(`  steps: ${Object.entries(large.phasesMs).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", ")}`);
   }
 }

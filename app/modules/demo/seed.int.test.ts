@@ -7,6 +7,7 @@ import { DEMO_INSPIRED_BY, DEMO_PRODUCTS, demoSizes } from "./demo-catalogue";
 import { listSizes, refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import { DEMO_GIFT_CARD_SETTINGS, ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
 import { loadSampleSettings } from "~/modules/samples/samples.server";
+import { configuredHoldPolicy, findExpiredUnpaidOrders } from "~/modules/orders/order-expiry.server";
 import { loadGiftCardSaleSettings, saveGiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.server";
 
 const TABLES = ["categories", "products", "product_sizes", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "coupons", "orders", "order_lines"] as const;
@@ -320,12 +321,12 @@ describe("seedLargeCatalogue", () => {
         (eb) => eb.selectFrom("order_lines").select((l) => ["order_id", l.fn.sum<number>("total_price_cents").as("lines")]).groupBy("order_id").as("l"),
         (join) => join.onRef("l.order_id", "=", "orders.id"),
       )
-      .select(["orders.id", "subtotal_cents", "l.lines", "total_amount_cents", "shipping_cents"])
+      .select(["orders.id", "subtotal_cents", "l.lines", "total_amount_cents", "shipping_cents", "discount_amount_cents"])
       .execute();
     expect(mismatched).toHaveLength(700);
     for (const o of mismatched) {
       expect(Number(o.lines)).toBe(o.subtotal_cents);
-      expect(o.total_amount_cents).toBe(o.subtotal_cents + o.shipping_cents);
+      expect(o.total_amount_cents).toBe(o.subtotal_cents - o.discount_amount_cents + o.shipping_cents);
     }
 
     // Every paid order has its invoice number (docs/decisions/019), and only paid ones: one gapless run.
@@ -346,6 +347,88 @@ describe("seedLargeCatalogue", () => {
     const again = await counts();
     expect(again.products - after.products).toBe(10);
     expect(again.orders - after.orders).toBe(5);
+  });
+});
+
+describe("seedLargeCatalogue: a shop anyone could have (issue 39 point 4)", () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const now = new Date();
+  const ORDERS = 6000;
+
+  it("shares the orders among a long tail of customers, each order where time has left it, coupons held only by orders not cancelled", { timeout: 60_000 }, async () => {
+    const db = getDb();
+    await resetShop(db);
+    const before = await counts();
+    const summary = await seedLargeCatalogue(db, { products: 300, orders: ORDERS, now, holds: { card: 60, eft: 3 * 24 * 60 } });
+    const orders = await db
+      .selectFrom("orders")
+      .select(["id", "user_id", "status", "payment_status", "payment_provider", "payment_method", "created_at", "coupon_code", "shipped_at", "actual_delivery_date"])
+      .execute();
+    expect(orders).toHaveLength(ORDERS);
+
+    // A long tail: about three customers in ten orders, most of them buying once, a few many times; a few guests.
+    const perCustomer = new Map<string, number>();
+    for (const o of orders) if (o.user_id) perCustomer.set(o.user_id, (perCustomer.get(o.user_id) ?? 0) + 1);
+    expect(summary.users).toBe(perCustomer.size);
+    expect((await counts()).users - before.users).toBe(summary.users);
+    expect(summary.users).toBeGreaterThan(ORDERS * 0.2);
+    expect(summary.users).toBeLessThan(ORDERS * 0.4);
+    const counted = [...perCustomer.values()];
+    expect(counted.filter((n) => n === 1).length / counted.length).toBeGreaterThan(0.5);
+    expect(Math.max(...counted)).toBeGreaterThanOrEqual(30);
+    expect(counted.filter((n) => n >= 10).length / counted.length).toBeLessThan(0.1);
+    const guests = orders.filter((o) => o.user_id === null).length;
+    expect(guests / ORDERS).toBeGreaterThan(0.01);
+    expect(guests / ORDERS).toBeLessThan(0.03);
+
+    const age = (o: { created_at: string }) => now.getTime() - Date.parse(o.created_at);
+    // No unpaid order older than its hold (an hour by card or instant EFT, three days by bank transfer)…
+    const pending = orders.filter((o) => o.status === "pending");
+    for (const o of pending) {
+      expect(o.payment_status).toBe("pending");
+      expect(age(o), `${o.payment_method} order pending`).toBeLessThan(o.payment_provider === "eft" ? 3 * DAY : HOUR);
+    }
+    expect(pending.some((o) => o.payment_provider === "eft")).toBe(true);
+    // …so the expiry job, running now with the shop's holds, finds nothing to close.
+    expect(await findExpiredUnpaidOrders(db, configuredHoldPolicy(60, 3), now, 10)).toEqual([]);
+    // Processing and shipped only among the recent orders; every order older than a few weeks delivered or cancelled.
+    for (const o of orders.filter((o) => o.status === "processing" || o.status === "shipped")) expect(age(o), o.status).toBeLessThan(8 * DAY);
+    for (const o of orders.filter((o) => age(o) > 21 * DAY)) expect(["delivered", "cancelled"]).toContain(o.status);
+    const byStatus = (s: string) => orders.filter((o) => o.status === s).length;
+    expect(byStatus("delivered") / ORDERS).toBeGreaterThan(0.75);
+    expect(byStatus("processing") / ORDERS).toBeLessThan(0.01);
+    expect(byStatus("cancelled") / ORDERS).toBeGreaterThan(0.05);
+    expect(summary.statuses).toEqual(Object.fromEntries(["pending", "processing", "shipped", "delivered", "cancelled"].filter(byStatus).map((s) => [s, byStatus(s)])));
+    for (const o of orders) {
+      // a cancelled order was never paid: it expired (payment cancelled) or its payment failed
+      if (o.status === "cancelled") expect(["cancelled", "failed"]).toContain(o.payment_status);
+      else if (o.status !== "pending") expect(o.payment_status).toBe("completed");
+      expect(o.shipped_at !== null).toBe(o.status === "shipped" || o.status === "delivered");
+      expect(o.actual_delivery_date !== null).toBe(o.status === "delivered");
+    }
+
+    // A coupon's redemption is held by each order not cancelled that used it, and counted; a cancelled order gave its back.
+    const withCoupon = orders.filter((o) => o.coupon_code?.startsWith("BENCH"));
+    expect(withCoupon.length / ORDERS).toBeGreaterThan(0.08);
+    const usage = await db.selectFrom("coupon_usage").innerJoin("coupons", "coupons.id", "coupon_usage.coupon_id").select(["coupon_usage.order_id", "coupons.code"]).where("coupons.code", "like", "BENCH%").execute();
+    expect(usage.map((u) => u.order_id).sort()).toEqual(withCoupon.filter((o) => o.status !== "cancelled").map((o) => o.id).sort());
+    expect(withCoupon.some((o) => o.status === "cancelled")).toBe(true);
+    const coupons = await db.selectFrom("coupons").select(["code", "times_redeemed"]).where("code", "like", "BENCH%").execute();
+    for (const c of coupons) expect(c.times_redeemed, c.code).toBe(usage.filter((u) => u.code === c.code).length);
+    for (const o of withCoupon) expect(usage.find((u) => u.order_id === o.id)?.code ?? o.coupon_code).toBe(o.coupon_code);
+
+    // The review requests of the last month's deliveries went out, so the review-request job finds none overdue.
+    const due = await db
+      .selectFrom("orders as o")
+      .select("o.id")
+      .where("o.status", "=", "delivered")
+      .where("o.user_id", "is not", null)
+      .where("o.actual_delivery_date", "<=", new Date(now.getTime() - 5 * DAY).toISOString())
+      .where("o.actual_delivery_date", ">=", new Date(now.getTime() - 35 * DAY).toISOString())
+      .where((eb) => eb.not(eb.exists(eb.selectFrom("review_requests as r").select("r.order_id").whereRef("r.order_id", "=", "o.id"))))
+      .execute();
+    expect(due).toEqual([]);
   });
 });
 

@@ -470,10 +470,19 @@ const CITIES: [string, string, string][] = [
 export interface LargeSeedOptions {
   products: number;
   orders: number;
-  /** Generated customers the orders belong to (default 25). */
+  /**
+   * Generated customers the orders are shared among, by a long-tailed law (most buy once, a few many times). Default:
+   * as many as that law needs for the orders (about 29 in 100: a million orders, ~290 000 customers).
+   */
   users?: number;
   seed?: number;
   now?: Date;
+  /**
+   * How long an unpaid order is held before the expiry job closes it, in minutes: a card or instant EFT order, a
+   * bank transfer. Orders older than their hold are left as the job leaves them (cancelled, coupon given back).
+   * Default: the shop's defaults (UNPAID_ORDER_TTL_MINUTES 60, EFT_HOLD_DAYS 3).
+   */
+  holds?: { card: number; eft: number };
 }
 
 export interface LargeSeedSummary {
@@ -487,6 +496,8 @@ export interface LargeSeedSummary {
   phasesMs?: Record<string, number>;
   /** How the orders' triggers were held off during the load (`BulkOrderLoad.triggersSkipped`). */
   triggersSkipped?: "all" | "marking";
+  /** The orders by status, as the load left them. */
+  statuses?: Record<string, number>;
 }
 
 /**
@@ -511,16 +522,30 @@ async function bulkInsert(db: Queryable, table: keyof Database, rows: readonly R
 
 const PRODUCT_BATCH = 500;
 const ORDER_BATCH = 500;
+/** The generated orders are placed over the last two years. */
+const SPAN_DAYS = 730;
 
 function pick<T>(rng: () => number, items: readonly T[]): T {
   return items[Math.floor(rng() * items.length)]!;
 }
 
+/** One of `items`, each as likely as its weight. */
+function weighted<T>(rng: () => number, items: ReadonlyArray<readonly [T, number]>): T {
+  let r = rng() * items.reduce((sum, [, w]) => sum + w, 0);
+  for (const [item, w] of items) if ((r -= w) < 0) return item;
+  return items[items.length - 1]![0];
+}
+
 /**
  * A big shop for benchmarks: N generated products (unique names and slugs, random categories, prices R159–R899,
  * created over the past two years, images pointing at the demo renditions so no new files are needed) and M orders
- * of 1–3 lines for a few generated customers. Batched inserts, the products in one transaction and the orders in
- * another, each with its tables' secondary indexes built at its end; works on both databases.
+ * of 1–4 lines over the past two years, as a real shop's (issue 39 point 4): a long tail of customers (most buy once,
+ * a few many times; 2 % guests), card, instant EFT and bank transfer, a coupon on about one in eight, and each order
+ * where time has left it: paid ones processing for hours, shipped for days, then delivered (nothing older than a few
+ * days still processing or shipped); unpaid ones pending only within their hold, older ones cancelled as the expiry
+ * job closes them (their coupon given back), refused payments failed. Batched inserts, the products in one
+ * transaction and the orders in another, each with its tables' secondary indexes built at its end; works on both
+ * databases.
  */
 export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Promise<LargeSeedSummary> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
@@ -632,46 +657,116 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
   }
   if (sellable.length === 0) throw new Error("seedLargeCatalogue: orders need products; seed some products first");
 
-  // Customers
-  const userCount = options.users ?? 25;
-  const users = Array.from({ length: userCount }, (_, i) => {
-    const first = pick(rng, ["Thabo", "Naledi", "Johan", "Priya", "Zanele", "Ruan", "Ayanda", "Fatima", "Kagiso", "Lindiwe"]);
-    return {
-      id: randomUUID(),
-      email: `bench.${first.toLowerCase()}.${i + 1}.${run}@example.co.za`,
-      name: `${first} ${String.fromCharCode(65 + (i % 26))}.`,
-      email_verified: false,
-      is_admin: false,
-      email_notifications: true,
-      email_marketing: false,
-      created_at: new Date(now - (400 + i) * DAY).toISOString(),
-      updated_at: new Date(now - (400 + i) * DAY).toISOString(),
-    };
-  });
-  await db.insertInto("users").values(users).execute();
-  const addresses = users.map((u, i): ShippingAddress => {
-    const [city, province, postalCode] = CITIES[i % CITIES.length]!;
-    return { name: u.name, telephone: `08${String(2_000_000 + i * 7919).padStart(8, "0")}`, street: `${10 + i} Jacaranda Street`, suburb: "Parkview", city, postalCode, province };
-  });
+  // Customers: a long tail, as a real shop's (issue 39 point 4). Each customer's number of orders is drawn from a
+  // discrete Pareto law (P(n ≥ k) = k^-1.25, at most 200): about 58 % buy once, 1 in 6 four times or more, a few
+  // dozen over a hundred times. Without `users`, customers are drawn until their orders make M (a million orders:
+  // ~290 000 customers); with `users`, the M orders are shared among exactly that many by the same weights.
+  const guestShare = 0.02;
+  const countOf = () => Math.min(200, Math.floor(rng() ** (-1 / 1.25)));
+  const registered = Math.round(options.orders * (1 - guestShare));
+  const weights: number[] = [];
+  if (options.users === undefined) {
+    for (let total = 0; total < registered; ) {
+      const n = Math.min(countOf(), registered - total);
+      weights.push(n);
+      total += n;
+    }
+  } else {
+    for (let i = 0; i < options.users; i++) weights.push(countOf());
+  }
+  const userCount = weights.length;
+  // Each order's customer (-1: a guest), the orders in time order: every customer's orders spread over the two years.
+  const buyer = new Int32Array(options.orders).fill(-1);
+  if (userCount > 0) {
+    if (options.users === undefined) {
+      let k = 0;
+      for (let c = 0; c < userCount; c++) for (let n = 0; n < weights[c]!; n++) buyer[k++] = c;
+    } else {
+      const cumulative: number[] = [];
+      let sum = 0;
+      for (const w of weights) cumulative.push((sum += w));
+      for (let k = 0; k < registered; k++) {
+        const r = rng() * sum;
+        let lo = 0;
+        let hi = userCount - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (cumulative[mid]! > r) hi = mid;
+          else lo = mid + 1;
+        }
+        buyer[k] = lo;
+      }
+    }
+    for (let k = options.orders - 1; k > 0; k--) {
+      const j = Math.floor(rng() * (k + 1));
+      const t = buyer[k]!;
+      buyer[k] = buyer[j]!;
+      buyer[j] = t;
+    }
+  }
+  // Placed times, oldest first, over two years; the shop grows (twice the orders a day at the end as at the start).
+  const placedAt = (k: number) => {
+    const u = (k + rng()) / options.orders;
+    return Math.min(now - 60_000, now - SPAN_DAYS * DAY + Math.floor((-1 + Math.sqrt(1 + 3 * u)) * SPAN_DAYS * DAY));
+  };
+  const placed = new Float64Array(options.orders);
+  const firstOrder = new Float64Array(userCount).fill(Number.NaN);
+  for (let k = 0; k < options.orders; k++) {
+    placed[k] = placedAt(k);
+    const c = buyer[k]!;
+    if (c >= 0 && Number.isNaN(firstOrder[c]!)) firstOrder[c] = placed[k]!;
+  }
+  const FIRST = ["Thabo", "Naledi", "Johan", "Priya", "Zanele", "Ruan", "Ayanda", "Fatima", "Kagiso", "Lindiwe", "Sipho", "Anele", "Pieter", "Aisha", "Lerato", "Themba", "Nomvula", "Megan", "Yusuf", "Karabo"];
+  const LAST = ["Mokoena", "Dlamini", "van der Merwe", "Naidoo", "Nkosi", "Botha", "Khumalo", "Pillay", "Mthembu", "Pretorius", "Ndlovu", "Adams", "Sithole", "Jacobs", "Zulu", "Coetzee", "Govender", "Molefe", "Venter", "Radebe"];
+  const users: { id: string; name: string; email: string }[] = [];
+  const USER_BATCH = 1000;
+  for (let from = 0; from < userCount; from += USER_BATCH) {
+    const rows = [];
+    for (let i = from; i < Math.min(userCount, from + USER_BATCH); i++) {
+      const first = pick(rng, FIRST);
+      const name = `${first} ${pick(rng, LAST)}`;
+      const user = { id: randomUUID(), name, email: `bench.${first.toLowerCase()}.${i + 1}.${run}@example.co.za` };
+      users.push(user);
+      // registered up to a month before their first order (or any time, for one who never ordered)
+      const joined = new Date(Number.isNaN(firstOrder[i]!) ? now - Math.floor(rng() * SPAN_DAYS * DAY) : firstOrder[i]! - Math.floor(rng() * 30 * DAY)).toISOString();
+      rows.push({ ...user, email_verified: false, is_admin: false, email_notifications: true, email_marketing: false, created_at: joined, updated_at: joined });
+    }
+    await bulkInsert(db, "users", rows);
+  }
+  const addressOf = (customer: number): ShippingAddress => {
+    const c = customer >= 0 ? customer : 0;
+    const [city, province, postalCode] = CITIES[c % CITIES.length]!;
+    const name = customer >= 0 ? users[c]!.name : "Guest Shopper";
+    return { name, telephone: `08${String(2_000_000 + ((c * 7919) % 8_000_000)).padStart(8, "0")}`, street: `${10 + (c % 290)} Jacaranda Street`, suburb: "Parkview", city, postalCode, province };
+  };
   const zones = await db.selectFrom("shipping_zones").select("id").orderBy("created_at").execute();
 
-  const STATUSES: [OrderStatus, PaymentStatus, number][] = [
-    ["delivered", "completed", 0.5],
-    ["shipped", "completed", 0.1],
-    ["processing", "completed", 0.1],
-    ["pending", "pending", 0.15],
-    ["cancelled", "cancelled", 0.15],
-  ];
-  const pickStatus = (): [OrderStatus, PaymentStatus] => {
-    let r = rng();
-    for (const [s, p, w] of STATUSES) {
-      if ((r -= w) < 0) return [s, p];
-    }
-    return ["delivered", "completed"];
-  };
+  // Coupons the orders use (about one in eight): a redemption is held while its order is unpaid, kept once paid, and
+  // given back when the order expires or its payment fails, as checkout and the expiry job do.
+  const couponRows = [5, 10, 15, 20].map((percent) => ({
+    id: randomUUID(),
+    code: `BENCH${percent}${run.toUpperCase()}`,
+    discount_type: "percentage" as const,
+    discount_value: percent,
+    max_redemptions: null,
+    times_redeemed: 0,
+    start_date: new Date(now - (SPAN_DAYS + 1) * DAY).toISOString(),
+    end_date: new Date(now + 365 * DAY).toISOString(),
+    is_active: true,
+    description: `${percent}% off (benchmark)`,
+    created_by: null,
+    created_at: new Date(now - (SPAN_DAYS + 1) * DAY).toISOString(),
+  }));
+  await db.insertInto("coupons").values(couponRows).execute();
+  const redeemed = new Map<string, number>();
+
+  // How long an unpaid order is held before the expiry job closes it (docs/decisions/014): the shop's configuration.
+  const holdMinutes = options.holds ?? { card: 60, eft: 3 * 24 * 60 };
+  const PROVIDERS = { card: "simulated", instant_eft: "ozow", eft: "eft" } as const;
 
   let lineCount = 0;
   let triggersSkipped: "all" | "marking" = "marking";
+  const statusCounts: Record<string, number> = {};
   // One transaction for the whole load, the orders tables' indexes and marking triggers suspended in it: the indexes
   // are built once and the days and hours marked once before it commits, the day sums computed once after it
   // (bulk-order-load.server.ts). A failed load rolls back whole.
@@ -679,20 +774,51 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
     const load = await startBulkOrderLoad(trx);
     triggersSkipped = load.triggersSkipped;
     phaseDone("suspend");
+    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
     for (let b = 0; b < options.orders; b += ORDER_BATCH) {
       const orders = [];
       const lines = [];
       const metrics = [];
+      const usage = [];
+      const requests = [];
       for (let k = b; k < Math.min(options.orders, b + ORDER_BATCH); k++) {
         const id = randomUUID();
-        const userIndex = Math.floor(rng() * users.length);
-        const created = now - Math.floor(rng() * 365 * DAY);
-        const [status, payment] = pickStatus();
-        const count = 1 + Math.floor(rng() * 3);
+        const c = buyer[k]!;
+        const created = placed[k]!;
+        const method = weighted(rng, [["card", 62], ["instant_eft", 23], ["eft", 15]] as const);
+        const hold = (method === "eft" ? holdMinutes.eft : holdMinutes.card) * 60_000;
+        // What becomes of the order: paid (after minutes by card, hours to two days by bank transfer), left unpaid
+        // (closed by the expiry job once its hold has passed) or refused by the provider.
+        const outcome =
+          method === "eft" ? weighted(rng, [["paid", 75], ["unpaid", 25]] as const) : weighted(rng, [["paid", 87], ["unpaid", 9], ["failed", 4]] as const);
+        const paidAt = outcome === "paid" ? created + (method === "eft" ? 2 * 3_600_000 + Math.floor(rng() * 2.4 * DAY) : 60_000 + Math.floor(rng() * 14 * 60_000)) : null;
+        let status: OrderStatus = "pending";
+        let payment: PaymentStatus = "pending";
+        let closedAt: number | null = null;
+        let processing: number | null = null;
+        let shipped: number | null = null;
+        let delivered: number | null = null;
+        if (paidAt !== null && paidAt <= now) {
+          payment = "completed";
+          processing = paidAt;
+          const shipAt = paidAt + 6 * 3_600_000 + Math.floor(rng() * 1.5 * DAY);
+          const deliverAt = shipAt + DAY + Math.floor(rng() * 3 * DAY);
+          status = deliverAt <= now ? "delivered" : shipAt <= now ? "shipped" : "processing";
+          if (shipAt <= now) shipped = shipAt;
+          if (deliverAt <= now) delivered = deliverAt;
+        } else if (outcome === "failed" && created + 5 * 60_000 <= now) {
+          [status, payment, closedAt] = ["cancelled", "failed", created + 5 * 60_000];
+        } else if (outcome === "unpaid" && created + hold <= now) {
+          // the expiry job runs each minute
+          [status, payment, closedAt] = ["cancelled", "cancelled", Math.min(now, created + hold + Math.floor(rng() * 60_000))];
+        }
+        statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+        const count = weighted(rng, [[1, 55], [2, 30], [3, 10], [4, 5]] as const);
         let subtotal = 0;
         for (let l = 0; l < count; l++) {
-          const product = pick(rng, sellable);
-          const quantity = 1 + Math.floor(rng() * 3);
+          // best sellers sell far more than the long tail
+          const product = sellable[Math.floor(sellable.length * rng() ** 3)]!;
+          const quantity = weighted(rng, [[1, 80], [2, 15], [3, 5]] as const);
           subtotal += product.price * quantity;
           lines.push({
             id: randomUUID(),
@@ -708,31 +834,35 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
           });
         }
         lineCount += count;
-        const shipping = subtotal >= 59_900 ? 0 : subtotal >= 30_000 ? 4500 : 6000;
-        const processing = status === "pending" || status === "cancelled" ? null : created + 3_600_000 + Math.floor(rng() * 6 * 3_600_000);
-        const shipped = processing && (status === "shipped" || status === "delivered") ? processing + DAY + Math.floor(rng() * DAY) : null;
-        const delivered = shipped && status === "delivered" ? shipped + 2 * DAY + Math.floor(rng() * 3 * DAY) : null;
-        const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+        const coupon = rng() < 0.125 ? couponRows[Math.floor(rng() ** 2 * couponRows.length)]! : null;
+        const discount = coupon ? Math.round((subtotal * coupon.discount_value) / 100) : 0;
+        const shipping = subtotal - discount >= 59_900 ? 0 : subtotal - discount >= 30_000 ? 4500 : 6000;
+        const userId = c >= 0 ? users[c]!.id : null;
+        if (coupon && status !== "cancelled") {
+          usage.push({ id: randomUUID(), coupon_id: coupon.id, order_id: id, user_id: userId, discount_amount_cents: discount, created_at: iso(created) });
+          redeemed.set(coupon.id, (redeemed.get(coupon.id) ?? 0) + 1);
+        }
         load.add(new Date(created).toISOString());
         orders.push({
           id,
-          user_id: users[userIndex]!.id,
+          user_id: userId,
           status,
           payment_status: payment,
           subtotal_cents: subtotal,
-          discount_amount_cents: 0,
+          discount_amount_cents: discount,
           shipping_cents: shipping,
-          total_amount_cents: subtotal + shipping,
-          original_total_cents: null,
-          coupon_code: null,
+          total_amount_cents: subtotal - discount + shipping,
+          original_total_cents: coupon ? subtotal + shipping : null,
+          coupon_code: coupon?.code ?? null,
           shipping_zone_id: zones[0]?.id ?? null,
-          shipping_address: JSON.stringify(addresses[userIndex]),
-          payment_provider: "simulated",
-          payment_id: payment === "pending" ? null : `sim_${id.slice(0, 12)}`,
+          shipping_address: JSON.stringify(addressOf(c)),
+          payment_provider: PROVIDERS[method],
+          payment_method: method,
+          payment_id: method === "eft" ? null : `sim_${id.slice(0, 12)}`,
           notes: null,
           tracking_number: shipped ? `SC${String(k + 100000).padStart(8, "0")}ZA` : null,
-          created_at: new Date(created).toISOString(),
-          updated_at: new Date(delivered ?? shipped ?? processing ?? created).toISOString(),
+          created_at: iso(created),
+          updated_at: iso(delivered ?? shipped ?? processing ?? closedAt ?? created),
           processing_started_at: iso(processing),
           shipped_at: iso(shipped),
           actual_delivery_date: iso(delivered),
@@ -744,13 +874,21 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
             delivery_time: delivered ? Math.round((delivered - shipped) / 1000) : null,
           });
         }
+        // The review request went out REVIEW_REQUEST_AFTER_DAYS (5) after delivery: the last month's are on record,
+        // so the review-request job finds none overdue when the shop starts.
+        if (delivered !== null && userId && now - delivered > 5 * DAY && now - delivered < 40 * DAY) {
+          requests.push({ order_id: id, user_id: userId, sent_at: iso(delivered + 5 * DAY) });
+        }
       }
       await bulkInsert(trx, "orders", orders);
       for (let i = 0; i < lines.length; i += ORDER_BATCH * 2) {
         await bulkInsert(trx, "order_lines", lines.slice(i, i + ORDER_BATCH * 2));
       }
       await bulkInsert(trx, "order_metrics", metrics);
+      await bulkInsert(trx, "coupon_usage", usage);
+      await bulkInsert(trx, "review_requests", requests);
     }
+    for (const [couponId, n] of redeemed) await trx.updateTable("coupons").set({ times_redeemed: n }).where("id", "=", couponId).execute();
     // Paid orders written directly still get their invoice numbers, oldest payment first (docs/decisions/019): before
     // the indexes are built again, so the update of ~700 000 rows maintains none of them.
     phaseDone("insert");
@@ -765,7 +903,7 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
   // scans the table for a search instead of using its trigram index (migration 0018). SQLite plans without them.
   if (!(db.getExecutor().adapter instanceof SqliteAdapter)) await sql`analyze`.execute(db);
   phaseDone("analyze");
-  return { products: options.products, orders: options.orders, orderLines: lineCount, users: users.length, daySumsMs: sums.ms, phasesMs, ...(isPostgres(db) ? { triggersSkipped } : {}) };
+  return { products: options.products, orders: options.orders, orderLines: lineCount, users: users.length, daySumsMs: sums.ms, phasesMs, statuses: statusCounts, ...(isPostgres(db) ? { triggersSkipped } : {}) };
 }
 
 /** The shop's tables in an order that respects foreign keys. */
