@@ -7,7 +7,7 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { addCategory, deleteCategory, listAdminCategories } from "~/modules/catalog/catalog-admin.server";
 import { CATEGORY_MESSAGES, categoryIntent, categorySlugFor } from "~/modules/catalog/catalog-admin.schema";
@@ -15,7 +15,7 @@ import { formatDateZA } from "~/utils/dates";
 import { readQuery } from "~/utils/request.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.edit");
   const categories = await listAdminCategories(getDb());
   return { categories: categories.map((c) => ({ ...c, created: formatDateZA(c.createdAt) })), confirm: readQuery(request).get("confirm") ?? "" };
 }
@@ -29,7 +29,7 @@ export const action = adminAction(
       return CATEGORY_MESSAGES.deleted(name, moved);
     },
   },
-  { failure: { add: CATEGORY_MESSAGES.failedAdd, delete: CATEGORY_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
+  { permission: "products.edit", failure: { add: CATEGORY_MESSAGES.failedAdd, delete: CATEGORY_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
 );
 
 export function meta() {

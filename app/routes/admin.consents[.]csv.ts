@@ -5,12 +5,12 @@
  */
 import type { Route } from "./+types/admin.consents[.]csv";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { consentLogCsvStream, consentLogFilename } from "~/modules/consent/consent.server";
 import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "data");
   return new Response(consentLogCsvStream(getDb()), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -8,7 +8,7 @@ import { FormDialog } from "~/components/admin/form-dialog";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { hasActiveFilters, listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
 import { deleteCoupon, listAdminCoupons, saveCoupon, setCouponActive } from "~/modules/coupons/coupons-admin.server";
@@ -22,7 +22,7 @@ const filters = { q: { kind: "text" }, status: { kind: "choice", values: COUPON_
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "coupons");
   const query = parseListQuery(readQuery(request), filters);
   const list = await listAdminCoupons(getDb(), { ...query.filters, page: query.page });
   const now = Date.now();
@@ -45,7 +45,7 @@ export const action = adminAction(
     toggle: async (db, { id, isActive }) => (await setCouponActive(db, id, isActive), isActive ? COUPON_ADMIN_MESSAGES.activated : COUPON_ADMIN_MESSAGES.deactivated),
     delete: async (db, { id }) => (await deleteCoupon(db, id), COUPON_ADMIN_MESSAGES.deleted),
   },
-  { failure: { save: COUPON_ADMIN_MESSAGES.failedSave, toggle: COUPON_ADMIN_MESSAGES.failedStatus, delete: COUPON_ADMIN_MESSAGES.failedDelete } },
+  { permission: "coupons", failure: { save: COUPON_ADMIN_MESSAGES.failedSave, toggle: COUPON_ADMIN_MESSAGES.failedStatus, delete: COUPON_ADMIN_MESSAGES.failedDelete } },
 );
 
 export function meta() {

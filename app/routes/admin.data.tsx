@@ -13,7 +13,7 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { Notice } from "~/components/ui/field";
 import { buttonClass } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { BackupRunning, backupDirectory, backupRunningSince, lastBackupFailure, listBackups, nightlyBackupFailure, startBackupNow } from "~/modules/backups/backup-files.server";
 import { formatBytes } from "~/modules/backups/backups.logic";
@@ -24,7 +24,7 @@ import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "data");
   const config = env();
   const dir = backupDirectory(config);
   const [archives, runningSince, nightly] = await Promise.all([listBackups(dir), backupRunningSince(getDb()), nightlyBackupFailure(getDb())]);
@@ -65,7 +65,7 @@ export const action = adminAction(
       return "Backup started: it appears in the list when it is complete";
     },
   },
-  { failure: { backup: "Failed to start the backup" } },
+  { permission: "data", failure: { backup: "Failed to start the backup" } },
 );
 
 export function meta() {

@@ -12,7 +12,7 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass, Field } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { GIFT_CARD_ADMIN_TEXT, giftCardPageIntent } from "~/modules/gift-cards/gift-cards-admin.schema";
 import { cancelGiftCard, findGiftCard, GIFT_CARD_ADMIN_MESSAGES, giftCardLedger, type Actor } from "~/modules/gift-cards/gift-cards.server";
@@ -26,7 +26,7 @@ import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "gift-cards");
   const card = await findGiftCard(getDb(), params.id ?? "");
   if (!card) throw data({ message: GIFT_CARD_ADMIN_MESSAGES.notFound }, { status: 404 });
   const now = new Date();
@@ -68,7 +68,7 @@ export const action = adminAction(
     "send-now": (db, { id, ...input }, { admin }) => changeGiftCardRecipient(db, id, input, { actor: { kind: "admin", id: admin.id }, sendNow: true }),
     resend: (db, { id, recipientEmail, sent }, { admin }) => resendGiftCardEmail(db, id, { recipientEmail, seenCount: sent }, { actor: { kind: "admin", id: admin.id } }),
   },
-  { failure: { cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, recipient: GIFT_CARD_ADMIN_TEXT.failedRecipient, "send-now": GIFT_CARD_ADMIN_TEXT.failedSend, resend: GIFT_CARD_ADMIN_TEXT.failedSend } },
+  { permission: "gift-cards", failure: { cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, recipient: GIFT_CARD_ADMIN_TEXT.failedRecipient, "send-now": GIFT_CARD_ADMIN_TEXT.failedSend, resend: GIFT_CARD_ADMIN_TEXT.failedSend } },
 );
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -13,7 +13,7 @@ import { FormDialog } from "~/components/admin/form-dialog";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { hasActiveFilters, listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
 import { GIFT_CARD_ADMIN_TEXT, giftCardAdminIntent } from "~/modules/gift-cards/gift-cards-admin.schema";
@@ -31,7 +31,7 @@ const PATH = "/admin/gift-cards";
 const filters = { q: { kind: "text" } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "gift-cards");
   const query = parseListQuery(readQuery(request), filters);
   const list = await listGiftCards(getDb(), { q: query.filters.q, page: query.page });
   const now = new Date();
@@ -72,7 +72,7 @@ export const action = adminAction(
       return GIFT_CARD_ADMIN_TEXT.salesSaved;
     },
   },
-  { failure: { issue: GIFT_CARD_ADMIN_TEXT.failedIssue, cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, sales: GIFT_CARD_ADMIN_TEXT.failedSales } },
+  { permission: "gift-cards", failure: { issue: GIFT_CARD_ADMIN_TEXT.failedIssue, cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, sales: GIFT_CARD_ADMIN_TEXT.failedSales } },
 );
 
 export function meta() {

@@ -5,7 +5,7 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { AdminStatus, useAdminFetcher } from "~/components/admin/admin-status";
 import { Pagination } from "~/components/pagination";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { listContactMessages, markAllMessagesRead, markMessageRead } from "~/modules/contact/inbox-admin.server";
@@ -17,7 +17,7 @@ const PATH = "/admin/inbox";
 const filters = { box: { kind: "choice", values: ["messages", "unread", "sent"] } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "customers");
   const query = parseListQuery(readQuery(request), filters);
   const box = (query.filters.box || "messages") as "messages" | "unread" | "sent";
   const db = getDb();
@@ -46,7 +46,7 @@ export const action = adminAction(
       return n === 0 ? "No unread messages" : `${n} ${n === 1 ? "message" : "messages"} marked as read`;
     },
   },
-  { failure: { read: "Failed to update the message", unread: "Failed to update the message", readAll: "Failed to update the messages" } },
+  { permission: "customers", failure: { read: "Failed to update the message", unread: "Failed to update the message", readAll: "Failed to update the messages" } },
 );
 
 export function meta() {

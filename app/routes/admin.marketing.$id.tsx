@@ -13,7 +13,7 @@ import { AnnouncementBadge, EmailPreview, SendProgress } from "~/components/admi
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field, Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { ANNOUNCEMENT_LIMITS, ANNOUNCEMENT_MESSAGES as M, announcementIntent } from "~/modules/marketing/announcements.schema";
 import {
@@ -33,7 +33,7 @@ import { readQuery, routeId } from "~/utils/request.server";
 const LIST = "/admin/marketing";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+  const admin = await requirePermission(request, "marketing");
   const id = routeId(params.id);
   const query = readQuery(request);
   const db = getDb();
@@ -69,7 +69,7 @@ const handle = adminAction(
     send: async (db, { id }, { admin }) => M.queued(await queueAnnouncement(db, id, admin.id)),
     retry: async (db, { id }) => (await retryFailed(db, id), M.retried),
   },
-  { failure: { save: M.failedSave, test: M.failedTest, send: M.failedSend, retry: M.failedRetry } },
+  { permission: "marketing", failure: { save: M.failedSave, test: M.failedTest, send: M.failedSend, retry: M.failedRetry } },
 );
 
 /** A new draft, once saved, continues on its own page (a redirect, with or without JavaScript). */

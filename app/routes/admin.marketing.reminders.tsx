@@ -10,7 +10,7 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass, Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { reminderFigures, type ReminderKindFigures } from "~/modules/reminders/reminders-report.server";
 import { env } from "~/utils/env.server";
 import { formatRand } from "~/utils/money";
@@ -21,7 +21,7 @@ const DEFAULT_DAYS = 30;
 export const RANGE_MESSAGE = "Choose a first day on or before the last day (YYYY-MM-DD); the last 30 days are shown.";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "marketing");
   const query = readQuery(request);
   const today = saDay(new Date());
   const asked = { from: query.get("from")?.trim() ?? "", to: query.get("to")?.trim() ?? "" };

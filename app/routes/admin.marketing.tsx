@@ -13,7 +13,7 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { ANNOUNCEMENT_MESSAGES, announcementListIntent } from "~/modules/marketing/announcements.schema";
 import { deleteAnnouncement, listAnnouncements, marketingFigures } from "~/modules/marketing/announcements.server";
@@ -24,7 +24,7 @@ import { readQuery } from "~/utils/request.server";
 const PATH = "/admin/marketing";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "marketing");
   const query = readQuery(request);
   const page = Number.parseInt(query.get("page") ?? "1", 10);
   const confirm = (query.get("confirm") ?? "").slice(0, 100);
@@ -53,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const action = adminAction(
   announcementListIntent,
   { delete: async (db, { id }) => (await deleteAnnouncement(db, id), ANNOUNCEMENT_MESSAGES.deleted) },
-  { failure: { delete: ANNOUNCEMENT_MESSAGES.failedDelete } },
+  { permission: "marketing", failure: { delete: ANNOUNCEMENT_MESSAGES.failedDelete } },
 );
 
 export function meta() {

@@ -1,12 +1,12 @@
 import type { Route } from "./+types/admin.orders.label[.]pdf";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { shipmentLabel } from "~/modules/couriers/shipments.server";
 import { DomainError } from "~/utils/errors";
 
 /** GET /admin/orders/:id/label.pdf — the courier's waybill label for the order's booking, to print (admins only). */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "orders.fulfil");
   try {
     const { pdf, filename } = await shipmentLabel(getDb(), params.id);
     return new Response(pdf as BodyInit, { headers: { "Content-Type": "application/pdf", "Content-Disposition": `inline; filename="${filename}"`, "Cache-Control": "private, no-store" } });

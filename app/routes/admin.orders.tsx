@@ -20,7 +20,9 @@ import { EditLink, useRowEditor } from "~/components/admin/row-editor";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
+import { can } from "~/modules/accounts/permissions";
+import { INVOICE_PERMISSIONS } from "~/modules/accounts/staff-viewer";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
@@ -38,7 +40,9 @@ const PATH = "/admin/orders";
 const filters = { status: { kind: "choice", values: ORDER_STATUSES }, q: { kind: "text" } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  const admin = await requirePermission(request, "orders.view");
+  // A paid order's invoice is the bookkeeper's and the refunder's (the packer's orders page shows no link to it).
+  const invoices = can(admin.permissions, INVOICE_PERMISSIONS);
   const query = parseListQuery(readQuery(request), filters);
   const tab = (query.filters.status || "pending") as OrderStatus;
   const db = getDb();
@@ -62,7 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         shortId: shortOrderId(o.id),
         created: formatDateTimeZA(o.createdAt),
         // A paid order's invoice (its number stays with the order if the payment is later set back; the PDF doesn't).
-        invoice: o.paymentStatus === "completed" && o.invoiceNumber !== null ? { number: formatInvoiceNumber(o.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(o.id) } : undefined,
+        invoice: invoices && o.paymentStatus === "completed" && o.invoiceNumber !== null ? { number: formatInvoiceNumber(o.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(o.id) } : undefined,
         stamps: [
           { label: "Placed", at: formatDateTimeZA(o.createdAt) },
           { label: "Processing since", at: o.processingStartedAt ? formatDateTimeZA(o.processingStartedAt) : null },
@@ -100,6 +104,17 @@ export const action = adminAction(
     },
   },
   {
+    // A packer changes the status, books the courier and e-mails the customer; payments, totals and deleting are money.
+    permission: {
+      status: "orders.fulfil",
+      email: "orders.fulfil",
+      book: "orders.fulfil",
+      cancelBooking: "orders.fulfil",
+      bookAll: "orders.fulfil",
+      payment: "orders.money",
+      update: "orders.money",
+      delete: "orders.money",
+    },
     failure: {
       status: ORDER_ADMIN_MESSAGES.failedStatus,
       payment: ORDER_ADMIN_MESSAGES.failedPayment,

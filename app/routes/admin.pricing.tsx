@@ -9,7 +9,7 @@ import { Pagination } from "~/components/pagination";
 import { ButtonLink } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import type { AdminResult } from "~/modules/admin/admin-result";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
@@ -23,7 +23,7 @@ const PATH = "/admin/pricing";
 const filters = { q: { kind: "text" } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.edit");
   const query = parseListQuery(readQuery(request), filters);
   const list = await listPricing(getDb(), { q: query.filters.q, page: query.page });
   return {
@@ -45,7 +45,7 @@ export const action = adminAction(
     add: async (db, input) => (await addTier(db, input), TIER_MESSAGES.added),
     delete: async (db, { id }) => (await deleteTier(db, id), TIER_MESSAGES.deleted),
   },
-  { failure: { add: TIER_MESSAGES.failedAdd, delete: TIER_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
+  { permission: "products.edit", failure: { add: TIER_MESSAGES.failedAdd, delete: TIER_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
 );
 
 export function meta() {

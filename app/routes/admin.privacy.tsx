@@ -9,14 +9,14 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { DataTable, type Column } from "~/components/admin/data-table";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { privacyOverview } from "~/modules/privacy/privacy-admin.server";
 import { describeRequest, describeRunCounts } from "~/modules/privacy/privacy.logic";
 import { totalErased } from "~/modules/privacy/retention.logic";
 import { formatDateTimeZA } from "~/utils/dates";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "data");
   const o = await privacyOverview(getDb());
   const last = o.runs[0] ?? null;
   return {

@@ -2,14 +2,14 @@ import type { Route } from "./+types/admin.products.add";
 import { AdminPage } from "~/components/admin/admin-page";
 import { ProductForm } from "~/components/admin/product-form";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { listCategories } from "~/modules/catalog/catalog.server";
 import { productFormAction } from "~/modules/catalog/product-form.server";
 import { loadDeliverySettings } from "~/modules/couriers/delivery.server";
 import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.edit");
   const db = getDb();
   const [categories, delivery] = await Promise.all([listCategories(db), loadDeliverySettings(db)]);
   // "Add another size" without JavaScript (?sizes=add): the sizes table from the start

@@ -3,7 +3,7 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { ProductForm } from "~/components/admin/product-form";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { getAdminProduct } from "~/modules/catalog/catalog-admin.server";
 import { listCategories } from "~/modules/catalog/catalog.server";
 import { productFormAction } from "~/modules/catalog/product-form.server";
@@ -13,7 +13,7 @@ import { formatAmount } from "~/utils/money";
 import { routeId } from "~/utils/request.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.edit");
   const db = getDb();
   const product = await getAdminProduct(db, routeId(params.id));
   if (!product) throw new Response("Product not found", { status: 404 });

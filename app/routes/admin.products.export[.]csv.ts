@@ -5,12 +5,12 @@
  */
 import type { Route } from "./+types/admin.products.export[.]csv";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { productsCsvStream, productsExportFilename } from "~/modules/catalog-csv/csv-export.server";
 import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.io");
   const config = env();
   return new Response(productsCsvStream(getDb(), { baseUrl: config.PUBLIC_BASE_URL }), {
     headers: {

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/admin.products.images";
-import { requireAdminAction } from "~/modules/accounts/session.server";
+import { requirePermissionAction } from "~/modules/accounts/session.server";
 import { storeUploadedImage } from "~/modules/catalog/catalog-admin.server";
 import { PRODUCT_MESSAGES } from "~/modules/catalog/product-admin.text";
 import { DomainError, errorResponse } from "~/utils/errors";
@@ -12,7 +12,7 @@ import { MAX_UPLOAD_BYTES, readForm } from "~/utils/request.server";
  * XMLHttpRequest so the owner sees upload progress. Admins only.
  */
 export async function action({ request }: Route.ActionArgs) {
-  await requireAdminAction(request);
+  await requirePermissionAction(request, "products.edit");
   const form = await readForm(request, { maxBytes: MAX_UPLOAD_BYTES });
   const file = form.get("image");
   if (!(file instanceof File) || file.size === 0) return errorResponse(PRODUCT_MESSAGES.notAnImage, 400);

@@ -5,11 +5,11 @@
  */
 import type { Route } from "./+types/admin.products.import.rows-with-errors[.]csv";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { failedRowsCsv } from "~/modules/catalog-csv/csv-import.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.io");
   const id = (new URL(request.url).searchParams.get("id") ?? "").slice(0, 100);
   const file = id ? await failedRowsCsv(getDb(), id) : null;
   if (!file) return new Response("That import has no rows with errors to download", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });

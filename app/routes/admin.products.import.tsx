@@ -6,7 +6,7 @@ import { ApplyForm, FormatHelp, formatLabel, ImageFailureList, ImportProgress, I
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin, requireAdminAction } from "~/modules/accounts/session.server";
+import { requirePermission, requirePermissionAction } from "~/modules/accounts/session.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { MAX_IMPORT_UPLOAD_BYTES } from "~/modules/catalog-csv/csv-columns";
 import { getImportView, previewImport, startApply } from "~/modules/catalog-csv/csv-import.server";
@@ -28,7 +28,7 @@ const PATH = "/admin/products/import";
 const filters = { id: { kind: "text", max: 100 }, show: { kind: "choice", values: ["all", "errors", "changes"] } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.io");
   const query = parseListQuery(readQuery(request), filters);
   const db = getDb();
   const view = query.filters.id ? await getImportView(db, query.filters.id, { page: query.page, show: (query.filters.show || "all") as "all" }) : null;
@@ -54,7 +54,7 @@ const importIntent = z.discriminatedUnion("intent", [
 
 /** Like every admin action (admin-action.server.ts), but each step answers with a redirect to the import's page. */
 export async function action({ request }: Route.ActionArgs) {
-  const admin = await requireAdminAction(request);
+  const admin = await requirePermissionAction(request, "products.io");
   const form = await readForm(request, { maxBytes: MAX_IMPORT_UPLOAD_BYTES });
   const parsed = importIntent.safeParse(fieldsOf(form));
   if (!parsed.success) return formError(parsed.error.issues[0]?.message ?? "Please check the form", 400, fieldErrorsOf(parsed.error.issues));

@@ -7,7 +7,7 @@ import { DataTable, type Column } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { hasActiveFilters, listHref, parseListQuery } from "~/modules/admin/list-query";
 import { deleteProduct, listAdminProducts } from "~/modules/catalog/catalog-admin.server";
@@ -25,7 +25,7 @@ const PATH = "/admin/products";
 const filters = { q: { kind: "text" }, category: { kind: "text", max: 100 } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, ["products.edit", "products.io"]);
   const query = parseListQuery(readQuery(request), filters);
   const db = getDb();
   const [list, categories] = await Promise.all([listAdminProducts(db, { ...query.filters, page: query.page }), listCategories(db)]);
@@ -41,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const action = adminAction(
   productListIntent,
   { delete: async (db, { id }) => (await deleteProduct(db, id), PRODUCT_MESSAGES.deleted) },
-  { failure: { delete: PRODUCT_MESSAGES.deleteFailed }, storefront: ["delete"] },
+  { permission: "products.edit", failure: { delete: PRODUCT_MESSAGES.deleteFailed }, storefront: ["delete"] },
 );
 
 export function meta() {

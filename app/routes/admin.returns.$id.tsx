@@ -11,7 +11,9 @@ import { MoneyInput } from "~/components/admin/money-input";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
+import { can } from "~/modules/accounts/permissions";
+import { INVOICE_PERMISSIONS } from "~/modules/accounts/staff-viewer";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
 import { approveReturn, declineReturn, getAdminReturn, markPaidByEft, receiveReturn, refundReturn } from "~/modules/returns/returns-admin.server";
@@ -22,7 +24,9 @@ import { formatDateZA } from "~/utils/dates";
 import { formatAmount, formatRand } from "~/utils/money";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  const admin = await requirePermission(request, "orders.view");
+  // The invoice and the credit note are the bookkeeper's and the refunder's; a packer sees the return without them.
+  const invoices = can(admin.permissions, INVOICE_PERMISSIONS);
   const now = new Date();
   const detail = await getAdminReturn(getDb(), params.id ?? "", now);
   if (!detail) throw data({ message: RETURN_MESSAGES.returnNotFound }, { status: 404 });
@@ -31,10 +35,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const day = (iso: string | null) => (iso ? formatDateZA(iso) : null);
   return {
     ...detail,
+    ret: invoices ? ret : { ...ret, creditNote: null },
     steps: nextSteps(ret.status),
     days: daysUntil(ret.refundDueAt, now),
     dates: { requested: day(ret.requestedAt)!, due: day(ret.refundDueAt)!, decided: day(ret.decidedAt), received: day(ret.receivedAt), refunded: day(ret.refundedAt), delivered: day(detail.order.deliveredAt) },
-    invoice: detail.order.invoiceNumber !== null ? { number: formatInvoiceNumber(detail.order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(detail.order.id) } : null,
+    invoice: invoices && detail.order.invoiceNumber !== null ? { number: formatInvoiceNumber(detail.order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(detail.order.id) } : null,
   };
 }
 
@@ -48,6 +53,8 @@ export const action = adminAction(
     eftPaid: (db, { id, reference }) => markPaidByEft(db, id, reference),
   },
   {
+    // Receiving the parcel (and putting bottles back) is the packer's; approving and refunding are money.
+    permission: { approve: "orders.money", decline: "orders.money", receive: "orders.fulfil", refund: "orders.money", eftPaid: "orders.money" },
     failure: { approve: RETURN_MESSAGES.failed, decline: RETURN_MESSAGES.failed, receive: RETURN_MESSAGES.failed, refund: RETURN_MESSAGES.failedRefund, eftPaid: RETURN_MESSAGES.failed },
     // Bottles put back on the shelf change what the storefront shows (receiveReturn announces it after its commit).
     prepare: (fields) => gather(fields, "restock", "restock"),

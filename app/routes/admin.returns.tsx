@@ -8,7 +8,7 @@ import type { Route } from "./+types/admin.returns";
 import { AdminPage } from "~/components/admin/admin-page";
 import { DataTable, type Column } from "~/components/admin/data-table";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { listAdminReturns, returnTabCounts } from "~/modules/returns/returns-admin.server";
 import { daysUntil, formatDay, KIND_LABELS, reasonLabel, RETURN_STATUS_LABELS, RETURN_TABS, type ReturnTab } from "~/modules/returns/returns.logic";
@@ -20,7 +20,7 @@ const filters = { tab: { kind: "choice", values: RETURN_TABS } } as const;
 const TAB_LABELS: Record<ReturnTab, string> = { open: "To do", overdue: "Overdue", requested: "Requested", approved: "Approved", received: "Received", refunded: "Refunded", declined: "Declined" };
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "orders.view");
   const query = parseListQuery(readQuery(request), filters);
   const tab = (query.filters.tab || "open") as ReturnTab;
   const db = getDb();

@@ -8,7 +8,7 @@ import { EditLink, RowEditorForm, useRowEditor } from "~/components/admin/row-ed
 import { ButtonLink } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { hasActiveFilters, listHref, parseListQuery } from "~/modules/admin/list-query";
 import { reviewAuthor } from "~/modules/reviews/reviews.logic";
@@ -22,7 +22,7 @@ const RATINGS = ["5", "4", "3", "2", "1"] as const;
 const filters = { q: { kind: "text" }, rating: { kind: "choice", values: RATINGS } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "reviews");
   const query = parseListQuery(readQuery(request), filters);
   const db = getDb();
   const [list, stats] = await Promise.all([listAdminReviews(db, { ...query.filters, page: query.page }), reviewStats(db)]);
@@ -36,7 +36,7 @@ export const action = adminAction(
     delete: async (db, { id }) => (await deleteReview(db, id), REVIEW_ADMIN_MESSAGES.deleted),
   },
   // The product page shows the reviews and their average: both changes reach visitors at once.
-  { failure: { update: REVIEW_ADMIN_MESSAGES.failedUpdate, delete: REVIEW_ADMIN_MESSAGES.failedDelete }, storefront: ["update", "delete"] },
+  { permission: "reviews", failure: { update: REVIEW_ADMIN_MESSAGES.failedUpdate, delete: REVIEW_ADMIN_MESSAGES.failedDelete }, storefront: ["update", "delete"] },
 );
 
 export function meta() {

@@ -6,7 +6,7 @@
  */
 import type { Route } from "./+types/admin.sales[.]csv";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { salesCsv, salesCsvFilename } from "~/modules/reports/sales-csv.server";
 import { parseSalesQuery, SALES_DATASETS, type SalesDataset } from "~/modules/reports/sales.logic";
 import { env } from "~/utils/env.server";
@@ -14,7 +14,7 @@ import { errorResponse } from "~/utils/errors";
 import { readQuery } from "~/utils/request.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "reports");
   const params = readQuery(request);
   const dataset = params.get("dataset") ?? "";
   if (!(SALES_DATASETS as readonly string[]).includes(dataset)) return errorResponse(`dataset must be one of: ${SALES_DATASETS.join(", ")}`, 400);

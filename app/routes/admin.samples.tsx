@@ -6,7 +6,7 @@ import { Pagination } from "~/components/pagination";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { SAMPLE_ADMIN_MESSAGES as M, sampleAdminIntent } from "~/modules/samples/samples-admin.schema";
@@ -25,7 +25,7 @@ const PATH = "/admin/samples";
 const filters = { q: { kind: "text" } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "products.edit");
   const query = parseListQuery(readQuery(request), filters);
   const db = getDb();
   const [settings, list] = await Promise.all([loadSampleSettings(db), listSampledProducts(db, { q: query.filters.q, page: query.page })]);
@@ -41,7 +41,7 @@ export const action = adminAction(
     },
     product: async (db, input) => (await setProductSampling(db, input), M.productSaved),
   },
-  { failure: { settings: M.failed, product: M.failed }, storefront: ["settings", "product"] },
+  { permission: "products.edit", failure: { settings: M.failed, product: M.failed }, storefront: ["settings", "product"] },
 );
 
 export function meta() {

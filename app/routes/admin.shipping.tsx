@@ -6,7 +6,7 @@ import { DeliverySettingsSection, type DeliveryKindView } from "~/components/adm
 import { ZoneCard, ZoneDialog, type ZoneView } from "~/components/admin/shipping-zones";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import type { DeliveryKind } from "~/modules/couriers/courier";
@@ -31,7 +31,7 @@ const SERVICE_NAMES: Record<DeliveryKind, string> = { door: "The Courier Guy (Sh
 const shippingPageIntent = z.discriminatedUnion("intent", [...shippingAdminIntent.options, deliverySettingsSchema]);
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "settings");
   const query = parseListQuery(readQuery(request), {});
   const db = getDb();
   const [zones, deliverySettings] = await Promise.all([listAdminZones(db), loadDeliverySettings(db)]);
@@ -87,6 +87,7 @@ export const action = adminAction(
       }),
   },
   {
+    permission: "settings",
     failure: { saveZone: M.failedSaveZone, deleteZone: M.failedDeleteZone, saveRule: M.failedSaveRule, deleteRule: M.failedDeleteRule, saveDelivery: D.failedSave },
     // The terms and the checkout read zones and rates: every change reaches visitors at once. Delivery settings are
     // read by checkout and booking only, which no cached page shows: nothing to tell.

@@ -5,8 +5,10 @@ import { ConfirmDelete } from "~/components/admin/confirm-delete";
 import { DataTable, type Column } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
 import { EditLink, RowEditorForm, useRowEditor } from "~/components/admin/row-editor";
-import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { getDb, type DB } from "~/db/db.server";
+import { can } from "~/modules/accounts/permissions";
+import { isListedAdmin, PERMISSION_DENIED_MESSAGE, requirePermission, type SessionUser } from "~/modules/accounts/session.server";
+import { DomainError } from "~/utils/errors";
 import { deleteUserByAdmin, listAdminUsers, updateUserByAdmin, userFigures } from "~/modules/accounts/users-admin.server";
 import { USER_ADMIN_MESSAGES, USER_ROLES, userAdminIntent } from "~/modules/accounts/users-admin.schema";
 import { adminAction } from "~/modules/admin/admin-action.server";
@@ -23,7 +25,7 @@ const PATH = "/admin/users";
 const filters = { q: { kind: "text" }, role: { kind: "choice", values: USER_ROLES } } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const admin = await requireAdmin(request);
+  const admin = await requirePermission(request, "customers");
   const params = readQuery(request);
   const query = parseListQuery(params, filters);
   // ?consents=<user id>: that person's consent history opens under their row (works without JavaScript).
@@ -59,13 +61,24 @@ async function consentHistory(db: ReturnType<typeof getDb>, userId: string) {
   };
 }
 
+/**
+ * The page is the customers permission's; making someone staff, or changing or deleting a member of staff, is the
+ * staff permission's (a manager looks after customers, not after the people who run the shop): 403, nothing changed.
+ */
+async function assertMayChangeStaff(db: DB, admin: SessionUser, id: string, makesStaff: boolean) {
+  if (can(admin.permissions, "staff")) return;
+  const user = await db.selectFrom("users").select(["email", "is_admin"]).where("id", "=", id).executeTakeFirst();
+  const isStaff = user ? Boolean(user.is_admin) || isListedAdmin(user.email) : false;
+  if (makesStaff || isStaff) throw new DomainError(PERMISSION_DENIED_MESSAGE, 403);
+}
+
 export const action = adminAction(
   userAdminIntent,
   {
-    update: async (db, input, { admin }) => (await updateUserByAdmin(db, admin.id, input), USER_ADMIN_MESSAGES.updated),
-    delete: async (db, { id }, { admin }) => (await deleteUserByAdmin(db, admin.id, id), USER_ADMIN_MESSAGES.deleted),
+    update: async (db, input, { admin }) => (await assertMayChangeStaff(db, admin, input.id, input.isAdmin), await updateUserByAdmin(db, admin.id, input), USER_ADMIN_MESSAGES.updated),
+    delete: async (db, { id }, { admin }) => (await assertMayChangeStaff(db, admin, id, false), await deleteUserByAdmin(db, admin.id, id), USER_ADMIN_MESSAGES.deleted),
   },
-  { failure: { update: USER_ADMIN_MESSAGES.failedUpdate, delete: USER_ADMIN_MESSAGES.failedDelete } },
+  { permission: "customers", failure: { update: USER_ADMIN_MESSAGES.failedUpdate, delete: USER_ADMIN_MESSAGES.failedDelete } },
 );
 
 export function meta() {

@@ -7,13 +7,13 @@
 import type { Route } from "./+types/admin.whatsapp";
 import { AdminPage } from "~/components/admin/admin-page";
 import { getDb } from "~/db/db.server";
-import { requireAdmin } from "~/modules/accounts/session.server";
+import { requirePermission } from "~/modules/accounts/session.server";
 import { allTemplates, MESSAGE_STATUS_LABELS } from "~/modules/whatsapp/templates";
 import { whatsappMode } from "~/modules/whatsapp/whatsapp.server";
 import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
+  await requirePermission(request, "marketing");
   const config = env();
   const since = new Date(Date.now() - 30 * 24 * 60 * 60_000).toISOString();
   const counts = await getDb()

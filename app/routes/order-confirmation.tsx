@@ -5,6 +5,7 @@ import { StatusPanel } from "~/components/payment/status-panel";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
+import { staffViewer } from "~/modules/accounts/staff-viewer";
 import { formatDateZA } from "~/modules/catalog/product.logic";
 import { formatRand } from "~/utils/money";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
@@ -37,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // A visitor signs in and comes back here (requireUser redirects to /auth/login?redirect=<this URL>).
   const user = await requireUser(request);
   try {
-    const order = await getOrderForViewer(getDb(), id, user);
+    const order = await getOrderForViewer(getDb(), id, staffViewer(user, "orders.view"));
     if (!order) return data<ConfirmationData>({ state: "not_found" }, { status: 404, headers });
     const invoice = order.paymentStatus === "completed" && order.invoiceNumber !== null ? { number: formatInvoiceNumber(order.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(order.id) } : null;
     const { tracking, delivery } = await deliveryViewForOrder(getDb(), order.id);

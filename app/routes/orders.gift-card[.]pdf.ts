@@ -6,6 +6,7 @@
 import type { Route } from "./+types/orders.gift-card[.]pdf";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
+import { staffViewer } from "~/modules/accounts/staff-viewer";
 import { giftCardPdfForViewer } from "~/modules/gift-cards/gift-card-sales.server";
 import { isOrderId } from "~/modules/orders/order-read.server";
 import { DomainError, errorResponse } from "~/utils/errors";
@@ -16,7 +17,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const cardId = params.cardId ?? "";
   if (!isOrderId(orderId) || !isOrderId(cardId)) return errorResponse("Gift card not found", 404);
   try {
-    const { pdf, filename } = await giftCardPdfForViewer(getDb(), orderId, cardId, user);
+    const { pdf, filename } = await giftCardPdfForViewer(getDb(), orderId, cardId, staffViewer(user, "gift-cards"));
     return new Response(pdf, {
       headers: {
         "Content-Type": "application/pdf",

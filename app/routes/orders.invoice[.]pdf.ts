@@ -6,13 +6,14 @@
 import type { Route } from "./+types/orders.invoice[.]pdf";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
+import { INVOICE_PERMISSIONS, staffViewer } from "~/modules/accounts/staff-viewer";
 import { renderInvoicePdf } from "~/modules/invoices/invoice-pdf.server";
 import { getInvoiceForViewer, INVOICE_MESSAGES } from "~/modules/invoices/invoice.server";
 import { errorResponse } from "~/utils/errors";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const lookup = await getInvoiceForViewer(getDb(), params.id ?? "", user);
+  const lookup = await getInvoiceForViewer(getDb(), params.id ?? "", staffViewer(user, INVOICE_PERMISSIONS));
   if (lookup.state === "not_found") return errorResponse(INVOICE_MESSAGES.notFound, 404);
   if (lookup.state === "unpaid") return errorResponse(INVOICE_MESSAGES.unpaid, 404);
   const pdf = await renderInvoicePdf(lookup.invoice);

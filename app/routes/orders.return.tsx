@@ -9,6 +9,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { controlClass, Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
+import { staffViewer } from "~/modules/accounts/staff-viewer";
 import { KIND_LABELS, leftToReturn, NOTE_MAX, reasonLabel, RETURN_REASONS, RETURN_STATUS_LABELS, shopperStatusText, formatDay } from "~/modules/returns/returns.logic";
 import { gather, returnRequestSchema } from "~/modules/returns/returns.schema";
 import { requestReturn, returnPageFor } from "~/modules/returns/returns.server";
@@ -21,7 +22,7 @@ const NO_STORE = { "Cache-Control": "private, no-store" };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const page = await returnPageFor(getDb(), params.id ?? "", user);
+  const page = await returnPageFor(getDb(), params.id ?? "", staffViewer(user, "orders.view"));
   if (!page) throw data({ message: "Order not found" }, { status: 404, headers: NO_STORE });
   return data(
     {

@@ -5,6 +5,7 @@ import { Notice } from "~/components/ui/field";
 import { CopyValue } from "~/components/payment/copy-value";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
+import { staffViewer } from "~/modules/accounts/staff-viewer";
 import { bankTransferView } from "~/modules/payments/bank-transfer.server";
 import { DomainError } from "~/utils/errors";
 import { formatRand } from "~/utils/money";
@@ -17,7 +18,7 @@ import { formatRand } from "~/utils/money";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
   try {
-    return data(await bankTransferView(getDb(), params.orderId, user), { headers: { "Cache-Control": "private, no-store" } });
+    return data(await bankTransferView(getDb(), params.orderId, staffViewer(user, "orders.view")), { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     if (error instanceof DomainError) throw new Response(error.message, { status: error.status });
     throw error;

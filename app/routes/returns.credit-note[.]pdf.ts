@@ -6,13 +6,14 @@
 import type { Route } from "./+types/returns.credit-note[.]pdf";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
+import { INVOICE_PERMISSIONS, staffViewer } from "~/modules/accounts/staff-viewer";
 import { CREDIT_NOTE_NOT_FOUND, getCreditNoteForViewer } from "~/modules/invoices/credit-note.server";
 import { renderInvoicePdf } from "~/modules/invoices/invoice-pdf.server";
 import { errorResponse } from "~/utils/errors";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const note = await getCreditNoteForViewer(getDb(), params.id ?? "", user);
+  const note = await getCreditNoteForViewer(getDb(), params.id ?? "", staffViewer(user, INVOICE_PERMISSIONS));
   if (!note) return errorResponse(CREDIT_NOTE_NOT_FOUND, 404);
   const pdf = await renderInvoicePdf(note);
   return new Response(pdf, {

@@ -55,7 +55,7 @@ export interface AdminActionOptions<S extends z.ZodType> {
 }
 
 export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, handlers: AdminHandlers<S>, options: AdminActionOptions<S>) {
-  return async ({ request }: { request: Request }) => {
+  const action = async ({ request }: { request: Request }) => {
     let admin = await requireAdminAction(request);
     const form = await readForm(request, { maxBytes: options.maxBytes });
     const fields = fieldsOf(form);
@@ -89,4 +89,6 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
     const { message, id } = typeof result === "string" ? { message: result, id: undefined } : result;
     return { ok: true as const, intent, message, ...(id ? { id } : {}) } satisfies AdminSuccess;
   };
+  // The page's intents and their permissions, for the authorization matrix (tests/authz: every intent is tried).
+  return Object.assign(action, { intents: Object.keys(options.failure) as IntentOf<S>[], permission: options.permission });
 }

@@ -49,6 +49,7 @@ export const productFormAction = adminAction(
     },
   },
   {
+    permission: "products.edit",
     failure: { save: PRODUCT_MESSAGES.saveFailed, saveSizes: PRODUCT_MESSAGES.saveFailed },
     storefront: ["save", "saveSizes"],
     maxBytes: MAX_UPLOAD_BYTES,
