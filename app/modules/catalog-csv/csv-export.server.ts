@@ -14,7 +14,8 @@ import { keysetBatches } from "~/db/keyset-batches.server";
 import { imagesOf } from "~/modules/catalog/catalog.server";
 import { listSizes, type SizeRow } from "~/modules/catalog/sizes.server";
 import type { PriceTier } from "~/modules/pricing/tiers.logic";
-import { profileFromRow, SCENT_COLUMNS, type ScentColumns } from "~/modules/scent/scent-profile";
+import { profileFromRow, type ScentColumns } from "~/modules/scent/scent-profile";
+import { PRODUCT_CSV_COLUMNS } from "./product-columns.server";
 import { logger } from "~/utils/logger.server";
 import { CSV_BOM, csvAmount, formatTiers, joinList, neutraliseCell, OUR_COLUMNS, scentCells } from "./csv-columns";
 
@@ -46,21 +47,7 @@ export async function* productBatches(db: Queryable, batchSize = EXPORT_BATCH_SI
     let query = db
       .selectFrom("products as p")
       .leftJoin("categories as c", "c.id", "p.category_id")
-      .select([
-        "p.id",
-        "p.sku",
-        "p.slug",
-        "p.name",
-        "c.name as category_name",
-        "p.inspired_house",
-        "p.inspired_fragrance",
-        "p.description",
-        "p.images",
-        "p.meta_title",
-        "p.meta_desc",
-        ...SCENT_COLUMNS.map((c) => `p.${c}` as const),
-        sql<string>`lower(p.name)`.as("sort_name"),
-      ]);
+      .select([...PRODUCT_CSV_COLUMNS, "c.name as category_name", sql<string>`lower(p.name)`.as("sort_name")]);
     if (after) query = query.where(sql<boolean>`(${sortKey}, p.id) > (${after.name}, ${after.id})`);
     return query.orderBy(sortKey).orderBy("p.id").limit(limit).execute() as Promise<ExportRow[]>;
   };

@@ -26,7 +26,8 @@ import { DEFAULT_PRODUCT_IMAGES, defaultProductImage } from "~/modules/media/ima
 import { isStoredProductImage, storedImageStem, renditionKey } from "~/modules/media/product-images.server";
 import { mediaStore } from "~/modules/media/media-store.server";
 import type { PriceTier } from "~/modules/pricing/tiers.logic";
-import { profileFromRow, profileToColumns, SCENT_COLUMNS, type ScentColumns } from "~/modules/scent/scent-profile";
+import { profileFromRow, profileToColumns, type ScentColumns } from "~/modules/scent/scent-profile";
+import { PRODUCT_CSV_COLUMNS } from "./product-columns.server";
 import { EMPTY_PROFILE, type ScentProfile } from "~/modules/scent/scent.logic";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -345,20 +346,7 @@ async function loadExisting(db: Queryable, skus: string[], slugs: string[]): Pro
     db
       .selectFrom("products as p")
       .leftJoin("categories as c", "c.id", "p.category_id")
-      .select([
-        "p.id",
-        "p.sku",
-        "p.slug",
-        "p.name",
-        "p.description",
-        "p.images",
-        "c.slug as category_slug",
-        "p.meta_title",
-        "p.meta_desc",
-        "p.inspired_house",
-        "p.inspired_fragrance",
-        ...SCENT_COLUMNS.map((c) => `p.${c}` as const),
-      ]);
+      .select([...PRODUCT_CSV_COLUMNS, "c.slug as category_slug"]);
   const rows = [];
   for (const part of chunks(skus)) rows.push(...(await select().where("p.sku", "in", part).execute()));
   for (const part of chunks(slugs)) rows.push(...(await select().where("p.slug", "in", part).execute()));

@@ -3,19 +3,13 @@
  * person (the JSON file), and the readable summary of it (the HTML file) beside it in the archive. Every value shown
  * comes from the data; the page is self-contained (inline styles, no scripts, no links to load) so it opens offline.
  */
+import type { ShippingAddress } from "~/db/schema";
 import { formatRand } from "~/utils/money";
 
 export const EXPORT_FORMAT = "scentara-personal-data/1";
 
-export interface ExportAddress {
-  name: string;
-  telephone: string;
-  street: string;
-  suburb: string;
-  city: string;
-  postalCode: string;
-  province: string;
-}
+/** A delivery address as the order keeps it. */
+export type ExportAddress = ShippingAddress;
 
 export interface ExportOrder {
   id: string;
