@@ -5,6 +5,7 @@
 import type { Queryable } from "~/db/db.server";
 import type { Viewer } from "~/modules/orders/order-read.server";
 import { KIND_LABELS } from "~/modules/returns/returns.logic";
+import { returnsWithOrder } from "~/modules/returns/return-row.server";
 import { env, type Env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { buildCreditNoteDocument, type CreditNoteDocument } from "./credit-note.logic";
@@ -14,10 +15,7 @@ export const CREDIT_NOTE_NOT_FOUND = "Credit note not found";
 
 export async function getCreditNoteForViewer(db: Queryable, returnId: string, viewer: Viewer, config: Env = env()): Promise<CreditNoteDocument | null> {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(returnId)) return null;
-  const row = await db
-    .selectFrom("returns as r")
-    .innerJoin("orders as o", "o.id", "r.order_id")
-    .leftJoin("users as u", "u.id", "o.user_id")
+  const row = await returnsWithOrder(db)
     .select([
       "r.id",
       "r.kind",

@@ -12,6 +12,7 @@ import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
 import { formatDay, KIND_LABELS, reasonLabel, REFUND_DUE_DAYS } from "./returns.logic";
+import { returnsWithOrder } from "./return-row.server";
 
 export type ReturnEmailStep = "requested" | "approved" | "declined" | "received" | "refunded" | "payout_failed";
 
@@ -51,10 +52,7 @@ export async function sendReturnEmails(db: Queryable, returnId: string, step: Re
 }
 
 async function compose(db: Queryable, returnId: string, step: ReturnEmailStep) {
-  const r = await db
-    .selectFrom("returns as r")
-    .innerJoin("orders as o", "o.id", "r.order_id")
-    .leftJoin("users as u", "u.id", "r.user_id")
+  const r = await returnsWithOrder(db)
     .select([
       "r.id",
       "r.order_id",

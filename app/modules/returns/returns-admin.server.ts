@@ -16,7 +16,7 @@ import { paginate, type Page } from "~/db/paginate.server";
 import type { ReturnStatus } from "~/db/schema";
 import { takeNextNumber } from "~/modules/invoices/invoice-number.server";
 import { formatCreditNoteNumber } from "~/modules/invoices/credit-note.logic";
-import { inTransaction } from "~/modules/orders/order-payment.server";
+import { inTransaction } from "~/db/in-transaction.server";
 import { enabledProviders, getPaymentProvider, isProviderName } from "~/modules/payments/payments.server";
 import { PaymentProviderError, type ProviderName } from "~/modules/payments/provider";
 import { env, type Env } from "~/utils/env.server";
@@ -32,6 +32,7 @@ import { issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { formatRand } from "~/utils/money";
 import { listReturns, refundedOnOrder, returnableLines, type ReturnSummary } from "./returns.server";
+import { returnsWithOrder } from "./return-row.server";
 
 export const RETURNS_PAGE_SIZE = 20;
 
@@ -70,10 +71,7 @@ export async function listAdminReturns(db: Queryable, input: { tab: ReturnTab; p
   const ordered = open ? ids.orderBy("r.refund_due_at", "asc").orderBy("r.id") : ids.orderBy("r.requested_at", "desc").orderBy("r.id", "desc");
   const page = await paginate(ordered, { page: input.page, pageSize: RETURNS_PAGE_SIZE });
   if (page.rows.length === 0) return { ...page, rows: [] };
-  const rows = await db
-    .selectFrom("returns as r")
-    .innerJoin("orders as o", "o.id", "r.order_id")
-    .leftJoin("users as u", "u.id", "r.user_id")
+  const rows = await returnsWithOrder(db)
     .select([
       "r.id",
       "r.order_id",
