@@ -43,6 +43,8 @@ import * as whatsappMessagesCreatedIndex from "./migrations/0046_whatsapp_messag
 import * as orderSampleCreditLabel from "./migrations/0047_order_sample_credit_label";
 import * as productFormerSlugs from "./migrations/0048_product_former_slugs";
 import * as staffRolesAndActivity from "./migrations/0049_staff_roles_and_activity";
+import * as twoFactorAndPasskeys from "./migrations/0050_two_factor_and_passkeys";
+import * as laterOrdersMarkedInConstantTime from "./migrations/0052_later_orders_marked_in_constant_time";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -91,6 +93,8 @@ const migrations: Record<string, Migration> = {
   "0047_order_sample_credit_label": orderSampleCreditLabel,
   "0048_product_former_slugs": productFormerSlugs,
   "0049_staff_roles_and_activity": staffRolesAndActivity,
+  "0050_two_factor_and_passkeys": twoFactorAndPasskeys,
+  "0052_later_orders_marked_in_constant_time": laterOrdersMarkedInConstantTime,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -28,8 +28,44 @@ export interface UsersTable {
   marketing_consent_at: NullableTimestamp;
   /** a member of staff's role (staff_roles.id); null for a customer (and read as "owner" for an admin without one) */
   staff_role_id: Defaulted<string | null>;
+  /** an authenticator app is confirmed: a password sign-in asks for a code (better-auth's two-factor plugin) */
+  two_factor_enabled: Defaulted<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A user's authenticator app (migration 0050): secret and backup codes encrypted with the shop's secret by better-auth. */
+export interface TwoFactorsTable {
+  id: string;
+  user_id: string;
+  secret: string;
+  backup_codes: string;
+  /** false until the first code from the app confirms it */
+  verified: Defaulted<boolean>;
+  failed_verification_count: Defaulted<number>;
+  locked_until: NullableTimestamp;
+  /** RFC 6238 time step of the last code accepted (a code is used once) */
+  last_totp_step: Defaulted<number | null>;
+  created_at: Defaulted<string>;
+}
+
+/** A WebAuthn credential (migration 0050), the columns of better-auth's passkey plugin. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** base64url */
+  credential_id: string;
+  /** base64url COSE public key */
+  public_key: string;
+  counter: Defaulted<number>;
+  device_type: string;
+  backed_up: Defaulted<boolean>;
+  /** comma-separated */
+  transports: string | null;
+  aaguid: string | null;
+  created_at: Defaulted<string>;
+  last_used_at: NullableTimestamp;
 }
 
 export interface SessionsTable {
@@ -966,6 +1002,8 @@ export interface Database {
   staff_roles: StaffRolesTable;
   staff_invitations: StaffInvitationsTable;
   activity_log: ActivityLogTable;
+  two_factors: TwoFactorsTable;
+  passkeys: PasskeysTable;
   accounts: AccountsTable;
   verifications: VerificationsTable;
   rate_limits: RateLimitsTable;

@@ -1,10 +1,12 @@
 import { betterAuth } from "better-auth";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import { database, type DatabaseHandle } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { env } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./accounts.schema";
 import { authSecret } from "./auth-secret.server";
+import { verifiedSignIn } from "./verified-sign-in.server";
 
 /**
  * better-auth on the shop's own database. The tables exist in the shop's migration (snake_case columns); better-auth
@@ -17,6 +19,8 @@ export const SESSION_LIFETIME_SECONDS = 14 * 24 * 60 * 60;
 /** A password reset link works for one hour, once. */
 export const RESET_TOKEN_SECONDS = 60 * 60;
 export const COOKIE_PREFIX = "scentara";
+/** A password sign-in waiting for its second step lasts 10 minutes. */
+export const TWO_FACTOR_CHALLENGE_SECONDS = 10 * 60;
 
 export function isHttpsDeployment(): boolean {
   return env().PUBLIC_BASE_URL.startsWith("https://");
@@ -72,6 +76,8 @@ function createAuth(handle: DatabaseHandle) {
       additionalFields: {
         // when the person last proved it was them (sign-in, or the password or passkey asked again): step-up checks
         confirmedAt: { type: "date", fieldName: "confirmed_at", input: false, required: false },
+        // the last request seen on it (written at most every few minutes: session.server.ts), for the devices list
+        lastSeenAt: { type: "date", fieldName: "last_seen_at", input: false, required: false },
       },
       expiresIn: SESSION_LIFETIME_SECONDS,
       disableSessionRefresh: true,
@@ -134,6 +140,31 @@ function createAuth(handle: DatabaseHandle) {
         );
       },
     },
+    plugins: [
+      // Authenticator apps (TOTP, RFC 6238) with ten backup codes (docs/decisions/059). The secret and the codes are
+      // encrypted by better-auth with `secret` above (XChaCha20-Poly1305, key SHA-256 of the secret) before they are
+      // stored; a password sign-in of an account with an app confirmed ends in a pending challenge (a signed
+      // two_factor cookie, 10 minutes), not a session. two-factor.server.ts drives it.
+      twoFactor({
+        issuer: config.SHOP_NAME,
+        twoFactorCookieMaxAge: TWO_FACTOR_CHALLENGE_SECONDS,
+        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+        schema: {
+          user: { fields: { twoFactorEnabled: "two_factor_enabled" } },
+          twoFactor: {
+            modelName: "two_factors",
+            fields: {
+              userId: "user_id",
+              backupCodes: "backup_codes",
+              failedVerificationCount: "failed_verification_count",
+              lockedUntil: "locked_until",
+            },
+          },
+        },
+      }),
+      // A session for someone the shop has verified itself (a passkey): passkeys.server.ts.
+      verifiedSignIn(),
+    ],
     advanced: {
       cookiePrefix: COOKIE_PREFIX,
       useSecureCookies: isHttpsDeployment(),

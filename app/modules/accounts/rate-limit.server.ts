@@ -31,6 +31,10 @@ export const RATE_RULES = {
   resetIp: { max: 10, windowMs: 60 * MINUTE },
   resetEmail: { max: 3, windowMs: 60 * MINUTE },
   passwordChangeUser: { max: 8, windowMs: 15 * MINUTE },
+  // a sign-in's second step (authenticator or backup code) and the password asked again (step-up): like sign-in
+  secondFactorIp: { max: 30, windowMs: 15 * MINUTE },
+  secondFactorUser: { max: 8, windowMs: 15 * MINUTE },
+  confirmUser: { max: 8, windowMs: 15 * MINUTE },
 } satisfies Record<string, RateRule>;
 
 export interface RateResult {
@@ -143,4 +147,7 @@ export const rateKey = {
   resetIp: (ip: string) => `reset:ip:${addressKey(ip)}`,
   resetEmail: (email: string) => `reset:email:${email}`,
   passwordChangeUser: (userId: string) => `password-change:user:${userId}`,
+  secondFactorIp: (ip: string) => `second-factor:ip:${addressKey(ip)}`,
+  secondFactorUser: (userId: string) => `second-factor:user:${userId}`,
+  confirmUser: (userId: string) => `confirm:user:${userId}`,
 };

@@ -14,6 +14,8 @@ import { COOKIE_PREFIX, getAuth } from "./auth.server";
 import { MESSAGES } from "./accounts.schema";
 import { cachedSession, rememberSession } from "./session-cache.server";
 import { loginPath } from "./redirect";
+import { staffSecurity, TWO_STEP_SETUP_PATH } from "./staff-security.server";
+import { TWO_STEP_MESSAGES } from "./two-step.schema";
 
 export interface SessionUser {
   id: string;
@@ -72,6 +74,7 @@ async function lookup(request: Request): Promise<SessionUser | null> {
   const roleId = isAdmin ? (isListedAdmin(user.email) ? OWNER_ROLE_ID : ((user.staffRoleId as string | null | undefined) ?? OWNER_ROLE_ID)) : null;
   const role = roleId ? await staffRole(roleId) : null;
   const confirmed = (result.session as { confirmedAt?: Date | string | null }).confirmedAt;
+  noteLastSeen(result.session as { id: string; lastSeenAt?: Date | string | null });
   const sessionUser: SessionUser = {
     id: user.id,
     email: user.email,
@@ -80,7 +83,7 @@ async function lookup(request: Request): Promise<SessionUser | null> {
     permissions: role?.permissions ?? [],
     sessionId: result.session.id,
     confirmedAt: Math.max(new Date(result.session.createdAt).getTime(), confirmed ? new Date(confirmed).getTime() : 0),
-    secondFactor: await hasSecondFactor(user),
+    secondFactor: await hasSecondFactor(user as { id: string; twoFactorEnabled?: unknown }),
   };
   if (token) rememberSession(token, sessionUser, new Date(result.session.expiresAt).getTime());
   return sessionUser;
@@ -99,9 +102,30 @@ async function staffRole(id: string): Promise<{ id: string; name: string; permis
   return row ? { id: row.id, name: row.name, permissions: parsePermissions(row.permissions) } : null;
 }
 
-/** Has this user a second factor (an authenticator app or a passkey)? Filled in by the two-step sign-in. */
-async function hasSecondFactor(user: Record<string, unknown>): Promise<boolean> {
-  return user.twoFactorEnabled === true || user.twoFactorEnabled === 1;
+/** Has this user a second factor: a confirmed authenticator app (better-auth's flag) or at least one passkey? */
+async function hasSecondFactor(user: { id: string; twoFactorEnabled?: unknown }): Promise<boolean> {
+  if (user.twoFactorEnabled === true || user.twoFactorEnabled === 1) return true;
+  const passkey = await getDb().selectFrom("passkeys").select("id").where("user_id", "=", user.id).limit(1).executeTakeFirst();
+  return !!passkey;
+}
+
+/** sessions.last_seen_at is written at most this often per session (the devices list shows it to the minute or so). */
+export const LAST_SEEN_EVERY_MS = 5 * 60_000;
+
+/**
+ * Notes the session as seen now when its stamp is older than LAST_SEEN_EVERY_MS. Runs only when a session is looked
+ * up (not on the remembered ones: at most every SESSION_CACHE_TTL_MS per session), and writes at most every few
+ * minutes, after the answer, never holding the request up or failing it.
+ */
+function noteLastSeen(session: { id: string; lastSeenAt?: Date | string | null }, now = Date.now()) {
+  const seen = session.lastSeenAt ? new Date(session.lastSeenAt).getTime() : 0;
+  if (now - seen < LAST_SEEN_EVERY_MS) return;
+  void getDb()
+    .updateTable("sessions")
+    .set({ last_seen_at: new Date(now).toISOString() })
+    .where("id", "=", session.id)
+    .execute()
+    .catch(() => undefined);
 }
 
 /** The signed-in user, or null for a visitor. */
@@ -154,7 +178,17 @@ export async function requireAdmin(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
   if (!user) redirectToLogin(request);
   if (!user.isAdmin) throw forbiddenResponse(ACCESS_DENIED_MESSAGE);
+  if (await mustSetUpSecondFactor(user)) throw new Response(null, { status: 302, headers: { Location: TWO_STEP_SETUP_PATH } });
   return user;
+}
+
+/**
+ * The owner requires two-step sign-in of staff (staff-security.server.ts) and this member of staff has no second
+ * factor yet. Read only for staff without one, so it costs nothing on anyone else's request.
+ */
+async function mustSetUpSecondFactor(user: SessionUser): Promise<boolean> {
+  if (!user.isAdmin || user.secondFactor) return false;
+  return (await staffSecurity(getDb())).requireTwoStep;
 }
 
 /** Admin actions: checks the origin, then answers anyone but an admin (visitor included) with 403 'Admin access required'. */
@@ -162,6 +196,7 @@ export async function requireAdminAction(request: Request): Promise<SessionUser>
   assertSameOrigin(request);
   const user = await getSessionUser(request);
   if (!user?.isAdmin) throw forbiddenResponse(ADMIN_ACCESS_REQUIRED);
+  if (await mustSetUpSecondFactor(user)) throw forbiddenResponse(TWO_STEP_MESSAGES.setupRequired);
   return user;
 }
 
@@ -217,4 +252,65 @@ export function isSameOrigin(request: Request): boolean {
  */
 export function assertSameOrigin(request: Request): void {
   if (!isSameOrigin(request)) throw forbiddenResponse(MESSAGES.crossSite);
+}
+
+// --- step-up (docs/decisions/059) ---
+
+/** A sensitive action needs a proof (the sign-in, or the password or a passkey asked again) younger than this. */
+export const STEP_UP_WINDOW_MS = 10 * 60_000;
+
+/** Did this person prove it was them within STEP_UP_WINDOW_MS? */
+export function isRecentlyConfirmed(user: SessionUser, now: number = Date.now()): boolean {
+  return now - user.confirmedAt <= STEP_UP_WINDOW_MS;
+}
+
+/** The page that asks for the password or a passkey again, and comes back to `returnTo`. */
+export function confirmPath(returnTo: string): string {
+  return `/auth/confirm?redirect=${encodeURIComponent(returnTo)}`;
+}
+
+/** The refusal of a sensitive action whose proof is too old: nothing changed, and where to confirm. */
+export interface ConfirmationRequired {
+  ok: false;
+  error: string;
+  fieldErrors: Record<string, string>;
+  /** /auth/confirm?redirect=<the page>: confirm there, then do it again */
+  confirm: string;
+}
+
+export function confirmationRequired(returnTo: string): ConfirmationRequired {
+  return { ok: false, error: TWO_STEP_MESSAGES.confirmNeeded, fieldErrors: {}, confirm: confirmPath(returnTo) };
+}
+
+/**
+ * Step-up for a sensitive loader or action (a refund, a gift card issued or cancelled, a role changed, a backup or all
+ * customers' data downloaded, payment or delivery settings changed): passes when the person proved it was them within
+ * the last 10 minutes. Otherwise a page or download (GET) is redirected to /auth/confirm, which comes back to it; an
+ * action is answered 403 with the refusal body and `confirm` (the page shows the message with a link), nothing changed.
+ * `returnTo` is where to come back to (default: the page asked for; for an action, the page it was posted from).
+ */
+export function requireRecentConfirmation(request: Request, user: SessionUser, options: { returnTo?: string; now?: number } = {}): void {
+  if (isRecentlyConfirmed(user, options.now)) return;
+  const method = request.method.toUpperCase();
+  const returnTo = options.returnTo ?? (method === "GET" || method === "HEAD" ? requestedPage(request) : postedFrom(request));
+  if (method === "GET" || method === "HEAD") throw new Response(null, { status: 302, headers: { Location: confirmPath(returnTo) } });
+  throw Response.json(confirmationRequired(returnTo), { status: 403, statusText: "Forbidden", headers: { "Cache-Control": "no-store" } });
+}
+
+/** The shop page a form was posted from (its Referer when it's this shop's), else the action's own page. */
+export function postedFrom(request: Request): string {
+  const own = new URL(request.url);
+  const referer = request.headers.get("referer");
+  if (referer) {
+    try {
+      const url = new URL(referer);
+      if (url.origin === own.origin || url.origin === new URL(env().PUBLIC_BASE_URL).origin) return url.pathname + url.search;
+    } catch {
+      // not a URL: the action's page
+    }
+  }
+  own.searchParams.delete("index");
+  own.searchParams.delete("_routes");
+  const search = own.searchParams.toString();
+  return own.pathname.replace(/\.data$/, "") + (search ? `?${search}` : "");
 }
