@@ -29,7 +29,7 @@ export const action = adminAction(
       return CATEGORY_MESSAGES.deleted(name, moved);
     },
   },
-  { permission: "products.edit", failure: { add: CATEGORY_MESSAGES.failedAdd, delete: CATEGORY_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
+  { permission: "products.edit", record: { type: "category", find: "name" }, failure: { add: CATEGORY_MESSAGES.failedAdd, delete: CATEGORY_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
 );
 
 export function meta() {

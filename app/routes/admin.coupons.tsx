@@ -45,7 +45,7 @@ export const action = adminAction(
     toggle: async (db, { id, isActive }) => (await setCouponActive(db, id, isActive), isActive ? COUPON_ADMIN_MESSAGES.activated : COUPON_ADMIN_MESSAGES.deactivated),
     delete: async (db, { id }) => (await deleteCoupon(db, id), COUPON_ADMIN_MESSAGES.deleted),
   },
-  { permission: "coupons", failure: { save: COUPON_ADMIN_MESSAGES.failedSave, toggle: COUPON_ADMIN_MESSAGES.failedStatus, delete: COUPON_ADMIN_MESSAGES.failedDelete } },
+  { permission: "coupons", record: { type: "coupon", find: "code" }, failure: { save: COUPON_ADMIN_MESSAGES.failedSave, toggle: COUPON_ADMIN_MESSAGES.failedStatus, delete: COUPON_ADMIN_MESSAGES.failedDelete } },
 );
 
 export function meta() {

@@ -65,7 +65,7 @@ export const action = adminAction(
       return "Backup started: it appears in the list when it is complete";
     },
   },
-  { permission: "data", failure: { backup: "Failed to start the backup" } },
+  { permission: "data", record: { backup: { type: "backup", id: () => null, outside: true } }, failure: { backup: "Failed to start the backup" } },
 );
 
 export function meta() {

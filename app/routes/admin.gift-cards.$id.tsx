@@ -68,7 +68,7 @@ export const action = adminAction(
     "send-now": (db, { id, ...input }, { admin }) => changeGiftCardRecipient(db, id, input, { actor: { kind: "admin", id: admin.id }, sendNow: true }),
     resend: (db, { id, recipientEmail, sent }, { admin }) => resendGiftCardEmail(db, id, { recipientEmail, seenCount: sent }, { actor: { kind: "admin", id: admin.id } }),
   },
-  { permission: "gift-cards", failure: { cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, recipient: GIFT_CARD_ADMIN_TEXT.failedRecipient, "send-now": GIFT_CARD_ADMIN_TEXT.failedSend, resend: GIFT_CARD_ADMIN_TEXT.failedSend } },
+  { permission: "gift-cards", record: { cancel: "gift-card", recipient: "gift-card", "send-now": { type: "gift-card", outside: true }, resend: { type: "gift-card", outside: true } }, failure: { cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, recipient: GIFT_CARD_ADMIN_TEXT.failedRecipient, "send-now": GIFT_CARD_ADMIN_TEXT.failedSend, resend: GIFT_CARD_ADMIN_TEXT.failedSend } },
 );
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -46,7 +46,7 @@ export const action = adminAction(
       return n === 0 ? "No unread messages" : `${n} ${n === 1 ? "message" : "messages"} marked as read`;
     },
   },
-  { permission: "customers", failure: { read: "Failed to update the message", unread: "Failed to update the message", readAll: "Failed to update the messages" } },
+  { permission: "customers", record: { read: "message", unread: "message", readAll: null }, failure: { read: "Failed to update the message", unread: "Failed to update the message", readAll: "Failed to update the messages" } },
 );
 
 export function meta() {

@@ -69,7 +69,7 @@ const handle = adminAction(
     send: async (db, { id }, { admin }) => M.queued(await queueAnnouncement(db, id, admin.id)),
     retry: async (db, { id }) => (await retryFailed(db, id), M.retried),
   },
-  { permission: "marketing", failure: { save: M.failedSave, test: M.failedTest, send: M.failedSend, retry: M.failedRetry } },
+  { permission: "marketing", record: { save: "announcement", test: { type: "announcement", outside: true }, send: "announcement", retry: "announcement" }, failure: { save: M.failedSave, test: M.failedTest, send: M.failedSend, retry: M.failedRetry } },
 );
 
 /** A new draft, once saved, continues on its own page (a redirect, with or without JavaScript). */

@@ -53,7 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const action = adminAction(
   announcementListIntent,
   { delete: async (db, { id }) => (await deleteAnnouncement(db, id), ANNOUNCEMENT_MESSAGES.deleted) },
-  { permission: "marketing", failure: { delete: ANNOUNCEMENT_MESSAGES.failedDelete } },
+  { permission: "marketing", record: "announcement", failure: { delete: ANNOUNCEMENT_MESSAGES.failedDelete } },
 );
 
 export function meta() {

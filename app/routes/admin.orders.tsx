@@ -116,6 +116,7 @@ export const action = adminAction(
       delete: "orders.money",
     },
     failure: {
+    record: { status: { type: "order", outside: true }, payment: { type: "order", outside: true }, update: { type: "order", outside: true }, email: { type: "order", outside: true }, delete: "order", book: { type: "order", outside: true }, cancelBooking: { type: "order", outside: true }, bookAll: { type: "order", id: () => null, outside: true } },
       status: ORDER_ADMIN_MESSAGES.failedStatus,
       payment: ORDER_ADMIN_MESSAGES.failedPayment,
       update: ORDER_ADMIN_MESSAGES.failedUpdate,

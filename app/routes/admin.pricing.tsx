@@ -45,7 +45,7 @@ export const action = adminAction(
     add: async (db, input) => (await addTier(db, input), TIER_MESSAGES.added),
     delete: async (db, { id }) => (await deleteTier(db, id), TIER_MESSAGES.deleted),
   },
-  { permission: "products.edit", failure: { add: TIER_MESSAGES.failedAdd, delete: TIER_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
+  { permission: "products.edit", record: { add: { type: "product", id: "productId" }, delete: { type: "product", partOf: "tier" } }, failure: { add: TIER_MESSAGES.failedAdd, delete: TIER_MESSAGES.failedDelete }, storefront: ["add", "delete"] },
 );
 
 export function meta() {

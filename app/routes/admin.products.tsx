@@ -41,7 +41,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const action = adminAction(
   productListIntent,
   { delete: async (db, { id }) => (await deleteProduct(db, id), PRODUCT_MESSAGES.deleted) },
-  { permission: "products.edit", failure: { delete: PRODUCT_MESSAGES.deleteFailed }, storefront: ["delete"] },
+  { permission: "products.edit", record: "product", failure: { delete: PRODUCT_MESSAGES.deleteFailed }, storefront: ["delete"] },
 );
 
 export function meta() {

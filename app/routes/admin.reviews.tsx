@@ -36,7 +36,7 @@ export const action = adminAction(
     delete: async (db, { id }) => (await deleteReview(db, id), REVIEW_ADMIN_MESSAGES.deleted),
   },
   // The product page shows the reviews and their average: both changes reach visitors at once.
-  { permission: "reviews", failure: { update: REVIEW_ADMIN_MESSAGES.failedUpdate, delete: REVIEW_ADMIN_MESSAGES.failedDelete }, storefront: ["update", "delete"] },
+  { permission: "reviews", record: "review", failure: { update: REVIEW_ADMIN_MESSAGES.failedUpdate, delete: REVIEW_ADMIN_MESSAGES.failedDelete }, storefront: ["update", "delete"] },
 );
 
 export function meta() {

@@ -41,7 +41,7 @@ export const action = adminAction(
     },
     product: async (db, input) => (await setProductSampling(db, input), M.productSaved),
   },
-  { permission: "products.edit", failure: { settings: M.failed, product: M.failed }, storefront: ["settings", "product"] },
+  { permission: "products.edit", record: { settings: { type: "settings", id: () => "samples" }, product: { type: "product", id: "productId" } }, failure: { settings: M.failed, product: M.failed }, storefront: ["settings", "product"] },
 );
 
 export function meta() {

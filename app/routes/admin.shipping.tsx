@@ -1,3 +1,4 @@
+import { inTransaction } from "~/db/in-transaction.server";
 import { z } from "zod";
 import type { Route } from "./+types/admin.shipping";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -81,13 +82,14 @@ export const action = adminAction(
     deleteRule: async (db, { id }) => (await deleteRule(db, id), M.ruleDeleted),
     // Read and written together: an amount left empty keeps what is stored (see deliverySettingsOf).
     saveDelivery: (db, input) =>
-      db.transaction().execute(async (trx) => {
+      inTransaction(db, async (trx) => {
         await saveDeliverySettings(trx, deliverySettingsOf(input, await loadDeliverySettings(trx)));
         return D.saved;
       }),
   },
   {
     permission: "settings",
+    record: { saveZone: { type: "zone", find: "name" }, deleteZone: "zone", saveRule: { type: "zone", id: "zoneId" }, deleteRule: { type: "zone", partOf: "rule" }, saveDelivery: { type: "settings", id: () => "delivery" } },
     failure: { saveZone: M.failedSaveZone, deleteZone: M.failedDeleteZone, saveRule: M.failedSaveRule, deleteRule: M.failedDeleteRule, saveDelivery: D.failedSave },
     // The terms and the checkout read zones and rates: every change reaches visitors at once. Delivery settings are
     // read by checkout and booking only, which no cached page shows: nothing to tell.

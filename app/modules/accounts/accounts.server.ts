@@ -1,3 +1,4 @@
+import { inTransaction } from "~/db/in-transaction.server";
 import { forgetAllSessions, forgetUserSessions } from "./session-cache.server";
 import { randomBytes } from "node:crypto";
 import { APIError } from "better-auth/api";
@@ -202,7 +203,7 @@ export async function updateEmailPreferences(
     await setMarketingConsent(trx, { userId, granted: input.emailMarketing, source: "profile", wording: marketingConsentWording(env().SHOP_NAME), now });
     return getEmailPreferences(trx, userId);
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 // --- administration (scripts/create-admin.ts) ---

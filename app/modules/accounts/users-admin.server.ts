@@ -1,3 +1,4 @@
+import { inTransaction } from "~/db/in-transaction.server";
 import { forgetUserSessions } from "./session-cache.server";
 import { sql, type ExpressionBuilder } from "kysely";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
@@ -121,7 +122,7 @@ async function findUser(db: Queryable, id: string) {
  * serial anyway), then counts admins and changes the user.
  */
 async function withAdminRoleLock<T>(db: DB, fn: (trx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const now = new Date().toISOString();
     await trx
       .insertInto("settings")

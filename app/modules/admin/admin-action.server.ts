@@ -8,6 +8,9 @@ import { fieldsOf, readForm } from "~/utils/request.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 import type { AdminSuccess } from "./admin-result";
+import { requestInfoContext } from "~/context";
+import { runAudited } from "~/modules/activity/audit.server";
+import { intentWords, resolveRecord, type RecordDeclaration } from "./admin-audit.server";
 
 /**
  * Every admin action, one shape (DESIGN.md "Admin area"): a form names its `intent`; the dispatcher
@@ -43,6 +46,11 @@ export interface AdminActionOptions<S extends z.ZodType> {
   permission?: Permission | { [K in IntentOf<S>]: Permission };
   /** the spec's failure message per intent (e.g. 'Failed to delete product') for unexpected errors */
   failure: { [K in IntentOf<S>]: string };
+  /**
+   * the record the intents change, for the activity log (docs/decisions/060): a record type (its id the input's `id`),
+   * { type, id?, partOf?, find?, outside? }, or one per intent (null: no one record, the entry has its summary alone)
+   */
+  record?: RecordDeclaration<z.infer<S>> | { [K in IntentOf<S>]: RecordDeclaration<Extract<z.infer<S>, { intent: K }>> };
   /** intents that change what the storefront shows */
   storefront?: ReadonlyArray<IntentOf<S>>;
   /** body limit for forms with files (the product form); default: the form limit */
@@ -55,7 +63,7 @@ export interface AdminActionOptions<S extends z.ZodType> {
 }
 
 export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, handlers: AdminHandlers<S>, options: AdminActionOptions<S>) {
-  const action = async ({ request }: { request: Request }) => {
+  const action = async ({ request, context }: { request: Request; context?: { get: (c: typeof requestInfoContext) => { ip: string } } }) => {
     let admin = await requireAdminAction(request);
     const form = await readForm(request, { maxBytes: options.maxBytes });
     const fields = fieldsOf(form);
@@ -77,7 +85,13 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
     const handler = handlers[intent] as (db: DB, input: z.infer<S>, context: AdminActionContext) => Promise<AdminHandlerResult>;
     let result: AdminHandlerResult;
     try {
-      result = await handler(getDb(), input, { admin, form });
+      // The change and its activity-log entry in one transaction (docs/decisions/060).
+      const path = new URL(request.url).pathname;
+      const target = await resolveRecord(options.record, intent, input as Record<string, unknown>, getDb());
+      const who = { actor: { id: admin.id, email: admin.email }, ip: context?.get(requestInfoContext).ip ?? null };
+      const describe = (r: AdminHandlerResult) => (typeof r === "string" ? { message: r } : r);
+      const kind = `${target.type ?? path.split("/").filter(Boolean).slice(1).join("-")}.${intent}`;
+      result = await runAudited(getDb(), who, { ...target, kind, describe, doing: intentWords(intent) }, (db) => handler(db, input, { admin, form }));
     } catch (error) {
       if (error instanceof DomainError) return error.toFormError();
       logger.error({ err: error, intent, path: new URL(request.url).pathname }, "admin action failed");

@@ -1,3 +1,4 @@
+import { inTransaction } from "~/db/in-transaction.server";
 import { sql } from "kysely";
 import { refreshProductSummaries, syncSingleSize } from "./sizes.server";
 import { containsInsensitive, isUniqueViolation, type Queryable, type Trx } from "~/db/db.server";
@@ -316,8 +317,7 @@ export async function saveProduct(
     await refreshProductSummaries(trx, [id]);
   };
   try {
-    if (db.isTransaction) await write(db as Trx);
-    else await db.transaction().execute(write);
+    await inTransaction(db, write);
   } catch (error) {
     if (isUniqueViolation(error, /sku/i)) {
       // another save took a SKU between the check and this write (it committed first): name its product now (a

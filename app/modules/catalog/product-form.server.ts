@@ -50,6 +50,7 @@ export const productFormAction = adminAction(
   },
   {
     permission: "products.edit",
+    record: { type: "product", find: "slug", outside: true },
     failure: { save: PRODUCT_MESSAGES.saveFailed, saveSizes: PRODUCT_MESSAGES.saveFailed },
     storefront: ["save", "saveSizes"],
     maxBytes: MAX_UPLOAD_BYTES,

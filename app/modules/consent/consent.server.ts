@@ -9,6 +9,7 @@
  * - listConsents: a person's rows, oldest first (Admin → Users; the "download my data" export).
  * - consentLogCsvStream: the whole log as a CSV for the owner, streamed in time order a batch at a time.
  */
+import { inTransaction } from "~/db/in-transaction.server";
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
@@ -49,10 +50,6 @@ export interface ConsentInput {
   now?: Date;
 }
 
-/** Runs `fn` in the caller's transaction, or in a new one. */
-function inTransaction<T>(db: Queryable, fn: (trx: Queryable) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db as Trx) : db.transaction().execute(fn);
-}
 
 /** Writes one row of the log. */
 export async function recordConsent(db: Queryable, input: ConsentInput): Promise<ConsentRecord> {

@@ -23,7 +23,8 @@ import { checkRecipientChange, checkResendAddress, type RecipientCheck } from ".
 import { claimLapsedBefore, sendClaimedCardEmail } from "./gift-card-sales.server";
 import { openCode } from "./gift-card-seal.server";
 import { giftCardState } from "./gift-card-state.logic";
-import { GIFT_CARD_ADMIN_MESSAGES, inTransaction, type Actor } from "./gift-cards.server";
+import { GIFT_CARD_ADMIN_MESSAGES, type Actor } from "./gift-cards.server";
+import { inTransaction } from "~/db/in-transaction.server";
 
 export const GIFT_CARD_EMAIL_MESSAGES = {
   justSent: "This card's e-mail has just gone; use Resend",

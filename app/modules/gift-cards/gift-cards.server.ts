@@ -5,6 +5,7 @@
  * concurrency, as for coupons (coupons.server.ts) and stock (order-stock.server.ts): on PostgreSQL a second UPDATE of
  * the same card waits for the first and re-checks its WHERE on the new balance; SQLite has one writer at a time.
  */
+import { inTransaction } from "~/db/in-transaction.server";
 import { sql } from "kysely";
 import { containsInsensitive, isUniqueViolation, type Queryable, type Trx } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
@@ -16,11 +17,6 @@ import { formatGiftCardCode, lastFourOf } from "./gift-card-code.logic";
 import { hashGiftCardCode, newGiftCardCode } from "./gift-card-code.server";
 import { sealCode } from "./gift-card-seal.server";
 
-/** Runs fn in the caller's transaction, or opens one (as orders' inTransaction; not imported: orders import this). */
-export async function inTransaction<T>(db: Queryable, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return fn(db as Trx);
-  return db.transaction().execute(fn);
-}
 
 export interface Actor {
   kind: "user" | "admin" | "system";

@@ -8,6 +8,7 @@
  * If the transaction rolls back, the increment rolls back with it and the number is given to the next payment: no
  * gap. The unique index on orders.invoice_number makes a duplicate impossible whatever happens.
  */
+import { inTransaction } from "~/db/in-transaction.server";
 import { sql } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
 
@@ -74,5 +75,5 @@ export async function numberUninvoicedPaidOrders(db: Queryable): Promise<number>
     await trx.updateTable("invoice_counter").set({ next_number: first + count }).where("id", "=", 1).execute();
     return count;
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }

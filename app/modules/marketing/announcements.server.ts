@@ -7,6 +7,7 @@
  * announcement as sending; the sender job (announcement-sender.server.ts) then works through them a few at a time,
  * in whichever process holds its lease, so a restart resumes where it stopped and nobody is written to twice.
  */
+import { inTransaction } from "~/db/in-transaction.server";
 import { sql } from "kysely";
 import type { DB, Queryable } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
@@ -263,7 +264,7 @@ export async function sendAnnouncementTest(db: DB, id: string, admin: { id: stri
  * the sender job does the rest. A second press (another tab, another admin) finds it no longer a draft: 409.
  */
 export async function queueAnnouncement(db: DB, id: string, adminId: string, now = new Date()): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const a = await requireAnnouncement(trx, id);
     if (a.status !== "draft") throw new DomainError(M.notDraft, 409);
     const marked = await trx
@@ -295,7 +296,7 @@ export async function queueAnnouncement(db: DB, id: string, adminId: string, now
 
 /** The recipients the mail server refused go back in the queue (they never received it); the sender picks them up. */
 export async function retryFailed(db: DB, id: string, now = new Date()): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const a = await requireAnnouncement(trx, id);
     if (a.status === "draft") throw new DomainError(M.notSending, 409);
     const again = await trx

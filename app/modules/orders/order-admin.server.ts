@@ -32,7 +32,7 @@ import {
 import type { OrderEditInput } from "./order-admin.schema";
 import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server";
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
-import { inTransaction } from "./order-payment.server";
+import { inTransaction } from "~/db/in-transaction.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { reclaimGiftCardsOfOrder, returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
 import { cancelSoldGiftCardsOfOrder, issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";

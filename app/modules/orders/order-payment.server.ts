@@ -1,3 +1,4 @@
+import { inTransaction } from "~/db/in-transaction.server";
 import type { Queryable, Trx } from "~/db/db.server";
 import { confirmCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
 import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
@@ -12,11 +13,6 @@ import { issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server"
  * The coupon bookkeeping happens in the same transaction as the status change (docs/decisions/002).
  */
 
-/** Runs fn in the caller's transaction, or opens one. */
-export async function inTransaction<T>(db: Queryable, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return fn(db as Trx);
-  return db.transaction().execute(fn);
-}
 
 /** A payment that was applied, with what it did to stock. */
 export interface PaidOrder {

@@ -9,7 +9,7 @@ import { lineNameSql } from "~/modules/catalog/sizes.server";
 import { isPostgres, isUniqueViolation, type Queryable, type Trx } from "~/db/db.server";
 import type { ReturnKind, ReturnStatus } from "~/db/schema";
 import { formatCreditNoteNumber, creditNotePath } from "~/modules/invoices/credit-note.logic";
-import { inTransaction } from "~/modules/orders/order-payment.server";
+import { inTransaction } from "~/db/in-transaction.server";
 import { isOrderId, type Viewer } from "~/modules/orders/order-read.server";
 import { env, type Env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";

@@ -1,3 +1,4 @@
+import { inTransaction } from "~/db/in-transaction.server";
 import { isUniqueViolation, type DB, type Queryable, type Trx } from "~/db/db.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
@@ -66,7 +67,7 @@ async function lockZone(trx: Trx, zoneId: string): Promise<void> {
  */
 export async function saveZone(db: DB, input: ZoneSaveInput): Promise<{ created: boolean; id: string }> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(db, async (trx) => {
       const id = input.id ?? newId();
       if (input.id) await lockZone(trx, input.id);
       const sameName = await trx
@@ -110,7 +111,7 @@ export async function saveZone(db: DB, input: ZoneSaveInput): Promise<{ created:
 
 /** Deletes a zone, its rules and its provinces; orders that shipped with it keep their delivery charge. */
 export async function deleteZone(db: DB, id: string): Promise<{ name: string }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const zone = await trx.selectFrom("shipping_zones").select("name").where("id", "=", id).executeTakeFirst();
     if (!zone) throw new DomainError(M.zoneGone, 404);
     await trx.deleteFrom("shipping_zone_provinces").where("zone_id", "=", id).execute();
@@ -125,7 +126,7 @@ export async function deleteZone(db: DB, id: string): Promise<{ name: string }> 
  * zone is refused naming that rule, and nothing changes. Moving a rule to another zone is not offered.
  */
 export async function saveRule(db: DB, input: RuleSaveInput): Promise<{ created: boolean; id: string }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     let zoneId = input.zoneId;
     if (input.id) {
       const rule = await trx.selectFrom("shipping_rules").select("zone_id").where("id", "=", input.id).executeTakeFirst();

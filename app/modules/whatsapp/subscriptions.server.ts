@@ -10,6 +10,7 @@
  * while updates are on, for their number; withdrawn on its own, and with every way of stopping updates (STOP stops
  * both), or when the updates move to another number (the consent named the old one).
  */
+import { inTransaction } from "~/db/in-transaction.server";
 import type { Queryable, Trx } from "~/db/db.server";
 import type { ConsentSource } from "~/db/schema";
 import { recordConsent } from "~/modules/consent/consent.server";
@@ -25,9 +26,6 @@ export interface WhatsappSubscription {
   optedOutAt: string | null;
 }
 
-function inTransaction<T>(db: Queryable, fn: (trx: Queryable) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db as Trx) : db.transaction().execute(fn);
-}
 
 export async function whatsappSubscription(db: Queryable, userId: string): Promise<WhatsappSubscription | null> {
   const row = await db.selectFrom("whatsapp_subscriptions").select(["phone", "opted_in_at", "opted_out_at", "marketing_opted_in_at"]).where("user_id", "=", userId).executeTakeFirst();

@@ -8,6 +8,7 @@
  *   the items whose price dropped or that came back since they last knew; each item's "last known" is moved on in the
  *   same conditional update that claims it, so an item is never told twice for one change.
  */
+import { inTransaction } from "~/db/in-transaction.server";
 import type { Queryable } from "~/db/db.server";
 import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { summarySelect, toSummary, type ProductSummary } from "~/modules/catalog/catalog.server";
@@ -137,7 +138,7 @@ export async function setWishlistAlerts(db: Queryable, user: { id: string; email
     }
     return changed;
   };
-  return db.isTransaction ? run(db) : db.transaction().execute(run);
+  return inTransaction(db, run);
 }
 
 /** The signed "turn wishlist e-mails off" address (the e-mail's footer and its List-Unsubscribe header). */

@@ -1,0 +1,200 @@
+/**
+ * The activity log's pure rules (browser-safe, no I/O): what the records are called and where their pages are, and the
+ * change between two snapshots of a record as "field: before → after" (docs/decisions/060).
+ */
+
+/** The records an admin change can be about; each has a snapshot in activity-records.server.ts and a page here. */
+export const RECORD_TYPES = [
+  "product",
+  "order",
+  "coupon",
+  "gift-card",
+  "review",
+  "zone",
+  "settings",
+  "category",
+  "announcement",
+  "return",
+  "message",
+  "user",
+  "staff-role",
+  "backup",
+  "import",
+  "export",
+  "privacy-request",
+] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export const RECORD_LABELS: Record<RecordType, string> = {
+  product: "Product",
+  order: "Order",
+  coupon: "Coupon",
+  "gift-card": "Gift card",
+  review: "Review",
+  zone: "Delivery zone",
+  settings: "Settings",
+  category: "Category",
+  announcement: "Announcement",
+  return: "Return",
+  message: "Message",
+  user: "User",
+  "staff-role": "Staff role",
+  backup: "Backup",
+  import: "Product import",
+  export: "Export",
+  "privacy-request": "Data request",
+};
+
+export function isRecordType(value: string): value is RecordType {
+  return (RECORD_TYPES as readonly string[]).includes(value);
+}
+
+const SETTINGS_PAGES: Record<string, string> = {
+  delivery: "/admin/shipping",
+  samples: "/admin/samples",
+  gift_card_sales: "/admin/gift-cards",
+};
+
+/** The admin page of a record, or null when it has none (an export, a deleted backup). */
+export function recordHref(type: string | null, id: string | null): string | null {
+  if (!type) return null;
+  const q = (path: string, value: string) => `${path}?q=${encodeURIComponent(value)}`;
+  switch (type) {
+    case "product":
+      return id ? `/admin/products/edit/${encodeURIComponent(id)}` : "/admin/products";
+    case "order":
+      return id ? q("/admin/orders", id.slice(0, 8)) + "&status=all" : "/admin/orders";
+    case "coupon":
+      return "/admin/coupons";
+    case "gift-card":
+      return id ? `/admin/gift-cards/${encodeURIComponent(id)}` : "/admin/gift-cards";
+    case "review":
+      return "/admin/reviews";
+    case "zone":
+      return "/admin/shipping";
+    case "settings":
+      return (id && SETTINGS_PAGES[id]) || null;
+    case "category":
+      return "/admin/categories";
+    case "announcement":
+      return id ? `/admin/marketing/${encodeURIComponent(id)}` : "/admin/marketing";
+    case "return":
+      return id ? `/admin/returns/${encodeURIComponent(id)}` : "/admin/returns";
+    case "message":
+      return "/admin/inbox";
+    case "user":
+      return id ? q("/admin/users", id) : "/admin/users";
+    case "staff-role":
+    case "backup":
+      return "/admin/data";
+    case "import":
+      return "/admin/products/import";
+    case "privacy-request":
+      return "/admin/privacy";
+    default:
+      return null;
+  }
+}
+
+/** A value in a snapshot once flattened: what a table cell can show. */
+export type Flat = string | number | boolean | null;
+export type Snapshot = Record<string, unknown>;
+
+/** Fields that change with every write and say nothing to a reader. */
+const NOISE = new Set(["updated_at"]);
+
+/**
+ * A snapshot as one level of "path: value": nested objects and arrays (a product's sizes, an order's lines, a settings
+ * JSON) become "sizes › 50 ml › price_cents". Text that holds JSON (an order's address) is read as JSON.
+ */
+export function flatten(value: unknown, prefix = "", out: Record<string, Flat> = {}): Record<string, Flat> {
+  if (typeof value === "string" && /^\s*[[{]/.test(value)) {
+    try {
+      return flatten(JSON.parse(value), prefix, out);
+    } catch {
+      // not JSON after all: kept as text
+    }
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Array.isArray(value) ? value.map((v, i) => [childKey(v, i), v] as const) : Object.entries(value);
+    if (entries.length === 0 && prefix) out[prefix] = Array.isArray(value) ? "(none)" : "(empty)";
+    for (const [key, v] of entries) {
+      if (NOISE.has(key)) continue;
+      flatten(v, prefix ? `${prefix} › ${key}` : key, out);
+    }
+    return out;
+  }
+  if (prefix) out[prefix] = value === undefined ? null : (value as Flat);
+  return out;
+}
+
+/** A list item's name in a path: its own `key` (the snapshot names it), else its position. */
+function childKey(v: unknown, i: number): string {
+  if (v && typeof v === "object" && "key" in v && (typeof v.key === "string" || typeof v.key === "number")) return String(v.key);
+  return String(i + 1);
+}
+
+function withoutKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutKeys);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "key").map(([k, v]) => [k, withoutKeys(v)]));
+  return value;
+}
+
+export interface Change {
+  before: Record<string, Flat> | null;
+  after: Record<string, Flat> | null;
+}
+
+/**
+ * What changed between two snapshots, only the fields that differ: a created record has no "before", a deleted one
+ * no "after" (their values are kept whole, so a deleted coupon can still be read).
+ */
+export function changeBetween(before: Snapshot | null, after: Snapshot | null): Change {
+  const b = before ? flatten(withoutKeys(before)) : null;
+  const a = after ? flatten(withoutKeys(after)) : null;
+  if (!b || !a) return { before: b, after: a };
+  const changedBefore: Record<string, Flat> = {};
+  const changedAfter: Record<string, Flat> = {};
+  for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    const was = key in b ? b[key]! : null;
+    const now = key in a ? a[key]! : null;
+    if (!sameValue(was, now)) {
+      if (key in b) changedBefore[key] = was;
+      if (key in a) changedAfter[key] = now;
+    }
+  }
+  return { before: changedBefore, after: changedAfter };
+}
+
+/** SQLite's 1/0 and PostgreSQL's true/false are the same value. */
+function sameValue(a: Flat, b: Flat): boolean {
+  if (a === b) return true;
+  if (typeof a === "boolean" || typeof b === "boolean") return Number(a) === Number(b) && a !== null && b !== null;
+  return false;
+}
+
+export function isEmptyChange(change: Change): boolean {
+  return change.before !== null && change.after !== null && Object.keys(change.before).length === 0 && Object.keys(change.after).length === 0;
+}
+
+export interface ChangeRow {
+  field: string;
+  before: string;
+  after: string;
+}
+
+/** The rows of an entry's changes table (field, before, after), from its stored before/after. */
+export function changeRows(before: unknown, after: unknown): ChangeRow[] {
+  const b = (before && typeof before === "object" ? before : {}) as Record<string, unknown>;
+  const a = (after && typeof after === "object" ? after : {}) as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+  return keys.map((field) => ({ field: field.replaceAll("_", " "), before: shown(b, field), after: shown(a, field) }));
+}
+
+function shown(values: Record<string, unknown>, field: string): string {
+  if (!(field in values)) return "—";
+  const v = values[field];
+  if (v === null || v === undefined) return "(empty)";
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
