@@ -5,12 +5,13 @@
  */
 import type { Route } from "./+types/admin.consents[.]csv";
 import { getDb } from "~/db/db.server";
-import { requirePermission } from "~/modules/accounts/session.server";
+import { requirePermission, requireRecentConfirmation } from "~/modules/accounts/session.server";
 import { consentLogCsvStream, consentLogFilename } from "~/modules/consent/consent.server";
 import { env } from "~/utils/env.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, "data");
+  // every customer's data in one file: the password or a passkey again after 10 minutes (step-up, decision 059)
+  requireRecentConfirmation(request, await requirePermission(request, "data"));
   return new Response(consentLogCsvStream(getDb()), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -6,12 +6,13 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import type { Route } from "./+types/admin.data.backups.$name";
-import { requirePermission } from "~/modules/accounts/session.server";
+import { requirePermission, requireRecentConfirmation } from "~/modules/accounts/session.server";
 import { backupDirectory, findBackup } from "~/modules/backups/backup-files.server";
 import { env } from "~/utils/env.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requirePermission(request, "data");
+  // every customer's data in one file: the password or a passkey again after 10 minutes (step-up, decision 059)
+  requireRecentConfirmation(request, await requirePermission(request, "data"));
   const found = await findBackup(backupDirectory(env()), params.name ?? "");
   if (found === "bad-name") return new Response("Not a backup archive name", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   if (found === "missing") return new Response("No such backup (deleted by the retention?)", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });

@@ -4,6 +4,7 @@
  * recipient and day corrected or sent now while it has not gone, sent again once it has, each change with who and when.
  * The role is checked by the loader and the action.
  */
+import { useCan } from "~/components/admin/use-admin-permissions";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/admin.gift-cards.$id";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -68,7 +69,7 @@ export const action = adminAction(
     "send-now": (db, { id, ...input }, { admin }) => changeGiftCardRecipient(db, id, input, { actor: { kind: "admin", id: admin.id }, sendNow: true }),
     resend: (db, { id, recipientEmail, sent }, { admin }) => resendGiftCardEmail(db, id, { recipientEmail, seenCount: sent }, { actor: { kind: "admin", id: admin.id } }),
   },
-  { permission: "gift-cards", record: { cancel: "gift-card", recipient: "gift-card", "send-now": { type: "gift-card", outside: true }, resend: { type: "gift-card", outside: true } }, failure: { cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, recipient: GIFT_CARD_ADMIN_TEXT.failedRecipient, "send-now": GIFT_CARD_ADMIN_TEXT.failedSend, resend: GIFT_CARD_ADMIN_TEXT.failedSend } },
+  { permission: "gift-cards", sensitive: ["cancel"], record: { cancel: "gift-card", recipient: "gift-card", "send-now": { type: "gift-card", outside: true }, resend: { type: "gift-card", outside: true } }, failure: { cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, recipient: GIFT_CARD_ADMIN_TEXT.failedRecipient, "send-now": GIFT_CARD_ADMIN_TEXT.failedSend, resend: GIFT_CARD_ADMIN_TEXT.failedSend } },
 );
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -78,6 +79,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
 type Entry = Route.ComponentProps["loaderData"]["ledger"][number];
 
 export default function GiftCard({ loaderData: { card, ledger, email, changes } }: Route.ComponentProps) {
+  // the order a card was bought or spent on opens for those who may see orders
+  const ordersAccess = useCan("orders.view");
   const columns: Column<Entry>[] = [
     { header: "When", cell: (e) => e.when, className: "whitespace-nowrap" },
     {
@@ -85,7 +88,7 @@ export default function GiftCard({ loaderData: { card, ledger, email, changes } 
       cell: (e) => (
         <span className="block">
           {e.what}
-          {e.order ? (
+          {e.order && ordersAccess ? (
             <Link to={`/admin/orders?q=${encodeURIComponent(e.order.shortId)}`} className="ml-1 text-gold underline-offset-4 hover:underline">
               #{e.order.shortId}
             </Link>

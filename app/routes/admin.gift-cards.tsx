@@ -72,7 +72,7 @@ export const action = adminAction(
       return GIFT_CARD_ADMIN_TEXT.salesSaved;
     },
   },
-  { permission: "gift-cards", record: { issue: { type: "gift-card", outside: true }, cancel: "gift-card", sales: { type: "settings", id: () => "gift_card_sales" } }, failure: { issue: GIFT_CARD_ADMIN_TEXT.failedIssue, cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, sales: GIFT_CARD_ADMIN_TEXT.failedSales } },
+  { permission: "gift-cards", sensitive: ["issue", "cancel"], record: { issue: { type: "gift-card", outside: true }, cancel: "gift-card", sales: { type: "settings", id: () => "gift_card_sales" } }, failure: { issue: GIFT_CARD_ADMIN_TEXT.failedIssue, cancel: GIFT_CARD_ADMIN_TEXT.failedCancel, sales: GIFT_CARD_ADMIN_TEXT.failedSales } },
 );
 
 export function meta() {

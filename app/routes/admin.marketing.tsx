@@ -3,6 +3,7 @@
  * progress, sent), who may be written to, and the consent log as a CSV. Writing, previewing, testing and sending one
  * is its own page (admin.marketing.$id.tsx).
  */
+import { useCan } from "~/components/admin/use-admin-permissions";
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.marketing";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -64,6 +65,8 @@ type Row = Route.ComponentProps["loaderData"]["list"]["rows"][number];
 
 export default function Marketing({ loaderData: d }: Route.ComponentProps) {
   useRefreshWhile(d.list.rows.some((r) => r.status === "sending"));
+  // the consent log of everyone is the data permission's (a marketer sends to those who opted in)
+  const dataAccess = useCan("data");
   const here = d.list.page > 1 ? `${PATH}?page=${d.list.page}` : PATH;
   const withConfirm = (id: string) => `${PATH}?${d.list.page > 1 ? `page=${d.list.page}&` : ""}confirm=${encodeURIComponent(id)}`;
   const columns: Column<Row>[] = [
@@ -115,9 +118,11 @@ export default function Marketing({ loaderData: d }: Route.ComponentProps) {
           <Link to={`${PATH}/reminders`} className={buttonClass("secondary", "md", "whitespace-nowrap")}>
             Reminders
           </Link>
-          <a href="/admin/consents.csv" download className={buttonClass("secondary", "md", "whitespace-nowrap")}>
-            Consent log (CSV)
-          </a>
+          {dataAccess ? (
+            <a href="/admin/consents.csv" download className={buttonClass("secondary", "md", "whitespace-nowrap")}>
+              Consent log (CSV)
+            </a>
+          ) : null}
           <ButtonLink to={`${PATH}/new`} className="whitespace-nowrap">
             New announcement
           </ButtonLink>

@@ -6,7 +6,7 @@
  */
 import type { Route } from "./+types/admin.orders.export[.]csv";
 import { getDb } from "~/db/db.server";
-import { requirePermission } from "~/modules/accounts/session.server";
+import { requirePermission, requireRecentConfirmation } from "~/modules/accounts/session.server";
 import { ordersCsvStream, ordersExportFilename } from "~/modules/reports/orders-export.server";
 import { ordersExportQuery } from "~/modules/reports/reports.schema";
 import { env } from "~/utils/env.server";
@@ -14,7 +14,8 @@ import { errorBody, fieldErrorsOf } from "~/utils/errors";
 import { readQuery } from "~/utils/request.server";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, "reports");
+  // every customer's data in one file: the password or a passkey again after 10 minutes (step-up, decision 059)
+  requireRecentConfirmation(request, await requirePermission(request, "reports"));
   const parsed = ordersExportQuery.safeParse(Object.fromEntries(readQuery(request)));
   if (!parsed.success) {
     return Response.json(errorBody(parsed.error.issues[0]!.message, fieldErrorsOf(parsed.error.issues)), { status: 400, headers: { "Cache-Control": "no-store" } });

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { useAdminPermissions } from "~/components/admin/use-admin-permissions";
 import type { Route } from "./+types/admin.products";
 import { AdminPage } from "~/components/admin/admin-page";
 import { AdminStatus } from "~/components/admin/admin-status";
@@ -57,6 +58,11 @@ function Thumb({ src }: { src: string | null }) {
 export default function Products({ loaderData }: Route.ComponentProps) {
   const { query, list, categories } = loaderData;
   const here = listHref(PATH, query);
+  // Exporting and importing (products.io) and editing (products.edit) are separate permissions: only what the role
+  // allows is offered.
+  const staff = useAdminPermissions();
+  const edit = staff.can("products.edit");
+  const io = staff.can("products.io");
   const columns: Column<Row>[] = [
     { header: "Image", bare: true, phone: "hide", cell: (p) => <Thumb src={p.image} /> },
     {
@@ -100,10 +106,14 @@ export default function Products({ loaderData }: Route.ComponentProps) {
           <a href={`/products/${p.slug}`} target="_blank" rel="noreferrer" className="text-xs font-medium uppercase tracking-[0.14em] text-ink underline-offset-4 hover:underline">
             View<span className="sr-only"> {p.name} (opens in a new tab)</span>
           </a>
-          <Link to={`/admin/products/edit/${p.id}`} className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline">
-            Edit<span className="sr-only"> {p.name}</span>
-          </Link>
-          <ConfirmDelete id={p.id} name={p.name} what="product" confirmHref={listHref(PATH, query, { confirm: p.id })} cancelHref={here} openOnLoad={query.confirm === p.id} note="Its pricing tiers and reviews are deleted with it; orders keep their lines." />
+          {edit ? (
+            <>
+              <Link to={`/admin/products/edit/${p.id}`} className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline">
+                Edit<span className="sr-only"> {p.name}</span>
+              </Link>
+              <ConfirmDelete id={p.id} name={p.name} what="product" confirmHref={listHref(PATH, query, { confirm: p.id })} cancelHref={here} openOnLoad={query.confirm === p.id} note="Its pricing tiers and reviews are deleted with it; orders keep their lines." />
+            </>
+          ) : null}
         </span>
       ),
     },
@@ -112,9 +122,11 @@ export default function Products({ loaderData }: Route.ComponentProps) {
     list.total === 0 ? (
       <>
         <p className="font-display text-2xl text-ink">{PRODUCT_MESSAGES.noProducts}</p>
-        <ButtonLink to="/admin/products/add" className="mt-5">
-          Add New Product
-        </ButtonLink>
+        {edit ? (
+          <ButtonLink to="/admin/products/add" className="mt-5">
+            Add New Product
+          </ButtonLink>
+        ) : null}
       </>
     ) : (
       <>
@@ -131,19 +143,23 @@ export default function Products({ loaderData }: Route.ComponentProps) {
       actions={
         // one row beside the title on a desktop (the title's lines wrap instead); wrapped on a phone
         <div className="flex flex-wrap gap-2 lg:shrink-0 lg:flex-nowrap [&>*]:whitespace-nowrap">
-          <a href="/admin/products/export.csv" download className={buttonClass("secondary")}>
-            Export CSV
-          </a>
-          <ButtonLink to="/admin/products/import" variant="secondary">
-            Import CSV
-          </ButtonLink>
-          <ButtonLink to="/admin/products/add">Add New Product</ButtonLink>
+          {io ? (
+            <>
+              <a href="/admin/products/export.csv" download className={buttonClass("secondary")}>
+                Export CSV
+              </a>
+              <ButtonLink to="/admin/products/import" variant="secondary">
+                Import CSV
+              </ButtonLink>
+            </>
+          ) : null}
+          {edit ? <ButtonLink to="/admin/products/add">Add New Product</ButtonLink> : null}
         </div>
       }
       stats={[
         { label: "All products", value: list.total },
         { label: hasActiveFilters(query) ? "Matching" : "Shown", value: list.matching },
-        { label: "Categories", value: categories.length, to: "/admin/categories" },
+        { label: "Categories", value: categories.length, to: edit ? "/admin/categories" : undefined },
       ]}
       status={<AdminStatus />}
     >

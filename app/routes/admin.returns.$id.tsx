@@ -3,6 +3,7 @@
  * message to the customer, mark it received (putting bottles back in stock), refund it (through the payment provider
  * where its API allows it, otherwise recorded as paid out by EFT) with its credit note. Every step e-mails the customer.
  */
+import { useAdminPermissions, useCan } from "~/components/admin/use-admin-permissions";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/admin.returns.$id";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -58,6 +59,7 @@ export const action = adminAction(
     failure: { approve: RETURN_MESSAGES.failed, decline: RETURN_MESSAGES.failed, receive: RETURN_MESSAGES.failed, refund: RETURN_MESSAGES.failedRefund, eftPaid: RETURN_MESSAGES.failed },
     record: { type: "return", outside: true },
     // Bottles put back on the shelf change what the storefront shows (receiveReturn announces it after its commit).
+    failure: { approve: RETURN_MESSAGES.failed, decline: RETURN_MESSAGES.failed, receive: RETURN_MESSAGES.failed, refund: RETURN_MESSAGES.failedRefund, eftPaid: RETURN_MESSAGES.failed },
     prepare: (fields) => gather(fields, "restock", "restock"),
   },
 );
@@ -190,7 +192,13 @@ function NextStep({ d }: { d: Data }) {
   const { ret } = d;
   const fetcher = useAdminFetcher();
   if (d.steps.length === 0) return null;
+  // Receiving the parcel is the packer's (orders.fulfil); approving, declining and refunding are money: a step the
+  // person's role can't take isn't offered.
+  const staff = useAdminPermissions();
+  const money = staff.can("orders.money");
+  const fulfil = staff.can("orders.fulfil");
   return (
+  if (!(money || (fulfil && ret.status === "approved"))) return null;
     <section aria-labelledby="step-heading" className="border border-gold/40 bg-white p-5 sm:p-6">
       <h2 id="step-heading" className="text-2xl text-ink">
         {ret.status === "requested" ? "Approve or decline" : ret.status === "approved" ? "When the parcel arrives" : "Refund"}
@@ -216,38 +224,42 @@ function NextStep({ d }: { d: Data }) {
 
       {ret.status === "approved" ? (
         <>
-          <fetcher.Form method="post" className="mt-4 space-y-4">
-            <input type="hidden" name="intent" value="receive" />
-            <input type="hidden" name="id" value={ret.id} />
-            <p className="text-sm text-ink-soft">Count what arrived, and how many bottles can be sold again: those go back into stock.</p>
-            <ul className="divide-y divide-line border-y border-line">
-              {ret.lines.map((l) => (
-                <li key={l.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
-                  <span className="text-sm text-ink">
-                    {l.quantity} × {l.name}
-                  </span>
-                  <label className="flex items-center gap-2 text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">
-                    Back to stock
-                    <input type="number" name={`restock.${l.id}`} min={0} max={l.quantity} defaultValue={ret.opened || ret.kind === "faulty" ? 0 : l.quantity} className={`${controlClass} w-20 tabular-nums`} />
-                  </label>
-                </li>
-              ))}
-            </ul>
-            <button type="submit" className={buttonClass("primary", "md")}>
-              Mark received
-            </button>
-          </fetcher.Form>
-          <fetcher.Form method="post" className="mt-6 space-y-3 border-t border-line pt-5">
-            <input type="hidden" name="intent" value="decline" />
-            <input type="hidden" name="id" value={ret.id} />
-            <label className={label}>
-              Or decline it, with a message to the customer
-              <textarea name="message" rows={2} maxLength={OWNER_MESSAGE_MAX} required className={`${controlClass} mt-1.5 normal-case tracking-normal`} />
-            </label>
-            <button type="submit" className={buttonClass("secondary", "sm")}>
-              Decline
-            </button>
-          </fetcher.Form>
+          {fulfil ? (
+            <fetcher.Form method="post" className="mt-4 space-y-4">
+              <input type="hidden" name="intent" value="receive" />
+              <input type="hidden" name="id" value={ret.id} />
+              <p className="text-sm text-ink-soft">Count what arrived, and how many bottles can be sold again: those go back into stock.</p>
+              <ul className="divide-y divide-line border-y border-line">
+                {ret.lines.map((l) => (
+                  <li key={l.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                    <span className="text-sm text-ink">
+                      {l.quantity} × {l.name}
+                    </span>
+                    <label className="flex items-center gap-2 text-xs font-medium uppercase tracking-[0.14em] text-ink-soft">
+                      Back to stock
+                      <input type="number" name={`restock.${l.id}`} min={0} max={l.quantity} defaultValue={ret.opened || ret.kind === "faulty" ? 0 : l.quantity} className={`${controlClass} w-20 tabular-nums`} />
+                    </label>
+                  </li>
+                ))}
+              </ul>
+              <button type="submit" className={buttonClass("primary", "md")}>
+                Mark received
+              </button>
+            </fetcher.Form>
+          ) : null}
+          {money ? (
+            <fetcher.Form method="post" className="mt-6 space-y-3 border-t border-line pt-5">
+              <input type="hidden" name="intent" value="decline" />
+              <input type="hidden" name="id" value={ret.id} />
+              <label className={label}>
+                Or decline it, with a message to the customer
+                <textarea name="message" rows={2} maxLength={OWNER_MESSAGE_MAX} required className={`${controlClass} mt-1.5 normal-case tracking-normal`} />
+              </label>
+              <button type="submit" className={buttonClass("secondary", "sm")}>
+                Decline
+              </button>
+            </fetcher.Form>
+          ) : null}
         </>
       ) : null}
 
@@ -325,6 +337,7 @@ function RefundForm({ d }: { d: Data }) {
 function RefundDone({ d }: { d: Data }) {
   const fetcher = useAdminFetcher();
   const { ret } = d;
+  const money = useCan("orders.money");
   return (
     <section aria-labelledby="refund-heading" className="border border-line bg-white p-5 text-sm sm:p-6">
       <h2 id="refund-heading" className="text-2xl text-ink">
@@ -343,7 +356,7 @@ function RefundDone({ d }: { d: Data }) {
           </a>
         </p>
       ) : null}
-      {ret.payoutStatus === "failed" ? (
+      {money && ret.payoutStatus === "failed" ? (
         <fetcher.Form method="post" className="mt-5 space-y-3 border-t border-line pt-5">
           <p role="alert" className="text-danger">
             The payment provider could not pay this refund. Pay it by EFT, then record it here.

@@ -89,6 +89,8 @@ export const action = adminAction(
   },
   {
     permission: "settings",
+    // delivery settings (the courier accounts and their keys): step-up
+    sensitive: ["saveDelivery"],
     record: { saveZone: { type: "zone", find: "name" }, deleteZone: "zone", saveRule: { type: "zone", id: "zoneId" }, deleteRule: { type: "zone", partOf: "rule" }, saveDelivery: { type: "settings", id: () => "delivery" } },
     failure: { saveZone: M.failedSaveZone, deleteZone: M.failedDeleteZone, saveRule: M.failedSaveRule, deleteRule: M.failedDeleteRule, saveDelivery: D.failedSave },
     // The terms and the checkout read zones and rates: every change reaches visitors at once. Delivery settings are

@@ -1,7 +1,8 @@
 import { isRouteErrorResponse, NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/admin";
 import { ButtonLink } from "~/components/ui/button";
-import { AccessDenied, ADMIN_PAGES } from "~/components/admin/admin-ui";
+import { AccessDenied, adminPagesFor, RoleDenied } from "~/components/admin/admin-ui";
+import { useAdminPermissions } from "~/components/admin/use-admin-permissions";
 import { requireAdmin } from "~/modules/accounts/session.server";
 
 /**
@@ -10,7 +11,8 @@ import { requireAdmin } from "~/modules/accounts/session.server";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const admin = await requireAdmin(request);
-  return { email: admin.email };
+  // Every page reads these (useAdminPermissions) to offer only what the person's role allows; the server checks again.
+  return { email: admin.email, role: admin.role?.name ?? null, permissions: admin.permissions };
 }
 
 export function headers() {
@@ -29,11 +31,11 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           <nav aria-label="Admin" className="border-b border-line lg:border-b-0">
             <p className="eyebrow hidden pb-4 lg:block">Admin</p>
             <ul className="flex flex-wrap gap-x-5 lg:flex-col lg:gap-0">
-              {ADMIN_PAGES.map((page) => (
+              {adminPagesFor(loaderData.permissions).map((page) => (
                 <li key={page.to} className="shrink-0">
                   <NavLink
                     to={page.to}
-                    end={"end" in page ? page.end : false}
+                    end={page.end ?? false}
                     className={({ isActive }) =>
                       `block border-b-2 py-3 text-xs font-medium uppercase tracking-[0.14em] transition-colors lg:border-b-0 lg:border-l-2 lg:py-2.5 lg:pl-4 ${
                         isActive ? "border-gold text-ink" : "border-transparent text-muted hover:text-ink"
@@ -46,7 +48,10 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           </nav>
-          <p className="mt-8 hidden break-all text-xs text-muted lg:block">Signed in as {loaderData.email}</p>
+          <p className="mt-8 hidden break-all text-xs text-muted lg:block">
+            Signed in as {loaderData.email}
+            {loaderData.role ? <span className="mt-1 block">{loaderData.role}</span> : null}
+          </p>
         </aside>
         <main id="main" className="min-w-0 pt-8 lg:pt-0">
           <Outlet />
@@ -57,7 +62,9 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 403) return <AccessDenied />;
+  // The layout's loader answered: a member of staff whose role doesn't include the page (a customer gets Access Denied).
+  const staff = useAdminPermissions();
+  if (isRouteErrorResponse(error) && error.status === 403) return staff.known ? <RoleDenied role={staff.role} /> : <AccessDenied />;
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <main id="main" className="container-page flex min-h-[70vh] items-center justify-center pt-28 pb-20">

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/admin.users";
+import { useCan } from "~/components/admin/use-admin-permissions";
 import { AdminPage } from "~/components/admin/admin-page";
 import { AdminStatus } from "~/components/admin/admin-status";
 import { ConfirmDelete } from "~/components/admin/confirm-delete";
@@ -94,6 +95,9 @@ function Flag({ on, label }: { on: boolean; label: string }) {
 export default function Users({ loaderData: d }: Route.ComponentProps) {
   const { query, list, users, me, history } = d;
   const here = listHref(PATH, query);
+  // the consent log of everyone is the data permission's; making or changing staff is the staff permission's
+  const dataAccess = useCan("data");
+  const staffAccess = useCan("staff");
   const consentsHref = (id: string) => `${here}${here.includes("?") ? "&" : "?"}consents=${encodeURIComponent(id)}`;
   const editor = useRowEditor(query.edit);
   const columns: Column<Row>[] = [
@@ -131,7 +135,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
       className: "md:text-right",
       cell: (u) => (
         <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-2">
-          <EditLink href={listHref(PATH, query, { edit: u.id })} onEdit={() => editor.start(u.id)} label={u.email} />
+          {staffAccess || !u.isAdmin ? <EditLink href={listHref(PATH, query, { edit: u.id })} onEdit={() => editor.start(u.id)} label={u.email} /> : null}
           <Link
             to={history?.userId === u.id ? here : consentsHref(u.id)}
             preventScrollReset
@@ -140,7 +144,7 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
           >
             Consents<span className="sr-only"> of {u.email}</span>
           </Link>
-          {u.id === me ? null : (
+          {u.id === me || (u.isAdmin && !staffAccess) ? null : (
             <ConfirmDelete
               id={u.id}
               name={u.email}
@@ -166,9 +170,11 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
         { label: "Recent signups", value: users.recent, hint: `last ${RECENT_SIGNUP_DAYS} days` },
       ]}
       actions={
-        <a href="/admin/consents.csv" download className={buttonClass("secondary", "md", "whitespace-nowrap")}>
-          Consent log (CSV)
-        </a>
+        dataAccess ? (
+          <a href="/admin/consents.csv" download className={buttonClass("secondary", "md", "whitespace-nowrap")}>
+            Consent log (CSV)
+          </a>
+        ) : undefined
       }
       status={<AdminStatus />}
     >
@@ -194,13 +200,15 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
             <RowEditorForm id={u.id} action={here} cancelHref={here} onCancel={editor.stop} label={u.email}>
               <fieldset className="space-y-2 text-sm">
                 <legend className="mb-2 text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft">{u.email}</legend>
-                <label className="flex items-center gap-2">
-                  <input type="checkbox" name="isAdmin" defaultChecked={u.isAdmin} disabled={u.id === me || u.listedAdmin} className="h-4 w-4 accent-ink" />
-                  Admin
-                  {u.listedAdmin ? <span className="text-xs text-muted">(through ADMIN_EMAILS)</span> : u.id === me ? <span className="text-xs text-muted">(you)</span> : null}
-                </label>
-                {/* A disabled box isn't posted: keep what it shows. */}
-                {u.id === me || u.listedAdmin ? <input type="hidden" name="isAdmin" value={u.isAdmin ? "on" : ""} /> : null}
+                {staffAccess ? (
+                  <label className="flex items-center gap-2">
+                    <input type="checkbox" name="isAdmin" defaultChecked={u.isAdmin} disabled={u.id === me || u.listedAdmin} className="h-4 w-4 accent-ink" />
+                    Admin
+                    {u.listedAdmin ? <span className="text-xs text-muted">(through ADMIN_EMAILS)</span> : u.id === me ? <span className="text-xs text-muted">(you)</span> : null}
+                  </label>
+                ) : null}
+                {/* A disabled box isn't posted: keep what it shows (without the staff permission, nobody is made staff here). */}
+                {u.id === me || u.listedAdmin || !staffAccess ? <input type="hidden" name="isAdmin" value={u.isAdmin ? "on" : ""} /> : null}
                 <label className="flex items-center gap-2">
                   <input type="checkbox" name="emailNotifications" defaultChecked={u.emailNotifications} className="h-4 w-4 accent-ink" />
                   Order and account notifications

@@ -12,6 +12,7 @@ const TABS = [
   { path: "/profile", label: "Account" },
   { path: "/profile/orders", label: "Orders" },
   { path: "/profile/preferences", label: "Email Preferences" },
+  { path: "/profile/security", label: "Sign-in & Security" },
 ] as const;
 
 /** The tabs were /profile?tab=orders and ?tab=preferences before they were pages (links in e-mails already sent). */

@@ -37,5 +37,19 @@ export function useTransientMessage(result: AdminResult | undefined, ms = 3000):
 export function AdminStatus() {
   const shown = useTransientMessage(useAdminResult());
   if (!shown) return null;
-  return shown.ok ? <Notice tone="success">{shown.message}</Notice> : <Notice tone="error">{shown.error}</Notice>;
+  if (shown.ok) return <Notice tone="success">{shown.message}</Notice>;
+  return (
+    <Notice tone="error">
+      {shown.error}
+      {/* a sensitive action refused for an old proof (step-up, docs/decisions/059): where to confirm, then do it again */}
+      {"confirm" in shown && typeof shown.confirm === "string" ? (
+        <>
+          {" "}
+          <a href={shown.confirm} className="font-medium underline underline-offset-4">
+            Confirm it&rsquo;s you
+          </a>
+        </>
+      ) : null}
+    </Notice>
+  );
 }

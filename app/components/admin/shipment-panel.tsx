@@ -4,17 +4,20 @@
  */
 import type { OrderDelivery } from "~/modules/couriers/shipments.server";
 import { useAdminFetcher } from "~/components/admin/admin-status";
+import { useCan } from "~/components/admin/use-admin-permissions";
 
 const KIND_WORDS = { door: "Door delivery", locker: "PUDO locker", point: "Pargo pick-up point" } as const;
 
 export function ShipmentPanel({ orderId, shortId, paid, status, delivery, action }: { orderId: string; shortId: string; paid: boolean; status: string; delivery: OrderDelivery | undefined; action: string }) {
   const fetcher = useAdminFetcher();
+  // booking, labels and cancelling are the packer's (orders.fulfil); anyone else sees the delivery only
+  const fulfil = useCan("orders.fulfil");
   const busy = fetcher.state !== "idle" && fetcher.formData?.get("id") === orderId;
   const s = delivery?.shipment ?? null;
   const choice = delivery?.kind
     ? `${KIND_WORDS[delivery.kind]}${delivery.serviceName ? ` · ${delivery.serviceName}` : ""}${delivery.point ? ` · ${delivery.point}` : ""}${delivery.priceSource === "table" ? " · charged the table rate (courier did not answer)" : delivery.priceSource === "zone" ? " · charged the zone's rate" : ""}`
     : "Zone delivery (chosen before couriers)";
-  const canBook = paid && !s && (status === "processing" || status === "shipped");
+  const canBook = fulfil && paid && !s && (status === "processing" || status === "shipped");
   return (
     <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-line/60 pt-3 text-xs text-ink-soft" data-testid="shipment-panel">
       <span className="font-medium uppercase tracking-[0.14em] text-ink">Delivery</span>
@@ -25,12 +28,12 @@ export function ShipmentPanel({ orderId, shortId, paid, status, delivery, action
             {s.courier} · <span className="font-mono">{s.trackingReference ?? "…"}</span> · {s.label}
             {s.test ? <span className="ml-2 bg-amber-50 px-1.5 py-0.5 text-amber-900 ring-1 ring-amber-200">Test delivery</span> : null}
           </span>
-          {s.trackingReference && s.status !== "booking" ? (
+          {fulfil && s.trackingReference && s.status !== "booking" ? (
             <a href={`/admin/orders/${orderId}/label.pdf`} target="_blank" rel="noreferrer" className="font-medium uppercase tracking-[0.14em] text-ink underline-offset-4 hover:underline">
               Print label<span className="sr-only"> of order {shortId}</span>
             </a>
           ) : null}
-          {s.status === "booked" ? (
+          {fulfil && s.status === "booked" ? (
             <fetcher.Form method="post" action={action}>
               <input type="hidden" name="intent" value="cancelBooking" />
               <input type="hidden" name="id" value={orderId} />
@@ -60,7 +63,7 @@ export function ShipmentPanel({ orderId, shortId, paid, status, delivery, action
             <span className="sr-only"> for order {shortId}</span>
           </button>
         </fetcher.Form>
-      ) : !paid ? (
+      ) : fulfil && !paid ? (
         <span className="text-muted">Book a courier once it is paid.</span>
       ) : null}
     </div>
@@ -71,7 +74,8 @@ export function ShipmentPanel({ orderId, shortId, paid, status, delivery, action
 export function BookAllPaid({ action, waiting }: { action: string; waiting: number }) {
   const fetcher = useAdminFetcher();
   const busy = fetcher.state !== "idle" && fetcher.formData?.get("intent") === "bookAll";
-  if (waiting === 0) return null;
+  const fulfil = useCan("orders.fulfil");
+  if (waiting === 0 || !fulfil) return null;
   return (
     <fetcher.Form method="post" action={action} className="flex flex-wrap items-center gap-3 border border-line bg-sand/50 px-4 py-3 text-sm">
       <input type="hidden" name="intent" value="bookAll" />

@@ -42,3 +42,19 @@ export const passkeyNameSchema = z.string().trim().min(1, "Give the passkey a na
 export function looksLikeBackupCode(code: string): boolean {
   return /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(code);
 }
+
+/** Profile → Account's sign-in and security forms, one intent each. */
+export const securityIntentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("totp-start") }),
+  z.object({ intent: z.literal("totp-confirm"), code: z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code your app shows") }),
+  z.object({ intent: z.literal("totp-remove") }),
+  z.object({ intent: z.literal("codes-regenerate") }),
+  z.object({ intent: z.literal("passkey-rename"), id: z.string().min(1).max(64), name: passkeyNameSchema }),
+  z.object({ intent: z.literal("passkey-remove"), id: z.string().min(1).max(64) }),
+  z.object({ intent: z.literal("device-end"), id: z.string().min(1).max(64) }),
+  z.object({ intent: z.literal("devices-end-others") }),
+]);
+export type SecurityIntent = z.infer<typeof securityIntentSchema>;
+
+/** Intents that change a factor: the password or a passkey is asked again when the last proof is over 10 minutes old. */
+export const SENSITIVE_SECURITY_INTENTS: ReadonlySet<SecurityIntent["intent"]> = new Set(["totp-start", "totp-remove", "codes-regenerate", "passkey-remove"]);

@@ -1,16 +1,16 @@
 import type { z } from "zod";
+import { data } from "react-router";
 import { getDb, type DB } from "~/db/db.server";
 import type { Permission } from "~/modules/accounts/permissions";
-import { requireAdminAction, requirePermissionAction, type SessionUser } from "~/modules/accounts/session.server";
+import { confirmationRequired, isRecentlyConfirmed, postedFrom, requireAdminAction, requirePermissionAction, type SessionUser } from "~/modules/accounts/session.server";
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { fieldsOf, readForm } from "~/utils/request.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 import type { AdminSuccess } from "./admin-result";
-import { requestInfoContext } from "~/context";
 import { runAudited } from "~/modules/activity/audit.server";
-import { intentWords, resolveRecord, type RecordDeclaration } from "./admin-audit.server";
+import { clientIp, intentWords, resolveRecord, type RecordDeclaration, type RequestContextLike } from "./admin-audit.server";
 
 /**
  * Every admin action, one shape (DESIGN.md "Admin area"): a form names its `intent`; the dispatcher
@@ -53,6 +53,13 @@ export interface AdminActionOptions<S extends z.ZodType> {
   record?: RecordDeclaration<z.infer<S>> | { [K in IntentOf<S>]: RecordDeclaration<Extract<z.infer<S>, { intent: K }>> };
   /** intents that change what the storefront shows */
   storefront?: ReadonlyArray<IntentOf<S>>;
+  /**
+   * sensitive intents (a refund, a gift card issued or cancelled, a role changed, payment or delivery settings): when
+   * the person's last proof (sign-in, or the password or a passkey asked again) is over 10 minutes old, the answer is a
+   * 403 refusal that changes nothing, with `confirm` (/auth/confirm?redirect=<the page>) for the page's link (step-up,
+   * docs/decisions/059). Checked after the permission and before the form is validated.
+   */
+  sensitive?: ReadonlyArray<IntentOf<S>>;
   /** body limit for forms with files (the product form); default: the form limit */
   maxBytes?: number;
   /**
@@ -63,7 +70,7 @@ export interface AdminActionOptions<S extends z.ZodType> {
 }
 
 export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, handlers: AdminHandlers<S>, options: AdminActionOptions<S>) {
-  const action = async ({ request, context }: { request: Request; context?: { get: (c: typeof requestInfoContext) => { ip: string } } }) => {
+  const action = async ({ request, context }: { request: Request; context?: RequestContextLike }) => {
     let admin = await requireAdminAction(request);
     const form = await readForm(request, { maxBytes: options.maxBytes });
     const fields = fieldsOf(form);
@@ -74,6 +81,9 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
       const named = Object.hasOwn(byIntent, fields.intent ?? "") ? byIntent[fields.intent!] : undefined;
       // An intent the page doesn't know (refused by the schema below) still needs one of the page's permissions.
       admin = await requirePermissionAction(request, named ?? Object.values(byIntent));
+    }
+    if (options.sensitive?.includes(fields.intent as IntentOf<S>) && !isRecentlyConfirmed(admin)) {
+      return data(confirmationRequired(postedFrom(request)), { status: 403 });
     }
     const parsed = schema.safeParse(options.prepare ? options.prepare(fields, form) : fields);
     if (!parsed.success) {
@@ -88,7 +98,7 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
       // The change and its activity-log entry in one transaction (docs/decisions/060).
       const path = new URL(request.url).pathname;
       const target = await resolveRecord(options.record, intent, input as Record<string, unknown>, getDb());
-      const who = { actor: { id: admin.id, email: admin.email }, ip: context?.get(requestInfoContext).ip ?? null };
+      const who = { actor: { id: admin.id, email: admin.email }, ip: clientIp(context) };
       const describe = (r: AdminHandlerResult) => (typeof r === "string" ? { message: r } : r);
       const kind = `${target.type ?? path.split("/").filter(Boolean).slice(1).join("-")}.${intent}`;
       result = await runAudited(getDb(), who, { ...target, kind, describe, doing: intentWords(intent) }, (db) => handler(db, input, { admin, form }));
