@@ -55,12 +55,15 @@ async function shareFactoryHashes() {
   password[SHARES_HASHES] = true;
 }
 
-/** A registered user with a password account (is_admin false unless asked). */
+/**
+ * A registered user with a password account (is_admin false unless asked). `isAdmin: true` makes an owner (the admin
+ * flag without a role); `role: "packer"` (or any role id) makes a member of staff with that role.
+ */
 export async function createUser(
   db: Queryable,
-  options: { email?: string; password?: string; isAdmin?: boolean; emailMarketing?: boolean } = {},
+  options: { email?: string; password?: string; isAdmin?: boolean; role?: string; emailMarketing?: boolean } = {},
 ): Promise<TestUser> {
-  const email = (options.email ?? uniqueEmail(options.isAdmin ? "admin" : "customer")).toLowerCase();
+  const email = (options.email ?? uniqueEmail(options.role ? options.role : options.isAdmin ? "admin" : "customer")).toLowerCase();
   const password = options.password ?? DEFAULT_TEST_PASSWORD;
   await shareFactoryHashes();
   const result = await factoryHashing.run(true, () => getAuth().api.signUpEmail({ body: { email, password, name: "" } }));
@@ -68,12 +71,13 @@ export async function createUser(
   // autoSignIn is off, so a duplicate e-mail gets a synthetic answer: look the real row up.
   const row = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
   id = row.id;
-  const isAdmin = options.isAdmin ?? false;
+  const isAdmin = options.isAdmin ?? options.role !== undefined;
   if (isAdmin || options.emailMarketing) {
     await db
       .updateTable("users")
       .set({
         is_admin: isAdmin,
+        ...(options.role ? { staff_role_id: options.role } : {}),
         ...(options.emailMarketing ? { email_marketing: true, marketing_consent_at: new Date().toISOString() } : {}),
       })
       .where("id", "=", id)
