@@ -28,12 +28,17 @@ export default [
     route("forgot-password", "routes/auth.forgot-password.tsx"),
     route("reset-password", "routes/auth.reset-password.tsx"),
     route("logout", "routes/auth.logout.ts"),
+    // two-step sign-in, passkeys and "confirm it's you" (docs/decisions/059)
+    route("two-step", "routes/auth.two-step.tsx"),
+    route("confirm", "routes/auth.confirm.tsx"),
+    route("passkey", "routes/auth.passkey.ts"),
   ]),
   // the profile's tabs, one page each in the profile's frame (the old ?tab= addresses redirect to them)
   route("profile", "routes/profile.tsx", [
     index("routes/profile._index.tsx"),
     route("orders", "routes/profile.orders.tsx"),
     route("preferences", "routes/profile.preferences.tsx"),
+    route("security", "routes/profile.security.tsx"),
   ]),
   // a person's own data (POPIA s23, s24): the download (a resource route: a ZIP) and the deletion page
   route("profile/my-data", "routes/profile.my-data.ts"),

@@ -56,6 +56,8 @@ export const action = adminAction(
   {
     // Receiving the parcel (and putting bottles back) is the packer's; approving and refunding are money.
     permission: { approve: "orders.money", decline: "orders.money", receive: "orders.fulfil", refund: "orders.money", eftPaid: "orders.money" },
+    // money leaves the shop: the password or a passkey again when the last proof is over 10 minutes old
+    sensitive: ["refund"],
     failure: { approve: RETURN_MESSAGES.failed, decline: RETURN_MESSAGES.failed, receive: RETURN_MESSAGES.failed, refund: RETURN_MESSAGES.failedRefund, eftPaid: RETURN_MESSAGES.failed },
     record: { type: "return", outside: true },
     // Bottles put back on the shelf change what the storefront shows (receiveReturn announces it after its commit).

@@ -9,6 +9,8 @@ import { getAuth } from "./auth.server";
 import { MESSAGES } from "./accounts.schema";
 import { limitAttempts, limitSignIn, RATE_RULES, rateKey, refund } from "./rate-limit.server";
 import { isListedAdmin } from "./session.server";
+import { recordStaffSignIn } from "./sign-in-activity.server";
+import { resetSecondFactors } from "./two-factor.server";
 import { marketingConsentWording } from "~/modules/consent/consent.logic";
 import { recordRegistrationConsents, setMarketingConsent } from "~/modules/consent/consent.server";
 import { env } from "~/utils/env.server";
@@ -38,8 +40,18 @@ function setCookiesOf(response: Response): string[] {
   return response.headers.getSetCookie();
 }
 
+/**
+ * What a right password leads to: a session; or, for an account with an authenticator app, a second step (better-auth
+ * made no session, only its signed two_factor cookie: /auth/two-step asks for a code); or, for an account whose only
+ * second factor is a passkey, no session at all: /auth/two-step offers the passkey, which signs in by itself.
+ */
+export type PasswordSignIn =
+  | { step: "done"; userId: string; setCookies: string[] }
+  | { step: "code"; userId: null; setCookies: string[] }
+  | { step: "passkey"; userId: null; setCookies: string[] };
+
 /** Sign in: a new session (and cookie) on every success; ADMIN_EMAILS users get is_admin on their record. */
-export async function signInWithPassword(db: Queryable, input: { email: string; password: string }, meta: RequestMeta) {
+export async function signInWithPassword(db: Queryable, input: { email: string; password: string }, meta: RequestMeta): Promise<PasswordSignIn> {
   const keys = await limitSignIn(db, meta.ip, input.email);
   const auth = getAuth();
   let response: Response;
@@ -54,14 +66,30 @@ export async function signInWithPassword(db: Queryable, input: { email: string; 
     throw error;
   }
   if (!response.ok) throw new DomainError(MESSAGES.loginFailed, 401);
-  const body = (await response.json()) as { user: { id: string; email: string } };
+  const answer = (await response.json()) as { twoFactorRedirect?: boolean; token?: string; user?: { id: string; email: string } };
   for (const key of keys) await refund(db, key);
+  // The password was right: what's left is the second step (two-factor.server.ts), and the browser's previous session
+  // ends only when it's done.
+  if (answer.twoFactorRedirect) return { step: "code", userId: null, setCookies: setCookiesOf(response) };
+  const body = answer as { token: string; user: { id: string; email: string } };
+  if (await hasPasskeyOnly(db, body.user.id)) {
+    await (await getAuth().$context).internalAdapter.deleteSession(body.token);
+    return { step: "passkey", userId: null, setCookies: [] };
+  }
   if (isListedAdmin(body.user.email)) {
     await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", body.user.id).execute();
   }
   // The session the browser had before (if any) ends: one browser, one session.
   if (meta.cookie) await endSessionOf(meta.cookie).catch((error) => logger.warn({ err: error }, "could not end the previous session"));
-  return { userId: body.user.id, setCookies: setCookiesOf(response) };
+  await recordStaffSignIn(db, body.user.id, meta.ip, { kind: "sign-in", method: "password" });
+  return { step: "done", userId: body.user.id, setCookies: setCookiesOf(response) };
+}
+
+/** A passkey but no authenticator app: a password alone doesn't sign in (the passkey is asked for as the second step). */
+async function hasPasskeyOnly(db: Queryable, userId: string): Promise<boolean> {
+  const user = await db.selectFrom("users").select("two_factor_enabled").where("id", "=", userId).executeTakeFirst();
+  if (!user || user.two_factor_enabled) return false;
+  return !!(await db.selectFrom("passkeys").select("id").where("user_id", "=", userId).limit(1).executeTakeFirst());
 }
 
 async function endSessionOf(cookie: string) {
@@ -214,7 +242,8 @@ export function generateOneTimePassword(): string {
 
 /**
  * Makes `email` an admin with a freshly generated password (printed once by the script). An existing account is
- * promoted, its password replaced and its sessions ended.
+ * promoted, its password replaced, its sessions ended and its second factors removed (authenticator app, backup
+ * codes, passkeys: the way back in for an owner who lost them all).
  */
 export async function createOrResetAdmin(db: Queryable, email: string): Promise<{ password: string; created: boolean; userId: string }> {
   const normalized = email.trim().toLowerCase();
@@ -235,6 +264,8 @@ export async function createOrResetAdmin(db: Queryable, email: string): Promise<
     if (account) await ctx.internalAdapter.updateAccount(account.id, { password: hash });
     else await ctx.internalAdapter.linkAccount({ userId, providerId: "credential", accountId: userId, password: hash });
     await ctx.internalAdapter.deleteUserSessions(userId);
+    // An owner who lost every second factor gets in again with the new password alone, and adds new ones.
+    await resetSecondFactors(db, userId);
   }
   await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", userId).execute();
   // In the server's own process the ended sessions are forgotten at once; run as a command, scripts/create-admin.ts
