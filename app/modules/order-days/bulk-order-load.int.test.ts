@@ -13,41 +13,10 @@ import { getDb, isPostgres, type Queryable } from "~/db/db.server";
 import { seedLargeCatalogue } from "~/modules/demo/seed.server";
 import { insertOrder } from "../../../tests/factories/orders";
 import { addDays, saDay } from "~/utils/sa-days";
-import { allOrderDays, ensureOrderDays, liveFrom, splitRange } from "./order-days.server";
+import { liveFrom } from "./order-days.server";
+import { DAY_TABLES, storedDays, summedFromScratch } from "../../../tests/setup/order-day-sums";
 
 const db = () => getDb();
-const DAY_TABLES = ["order_day_totals", "order_day_coupons", "order_day_sellers", "order_day_returning"] as const;
-
-/** Every stored day row, as sorted text (the drivers give sums and stored integers as different types). */
-async function storedDays(q: Queryable = db()) {
-  const out: Record<string, string[]> = {};
-  for (const table of DAY_TABLES) {
-    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(q);
-    out[table] = rows.map((r) => JSON.stringify(Object.keys(r).sort().map((k) => [k, r[k] === null ? null : String(r[k])]))).sort();
-  }
-  out.order_days = (await sql<{ day: string }>`select day from order_days order by day`.execute(q)).rows.map((r) => r.day);
-  return out;
-}
-
-/** The same rows as the shop's summing code computes them with nothing summed before (in a transaction rolled back). */
-async function summedFromScratch() {
-  const { settled } = splitRange(await allOrderDays(db()));
-  let fresh: Record<string, string[]> = {};
-  const rollback = new Error("rolled back");
-  await db()
-    .transaction()
-    .execute(async (trx) => {
-      for (const table of [...DAY_TABLES, "order_days", "order_days_stale"]) await sql`delete from ${sql.table(table)}`.execute(trx);
-      await ensureOrderDays(trx, settled!);
-      fresh = await storedDays(trx);
-      throw rollback;
-    })
-    .catch((error: unknown) => {
-      if (error !== rollback) throw error;
-    });
-  return fresh;
-}
-
 async function expectTheShopsOwnSums() {
   const stored = await storedDays();
   // the seed summed every settled day: from the first order's to the day before the live ones
