@@ -29,7 +29,9 @@ async function main() {
   console.log(
     [
       "",
-      created ? `Admin account created: ${email}` : `Existing account ${email} is now an admin; its password was replaced and its sessions signed out.`,
+      created
+        ? `Admin account created: ${email} (an owner)`
+        : `Existing account ${email} is now an owner; its password was replaced, its sessions signed out, and its second factors (authenticator app, backup codes, passkeys) removed.`,
       `  in ${describeDatabase(env().DATABASE_URL)}`,
       "",
       `  One-time password: ${password}`,

@@ -1099,6 +1099,6 @@ export interface WishlistAlertsTable {
 }
 
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
-export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted", "preset"];
+export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted", "preset", "two_factor_enabled", "verified", "backed_up"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
 export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params", "permissions", "before", "after"];
