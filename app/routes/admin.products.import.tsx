@@ -1,4 +1,5 @@
 import { Link, redirect, useActionData } from "react-router";
+import { clientIp, recordAdminEvent } from "~/modules/admin/admin-audit.server";
 import { z } from "zod";
 import type { Route } from "./+types/admin.products.import";
 import { AdminPage } from "~/components/admin/admin-page";
@@ -53,7 +54,7 @@ const importIntent = z.discriminatedUnion("intent", [
 ]);
 
 /** Like every admin action (admin-action.server.ts), but each step answers with a redirect to the import's page. */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requirePermissionAction(request, "products.io");
   const form = await readForm(request, { maxBytes: MAX_IMPORT_UPLOAD_BYTES });
   const parsed = importIntent.safeParse(fieldsOf(form));
@@ -61,11 +62,13 @@ export async function action({ request }: Route.ActionArgs) {
   const db = getDb();
   try {
     if (parsed.data.intent === "apply") {
-      await startApply(db, parsed.data.id, { goodRowsOnly: parsed.data.goodRowsOnly === "1" });
+      await startApply(db, parsed.data.id, { goodRowsOnly: parsed.data.goodRowsOnly === "1", audit: { actor: { id: admin.id, email: admin.email }, ip: clientIp(context) } });
       return redirect(`${PATH}?id=${encodeURIComponent(parsed.data.id)}`);
     }
     if (parsed.data.intent === "refetch") {
       const { fetched, failed } = await fetchMissingImagesAgain(db);
+      // images fetched over the network: logged right after, not in a transaction held across the fetches (decision 060)
+      await recordAdminEvent(db, { admin, context }, { kind: "import.refetch-images", record: null, summary: IMPORT_MESSAGES.fetchedAgain(fetched, failed), after: { fetched, failed } });
       return { ok: true as const, intent: "refetch", message: IMPORT_MESSAGES.fetchedAgain(fetched, failed) };
     }
     const file = form.get("file");

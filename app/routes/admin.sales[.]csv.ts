@@ -4,6 +4,7 @@
  * gets 403. The range is read as the dashboard reads it (what can't be read falls back to the last 30 days); an
  * unknown dataset answers 400.
  */
+import { recordAdminEvent } from "~/modules/admin/admin-audit.server";
 import type { Route } from "./+types/admin.sales[.]csv";
 import { getDb } from "~/db/db.server";
 import { requirePermission } from "~/modules/accounts/session.server";
@@ -13,12 +14,13 @@ import { env } from "~/utils/env.server";
 import { errorResponse } from "~/utils/errors";
 import { readQuery } from "~/utils/request.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, "reports");
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requirePermission(request, "reports");
   const params = readQuery(request);
   const dataset = params.get("dataset") ?? "";
   if (!(SALES_DATASETS as readonly string[]).includes(dataset)) return errorResponse(`dataset must be one of: ${SALES_DATASETS.join(", ")}`, 400);
   const { range } = parseSalesQuery(params);
+  await recordAdminEvent(getDb(), { admin, context }, { kind: "export.sales", record: { type: "export", id: "sales" }, summary: `Downloaded the ${dataset} report CSV` });
   const body = await salesCsv(getDb(), range, dataset as SalesDataset);
   return new Response(body, {
     headers: {

@@ -79,7 +79,7 @@ export const action = adminAction(
     update: async (db, input, { admin }) => (await assertMayChangeStaff(db, admin, input.id, input.isAdmin), await updateUserByAdmin(db, admin.id, input), USER_ADMIN_MESSAGES.updated),
     delete: async (db, { id }, { admin }) => (await assertMayChangeStaff(db, admin, id, false), await deleteUserByAdmin(db, admin.id, id), USER_ADMIN_MESSAGES.deleted),
   },
-  { permission: "customers", record: { update: "user", delete: { type: "user", outside: true } }, failure: { update: USER_ADMIN_MESSAGES.failedUpdate, delete: USER_ADMIN_MESSAGES.failedDelete } },
+  { permission: "customers", record: { update: "user", delete: { type: "privacy-request", outside: true } }, failure: { update: USER_ADMIN_MESSAGES.failedUpdate, delete: USER_ADMIN_MESSAGES.failedDelete } },
 );
 
 export function meta() {

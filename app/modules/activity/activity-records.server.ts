@@ -57,7 +57,7 @@ const order: Reader = async (db, id) => {
   };
 };
 
-function single<T extends "coupons" | "reviews" | "categories" | "announcements" | "contact_messages" | "staff_roles" | "users">(
+function single<T extends "coupons" | "reviews" | "categories" | "announcements" | "contact_messages" | "staff_roles" | "staff_invitations" | "users">(
   table: T,
   label: (row: Record<string, unknown>) => string,
   hidden: string[] = [],
@@ -129,6 +129,8 @@ const READERS: Partial<Record<RecordType, Reader>> = {
   message: single("contact_messages", (r) => `message from ${r.name}`),
   user: single("users", (r) => String(r.email), ["image"]),
   "staff-role": single("staff_roles", (r) => String(r.name)),
+  // an invitation's token hash opens nothing, but it stays out of the log all the same
+  "staff-invitation": single("staff_invitations", (r) => String(r.email), ["token_hash"]),
 };
 
 /** A record's snapshot now (inside a transaction: as the transaction sees it), or null when it does not exist. */
@@ -147,6 +149,10 @@ const FIND_BY: Partial<Record<RecordType, (db: Queryable, value: string) => Prom
   category: (db, name) => db.selectFrom("categories").select("id").where("name", "=", name).executeTakeFirst(),
   product: (db, slug) => db.selectFrom("products").select("id").where("slug", "=", slug).executeTakeFirst(),
   zone: (db, name) => db.selectFrom("shipping_zones").select("id").where("name", "=", name).executeTakeFirst(),
+  "staff-role": (db, name) => db.selectFrom("staff_roles").select("id").where("name", "=", name).executeTakeFirst(),
+  // a new invitation: the address's newest one still open
+  "staff-invitation": (db, email) =>
+    db.selectFrom("staff_invitations").select("id").where("email", "=", email).where("accepted_at", "is", null).where("revoked_at", "is", null).orderBy("created_at", "desc").executeTakeFirst(),
 };
 
 export async function findRecordId(db: Queryable, type: RecordType, value: string): Promise<string | null> {

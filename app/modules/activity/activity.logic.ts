@@ -18,6 +18,7 @@ export const RECORD_TYPES = [
   "message",
   "user",
   "staff-role",
+  "staff-invitation",
   "backup",
   "import",
   "export",
@@ -39,6 +40,7 @@ export const RECORD_LABELS: Record<RecordType, string> = {
   message: "Message",
   user: "User",
   "staff-role": "Staff role",
+  "staff-invitation": "Staff invitation",
   backup: "Backup",
   import: "Product import",
   export: "Export",
@@ -85,6 +87,8 @@ export function recordHref(type: string | null, id: string | null): string | nul
     case "user":
       return id ? q("/admin/users", id) : "/admin/users";
     case "staff-role":
+    case "staff-invitation":
+      return "/admin/staff";
     case "backup":
       return "/admin/data";
     case "import":

@@ -2,7 +2,9 @@
  * What an admin page's intents change, for the activity log (docs/decisions/060): each adminAction names its record
  * (`record:` beside `failure:`), and the dispatcher logs every intent in the same transaction as its change.
  */
+import { requestInfoContext } from "~/context";
 import type { Queryable } from "~/db/db.server";
+import { recordActivity, type ActivityEntry } from "~/modules/activity/activity.server";
 import { ownerOf } from "~/modules/activity/activity-records.server";
 import type { RecordType } from "~/modules/activity/activity.logic";
 
@@ -49,4 +51,29 @@ export async function resolveRecord(declared: unknown, intent: string, input: Re
 /** "cancelBooking" → "cancel booking" */
 export function intentWords(intent: string): string {
   return intent.replace(/([a-z])([A-Z])/g, "$1 $2").replaceAll("-", " ").toLowerCase();
+}
+
+/** A loader's or action's `context`, as much as the activity log reads of it: the client's address. */
+export interface RequestContextLike {
+  get: (c: typeof requestInfoContext) => { ip: string };
+}
+
+export function clientIp(context: RequestContextLike | undefined): string | null {
+  try {
+    return context?.get(requestInfoContext).ip ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What an admin did outside the dispatcher, logged (an export or a backup downloaded, an import applied, a data request
+ * answered): by whom, from where. Pass the transaction when there is a change to log with.
+ */
+export function recordAdminEvent(
+  db: Queryable,
+  who: { admin: { id: string; email: string }; context: RequestContextLike | undefined },
+  entry: Omit<ActivityEntry, "actor" | "ip">,
+): Promise<void> {
+  return recordActivity(db, { ...entry, actor: { id: who.admin.id, email: who.admin.email }, ip: clientIp(who.context) });
 }

@@ -62,6 +62,7 @@ import { IMPORT_MESSAGES } from "./import-messages";
 import { failureReason, replaceMissingImages, type ImageFailure } from "./missing-images.server";
 import { checkImageHost, checkImageUrl, importRemoteImage } from "./remote-image.server";
 import { yieldToEventLoop } from "~/utils/event-loop";
+import { recordActivity, type ActivityActor } from "~/modules/activity/activity.server";
 
 export { IMPORT_MESSAGES };
 
@@ -1056,6 +1057,8 @@ export interface ApplyOptions extends ImageChecks {
   today?: string;
   /** called after each write inside the transaction, with how many products are written so far (tests fail it midway) */
   onWrite?: (written: number) => void;
+  /** who applies it, from where: the activity log's entry is written in the import's transaction (docs/decisions/060) */
+  audit?: { actor: ActivityActor; ip: string | null };
 }
 
 /** A failure the owner can act on: its message, and the report with the rows' errors. */
@@ -1139,7 +1142,7 @@ async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<v
 export async function applyImport(db: DB, id: string, claim: string, options: ApplyOptions = {}): Promise<void> {
   const progress = progressWriter(db, id, claim);
   try {
-    const record = await db.selectFrom("product_imports").select(["csv"]).where("id", "=", id).where("claim", "=", claim).executeTakeFirst();
+    const record = await db.selectFrom("product_imports").select(["csv", "file_name"]).where("id", "=", id).where("claim", "=", claim).executeTakeFirst();
     if (!record?.csv) throw new ImportFailure(IMPORT_MESSAGES.notFound);
     await progress("checking", 0, 1, true);
     const { parsed, map } = await parseText(record.csv);
@@ -1207,6 +1210,10 @@ export async function applyImport(db: DB, id: string, claim: string, options: Ap
           .where("status", "=", "applying")
           .executeTakeFirst();
         if (Number(finished.numUpdatedRows) !== 1) throw new ImportFailure(IMPORT_MESSAGES.busy);
+        if (options.audit) {
+          // the file's counts, not each product's fields: a catalogue of thousands would make one unreadable entry
+          await recordActivity(trx, { ...options.audit, kind: "import.apply", record: { type: "import", id }, summary: `Imported ${record.file_name}: ${message}`, after: report.counts });
+        }
       });
     } catch (error) {
       if (error instanceof ImportFailure) throw error;
