@@ -33,6 +33,8 @@ export default [
     route("confirm", "routes/auth.confirm.tsx"),
     route("passkey", "routes/auth.passkey.ts"),
   ]),
+  // an invitation to join the staff: its e-mail's single-use link (works signed out, and without JavaScript)
+  route("staff/invitation", "routes/staff.invitation.tsx"),
   // the profile's tabs, one page each in the profile's frame (the old ?tab= addresses redirect to them)
   route("profile", "routes/profile.tsx", [
     index("routes/profile._index.tsx"),
@@ -125,6 +127,8 @@ export default [
       route("marketing/reminders", "routes/admin.marketing.reminders.tsx"),
       route("marketing/:id", "routes/admin.marketing.$id.tsx"),
       route("whatsapp", "routes/admin.whatsapp.tsx"),
+      // the people who run the shop, their roles and invitations (docs/decisions/058)
+      route("staff", "routes/admin.staff.tsx"),
     ]),
   ]),
 

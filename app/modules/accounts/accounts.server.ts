@@ -11,6 +11,7 @@ import { limitAttempts, limitSignIn, RATE_RULES, rateKey, refund } from "./rate-
 import { isListedAdmin } from "./session.server";
 import { recordStaffSignIn } from "./sign-in-activity.server";
 import { resetSecondFactors } from "./two-factor.server";
+import { OWNER_ROLE_ID } from "./permissions";
 import { marketingConsentWording } from "~/modules/consent/consent.logic";
 import { recordRegistrationConsents, setMarketingConsent } from "~/modules/consent/consent.server";
 import { env } from "~/utils/env.server";
@@ -77,7 +78,8 @@ export async function signInWithPassword(db: Queryable, input: { email: string; 
     return { step: "passkey", userId: null, setCookies: [] };
   }
   if (isListedAdmin(body.user.email)) {
-    await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", body.user.id).execute();
+    // ADMIN_EMAILS make owners (docs/decisions/058)
+    await db.updateTable("users").set({ is_admin: true, staff_role_id: OWNER_ROLE_ID, updated_at: new Date().toISOString() }).where("id", "=", body.user.id).execute();
   }
   // The session the browser had before (if any) ends: one browser, one session.
   if (meta.cookie) await endSessionOf(meta.cookie).catch((error) => logger.warn({ err: error }, "could not end the previous session"));
@@ -267,7 +269,8 @@ export async function createOrResetAdmin(db: Queryable, email: string): Promise<
     // An owner who lost every second factor gets in again with the new password alone, and adds new ones.
     await resetSecondFactors(db, userId);
   }
-  await db.updateTable("users").set({ is_admin: true, updated_at: new Date().toISOString() }).where("id", "=", userId).execute();
+  // create-admin makes an owner (docs/decisions/058), whatever role the account had
+  await db.updateTable("users").set({ is_admin: true, staff_role_id: OWNER_ROLE_ID, updated_at: new Date().toISOString() }).where("id", "=", userId).execute();
   // In the server's own process the ended sessions are forgotten at once; run as a command, scripts/create-admin.ts
   // writes this revocation to the change feed for the running servers (server/change-feed.ts publishRevocationsOf).
   forgetUserSessions(userId);

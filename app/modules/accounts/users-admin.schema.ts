@@ -10,7 +10,7 @@ export const USER_ADMIN_MESSAGES = {
   none: "No users found matching your criteria.",
   selfDemote: "You can't remove your own admin access: ask another admin",
   selfDelete: "You can't delete your own account here: use Profile → Delete my account",
-  lastAdmin: "The shop needs at least one admin: make someone else an admin first",
+  lastAdmin: "The shop needs at least one owner: make someone else an owner first",
   listedAdmin: "This address is an admin through ADMIN_EMAILS (server configuration): remove it there to demote it",
   marketingConsent: "Marketing e-mails need the customer's own consent: they can opt in under Profile → Email Preferences",
 } as const;

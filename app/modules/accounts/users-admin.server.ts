@@ -1,10 +1,11 @@
-import { inTransaction } from "~/db/in-transaction.server";
 import { forgetUserSessions } from "./session-cache.server";
-import { sql, type ExpressionBuilder } from "kysely";
+import { countOwners, isOwnerRow, setStaffRole, staffCondition, staffPermissionsOf, withAdminRoleLock } from "./staff-membership.server";
+import { can, OWNER_ROLE_ID } from "./permissions";
+import { PERMISSION_DENIED_MESSAGE } from "./session.server";
+import { sql } from "kysely";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import { containsInsensitive, type DB, type Queryable } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
-import type { Database } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { USER_ADMIN_MESSAGES } from "./users-admin.schema";
@@ -38,10 +39,7 @@ function listed(): string[] {
   return env().ADMIN_EMAILS;
 }
 
-function adminCondition(eb: ExpressionBuilder<Database, "users">) {
-  const flag = eb("users.is_admin", "=", true);
-  return listed().length ? eb.or([flag, eb(sql<string>`lower(users.email)`, "in", listed())]) : flag;
-}
+const adminCondition = staffCondition;
 
 export async function listAdminUsers(db: Queryable, input: { q: string; role: string; page: number }): Promise<Page<AdminUser>> {
   let query = db
@@ -105,32 +103,11 @@ export async function userFigures(db: Queryable, now = new Date()): Promise<User
   return { total, admins, regular: total - admins, recent };
 }
 
-async function adminCount(db: Queryable): Promise<number> {
-  const row = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).where((eb) => adminCondition(eb)).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 async function findUser(db: Queryable, id: string) {
-  const user = await db.selectFrom("users").select(["id", "email", "is_admin", "email_marketing", "marketing_consent_at"]).where("id", "=", id).executeTakeFirst();
+  const user = await db.selectFrom("users").select(["id", "email", "is_admin", "staff_role_id", "email_marketing", "marketing_consent_at"]).where("id", "=", id).executeTakeFirst();
   if (!user) throw new DomainError("That user no longer exists", 404);
-  return { ...user, listedAdmin: listed().includes(user.email.toLowerCase()), isAdmin: user.is_admin === true || listed().includes(user.email.toLowerCase()) };
-}
-
-/**
- * Role changes run one at a time: two admins demoting each other at the same moment must not leave the shop with
- * none. The transaction first writes one lock row (PostgreSQL holds its row lock until commit; SQLite writes are
- * serial anyway), then counts admins and changes the user.
- */
-async function withAdminRoleLock<T>(db: DB, fn: (trx: Queryable) => Promise<T>): Promise<T> {
-  return inTransaction(db, async (trx) => {
-    const now = new Date().toISOString();
-    await trx
-      .insertInto("settings")
-      .values({ key: "lock:admin-roles", value: "", updated_at: now })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ updated_at: now }))
-      .execute();
-    return fn(trx);
-  });
+  const listedAdmin = listed().includes(user.email.toLowerCase());
+  return { ...user, listedAdmin, isAdmin: user.is_admin === true || listedAdmin, isOwner: isOwnerRow(user) };
 }
 
 /**
@@ -148,18 +125,20 @@ export async function updateUserByAdmin(
 
 async function updateUserLocked(db: Queryable, actorId: string, input: { id: string; isAdmin: boolean; emailNotifications: boolean; emailMarketing: boolean }) {
   const user = await findUser(db, input.id);
+  const staffChange = user.isAdmin !== input.isAdmin;
+  // Making or unmaking staff is managing staff (docs/decisions/058): the actor's role, read again under the lock,
+  // must allow it (a manager sees customers, not the staff).
+  if (staffChange && !can(await staffPermissionsOf(db, actorId), "staff")) throw new DomainError(PERMISSION_DENIED_MESSAGE, 403, "isAdmin");
   if (user.isAdmin && !input.isAdmin) {
     if (user.id === actorId) throw new DomainError(USER_ADMIN_MESSAGES.selfDemote, 409, "isAdmin");
     if (user.listedAdmin) throw new DomainError(USER_ADMIN_MESSAGES.listedAdmin, 409, "isAdmin");
-    if ((await adminCount(db)) <= 1) throw new DomainError(USER_ADMIN_MESSAGES.lastAdmin, 409, "isAdmin");
+    if (user.isOwner && (await countOwners(db)) <= 1) throw new DomainError(USER_ADMIN_MESSAGES.lastAdmin, 409, "isAdmin");
   }
   if (input.emailMarketing && !(user.email_marketing === true)) throw new DomainError(USER_ADMIN_MESSAGES.marketingConsent, 409, "emailMarketing");
   const now = new Date();
-  await db
-    .updateTable("users")
-    .set({ is_admin: input.isAdmin, email_notifications: input.emailNotifications, updated_at: now.toISOString() })
-    .where("id", "=", input.id)
-    .execute();
+  await db.updateTable("users").set({ email_notifications: input.emailNotifications, updated_at: now.toISOString() }).where("id", "=", input.id).execute();
+  // The admin switch: on makes an owner (the spec's one kind of admin), off takes them off the staff.
+  if (staffChange) await setStaffRole(db, input.id, input.isAdmin ? OWNER_ROLE_ID : null, now);
   // Turning a customer's marketing off is logged as the admin's doing (consent log, docs/decisions/039).
   if (!input.emailMarketing) await setMarketingConsent(db, { userId: input.id, granted: false, source: "admin", wording: ADMIN_MARKETING_OFF_WORDING, actorUserId: actorId, now });
 }
@@ -189,7 +168,9 @@ export async function deleteAccount(db: DB, id: string, by: DeletedBy, now: Date
     const self = by.kind === "self";
     if (!self && user.id === by.adminId) throw new DomainError(USER_ADMIN_MESSAGES.selfDelete, 409);
     if (user.listedAdmin) throw new DomainError(self ? PRIVACY_MESSAGES.listedAdminSelf : USER_ADMIN_MESSAGES.listedAdmin, 409);
-    if (user.isAdmin && (await adminCount(trx)) <= 1) throw new DomainError(self ? PRIVACY_MESSAGES.lastAdminSelf : USER_ADMIN_MESSAGES.lastAdmin, 409);
+    // An admin deletes a member of staff's account only with the staff permission (a manager can't delete the owner).
+    if (!self && user.isAdmin && !can(await staffPermissionsOf(trx, by.adminId), "staff")) throw new DomainError(PERMISSION_DENIED_MESSAGE, 403);
+    if (user.isOwner && (await countOwners(trx)) <= 1) throw new DomainError(self ? PRIVACY_MESSAGES.lastAdminSelf : USER_ADMIN_MESSAGES.lastAdmin, 409);
     return eraseAccountData(trx, { id: user.id, email: user.email }, by, now);
   });
   forgetUserSessions(id); // after the commit: a lookup racing it can't remember the account again

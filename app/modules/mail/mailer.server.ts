@@ -29,6 +29,11 @@ export interface MailMessage {
   id?: string;
   /** files sent with it over SMTP (a gift card's printable PDF); the outbox keeps the text, not the files */
   attachments?: Array<{ filename: string; content: Uint8Array; contentType: string }>;
+  /**
+   * a single-use secret in the text (a staff invitation's token): with a mail server configured the outbox keeps the
+   * message without it, so the database holds no working link (without one the outbox is the only copy, and keeps it)
+   */
+  secret?: string;
 }
 
 export interface SendResult {
@@ -65,12 +70,13 @@ export async function sendMail(composed: MailMessage, db: Queryable = getDb()): 
   const message = withMailFooter(composed, footer, composed.kind, composed.unsubscribe?.pageUrl, composed.reason);
   const unsubscribe = composed.kind === "marketing" ? (composed.unsubscribe?.oneClickUrl ?? null) : null;
   const id = composed.id ?? newId();
+  const transport = smtp();
+  const kept = (text: string | undefined) => (transport && composed.secret && text ? text.replaceAll(composed.secret, "[removed: a single-use link]") : text);
   await db
     .insertInto("mail_outbox")
-    .values({ id, to_address: message.to, subject: message.subject, text_body: message.text, html_body: message.html ?? null, list_unsubscribe: unsubscribe })
+    .values({ id, to_address: message.to, subject: message.subject, text_body: kept(message.text)!, html_body: kept(message.html) ?? null, list_unsubscribe: unsubscribe })
     .execute();
 
-  const transport = smtp();
   if (!transport) {
     if (!warnedNoSmtp) logger.warn("SMTP_URL is not configured: e-mails are kept in the mail_outbox table and not sent");
     warnedNoSmtp = true;
