@@ -3,7 +3,7 @@ import { AdminPage } from "~/components/admin/admin-page";
 import { AdminStatus } from "~/components/admin/admin-status";
 import { DataTable, type Column } from "~/components/admin/data-table";
 import { EditLink, RowEditorForm, useRowEditor } from "~/components/admin/row-editor";
-import { Badge, InviteDialog, Invitations, RemoveDialog, Roles, RoleSelect } from "~/components/admin/staff-panels";
+import { Badge, InviteDialog, Invitations, RemoveDialog, Roles, RoleSelect, StaffSecurityForm } from "~/components/admin/staff-panels";
 import { getDb } from "~/db/db.server";
 import { requirePermission, type SessionUser } from "~/modules/accounts/session.server";
 import { saveStaffSecurity, STAFF_SECURITY_KEY, staffSecurity } from "~/modules/accounts/staff-security.server";
@@ -96,7 +96,7 @@ export function meta() {
 type Row = Route.ComponentProps["loaderData"]["staff"][number];
 
 export default function Staff({ loaderData: d }: Route.ComponentProps) {
-  const { query, me, roles, staff, invitations, grantable } = d;
+  const { query, me, roles, staff, invitations, grantable, security } = d;
   const here = listHref(PATH, query);
   const at = (changes: { edit?: string; confirm?: string }) => listHref(PATH, query, changes);
   const editor = useRowEditor(query.edit, "role");
@@ -174,6 +174,12 @@ export default function Staff({ loaderData: d }: Route.ComponentProps) {
             ) : null
           }
         />
+      </section>
+      <section aria-labelledby="security-title" className="space-y-4">
+        <h2 id="security-title" className="font-display text-2xl text-ink">
+          Sign-in
+        </h2>
+        <StaffSecurityForm requireTwoStep={security.requireTwoStep} action={here} without={staff.filter((s) => !s.secondFactor).length} />
       </section>
       <section aria-labelledby="invitations-title" className="space-y-4">
         <h2 id="invitations-title" className="font-display text-2xl text-ink">

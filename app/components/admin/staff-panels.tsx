@@ -220,3 +220,27 @@ export function RemoveDialog({ id, email, openHref, closeHref, openOnLoad }: { i
     </FormDialog>
   );
 }
+
+/** The owner's "Require two-step sign-in for all staff" switch (docs/decisions/059), a plain form. */
+export function StaffSecurityForm({ requireTwoStep, action, without }: { requireTwoStep: boolean; action: string; without: number }) {
+  const fetcher = useAdminFetcher();
+  const busy = fetcher.state !== "idle" && fetcher.formData?.get("intent") === "security";
+  return (
+    <fetcher.Form method="post" action={action} className="flex flex-col gap-4 border border-line bg-white p-5 sm:flex-row sm:items-center sm:justify-between">
+      <input type="hidden" name="intent" value="security" />
+      <label className="flex min-w-0 items-start gap-3 text-sm text-ink">
+        <input type="checkbox" name="requireTwoStep" defaultChecked={requireTwoStep} className="mt-0.5 h-4 w-4 shrink-0 accent-ink" />
+        <span className="min-w-0">
+          <span className="block font-medium">Require two-step sign-in for all staff</span>
+          <span className="mt-1 block text-xs text-ink-soft">
+            An authenticator app or a passkey. Anyone without one is taken to set it up at their next admin page, before anything else opens.
+            {without > 0 ? ` ${without === 1 ? "1 person" : `${without} people`} on the staff would be asked now.` : " Everyone on the staff has one."}
+          </span>
+        </span>
+      </label>
+      <button type="submit" disabled={busy} className={buttonClass("secondary", "sm", "shrink-0")}>
+        {busy ? "Saving…" : "Save"}
+      </button>
+    </fetcher.Form>
+  );
+}

@@ -11,6 +11,7 @@ import * as productsRoute from "~/routes/admin.products";
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";
 import { STAFF_MESSAGES } from "./staff.schema";
+import { STAFF_SECURITY_KEY, staffSecurity, TWO_STEP_SETUP_PATH } from "~/modules/accounts/staff-security.server";
 import { changeStaffRole, listRoles, listStaff, removeFromStaff } from "./staff.server";
 
 /**
@@ -116,6 +117,27 @@ describe("changing a role", () => {
     }
     expect(await userRow(listed.id)).toMatchObject({ is_admin: true, staff_role_id: "owner" });
     expect(await activity(owner.id)).toEqual([]);
+  });
+});
+
+describe("two-step sign-in for all staff", () => {
+  it("the owner's switch sends a member of staff without a second factor to set one up at their next admin page", async () => {
+    const person = await staffMember("packer");
+    expect(statusOf(await callLoader(staffRoute.loader, "/admin/staff", { headers: { cookie: owner.cookie } }))).toBe(200);
+    const on = await post(owner.cookie, { intent: "security", requireTwoStep: "on" });
+    expect(await dataOf(on)).toMatchObject({ ok: true, message: STAFF_MESSAGES.securityOn });
+    expect(await staffSecurity(db())).toEqual({ requireTwoStep: true });
+    const next = (await callLoader(productsRoute.loader, "/admin/products", { headers: { cookie: person.cookie } })) as Response;
+    expect(next.status).toBe(302);
+    expect(next.headers.get("location")).toBe(TWO_STEP_SETUP_PATH);
+    // the owner switches it off again (the owner has no second factor in this test: their page asks them too)
+    await db().updateTable("users").set({ two_factor_enabled: true }).where("id", "=", owner.id).execute();
+    const { forgetUserSessions } = await import("~/modules/accounts/session-cache.server");
+    forgetUserSessions(owner.id);
+    expect(await dataOf(await post(owner.cookie, { intent: "security" }))).toMatchObject({ ok: true, message: STAFF_MESSAGES.securityOff });
+    expect(await staffSecurity(db())).toEqual({ requireTwoStep: false });
+    const [entry] = await db().selectFrom("activity_log").select(["kind", "record_id"]).where("kind", "=", "settings.security").execute();
+    expect(entry).toEqual({ kind: "settings.security", record_id: STAFF_SECURITY_KEY });
   });
 });
 
