@@ -41,9 +41,10 @@ export type AdminHandlers<S extends z.ZodType> = {
 export interface AdminActionOptions<S extends z.ZodType> {
   /**
    * what the person's role must allow (app/modules/accounts/permissions.ts): one permission for every intent of the
-   * page, or one per intent (a packer may change an order's status, not refund it)
+   * page, or one per intent (a packer may change an order's status, not refund it). Required: no admin action can
+   * forget it (issue 38); the authorization matrix tries each intent as every preset role.
    */
-  permission?: Permission | { [K in IntentOf<S>]: Permission };
+  permission: Permission | { [K in IntentOf<S>]: Permission };
   /** the spec's failure message per intent (e.g. 'Failed to delete product') for unexpected errors */
   failure: { [K in IntentOf<S>]: string };
   /**
@@ -76,7 +77,7 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
     const fields = fieldsOf(form);
     // The permission is checked before the form is validated, so a refused person learns nothing from the answer.
     if (typeof options.permission === "string") admin = await requirePermissionAction(request, options.permission);
-    else if (options.permission) {
+    else {
       const byIntent = options.permission as Record<string, Permission>;
       const named = Object.hasOwn(byIntent, fields.intent ?? "") ? byIntent[fields.intent!] : undefined;
       // An intent the page doesn't know (refused by the schema below) still needs one of the page's permissions.
