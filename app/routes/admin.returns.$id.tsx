@@ -58,10 +58,9 @@ export const action = adminAction(
     permission: { approve: "orders.money", decline: "orders.money", receive: "orders.fulfil", refund: "orders.money", eftPaid: "orders.money" },
     // money leaves the shop: the password or a passkey again when the last proof is over 10 minutes old
     sensitive: ["refund"],
-    failure: { approve: RETURN_MESSAGES.failed, decline: RETURN_MESSAGES.failed, receive: RETURN_MESSAGES.failed, refund: RETURN_MESSAGES.failedRefund, eftPaid: RETURN_MESSAGES.failed },
     record: { type: "return", outside: true },
-    // Bottles put back on the shelf change what the storefront shows (receiveReturn announces it after its commit).
     failure: { approve: RETURN_MESSAGES.failed, decline: RETURN_MESSAGES.failed, receive: RETURN_MESSAGES.failed, refund: RETURN_MESSAGES.failedRefund, eftPaid: RETURN_MESSAGES.failed },
+    // Bottles put back on the shelf change what the storefront shows (receiveReturn announces it after its commit).
     prepare: (fields) => gather(fields, "restock", "restock"),
   },
 );
@@ -193,14 +192,14 @@ export default function ReturnDetail({ loaderData: d }: Route.ComponentProps) {
 function NextStep({ d }: { d: Data }) {
   const { ret } = d;
   const fetcher = useAdminFetcher();
-  if (d.steps.length === 0) return null;
   // Receiving the parcel is the packer's (orders.fulfil); approving, declining and refunding are money: a step the
   // person's role can't take isn't offered.
   const staff = useAdminPermissions();
   const money = staff.can("orders.money");
   const fulfil = staff.can("orders.fulfil");
-  return (
+  if (d.steps.length === 0) return null;
   if (!(money || (fulfil && ret.status === "approved"))) return null;
+  return (
     <section aria-labelledby="step-heading" className="border border-gold/40 bg-white p-5 sm:p-6">
       <h2 id="step-heading" className="text-2xl text-ink">
         {ret.status === "requested" ? "Approve or decline" : ret.status === "approved" ? "When the parcel arrives" : "Refund"}
@@ -338,8 +337,8 @@ function RefundForm({ d }: { d: Data }) {
 
 function RefundDone({ d }: { d: Data }) {
   const fetcher = useAdminFetcher();
-  const { ret } = d;
   const money = useCan("orders.money");
+  const { ret } = d;
   return (
     <section aria-labelledby="refund-heading" className="border border-line bg-white p-5 text-sm sm:p-6">
       <h2 id="refund-heading" className="text-2xl text-ink">
