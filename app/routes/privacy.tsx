@@ -8,7 +8,7 @@ import type { Route } from "./+types/privacy";
 import { FactList, FactRow, FactText, LegalPage, LegalSection, NotProvided, linkify } from "~/components/legal/legal-page";
 import { isNone } from "~/modules/legal/legal.logic";
 import { privacyPageData } from "~/modules/legal/legal.server";
-import { PRIVACY_NOTICE_VERSION } from "~/modules/legal/versions";
+import { PRIVACY_NOTICE_VERSION } from "~/modules/consent/legal-versions";
 import { seoMeta } from "~/modules/seo/seo";
 import { rootDataOf } from "~/modules/settings/root-data";
 

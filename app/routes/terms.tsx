@@ -5,12 +5,12 @@ import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { formatPhone, whatsappUrl } from "~/modules/settings/shop";
 import { FALLBACK_SHIPPING_CENTS } from "~/modules/shipping/shipping.logic";
 import { COOLING_OFF } from "~/modules/legal/legal.logic";
-import { TERMS_VERSION } from "~/modules/legal/versions";
+import { TERMS_VERSION } from "~/modules/consent/legal-versions";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { formatRand } from "~/utils/money";
 
 /** Terms and conditions (SPEC §2, §9). The shop's name and contacts come from configuration. */
-// Its version (the consent log records which terms a person accepted): app/modules/legal/versions.ts.
+// Its version (the consent log records which terms a person accepted): app/modules/consent/legal-versions.ts.
 export const TERMS_EFFECTIVE_DATE = TERMS_VERSION.label;
 
 const SECTIONS = [

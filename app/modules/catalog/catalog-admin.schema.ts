@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PARCEL_WEIGHT_KG } from "~/modules/couriers/courier";
+import { MAX_PARCEL_WEIGHT_KG } from "./sizes.logic";
 import { parseRandToCents } from "~/utils/money";
 import { categorySlug, isSlug, slugify } from "~/utils/slug";
 import { INSPIRED_FRAGRANCE_MAX, INSPIRED_HOUSE_MAX } from "./inspired-by.logic";

@@ -3,6 +3,12 @@
  * the cart, the admin form, CSV import and every order surface word a size here.
  */
 
+/**
+ * The most a parcel may weigh: lockers' largest box and the shop's couriers take up to 25 kg per parcel. A bottle or its
+ * packaging can never weigh more (it could never ship); the couriers read it from here.
+ */
+export const MAX_PARCEL_WEIGHT_KG = 25;
+
 /** A size as the storefront shows it (the product page's choice, the cart line). */
 export interface SizeOption {
   id: string;

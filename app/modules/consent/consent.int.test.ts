@@ -10,7 +10,7 @@ import * as register from "~/routes/auth.register";
 import * as preferencesTab from "~/routes/profile.preferences";
 import * as users from "~/routes/admin.users";
 import * as consentsCsv from "~/routes/admin.consents[.]csv";
-import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "~/modules/legal/versions";
+import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "~/modules/consent/legal-versions";
 import { USER_ADMIN_MESSAGES } from "~/modules/accounts/users-admin.schema";
 import { env } from "~/utils/env.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";

@@ -4,7 +4,7 @@
  * says exactly what was shown. Change a wording only together with its version. Browser-safe: no I/O.
  */
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
-import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "~/modules/legal/versions";
+import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "./legal-versions";
 
 export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts", "whatsapp_updates", "whatsapp_marketing"] as const satisfies readonly ConsentPurpose[];
 export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin", "product_page", "wishlist", "whatsapp_reply"] as const satisfies readonly ConsentSource[];

@@ -210,5 +210,5 @@ export class CourierWebhookError extends Error {
   }
 }
 
-/** The most a parcel may weigh: lockers' largest box and the shop's couriers take up to 25 kg per parcel. */
-export const MAX_PARCEL_WEIGHT_KG = 25;
+/** The most a parcel may weigh (25 kg): catalog/sizes.logic.ts, where a size's weight is bounded by it. */
+export { MAX_PARCEL_WEIGHT_KG } from "~/modules/catalog/sizes.logic";

@@ -6,7 +6,7 @@
  * turns the parsed fields into the stored DeliverySettings. Amounts are typed in rand and stored in integer cents.
  */
 import { z } from "zod";
-import { SA_PROVINCES, normalizeSaPhone } from "~/modules/orders/orders.logic";
+import { SA_PROVINCES, normalizeSaPhone } from "~/utils/sa-address";
 import { formatAmount, formatRand, parseRandToCents } from "~/utils/money";
 import { MAX_PARCEL_WEIGHT_KG, type DeliveryKind } from "./courier";
 import { PRICING_MODES, type DeliverySettings, type PricingMode } from "./delivery.logic";

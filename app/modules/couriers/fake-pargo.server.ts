@@ -26,7 +26,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { pdfBytes } from "~/utils/pdf-bytes.server";
 import { PLACES, type Place } from "./places";
 import type { TrackingStatus } from "./courier";
-import { serveOnLoopback } from "./fake-http-server.server";
+import { serveOnLoopback } from "~/utils/fake-http-server.server";
 
 export interface FakePargoPoint {
   name: string;

@@ -25,7 +25,7 @@
 import { createHash, randomInt, randomUUID } from "node:crypto";
 import { PLACES } from "./places";
 import type { TrackingStatus } from "./courier";
-import { serveOnLoopback } from "./fake-http-server.server";
+import { serveOnLoopback } from "~/utils/fake-http-server.server";
 import { centsToRand, randToCents } from "~/utils/money";
 
 // ── lockers ──

@@ -24,7 +24,7 @@
  */
 import { createHmac, randomBytes, randomInt } from "node:crypto";
 import type { TrackingStatus } from "./courier";
-import { serveOnLoopback } from "./fake-http-server.server";
+import { serveOnLoopback } from "~/utils/fake-http-server.server";
 import { distanceKm, locate } from "./places";
 import { centsToRand, randToCents } from "~/utils/money";
 

@@ -4,8 +4,8 @@
  * amount, Helvetica for the rest; every word WinAnsi-safe (toWinAnsi).
  */
 import { pdfBytes, type PdfDoc } from "~/utils/pdf-bytes.server";
-import { toWinAnsi } from "~/modules/invoices/invoice.logic";
-import { formatIssueDate } from "~/modules/invoices/invoice.logic";
+import { toWinAnsi } from "~/utils/win-ansi";
+import { formatIssueDate } from "~/utils/dates";
 import { formatRand } from "~/utils/money";
 
 export interface PrintedGiftCard {

@@ -15,7 +15,7 @@ import { newId, shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
 import { saDay } from "~/utils/sa-days";
-import { formatIssueDate } from "~/modules/invoices/invoice.logic";
+import { formatIssueDate } from "~/utils/dates";
 import { formatGiftCardCode } from "./gift-card-code.logic";
 import { giftCardFilename, renderGiftCardPdf } from "./gift-card-pdf.server";
 import {

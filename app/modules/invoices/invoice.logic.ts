@@ -37,43 +37,10 @@ export function isSouthAfricanVatNumber(value: string): boolean {
   return /^4\d{9}$/.test(value);
 }
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-/** South African Standard Time: UTC+2 all year (no daylight saving). */
-const SAST_OFFSET_MS = 2 * 60 * 60 * 1000;
-
-/** The date of issue as South Africans write it (en-ZA, long form), on the South African calendar day: "5 March 2026". */
-export function formatIssueDate(iso: string): string {
-  const at = new Date(Date.parse(iso) + SAST_OFFSET_MS);
-  if (Number.isNaN(at.getTime())) throw new RangeError(`Not a date: ${iso}`);
-  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
-}
-
-/**
- * The PDF's built-in fonts (Helvetica) encode text in WinAnsi (Windows-1252): Latin-1 plus a few typographic signs.
- * Anything else is reduced to its base letter (ā → a, ł → l), or replaced by '?', so a customer's name never prints
- * as garbage or breaks the document.
- */
-const WIN_ANSI_EXTRA = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
-const FALLBACKS: Record<string, string> = { "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ı": "i", "ħ": "h", "ŧ": "t", "‐": "-", "‑": "-", "‒": "-", "−": "-", "′": "'", "″": '"', "\u00a0": " " };
-
-function isWinAnsi(ch: string): boolean {
-  const code = ch.codePointAt(0)!;
-  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch);
-}
-
-export function toWinAnsi(text: string): string {
-  let out = "";
-  for (const ch of text.replace(/[\r\n\t]+/g, " ")) {
-    if (isWinAnsi(ch) && ch !== "\u00a0") out += ch;
-    else if (FALLBACKS[ch] !== undefined) out += FALLBACKS[ch];
-    else {
-      // Decomposed, a letter with marks is the letter and combining marks (U+0300–U+036F): keep the letter.
-      const base = ch.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
-      out += base && [...base].every(isWinAnsi) ? base : "?";
-    }
-  }
-  return out;
-}
+/** The date of issue ("5 March 2026", South African day): app/utils/dates.ts; the PDF's WinAnsi text: app/utils/win-ansi.ts. */
+import { formatIssueDate } from "~/utils/dates";
+import { toWinAnsi } from "~/utils/win-ansi";
+export { formatIssueDate, toWinAnsi };
 
 // ---------------------------------------------------------------- the document's content
 

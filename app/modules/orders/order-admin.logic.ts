@@ -7,7 +7,7 @@
  * not cancelled (docs/decisions/020). Every transition says what it does to both.
  */
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
-import { formatCountUnbroken } from "~/modules/reports/sales.logic";
+import { formatCountUnbroken } from "~/utils/counts";
 
 export const ORDER_STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"] as const satisfies readonly OrderStatus[];
 export const PAYMENT_STATUSES = ["pending", "completed", "failed", "cancelled"] as const satisfies readonly PaymentStatus[];

@@ -7,32 +7,8 @@ export const MAX_CART_LINES = 50;
 export const CART_QUANTITY_CHOICES = [1, 2, 3, 4, 5, 6] as const;
 export const EMPTY_CART_MESSAGE = "Your cart is empty";
 
-export const SA_PROVINCES = [
-  "Eastern Cape",
-  "Free State",
-  "Gauteng",
-  "KwaZulu-Natal",
-  "Limpopo",
-  "Mpumalanga",
-  "Northern Cape",
-  "North West",
-  "Western Cape",
-] as const;
-
-/**
- * A South African phone number as people write it (082 123 4567, 0821234567, +27 82 123 4567, 27821234567,
- * (082) 123-4567) normalised to +27XXXXXXXXX; null when it is not one.
- */
-export function normalizeSaPhone(input: string): string | null {
-  const compact = input.replace(/[\s\-().]/g, "");
-  let national: string | null = null;
-  if (/^0\d{9}$/.test(compact)) national = compact.slice(1);
-  else if (/^\+27\d{9}$/.test(compact)) national = compact.slice(3);
-  else if (/^27\d{9}$/.test(compact)) national = compact.slice(2);
-  else if (/^\+270\d{9}$/.test(compact)) national = compact.slice(4);
-  if (!national || national.startsWith("0")) return null;
-  return `+27${national}`;
-}
+/** The provinces and phone numbers of a South African address: app/utils/sa-address.ts (below every area). */
+export { normalizeSaPhone, SA_PROVINCES } from "~/utils/sa-address";
 
 /** SPEC §5, §9: the payment amount is at least 200 cents. */
 export const MINIMUM_PAYMENT_CENTS = 200;

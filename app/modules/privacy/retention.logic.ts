@@ -5,6 +5,7 @@
  * enforces: one source, they cannot disagree. Browser-safe (no server imports).
  */
 import { STOCK_ALERT_CONFIRM_DAYS, STOCK_ALERT_KEEP_MONTHS } from "~/modules/stock-alerts/stock-alerts.logic";
+import { daysBefore, monthsBefore } from "~/utils/dates";
 
 /** The owner's periods (env RETENTION_*; the defaults are the ones the issue names). */
 export interface RetentionPolicy {
@@ -80,20 +81,8 @@ export function totalErased(counts: RetentionCounts): number {
   return Object.values(counts).reduce((n, v) => n + v, 0);
 }
 
-/** `months` calendar months before `now` (UTC), clamped to the month's last day (31 March − 1 month = 28/29 February). */
-export function monthsBefore(now: Date, months: number): Date {
-  const d = new Date(now.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() - months);
-  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, lastDay));
-  return d;
-}
-
-export function daysBefore(now: Date, days: number): Date {
-  return new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
-}
+/** Calendar months and days before a moment: app/utils/dates.ts (the stock alerts' job counts its months the same way). */
+export { daysBefore, monthsBefore };
 
 /** The instants before which each rule applies at `now` (ISO strings, comparable with the stored timestamps). */
 export interface RetentionCutoffs {

@@ -244,17 +244,8 @@ export function formatChange(change: number | null): string {
   return "0%";
 }
 
-/** A count with thousands grouped by a space, as the money formatter does: 12 345. */
-export function formatCount(n: number): string {
-  return Math.round(n)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, " ");
-}
-
-/** The same held together by no-break spaces, for a figure on a page (a card, a tab, a table cell): 12 345. */
-export function formatCountUnbroken(n: number): string {
-  return formatCount(n).replace(/ /g, "\u00a0");
-}
+/** Counts as the shop writes them (12 345): app/utils/counts.ts, below every area. */
+export { formatCount, formatCountUnbroken } from "~/utils/counts";
 
 /** Rand for a chart's axis: R0, R850, R12k, R1.2m (no cents; not for amounts anyone adds up). */
 export function formatRandShort(cents: number): string {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SA_PROVINCES } from "~/modules/orders/orders.logic";
+import { SA_PROVINCES } from "~/utils/sa-address";
 import { formatRand, parseRandToCents } from "~/utils/money";
 
 /**

@@ -11,7 +11,7 @@
  * the shopper's province is preselected, else the first zone (preselectZone).
  * Pure and browser-safe.
  */
-import { SA_PROVINCES } from "~/modules/orders/orders.logic";
+import { SA_PROVINCES } from "~/utils/sa-address";
 import { formatRand } from "~/utils/money";
 
 export const FALLBACK_SHIPPING_CENTS = 7000;

@@ -18,7 +18,7 @@ import { emailSchema } from "~/modules/accounts/accounts.schema";
 import { authSecret } from "~/modules/accounts/auth-secret.server";
 import { addressKey, limitAttempts } from "~/modules/accounts/rate-limit.server";
 import { recordConsent } from "~/modules/consent/consent.server";
-import { monthsBefore } from "~/modules/privacy/retention.logic";
+import { monthsBefore } from "~/utils/dates";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";

@@ -22,7 +22,7 @@
  *   or "permanent" (400, 131026 at the API).
  */
 import { randomBytes } from "node:crypto";
-import { serveOnLoopback } from "~/modules/couriers/fake-http-server.server";
+import { serveOnLoopback } from "~/utils/fake-http-server.server";
 import { renderTemplate } from "./templates";
 import { signatureFor, SIGNATURE_HEADER } from "./webhook-signature.server";
 

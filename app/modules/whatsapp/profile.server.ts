@@ -5,7 +5,7 @@
  */
 import type { Queryable } from "~/db/db.server";
 import { lastShippingAddress } from "~/modules/orders/last-address.server";
-import { normalizeSaPhone } from "~/modules/orders/orders.logic";
+import { normalizeSaPhone } from "~/utils/sa-address";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { optInToWhatsapp, optInToWhatsappReminders, optOutOfWhatsapp, optOutOfWhatsappReminders, whatsappSubscription } from "./subscriptions.server";
