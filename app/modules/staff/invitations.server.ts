@@ -16,7 +16,7 @@ import { newId } from "~/utils/ids";
 import { inTransaction } from "~/db/in-transaction.server";
 import { logger } from "~/utils/logger.server";
 import { INVITATION_MESSAGES, STAFF_MESSAGES } from "./staff.schema";
-import { INVITATION_HOURS, INVITATION_MS, invitationState, withinOwnRole, type InvitationState } from "./staff.logic";
+import { INVITATION_HOURS, INVITATION_MS, INVITATION_PATH, invitationState, withinOwnRole, type InvitationState } from "./staff.logic";
 import { listRoles, type StaffActor } from "./staff.server";
 
 /**
@@ -26,8 +26,6 @@ import { listRoles, type StaffActor } from "./staff.server";
  * claims the invitation with one conditional update (not accepted, not revoked, not expired) in the same transaction
  * that puts the person on the staff, so a link used twice — even at the same moment — joins once.
  */
-
-export const INVITATION_PATH = "/staff/invitation";
 
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");

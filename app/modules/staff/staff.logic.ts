@@ -2,6 +2,9 @@ import type { Permission } from "~/modules/accounts/permissions";
 
 /** Pure rules of the staff area (docs/decisions/058), browser-safe. */
 
+/** The invitation page (its e-mail's link carries ?token=…). */
+export const INVITATION_PATH = "/staff/invitation";
+
 /** An invitation's link works this long after it is sent (or sent again). */
 export const INVITATION_HOURS = 72;
 export const INVITATION_MS = INVITATION_HOURS * 60 * 60 * 1000;
