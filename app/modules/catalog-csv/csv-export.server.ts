@@ -16,8 +16,8 @@ import { listSizes, type SizeRow } from "~/modules/catalog/sizes.server";
 import type { PriceTier } from "~/modules/pricing/tiers.logic";
 import { profileFromRow, type ScentColumns } from "~/modules/scent/scent-profile";
 import { PRODUCT_CSV_COLUMNS } from "./product-columns.server";
-import { logger } from "~/utils/logger.server";
 import { CSV_BOM, csvAmount, formatTiers, joinList, neutraliseCell, OUR_COLUMNS, scentCells } from "./csv-columns";
+import { downloadStream } from "~/utils/download-stream.server";
 
 export const EXPORT_BATCH_SIZE = 500;
 
@@ -106,37 +106,16 @@ export function exportCells(p: ExportRow, size: ExportSize, baseUrl: string): st
 }
 
 /**
- * The whole file as a web stream: the byte-order mark, the header, then the products as they are read. A failure
- * mid-file is logged and ends the stream with an error, so the browser reports a failed download rather than
- * keeping half a file.
+ * The whole file as a web stream: the byte-order mark, the header, then the products as they are read
+ * (downloadStream: a failure mid-file ends the download with an error, a client who hangs up stops the reading).
  */
 export function productsCsvStream(db: Queryable, options: { baseUrl: string; batchSize?: number }): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let batches: AsyncGenerator<ExportProduct[]> | undefined;
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!started) {
-          started = true;
-          controller.enqueue(encoder.encode(CSV_BOM + toCsv([OUR_COLUMNS.map((c) => c.header)])));
-          batches = productBatches(db, options.batchSize);
-        }
-        const next = await batches!.next();
-        if (next.done) {
-          controller.close();
-          return;
-        }
-        controller.enqueue(encoder.encode(toCsv(next.value.flatMap((p) => p.sizes.map((size) => exportCells(p, size, options.baseUrl))))));
-      } catch (error) {
-        logger.error({ err: error }, "product export failed");
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await batches?.return(undefined);
-    },
-  });
+  return downloadStream(async function* () {
+    yield CSV_BOM + toCsv([OUR_COLUMNS.map((c) => c.header)]);
+    for await (const batch of productBatches(db, options.batchSize)) {
+      yield toCsv(batch.flatMap((p) => p.sizes.map((size) => exportCells(p, size, options.baseUrl))));
+    }
+  }, { name: "product export" });
 }
 
 /** A batch of records → CSV text (csv-stringify quotes what needs quoting: commas, quotes, line breaks, edge spaces). */

@@ -15,11 +15,11 @@ import { sql } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
 import { keysetBatches, timeKey, timeKeyValue } from "~/db/keyset-batches.server";
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
-import { neutraliseCell } from "~/utils/csv-cell";
+import { neutraliseCell } from "~/modules/reports/reports.logic";
 import { saDay, saTime } from "~/utils/sa-days";
 import { newId } from "~/utils/ids";
-import { logger } from "~/utils/logger.server";
 import { consentVerb, MARKETING_CONSENT, marketingConsentWording, PURPOSE_LABELS, registrationAcknowledgements, SOURCE_LABELS } from "./consent.logic";
+import { downloadStream } from "~/utils/download-stream.server";
 
 export interface ConsentRecord {
   id: string;
@@ -248,32 +248,12 @@ function toCsv(records: string[][]): string {
   return stringify(records, { record_delimiter: "\r\n" });
 }
 
-/** The whole file: a byte-order mark (Excel reads UTF-8 then), the header, the rows as they are read. */
+/** The whole file: a byte-order mark (Excel reads UTF-8 then), the header, the rows as they are read (downloadStream). */
 export function consentLogCsvStream(db: Queryable, batchSize = CONSENT_CSV_BATCH): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let batches: AsyncGenerator<CsvRow[]> | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (!batches) {
-          batches = consentBatches(db, batchSize);
-          controller.enqueue(encoder.encode(`\uFEFF${toCsv([[...CONSENT_CSV_COLUMNS]])}`));
-        }
-        const next = await batches.next();
-        if (next.done) {
-          controller.close();
-          return;
-        }
-        controller.enqueue(encoder.encode(toCsv(next.value.map(consentCsvCells))));
-      } catch (error) {
-        logger.error({ err: error }, "consent log export failed");
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await batches?.return(undefined);
-    },
-  });
+  return downloadStream(async function* () {
+    yield `\uFEFF${toCsv([[...CONSENT_CSV_COLUMNS]])}`;
+    for await (const batch of consentBatches(db, batchSize)) yield toCsv(batch.map(consentCsvCells));
+  }, { name: "consent log export" });
 }
 
 /** scentara-consent-log-2026-11-26.csv (the day in South Africa). */

@@ -20,12 +20,12 @@ import { formatInvoiceNumber, vatInInclusiveTotal } from "~/modules/invoices/inv
 import { ORDER_STATUS_LABELS, paymentStatusLabel } from "~/modules/orders/order-admin.logic";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
 import { shortOrderId } from "~/utils/ids";
-import { logger } from "~/utils/logger.server";
 import { csvAmount, csvRecord, neutraliseCell } from "./reports.logic";
 import { rangeBounds, saDay, saTime, type DayRange } from "~/utils/sa-days";
 import type { ExportStatus } from "./reports.schema";
 import { PAID } from "~/modules/order-days/order-days.server";
 import { refundsByOrder } from "~/modules/returns/returns.server";
+import { downloadStream } from "~/utils/download-stream.server";
 
 export interface OrdersExportOptions extends DayRange {
   /** one row per order line (the order's columns repeated) instead of one per order */
@@ -224,29 +224,16 @@ function batchBytes(batch: Array<{ order: ExportOrder; lines: ExportLine[] }>, o
 /**
  * The export as a byte stream for a Response: the header first, then one chunk per batch, each read only when the
  * client has taken the previous one (pull), so memory holds about one batch however long the file. A client that goes
- * away stops the reading.
+ * away stops the reading (downloadStream).
  */
 export function ordersCsvStream(db: Queryable, options: OrdersExportOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const batches = orderBatches(db, options);
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
+  return downloadStream(
+    async function* () {
       // with a byte-order mark: Excel then reads the file as UTF-8
-      controller.enqueue(encoder.encode(`\ufeff${csvRecord([...ORDER_COLUMNS, ...(options.lines ? LINE_COLUMNS : [])])}`));
+      yield `\ufeff${csvRecord([...ORDER_COLUMNS, ...(options.lines ? LINE_COLUMNS : [])])}`;
+      for await (const batch of orderBatches(db, options)) yield batchBytes(batch, options, encoder);
     },
-    async pull(controller) {
-      try {
-        const next = await batches.next();
-        if (next.done) controller.close();
-        else controller.enqueue(batchBytes(next.value, options, encoder));
-      } catch (error) {
-        // The status line has gone: the download ends unfinished (the browser reports it failed) and the log says why.
-        logger.error({ err: error, from: options.from, to: options.to }, "orders export failed");
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await batches.return(undefined);
-    },
-  });
+    { name: "orders export", context: { from: options.from, to: options.to } },
+  );
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from "~/db/db.server";
+import { downloadStream } from "~/utils/download-stream.server";
 import { logger } from "~/utils/logger.server";
 import { absoluteUrl } from "./seo";
 
@@ -28,56 +29,43 @@ export function lastmodOf(iso: string): string | null {
 
 /**
  * sitemap.xml as a stream: the static pages, then every product, read in pages of 1 000 by id (keyset pagination),
- * so 10 000 or 40 000 products never sit in memory at once and the first bytes go out at once.
+ * so 10 000 or 40 000 products never sit in memory at once and the first bytes go out at once. A crawler that hangs
+ * up stops the reading (downloadStream).
  */
 export function sitemapStream(db: Queryable, baseUrl: string): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let stage: "head" | "products" | "done" = "head";
-  let lastId: string | null = null;
-  let written = 0;
+  return downloadStream(() => sitemapChunks(db, baseUrl), { name: "sitemap" });
+}
 
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        if (stage === "head") {
-          const newest = await db.selectFrom("products").select("created_at").orderBy("created_at", "desc").limit(1).executeTakeFirst();
-          const newestMod = newest ? lastmodOf(newest.created_at) : null;
-          let head = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
-          for (const path of STATIC_SITEMAP_PATHS) {
-            head += urlEntry(absoluteUrl(baseUrl, path), path === "/" || path === "/shop" ? newestMod : null);
-            written++;
-          }
-          controller.enqueue(encoder.encode(head));
-          stage = "products";
-          return;
-        }
-        if (stage === "products") {
-          let query = db.selectFrom("products").select(["id", "slug", "created_at"]).orderBy("id").limit(PAGE_SIZE);
-          if (lastId !== null) query = query.where("id", ">", lastId);
-          const rows = await query.execute();
-          let chunk = "";
-          for (const row of rows) {
-            if (written >= SITEMAP_MAX_URLS) break;
-            chunk += urlEntry(absoluteUrl(baseUrl, `/products/${encodeURIComponent(row.slug)}`), lastmodOf(row.created_at));
-            written++;
-          }
-          if (chunk) controller.enqueue(encoder.encode(chunk));
-          lastId = rows.at(-1)?.id ?? lastId;
-          if (rows.length < PAGE_SIZE || written >= SITEMAP_MAX_URLS) {
-            if (written >= SITEMAP_MAX_URLS) logger.warn({ max: SITEMAP_MAX_URLS }, "sitemap: URL limit reached; later products are left out");
-            stage = "done";
-          }
-          // A pull that enqueues nothing is not called again: finish in this one when there was nothing to add.
-          if (chunk || stage !== "done") return;
-        }
-        controller.enqueue(encoder.encode("</urlset>\n"));
-        controller.close();
-      } catch (error) {
-        logger.error({ err: error }, "sitemap: reading products failed");
-        controller.error(error);
-      }
-    },
-  });
+async function* sitemapChunks(db: Queryable, baseUrl: string): AsyncGenerator<string, void, undefined> {
+  const newest = await db.selectFrom("products").select("created_at").orderBy("created_at", "desc").limit(1).executeTakeFirst();
+  const newestMod = newest ? lastmodOf(newest.created_at) : null;
+  let written = 0;
+  let head = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+  for (const path of STATIC_SITEMAP_PATHS) {
+    head += urlEntry(absoluteUrl(baseUrl, path), path === "/" || path === "/shop" ? newestMod : null);
+    written++;
+  }
+  yield head;
+  let lastId: string | null = null;
+  for (;;) {
+    let query = db.selectFrom("products").select(["id", "slug", "created_at"]).orderBy("id").limit(PAGE_SIZE);
+    if (lastId !== null) query = query.where("id", ">", lastId);
+    const rows = await query.execute();
+    let chunk = "";
+    for (const row of rows) {
+      if (written >= SITEMAP_MAX_URLS) break;
+      chunk += urlEntry(absoluteUrl(baseUrl, `/products/${encodeURIComponent(row.slug)}`), lastmodOf(row.created_at));
+      written++;
+    }
+    yield chunk;
+    lastId = rows.at(-1)?.id ?? lastId;
+    if (written >= SITEMAP_MAX_URLS) {
+      logger.warn({ max: SITEMAP_MAX_URLS }, "sitemap: URL limit reached; later products are left out");
+      break;
+    }
+    if (rows.length < PAGE_SIZE) break;
+  }
+  yield "</urlset>\n";
 }
 
 export function robotsTxt(baseUrl: string): string {
