@@ -15,7 +15,7 @@ import { sql } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
 import { keysetBatches, timeKey, timeKeyValue } from "~/db/keyset-batches.server";
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
-import { neutraliseCell } from "~/modules/reports/reports.logic";
+import { neutraliseCell } from "~/utils/csv-cell";
 import { saDay, saTime } from "~/utils/sa-days";
 import { newId } from "~/utils/ids";
 import { consentVerb, MARKETING_CONSENT, marketingConsentWording, PURPOSE_LABELS, registrationAcknowledgements, SOURCE_LABELS } from "./consent.logic";
