@@ -3,6 +3,7 @@
  * order, then the waybill, "Print label" and "Cancel booking" until the courier collects, then where it is.
  */
 import type { OrderDelivery } from "~/modules/couriers/shipments.server";
+import { courierWaitingLabel } from "~/modules/couriers/delivery.logic";
 import { useAdminFetcher } from "~/components/admin/admin-status";
 import { useCan } from "~/components/admin/use-admin-permissions";
 
@@ -79,9 +80,7 @@ export function BookAllPaid({ action, waiting }: { action: string; waiting: numb
   return (
     <fetcher.Form method="post" action={action} className="flex flex-wrap items-center gap-3 border border-line bg-sand/50 px-4 py-3 text-sm">
       <input type="hidden" name="intent" value="bookAll" />
-      <span className="text-ink-soft">
-        {waiting} paid {waiting === 1 ? "order waits" : "orders wait"} for a courier.
-      </span>
+      <span className="text-ink-soft">{courierWaitingLabel(waiting)}</span>
       <button type="submit" disabled={busy} className="bg-ink px-4 py-2 text-xs font-medium uppercase tracking-[0.14em] text-white hover:bg-ink/90 disabled:opacity-60">
         {busy ? "Booking…" : "Book all for the next collection"}
       </button>

@@ -14,8 +14,8 @@ import { setCourierClientsForTests } from "./couriers.server";
 import { createShiplogicClient } from "./shiplogic.server";
 import { deliveryChoices } from "./checkout-delivery.server";
 import { purgeExpiredQuotes, saveDeliverySettings } from "./delivery.server";
-import { DEFAULT_DELIVERY_SETTINGS } from "./delivery.logic";
-import { applyTracking, bookShipment, cancelShipment, pollTracking, receiveTrackingWebhook, shipmentForOrder, shipmentLabel } from "./shipments.server";
+import { COURIER_WAITING_COUNT_CAP, DEFAULT_DELIVERY_SETTINGS } from "./delivery.logic";
+import { applyTracking, bookShipment, cancelShipment, paidAwaitingCourier, pollTracking, receiveTrackingWebhook, shipmentForOrder, shipmentLabel } from "./shipments.server";
 import { installFakeCouriers } from "../../../tests/fakes/couriers";
 import { createUser, type TestUser } from "../../../tests/factories/users";
 import { insertProduct, updateProduct } from "../../../tests/factories/catalog";
@@ -421,5 +421,28 @@ describe("credentials", () => {
     } finally {
       setCourierClientsForTests(couriers.clients);
     }
+  });
+});
+
+describe("the paid orders waiting for a courier (the batch button's count)", () => {
+  it("counts paid orders being prepared without a booking, and stops counting past its cap: a backlog costs no more than a thousand", { timeout: 60_000 }, async () => {
+    const db = getDb();
+    await db.deleteFrom("orders").where("status", "=", "processing").execute();
+    const product = await insertProduct(db, { price_cents: 30_000 });
+    const booked = await insertOrder(db, { userId: null, status: "processing", paymentStatus: "completed", lines: [{ productId: product.id }] });
+    await insertOrder(db, { userId: null, status: "processing", paymentStatus: "pending", lines: [{ productId: product.id }] });
+    await insertOrder(db, { userId: null, status: "shipped", paymentStatus: "completed", lines: [{ productId: product.id }] });
+    await insertOrder(db, { userId: null, status: "processing", paymentStatus: "completed", lines: [{ productId: product.id }] });
+    const now = new Date().toISOString();
+    await db.insertInto("shipments").values({ id: newId(), order_id: booked.id, courier: "shiplogic", service_code: "ECO", status: "booked", created_at: now, updated_at: now }).execute();
+    expect(await paidAwaitingCourier(db)).toBe(1);
+    // a backlog past the cap: counted to the cap and one more ("more than 1 000" on the page)
+    const backlog = Array.from({ length: COURIER_WAITING_COUNT_CAP + 50 }, () => ({
+      id: newId(), user_id: null, status: "processing" as const, payment_status: "completed" as const, subtotal_cents: 30_000, discount_amount_cents: 0, shipping_cents: 0,
+      total_amount_cents: 30_000, shipping_address: JSON.stringify({ name: "A", telephone: "0821234567", street: "1 Main Road", suburb: "Central", city: "Cape Town", postalCode: "8001", province: "Western Cape" }),
+      created_at: now, updated_at: now,
+    }));
+    for (let i = 0; i < backlog.length; i += 200) await db.insertInto("orders").values(backlog.slice(i, i + 200) as never).execute();
+    expect(await paidAwaitingCourier(db)).toBe(COURIER_WAITING_COUNT_CAP + 1);
   });
 });

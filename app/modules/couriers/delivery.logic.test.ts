@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyFreeDelivery, BOX_LIMIT_KG, DEFAULT_DELIVERY_SETTINGS, parcelProblem, parcelsFor, savedPricing, shopperPrice, windowLabel } from "./delivery.logic";
+import { applyFreeDelivery, BOX_LIMIT_KG, COURIER_WAITING_COUNT_CAP, courierWaitingLabel, DEFAULT_DELIVERY_SETTINGS, parcelProblem, parcelsFor, savedPricing, shopperPrice, windowLabel } from "./delivery.logic";
 import { distanceKm, locate, PLACES } from "./places";
 import { nearestPoints } from "./points.logic";
 import type { PickupPoint } from "./courier";
@@ -104,5 +104,14 @@ describe("places and nearest points", () => {
     expect(nearestPoints(points, "Bellville").points.map((p) => p.code)).toEqual(["A", "B", "C"]);
     expect(nearestPoints(points, "voortrekker").points.map((p) => [p.code, p.distanceKm])).toEqual([["A", null]]);
     expect(nearestPoints(points, "Bellvile nowhere").points).toEqual([]);
+  });
+});
+
+describe("courierWaitingLabel", () => {
+  it("says how many paid orders wait for a courier, and 'more than 1 000' once the count reached its cap", () => {
+    expect(courierWaitingLabel(1)).toBe("1 paid order waits for a courier.");
+    expect(courierWaitingLabel(37)).toBe("37 paid orders wait for a courier.");
+    expect(courierWaitingLabel(COURIER_WAITING_COUNT_CAP)).toBe("1 000 paid orders wait for a courier.");
+    expect(courierWaitingLabel(COURIER_WAITING_COUNT_CAP + 1)).toBe("More than 1 000 paid orders wait for a courier.");
   });
 });

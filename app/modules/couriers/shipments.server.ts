@@ -15,7 +15,7 @@ import { sampleLineWeightGrams } from "~/modules/samples/samples.logic";
 import type { CourierAddress, CourierName, DeliveryKind, TrackingEvent, TrackingStatus } from "./courier";
 import { CourierError, COURIER_NAMES } from "./courier";
 import { COURIER_OF_KIND, courierClient } from "./couriers.server";
-import { parcelProblem, parcelsFor, windowLabel, type TrackingView } from "./delivery.logic";
+import { COURIER_WAITING_COUNT_CAP, parcelProblem, parcelsFor, windowLabel, type TrackingView } from "./delivery.logic";
 import type { DeliveryPointCopy } from "~/db/schema";
 import { courierAddressOf, loadDeliverySettings } from "./delivery.server";
 import { SHIPLOGIC_SIGNATURE_HEADER, signShiplogicWebhook } from "./shiplogic.server";
@@ -506,14 +506,23 @@ export interface OrderDelivery {
   shipment: { status: string; label: string; trackingReference: string | null; trackingUrl: string | null; test: boolean; courier: string; collectionDate: string | null } | null;
 }
 
-/** Paid orders being prepared that have no courier booking yet (the batch button's count). */
+/**
+ * Paid orders being prepared that have no courier booking yet (the batch button's count), counted up to one more than
+ * COURIER_WAITING_COUNT_CAP: a constant cost whatever the backlog (the page says "more than" past the cap).
+ */
 export async function paidAwaitingCourier(db: Queryable): Promise<number> {
   const row = await db
-    .selectFrom("orders")
-    .select(db.fn.countAll<number>().as("n"))
-    .where("orders.status", "=", "processing")
-    .where("orders.payment_status", "=", "completed")
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("shipments").select("shipments.id").whereRef("shipments.order_id", "=", "orders.id").where("shipments.status", "<>", "cancelled"))))
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("orders")
+        .select("orders.id")
+        .where("orders.status", "=", "processing")
+        .where("orders.payment_status", "=", "completed")
+        .where((w) => w.not(w.exists(w.selectFrom("shipments").select("shipments.id").whereRef("shipments.order_id", "=", "orders.id").where("shipments.status", "<>", "cancelled"))))
+        .limit(COURIER_WAITING_COUNT_CAP + 1)
+        .as("waiting"),
+    )
+    .select((eb) => eb.fn.countAll<number>().as("n"))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
