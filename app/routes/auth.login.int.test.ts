@@ -43,7 +43,7 @@ describe("from registering to signing in: the e-mail filled in, the way back kep
     expect(cookie).toMatch(/; Path=\/auth; Max-Age=900; HttpOnly; SameSite=Lax$/);
 
     const page = await dataOf(await callLoader(login.loader, location, { headers: { cookie: cookieHeaderFrom([cookie]) } }));
-    expect(page).toEqual({ redirectTo: "/checkout", notice: "Your account is ready. Please sign in.", email: email.toLowerCase() });
+    expect(page).toEqual({ redirectTo: "/checkout", warning: null, notice: "Your account is ready. Please sign in.", email: email.toLowerCase() });
 
     // signing in lands on checkout and forgets the e-mail
     const signedIn = await callAction(login.action, "/auth/login", { email: page.email, password: "a quiet sandalwood evening", redirect: page.redirectTo }, { ip: ip(), headers: { cookie: cookieHeaderFrom([cookie]) } });
