@@ -127,7 +127,7 @@ describe("sign in", () => {
     expect(cookie).toMatch(/;\s*Path=\//i);
     expect(cookie).not.toMatch(/;\s*Secure/i);
     const sessionUser = await userFrom(cookieHeaderFrom(setCookiesOf(result)));
-    expect(sessionUser).toEqual({ id: user.id, email: user.email, isAdmin: false });
+    expect(sessionUser).toMatchObject({ id: user.id, email: user.email, isAdmin: false, role: null, permissions: [], secondFactor: false });
   });
 
   it("marks the cookie Secure (with the __Secure- prefix) when the public URL is https", async () => {
