@@ -100,6 +100,8 @@ export default [
     route("sales.csv", "routes/admin.sales[.]csv.ts"),
     // the whole consent log as a CSV (streamed)
     route("consents.csv", "routes/admin.consents[.]csv.ts"),
+    // the activity log as a CSV (docs/decisions/060)
+    route("activity.csv", "routes/admin.activity[.]csv.ts"),
     // a backup archive (streamed)
     route("data/backups/:name", "routes/admin.data.backups.$name.ts"),
     layout("routes/admin.tsx", [
@@ -129,6 +131,7 @@ export default [
       route("whatsapp", "routes/admin.whatsapp.tsx"),
       // the people who run the shop, their roles and invitations (docs/decisions/058)
       route("staff", "routes/admin.staff.tsx"),
+      route("activity", "routes/admin.activity.tsx"),
     ]),
   ]),
 

@@ -45,6 +45,7 @@ import * as productFormerSlugs from "./migrations/0048_product_former_slugs";
 import * as staffRolesAndActivity from "./migrations/0049_staff_roles_and_activity";
 import * as twoFactorAndPasskeys from "./migrations/0050_two_factor_and_passkeys";
 import * as laterOrdersMarkedInConstantTime from "./migrations/0052_later_orders_marked_in_constant_time";
+import * as activityLogByRecordType from "./migrations/0054_activity_log_by_record_type";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   "0049_staff_roles_and_activity": staffRolesAndActivity,
   "0050_two_factor_and_passkeys": twoFactorAndPasskeys,
   "0052_later_orders_marked_in_constant_time": laterOrdersMarkedInConstantTime,
+  "0054_activity_log_by_record_type": activityLogByRecordType,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,6 +25,8 @@ import { useAdminResult } from "~/components/admin/admin-status";
 import { formatDateTimeZA, formatDateZA } from "~/utils/dates";
 import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
+import { RecordHistory } from "~/components/admin/activity-log";
+import { activityItems, recordHistory } from "~/modules/activity/activity-admin.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requirePermission(request, "gift-cards");
@@ -32,6 +34,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!card) throw data({ message: GIFT_CARD_ADMIN_MESSAGES.notFound }, { status: 404 });
   const now = new Date();
   const [ledger, email, changes] = await Promise.all([giftCardLedger(getDb(), card.id), giftCardEmailView(getDb(), card.id, now), giftCardChanges(getDb(), card.id)]);
+  const history = activityItems(await recordHistory(getDb(), "gift-card", card.id));
   const state = giftCardState(card, now);
   const today = saDay(now);
   return {
@@ -44,6 +47,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       lastDay: addDays(today, GIFT_SEND_DAYS_AHEAD_MAX),
     },
     changes: changes.map((c) => ({ id: c.id, ...describeGiftCardChange(c), who: actorLabel(c.actorKind, c.actorEmail), when: formatDateTimeZA(c.createdAt) })),
+    history,
     ledger: ledger.map((e) => ({
       id: e.id,
       what: LEDGER_KIND_LABELS[e.kind],
@@ -78,7 +82,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 type Entry = Route.ComponentProps["loaderData"]["ledger"][number];
 
-export default function GiftCard({ loaderData: { card, ledger, email, changes } }: Route.ComponentProps) {
+export default function GiftCard({ loaderData: { card, ledger, email, changes, history } }: Route.ComponentProps) {
   // the order a card was bought or spent on opens for those who may see orders
   const ordersAccess = useCan("orders.view");
   const columns: Column<Entry>[] = [
@@ -124,6 +128,7 @@ export default function GiftCard({ loaderData: { card, ledger, email, changes } 
       <DataTable<Entry> rows={ledger} columns={columns} rowKey={(e) => e.id} caption="Ledger" empty={<p>No entries</p>} />
       {email ? <CardEmail id={card.id} state={card.state} email={email} changes={changes} /> : null}
       {card.cancellable ? <CancelCard id={card.id} last4={card.last4} /> : null}
+      <RecordHistory items={history} allHref={`/admin/activity?type=gift-card&record=${card.id}`} />
     </AdminPage>
   );
 }

@@ -37,6 +37,8 @@ import { shortOrderId } from "~/utils/ids";
 import { formatRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
 
+import { RecordHistory } from "~/components/admin/activity-log";
+import { recordHistories } from "~/modules/activity/activity-admin.server";
 const PATH = "/admin/orders";
 const filters = { status: { kind: "choice", values: ORDER_STATUSES }, q: { kind: "text" } } as const;
 
@@ -50,6 +52,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const [{ list, counts, over, metrics }, waiting] = await Promise.all([adminOrdersView(db, { status: tab, q: query.filters.q, page: query.page }), paidAwaitingCourier(db)]);
   const [deliveries, whatsapp] = await Promise.all([deliveryForOrders(db, list.rows.map((o) => o.id)), messagesForOrders(db, list.rows.map((o) => o.id))]);
   return {
+  // each order's own history from the activity log (docs/decisions/060)
+  const history = await recordHistories(db, "order", list.rows.map((o) => o.id));
     waiting,
     // the accountant's export form starts on this month so far
     exportRange: monthToDate(),
@@ -65,6 +69,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         delivery: deliveries.get(o.id),
         whatsapp: whatsapp.get(o.id),
         shortId: shortOrderId(o.id),
+        history: history.get(o.id) ?? [],
         created: formatDateTimeZA(o.createdAt),
         // A paid order's invoice (its number stays with the order if the payment is later set back; the PDF doesn't).
         invoice: invoices && o.paymentStatus === "completed" && o.invoiceNumber !== null ? { number: formatInvoiceNumber(o.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(o.id) } : undefined,
@@ -231,6 +236,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
               <ShipmentPanel orderId={o.id} shortId={o.shortId} paid={o.paymentStatus === "completed"} status={o.status} delivery={o.delivery} action={here} />
               <WhatsappPanel messages={o.whatsapp} />
             </>
+              <RecordHistory compact items={o.history} allHref={`/admin/activity?type=order&record=${o.id}`} />
           )
         }
       />

@@ -11,6 +11,8 @@ import { loadDeliverySettings } from "~/modules/couriers/delivery.server";
 import { env } from "~/utils/env.server";
 import { formatAmount } from "~/utils/money";
 import { routeId } from "~/utils/request.server";
+import { RecordHistory } from "~/components/admin/activity-log";
+import { activityItems, recordHistory } from "~/modules/activity/activity-admin.server";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requirePermission(request, "products.edit");
@@ -20,7 +22,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const [categories, delivery] = await Promise.all([listCategories(db), loadDeliverySettings(db)]);
   // "Add another size" without JavaScript (?sizes=add): the sizes table, with a new row
   const sizesTable = new URL(request.url).searchParams.get("sizes") === "add";
-  return { product, categories, shopName: env().SHOP_NAME, defaultWeightGrams: delivery.bottleWeightGrams, sizesTable };
+  // its own history from the activity log (docs/decisions/060)
+  const history = activityItems(await recordHistory(db, "product", product.id));
+  return { product, categories, shopName: env().SHOP_NAME, defaultWeightGrams: delivery.bottleWeightGrams, sizesTable, history };
 }
 
 export const action = productFormAction;
@@ -72,6 +76,7 @@ export default function EditProduct({ loaderData }: Route.ComponentProps) {
         sizesTable={loaderData.sizesTable}
         addSizeHref={`/admin/products/edit/${product.id}?sizes=add#product-sizes`}
       />
+      <RecordHistory items={loaderData.history} allHref={`/admin/activity?type=product&record=${product.id}`} />
     </AdminPage>
   );
 }

@@ -24,6 +24,7 @@ export const ADMIN_PAGES: readonly AdminPageLink[] = [
   { to: "/admin/data", label: "Data", permission: "data" },
   { to: "/admin/privacy", label: "Privacy", permission: "data" },
   { to: "/admin/staff", label: "Staff", permission: "staff" },
+  { to: "/admin/activity", label: "Activity", permission: "staff" },
 ];
 
 export interface AdminPageLink {

@@ -202,3 +202,44 @@ function shown(values: Record<string, unknown>, field: string): string {
   if (typeof v === "object") return JSON.stringify(v);
   return String(v);
 }
+
+/** The Activity page's filters, read from its URL (anything unexpected reads as no filter). */
+export interface ActivityQuery {
+  filters: { person: string; kind: string; type: string; record: string; from: string; to: string };
+  before?: number;
+  after?: number;
+}
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+export function parseActivityQuery(params: URLSearchParams): ActivityQuery {
+  const text = (name: string, max = 100) => (params.get(name) ?? "").trim().slice(0, max);
+  const day = (name: string) => (DAY_PATTERN.test(text(name)) ? text(name) : "");
+  const cursor = (name: string) => {
+    const n = Number(params.get(name));
+    return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+  };
+  const type = text("type");
+  return {
+    filters: { person: text("person"), kind: text("kind"), type: isRecordType(type) ? type : "", record: isRecordType(type) ? text("record") : "", from: day("from"), to: day("to") },
+    before: cursor("before"),
+    after: cursor("after"),
+  };
+}
+
+/** The page's address for these filters and a cursor (empty values left out). */
+export function activityHref(path: string, filters: ActivityQuery["filters"], cursor: { before?: number; after?: number } = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+  if (cursor.before) params.set("before", String(cursor.before));
+  if (cursor.after) params.set("after", String(cursor.after));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** How a record is named in a list: "Order #1a2b3c4d", "Product 3f9e…". */
+export function recordLabel(type: string, id: string | null): string {
+  const label = isRecordType(type) ? RECORD_LABELS[type] : type;
+  if (!id) return label;
+  return `${label} ${type === "order" ? "#" : ""}${id.length > 12 ? id.slice(0, 8) : id}`;
+}

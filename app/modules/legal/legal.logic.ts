@@ -329,6 +329,15 @@ export function collected(s: Pick<LegalSettings, "retention">, sessionDays: numb
       kept: kept.messages,
     },
     {
+      id: "activity",
+      what: "Changes our staff make",
+      items: "When someone who works for the shop changes your order, your account or anything else in the shop's administration: who did it, when, from which internet (IP) address, and the values before and after (for example an order's status or delivery address).",
+      why: "To know who changed what in the shop's records, to correct mistakes and to answer for refunds and invoices.",
+      required: "Recorded automatically with each change.",
+      law: "Records behind invoices and refunds (Tax Administration Act s29).",
+      kept: kept.activity,
+    },
+    {
       id: "reviews",
       what: "Reviews",
       items: "The rating and comment you write about a fragrance you bought, linked to your account.",

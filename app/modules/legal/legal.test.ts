@@ -123,7 +123,7 @@ describe("privacy notice (POPIA s18)", () => {
 
   it("says what is collected, why, whether it is required and how long it is kept: the periods the retention job enforces", () => {
     const list = collected({ retention: DEFAULT_RETENTION }, 14);
-    expect(list.map((c) => c.id)).toEqual(["account", "orders", "sign-in", "messages", "reviews", "stock-alerts", "wishlist", "gift-cards", "sample-credits", "whatsapp", "cart", "browser"]);
+    expect(list.map((c) => c.id)).toEqual(["account", "orders", "sign-in", "messages", "activity", "reviews", "stock-alerts", "wishlist", "gift-cards", "sample-credits", "whatsapp", "cart", "browser"]);
     // what the retention job and the deletion do with them (docs/decisions/040, addendum)
     expect(list.find((c) => c.id === "gift-cards")!.kept).toContain("its balance stays and it still pays with its code");
     expect(list.find((c) => c.id === "gift-cards")!.items).toContain("never keep the code itself");
@@ -135,6 +135,8 @@ describe("privacy notice (POPIA s18)", () => {
     expect(list.find((c) => c.id === "orders")!.kept).toContain("5 years from the invoice, as the Tax Administration Act (s29) requires");
     expect(list.find((c) => c.id === "orders")!.kept).toContain("erased after 12 months");
     expect(list.find((c) => c.id === "sign-in")!.kept).toContain("14 days");
+    // the admin's activity log: 5 years, fixed (its triggers keep it; docs/decisions/060)
+    expect(list.find((c) => c.id === "activity")!.kept).toContain("5 years, as the Tax Administration Act (s29) requires");
     expect(list.find((c) => c.id === "messages")!.kept).toContain("Contact messages: 12 months. The text of each e-mail we send you: 90 days");
     // The owner's RETENTION_* settings, not a free text: the notice says what the job does (docs/decisions/040).
     const owner = collected({ retention: legalSettings(parseEnv({ RETENTION_CONTACT_MONTHS: "6", RETENTION_MAIL_BODY_DAYS: "30", RETENTION_UNPAID_ORDER_MONTHS: "3", RETENTION_INVOICE_YEARS: "7" })).retention }, 14);

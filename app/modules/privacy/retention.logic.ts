@@ -33,6 +33,14 @@ export const MIN_INVOICE_YEARS = 5;
  */
 export const EXPIRED_GRACE_MS = 0;
 export const RATE_LIMIT_KEEP_MS = 24 * 60 * 60 * 1000;
+/**
+ * The admin's activity log (docs/decisions/060) is kept 5 years, the Tax Administration Act's records period (s29): it
+ * records changes to invoiced orders, refunds and prices. Fixed, not a setting: its table's triggers refuse deleting a
+ * younger entry. The job deletes an entry a day after its 5 years, so a clock a little ahead of the database's never
+ * asks the triggers for one they still keep.
+ */
+export const ACTIVITY_LOG_YEARS = 5;
+export const ACTIVITY_LOG_MARGIN_DAYS = 1;
 /** The job's own records (retention_runs) are kept a year: Admin → Privacy shows the recent ones. */
 export const RUN_RECORDS_KEEP_MS = 366 * 24 * 60 * 60 * 1000;
 
@@ -58,6 +66,8 @@ export interface RetentionCounts {
   savedCarts: number;
   /** back-in-stock requests past their time (the stock-alerts module's rule: unconfirmed after 7 days, any after 6 months) */
   stockAlerts: number;
+  /** activity log entries past their 5 years */
+  activityEntries: number;
 }
 
 export const EMPTY_COUNTS: RetentionCounts = {
@@ -75,6 +85,7 @@ export const EMPTY_COUNTS: RetentionCounts = {
   reminderLinks: 0,
   savedCarts: 0,
   stockAlerts: 0,
+  activityEntries: 0,
 };
 
 export function totalErased(counts: RetentionCounts): number {
@@ -96,6 +107,7 @@ export interface RetentionCutoffs {
   /** epoch ms: rate_limits.last_request is a number */
   rateLimitBefore: number;
   runRecordsBefore: string;
+  activityBefore: string;
 }
 
 export function retentionCutoffs(policy: RetentionPolicy, now: Date): RetentionCutoffs {
@@ -110,6 +122,7 @@ export function retentionCutoffs(policy: RetentionPolicy, now: Date): RetentionC
     expiredBefore: new Date(now.getTime() - EXPIRED_GRACE_MS).toISOString(),
     rateLimitBefore: now.getTime() - RATE_LIMIT_KEEP_MS,
     runRecordsBefore: new Date(now.getTime() - RUN_RECORDS_KEEP_MS).toISOString(),
+    activityBefore: daysBefore(monthsBefore(now, ACTIVITY_LOG_YEARS * 12), ACTIVITY_LOG_MARGIN_DAYS).toISOString(),
   };
 }
 
@@ -231,6 +244,14 @@ export function retentionRules(policy: RetentionPolicy): RetentionRule[] {
       law: "POPIA s14(1)",
     },
     {
+      id: "activityEntries",
+      what: "The admin's activity log (who changed what, when, from which IP address, the values before and after)",
+      kept: plural(ACTIVITY_LOG_YEARS, "year"),
+      then: "Deleted. Until then nobody can change or delete an entry.",
+      setting: null,
+      law: "Tax Administration Act s29; POPIA s14(1)(a)",
+    },
+    {
       id: "sessions",
       what: "Sign-in sessions (IP address and browser)",
       kept: "Until the session ends",
@@ -275,5 +296,8 @@ export function noticeRetention(policy: RetentionPolicy) {
       `Your cart in your account: deleted once it has not changed for ${plural(policy.savedCartDays, "day")} (the copy in your browser stays). ` +
       `A reminder's items: ${plural(policy.mailBodyDays, "day")}; which account it went to: ${plural(policy.contactMonths, "month")}; after that only the count of reminders sent stays. ` +
       "Deleting your account deletes your cart and the items of your reminders at once.",
+    activity:
+      `The shop's activity log: each change our staff make in the shop's administration (to your order, your account or anything else), who made it, when, from which internet (IP) address, and the values before and after: ${plural(ACTIVITY_LOG_YEARS, "year")}, as the Tax Administration Act (s29) requires of the records behind invoices and refunds. ` +
+      "Nobody can change or delete an entry before then, and deleting your account does not remove them (the law requires the record).",
   };
 }

@@ -146,6 +146,8 @@ export async function applyRetention(db: DB, policy: RetentionPolicy, now: Date 
   counts.sessions = deleted(await db.deleteFrom("sessions").where("expires_at", "<", cut.expiredBefore).executeTakeFirstOrThrow());
   counts.verifications = deleted(await db.deleteFrom("verifications").where("expires_at", "<", cut.expiredBefore).executeTakeFirstOrThrow());
   counts.rateLimits = deleted(await db.deleteFrom("rate_limits").where("last_request", "<", cut.rateLimitBefore).executeTakeFirstOrThrow());
+  // The activity log past its 5 years (and a day: its triggers refuse a younger entry; decision 060).
+  counts.activityEntries = deleted(await db.deleteFrom("activity_log").where("at", "<", cut.activityBefore).executeTakeFirstOrThrow());
   // The job's own old records (they name no one; a year is plenty for the admin page).
   await db.deleteFrom("retention_runs").where("started_at", "<", cut.runRecordsBefore).where("outcome", "<>", "running").execute();
   return counts;
