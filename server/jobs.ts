@@ -18,11 +18,11 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import type { DB } from "~/db/db.server";
-import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
+import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/flows/order-expired.server";
 import { expireGiftCards } from "~/modules/gift-cards/gift-cards.server";
 import { sendDueGiftCardEmails } from "~/modules/gift-cards/gift-card-sales.server";
 import { sendDueReviewRequests } from "~/modules/reviews/review-requests.server";
-import { pollTracking } from "~/modules/couriers/shipments.server";
+import { pollTracking } from "~/modules/flows/shipment-tracked.server";
 import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
 import { BackupRunning, backupDirectory, mediaSource, runNightlyBackup } from "~/modules/backups/backup-files.server";
 import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";

@@ -30,7 +30,8 @@ import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.log
 import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUSES, paymentStatusLabel, SEARCH_COUNT_BOUND, tabCountLabel } from "~/modules/orders/order-admin.logic";
 import { gatherLines, orderAdminIntent } from "~/modules/orders/order-admin.schema";
 import { monthToDate } from "~/modules/reports/reports.logic";
-import { adminOrdersView, deleteOrder, sendStatusEmailNow, setOrderStatus, setPaymentStatus, updateOrder } from "~/modules/orders/order-admin.server";
+import { adminOrdersView } from "~/modules/orders/order-admin.server";
+import { deleteOrder, sendStatusEmailNow, setOrderStatus, setPaymentStatus, updateOrder } from "~/modules/flows/order-changed-by-owner.server";
 import { formatDateTimeZA } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { TIER_MESSAGES } from "~/modules/pricing/tiers-admin.schema";
-import { quoteCart } from "~/modules/orders/place-order.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../tests/factories/users";
 import { insertProduct } from "../../tests/factories/catalog";

@@ -11,7 +11,7 @@ import { COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
 import { couponCodeSchema, type CouponValidation } from "~/modules/coupons/coupons.schema";
 import { validateAndApplyCoupon } from "~/modules/coupons/coupons.server";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
-import { quoteCart } from "~/modules/orders/place-order.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
 import { getDb } from "~/db/db.server";
 import { formatAmount } from "~/utils/money";
 import { logger } from "~/utils/logger.server";

@@ -18,7 +18,7 @@ import { clearAppliedCoupon, useAppliedCoupon, writeAppliedCoupon } from "~/modu
 import { linesInput, type CartQuote, type CartQuoteLine } from "~/modules/orders/cart-quote";
 import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browser";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
-import { quoteCart, toCartQuote } from "~/modules/orders/place-order.server";
+import { quoteCart, toCartQuote } from "~/modules/cart/cart-quote.server";
 import { DomainError } from "~/utils/errors";
 import type { Route } from "./+types/cart";
 import { readQuery } from "~/utils/request.server";

@@ -13,7 +13,7 @@ import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
 import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
-import { checkout, CheckoutAttemptClosedError } from "~/modules/orders/checkout.server";
+import { checkout, CheckoutAttemptClosedError } from "~/modules/flows/checkout.server";
 import { lastShippingAddress } from "~/modules/orders/last-address.server";
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { preselectZone } from "~/modules/shipping/shipping.logic";

@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { placeOrder, quoteCart } from "~/modules/orders/place-order.server";
+import { placeOrder } from "~/modules/flows/order-placed.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
 import { insertProduct } from "../../tests/factories/catalog";
 import { insertCoupon, insertZone, TEST_ADDRESS, type ZoneRow } from "../../tests/factories/orders";

@@ -5,11 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { requireUser, requireUserAction } from "~/modules/accounts/session.server";
-import {
-  cancelSimulatedCheckout,
-  getSimulatedCheckout,
-  paySimulatedCheckout,
-} from "~/modules/payments/simulated-checkout.server";
+import { cancelSimulatedCheckout, getSimulatedCheckout, paySimulatedCheckout } from "~/modules/flows/simulated-checkout.server";
 import { useRootData } from "~/modules/settings/root-data";
 import { DomainError, formError } from "~/utils/errors";
 import { formatRand } from "~/utils/money";

@@ -6,13 +6,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
 import { clearStoredCart } from "~/modules/cart/clear-cart.browser";
-import {
-  PAYMENT_RETURN_MESSAGES,
-  TEST_ORDER_ID,
-  resolvePaymentReturn,
-  testOrderView,
-  type PaymentReturnView,
-} from "~/modules/payments/payment-return.server";
+import { PAYMENT_RETURN_MESSAGES, TEST_ORDER_ID, resolvePaymentReturn, testOrderView, type PaymentReturnView } from "~/modules/flows/payment-return.server";
 import { logger } from "~/utils/logger.server";
 import { readQuery } from "~/utils/request.server";
 import { formatRand } from "~/utils/money";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { appendEntry, issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { newId } from "~/utils/ids";
 import { insertProduct } from "../../tests/factories/catalog";
 import { DELETE_PASSWORD_RULE } from "~/modules/privacy/erasure.server";

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { recordConsent } from "~/modules/consent/consent.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { DOWNLOAD_RATE_RULE, downloadPersonalData } from "~/modules/privacy/export.server";
 import type { PersonalData } from "~/modules/privacy/export.logic";
 import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";

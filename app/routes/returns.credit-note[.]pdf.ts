@@ -7,7 +7,7 @@ import type { Route } from "./+types/returns.credit-note[.]pdf";
 import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
 import { INVOICE_PERMISSIONS, staffViewer } from "~/modules/accounts/staff-viewer";
-import { CREDIT_NOTE_NOT_FOUND, getCreditNoteForViewer } from "~/modules/invoices/credit-note.server";
+import { CREDIT_NOTE_NOT_FOUND, getCreditNoteForViewer } from "~/modules/returns/credit-note.server";
 import { renderInvoicePdf } from "~/modules/invoices/invoice-pdf.server";
 import { errorResponse } from "~/utils/errors";
 

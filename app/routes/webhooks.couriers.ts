@@ -1,6 +1,6 @@
 import type { Route } from "./+types/webhooks.couriers";
 import { getDb } from "~/db/db.server";
-import { receiveTrackingWebhook } from "~/modules/couriers/shipments.server";
+import { receiveTrackingWebhook } from "~/modules/flows/shipment-tracked.server";
 import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 import { logger } from "~/utils/logger.server";
 

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/webhooks.payments";
 import { getDb } from "~/db/db.server";
-import { handlePaymentWebhook } from "~/modules/payments/payments.server";
+import { handlePaymentWebhook } from "~/modules/flows/payment-events.server";
 import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 
 /**

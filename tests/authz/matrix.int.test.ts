@@ -8,7 +8,7 @@
 import { ADMIN_ACTION, ADMIN_PAGE, ANY_STAFF, checkMatrixCovers, DENY_ACTION, DENY_PAGE, runAuthorizationMatrix, SIGNED_IN_ACTION, SIGNED_IN_PAGE, type MatrixEntry } from "./matrix";
 import { INVOICE_PERMISSIONS } from "~/modules/accounts/staff-viewer";
 import type { DB } from "~/db/db.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { bookShipment } from "~/modules/couriers/shipments.server";
 import { issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { insertAwaitingOrder } from "../factories/payments";

@@ -3,8 +3,8 @@
  * through the real use cases (request, approve, receive, refund by EFT), so its credit note exists when refunded.
  */
 import type { DB } from "~/db/db.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { approveReturn, receiveReturn, refundReturn } from "~/modules/returns/returns-admin.server";
 import { requestReturn } from "~/modules/returns/returns.server";
 import { insertAwaitingOrder } from "./payments";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres, openDatabase, type DatabaseHandle, type DB } from "~/db/db.server";
 import { migrateTo, migrateToLatest } from "~/db/migrate.server";
 import { seedDemo, seedLargeCatalogue } from "~/modules/demo/seed.server";
-import { quoteCart } from "~/modules/orders/place-order.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
 import { listOrderLines } from "~/modules/orders/order-read.server";
 import { createThrowawayDatabase } from "../../../tests/setup/pg-database";
 

@@ -8,7 +8,7 @@ import type { DeliveryPointCopy } from "~/db/schema";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { computeTotals } from "~/modules/pricing/totals.logic";
-import { quoteCart, toCartQuote, type ChosenDelivery, type Quote, type QuoteInput } from "~/modules/orders/place-order.server";
+import { quoteCart, toCartQuote, type Quote, type QuoteInput } from "~/modules/cart/cart-quote.server";
 import { itemDiscountCents } from "~/modules/coupons/coupons.logic";
 import type { CartQuote } from "~/modules/orders/cart-quote";
 import type { DeliveryKind } from "./courier";
@@ -125,4 +125,22 @@ export async function resolveDeliveryChoice(
     source: option.source,
     zoneId: option.zoneId ?? null,
   };
+}
+
+/** A delivery option as placed on the order (resolved and priced by couriers/checkout-delivery.server.ts). */
+export interface ChosenDelivery {
+  kind: "door" | "locker" | "point";
+  courier: string;
+  serviceCode: string;
+  serviceName: string;
+  priceCents: number;
+  /** the cheapest option of the kind: what the free-delivery threshold takes off */
+  cheapestCents: number;
+  pointCode: string | null;
+  point: DeliveryPointCopy | null;
+  deliveryFrom: string | null;
+  deliveryTo: string | null;
+  source: "courier" | "table" | "flat" | "zone";
+  /** door delivery priced by zones: the zone it was priced by (null: none serves the address, R70) */
+  zoneId?: string | null;
 }

@@ -6,7 +6,6 @@
 import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { newId, shortOrderId } from "~/utils/ids";
@@ -314,12 +313,18 @@ export async function bookAllPaid(db: DB, options: { collectionDate?: string; no
 // Tracking
 
 /**
+ * How tracking moves the order: the owner's status change (flows/shipment-tracked.server.ts passes
+ * flows/order-changed-by-owner's setOrderStatus: its stock, e-mails and WhatsApp follow). Couriers knows no order flow.
+ */
+export type MoveOrder = (db: DB, orderId: string, status: "shipped" | "delivered", at: Date) => Promise<unknown>;
+
+/**
  * Applies the courier's events to a shipment: each event once (unique per shipment and key), the shipment's status
  * to the furthest, and the order along: Shipped at collection, Delivered at delivery, with the event's own time.
  * The shopper hears of the dispatch (the shipped e-mail, with the tracking link) and, once, when it is out for
  * delivery or waiting at the locker (with the PIN). Returns how many events were new.
  */
-export async function applyTracking(db: DB, shipmentId: string, events: TrackingEvent[], source: "webhook" | "poll", now = new Date()): Promise<number> {
+export async function applyTracking(db: DB, shipmentId: string, events: TrackingEvent[], source: "webhook" | "poll", now: Date, moveOrder: MoveOrder): Promise<number> {
   const s = await db.selectFrom("shipments").selectAll().where("id", "=", shipmentId).executeTakeFirst();
   if (!s || s.status === "cancelled" || s.status === "booking") return 0;
   const fresh: TrackingEvent[] = [];
@@ -346,8 +351,8 @@ export async function applyTracking(db: DB, shipmentId: string, events: Tracking
   if (order && order.status !== "cancelled") {
     const dispatched = fresh.find((e) => DISPATCHED.has(e.status));
     const delivered = fresh.find((e) => e.status === "delivered");
-    if (dispatched && order.status === "processing") await setOrderStatus(db, order.id, "shipped", new Date(dispatched.at));
-    if (delivered && order.status !== "delivered") await setOrderStatus(db, order.id, "delivered", new Date(delivered.at));
+    if (dispatched && order.status === "processing") await moveOrder(db, order.id, "shipped", new Date(dispatched.at));
+    if (delivered && order.status !== "delivered") await moveOrder(db, order.id, "delivered", new Date(delivered.at));
   }
   // "Out for delivery" / "waiting at the locker" are worth an e-mail only while true: not when the same news says it
   // has already been delivered (a poll that missed the steps in between).
@@ -405,7 +410,7 @@ async function sendDeliveryUpdate(db: Queryable, orderId: string, event: Trackin
 }
 
 /** Asks the couriers about shipments on their way that were not heard of for a while (a job, one runner at a time). */
-export async function pollTracking(db: DB, options: { now?: Date; staleMs?: number; limit?: number } = {}) {
+export async function pollTracking(db: DB, moveOrder: MoveOrder, options: { now?: Date; staleMs?: number; limit?: number } = {}) {
   const now = options.now ?? new Date();
   const before = new Date(now.getTime() - (options.staleMs ?? 10 * 60_000)).toISOString();
   const due = await db
@@ -420,7 +425,7 @@ export async function pollTracking(db: DB, options: { now?: Date; staleMs?: numb
   for (const s of due) {
     try {
       const events = await courierClient(s.courier as CourierName).track({ shipmentId: s.courier_shipment_id!, trackingReference: s.tracking_reference! }, AbortSignal.timeout(15_000));
-      applied += await applyTracking(db, s.id, events, "poll", now);
+      applied += await applyTracking(db, s.id, events, "poll", now, moveOrder);
     } catch (error) {
       logger.warn({ err: error, orderId: s.order_id, courier: s.courier }, "couriers: tracking poll failed; tried again next run");
       await db.updateTable("shipments").set({ last_polled_at: now.toISOString() }).where("id", "=", s.id).execute();
@@ -434,7 +439,7 @@ export async function pollTracking(db: DB, options: { now?: Date; staleMs?: numb
  * courier itself before anything changes — a forged push that passed a leaked secret still moves nothing the courier
  * doesn't confirm, and a replayed one changes nothing (events apply once).
  */
-export async function receiveTrackingWebhook(db: DB, courier: string, rawBody: string, headers: Headers, now = new Date(), urlToken?: string | null): Promise<{ status: number; message: string }> {
+export async function receiveTrackingWebhook(db: DB, moveOrder: MoveOrder, courier: string, rawBody: string, headers: Headers, now = new Date(), urlToken?: string | null): Promise<{ status: number; message: string }> {
   if (!(COURIER_NAMES as readonly string[]).includes(courier)) return { status: 404, message: "unknown courier" };
   const client = courierClient(courier as CourierName);
   if (!client.verifyWebhook) return { status: 404, message: "this courier sends no webhooks" };
@@ -455,7 +460,7 @@ export async function receiveTrackingWebhook(db: DB, courier: string, rawBody: s
   const s = await db.selectFrom("shipments").selectAll().where("courier", "=", courier).where("tracking_reference", "=", push.trackingReference).where("status", "<>", "cancelled").executeTakeFirst();
   if (!s) return { status: 200, message: "no such shipment here" };
   const confirmed = await client.track({ shipmentId: s.courier_shipment_id!, trackingReference: s.tracking_reference! }, AbortSignal.timeout(15_000));
-  const applied = await applyTracking(db, s.id, confirmed, "webhook", now);
+  const applied = await applyTracking(db, s.id, confirmed, "webhook", now, moveOrder);
   return { status: 200, message: applied ? `applied ${applied}` : "nothing new" };
 }
 

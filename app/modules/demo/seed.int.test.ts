@@ -7,7 +7,7 @@ import { DEMO_INSPIRED_BY, DEMO_PRODUCTS, demoSizes } from "./demo-catalogue";
 import { listSizes, refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import { DEMO_GIFT_CARD_SETTINGS, ensureDemoCatalogue, resetShop, seedDemo, seedLargeCatalogue } from "./seed.server";
 import { loadSampleSettings } from "~/modules/samples/samples.server";
-import { configuredHoldPolicy, findExpiredUnpaidOrders } from "~/modules/orders/order-expiry.server";
+import { configuredHoldPolicy, findExpiredUnpaidOrders } from "~/modules/flows/order-expired.server";
 import { loadGiftCardSaleSettings, saveGiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.server";
 
 const TABLES = ["categories", "products", "product_sizes", "product_tiers", "users", "reviews", "shipping_zones", "shipping_rules", "shipping_zone_provinces", "coupons", "orders", "order_lines"] as const;

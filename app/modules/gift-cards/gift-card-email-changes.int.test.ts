@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ParsedMail } from "mailparser";
 import { getDb } from "~/db/db.server";
-import { placeOrder } from "~/modules/orders/place-order.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
+import { placeOrder } from "~/modules/flows/order-placed.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
 import { action, loader } from "~/routes/admin.gift-cards.$id";
 import { loader as confirmationLoader } from "~/routes/order-confirmation";
 import { loader as profileLoader } from "~/routes/profile._index";

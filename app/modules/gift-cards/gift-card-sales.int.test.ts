@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { placeOrder, quoteCart } from "~/modules/orders/place-order.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
+import { placeOrder } from "~/modules/flows/order-placed.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
 import { vatInInclusiveTotal } from "~/modules/invoices/invoice.logic";
 import { loader as pdfLoader } from "~/routes/orders.gift-card[.]pdf";

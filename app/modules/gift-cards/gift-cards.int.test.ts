@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { checkout } from "~/modules/orders/checkout.server";
+import { checkout } from "~/modules/flows/checkout.server";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
-import { placeOrder } from "~/modules/orders/place-order.server";
-import { expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
+import { placeOrder } from "~/modules/flows/order-placed.server";
+import { expireUnpaidOrders } from "~/modules/flows/order-expired.server";
 import { holdPolicy } from "~/modules/orders/order-expiry.logic";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
 import { newId } from "~/utils/ids";
 import { insertProduct } from "../../../tests/factories/catalog";

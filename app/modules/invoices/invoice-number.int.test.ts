@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getDb, isPostgres } from "~/db/db.server";
-import { setOrderStatus, setPaymentStatus } from "~/modules/orders/order-admin.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { setOrderStatus, setPaymentStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { insertOrder } from "../../../tests/factories/orders";
 import { postWebhook, simulatedWebhook, insertAwaitingOrder } from "../../../tests/factories/payments";
 import { createUser } from "../../../tests/factories/users";

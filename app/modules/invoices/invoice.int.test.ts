@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { setPaymentStatus } from "~/modules/orders/order-admin.server";
+import { setPaymentStatus } from "~/modules/flows/order-changed-by-owner.server";
 import { loader } from "~/routes/orders.invoice[.]pdf";
 import { resetEnvForTests } from "~/utils/env.server";
 import { formatRand } from "~/utils/money";

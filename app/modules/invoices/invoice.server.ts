@@ -3,7 +3,8 @@
  * that does not exist), and only once its payment is confirmed and its number allocated (docs/decisions/019).
  */
 import type { Queryable } from "~/db/db.server";
-import { getOrderForViewer, type Viewer } from "~/modules/orders/order-read.server";
+import { getOrderForViewer } from "~/modules/samples/order-view.server";
+import type { Viewer } from "~/modules/orders/order-read.server";
 import { giftCardPaymentsOf } from "~/modules/gift-cards/gift-card-orders.server";
 import { env, type Env } from "~/utils/env.server";
 import { buildInvoiceDocument, type InvoiceDocument, type InvoiceSupplier } from "./invoice.logic";

@@ -3,7 +3,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { sendOrderPaidEmails } from "~/modules/orders/order-emails.server";
+import { sendOrderPaidEmails } from "~/modules/flows/order-messages.server";
 import { env, resetEnvForTests } from "~/utils/env.server";
 import { insertAwaitingOrder } from "../../../tests/factories/payments";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";

@@ -7,7 +7,7 @@ import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import * as oneClick from "~/routes/unsubscribe.one-click";
-import { sendOrderStatusEmail } from "~/modules/orders/order-emails.server";
+import { sendOrderStatusEmail } from "~/modules/flows/order-messages.server";
 import { preferencesUrl } from "~/modules/mail/mail-footer";
 import { env, resetEnvForTests } from "~/utils/env.server";
 import { insertAwaitingOrder } from "../../../tests/factories/payments";

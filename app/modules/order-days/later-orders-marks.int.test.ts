@@ -13,7 +13,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { getDb, isPostgres, type Queryable } from "~/db/db.server";
-import { closeUnpaidOrder } from "~/modules/orders/order-payment.server";
+import { closeUnpaidOrder } from "~/modules/flows/order-closed-unpaid.server";
 import { salesRange } from "~/modules/reports/sales.logic";
 import { salesDashboard } from "~/modules/reports/sales.server";
 import { addDays, saDay } from "~/utils/sa-days";

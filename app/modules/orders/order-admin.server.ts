@@ -1,8 +1,8 @@
 /**
- * The owner's orders (SPEC §2 Orders, §4, §7 orders / order_metrics): the list by status tab, its figures, and every
- * change the owner makes. Each change runs in one transaction with the order row locked (PostgreSQL) so two admins or
- * an admin and a payment webhook can't interleave; the rules themselves are the pure functions of order-admin.logic.
- * E-mails go out after the commit, and a failed e-mail never undoes a change.
+ * The owner's orders (SPEC §2 Orders, §4, §7 orders / order_metrics): the list by status tab, its figures, and the
+ * order's own writes for a change the owner makes (lockOrder, writeTransition, writeOrderEdit). The change itself —
+ * with its coupon, sample credits, gift cards, stock, invoice number and messages — is a flow:
+ * flows/order-changed-by-owner.server.ts. The rules are the pure functions of order-admin.logic.
  */
 import { lineNameSql } from "~/modules/catalog/sizes.server";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
@@ -10,9 +10,6 @@ import type { Queryable, Trx } from "~/db/db.server";
 import { containsInsensitive, isPostgres } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
-import { reclaimCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
-import { reclaimSampleCreditsOfOrder, releaseSampleCredits, returnSampleCreditsOfPaidOrder, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
-import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import {
@@ -30,16 +27,7 @@ import {
   type Transition,
 } from "./order-admin.logic";
 import type { OrderEditInput } from "./order-admin.schema";
-import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-emails.server";
-import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
-import { inTransaction } from "~/db/in-transaction.server";
-import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
-import { reclaimGiftCardsOfOrder, returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
-import { cancelSoldGiftCardsOfOrder, issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";
 
-/** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
-const OWNER = { kind: "admin" as const, id: null };
-import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { allOrderDays, daySums, liveFrom } from "~/modules/order-days/order-days.server";
 import { rangeBounds } from "~/utils/sa-days";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
@@ -389,9 +377,10 @@ export async function adminOrdersView(db: Queryable, input: { status: OrderStatu
   return { list, counts, over, metrics: figures.metrics };
 }
 
-// ---------------------------------------------------------------- changes
+// ---------------------------------------------------------------- changes (the flows in app/modules/flows compose them)
 
-async function lockOrder(trx: Trx, id: string) {
+/** The order's row, locked until the commit on PostgreSQL (SQLite: one writer at a time); 404 when it is gone. */
+export async function lockOrder(trx: Trx, id: string) {
   let query = trx.selectFrom("orders").selectAll().where("id", "=", id);
   // SQLite runs one writer at a time (and has no FOR UPDATE); PostgreSQL locks the row until the commit.
   if (isPostgres(trx)) query = query.forUpdate();
@@ -415,155 +404,55 @@ async function recordMetrics(trx: Trx, orderId: string) {
     .execute();
 }
 
-type OrderRow = Awaited<ReturnType<typeof lockOrder>>;
+export type LockedOrder = Awaited<ReturnType<typeof lockOrder>>;
 
-/**
- * Applies a transition: the row, its stamps, its coupon redemption, its metrics, its stock and — when it newly
- * confirms the payment — the order's invoice number (kept if it had one: docs/decisions/019), all or nothing.
- */
-async function apply(trx: Trx, order: OrderRow, next: Transition, now: Date): Promise<StockOutcome> {
-  if (next.coupon === "release") {
-    await releaseCouponRedemption(trx, order.id);
-    await releaseSampleCredits(trx, order.id);
-  }
-  if (next.coupon === "reclaim") {
-    const outcome = await reclaimCouponRedemption(trx, { id: order.id, userId: order.user_id, couponCode: order.coupon_code, discountCents: Number(order.discount_amount_cents) });
-    if (outcome === "full") throw new DomainError(ORDER_ADMIN_MESSAGES.couponFull(order.coupon_code ?? ""), 409);
-  }
-  // Gift cards follow the coupon's rule (docs/decisions/053): a cancelled order gives back what its cards paid (a
-  // refund when it was paid, a release when not), a reopened one takes it again.
-  if (next.coupon === "release") await returnGiftCardsOfOrder(trx, order.id, order.payment_status === "completed" ? "refund" : "release", OWNER, now);
-  // The gift cards a cancelled order bought are cancelled with it: what is left on them is void.
-  if (next.coupon === "release") await cancelSoldGiftCardsOfOrder(trx, order.id, OWNER, now);
-  if (next.coupon === "reclaim") await reclaimGiftCardsOfOrder(trx, order.id, OWNER, now);
-  // So do sample credits of a paid order (docs/decisions/054): used ones given back, granted ones taken back; reopened, again.
-  if (next.coupon === "release" && order.payment_status === "completed") await returnSampleCreditsOfPaidOrder(trx, order.id, now);
-  if (next.coupon === "reclaim") await reclaimSampleCreditsOfOrder(trx, order.id, now, { paid: next.paymentStatus === "completed" });
+/** Writes a transition's status, payment status and stamps on the order, and its metrics row when a stamp changed. */
+export async function writeTransition(trx: Trx, orderId: string, next: Transition, now: Date): Promise<void> {
   await trx
     .updateTable("orders")
     .set({ status: next.status, payment_status: next.paymentStatus, ...next.stamps, updated_at: now.toISOString() })
+    .where("id", "=", orderId)
+    .execute();
+  if (Object.keys(next.stamps).length > 0) await recordMetrics(trx, orderId);
+}
+
+/**
+ * The inline edit's write (SPEC §4): lines' quantity and unit price, address, notes, tracking; totals recomputed
+ * here. The lines must be the order's lines as stored, or nothing changes (409).
+ */
+export async function writeOrderEdit(trx: Trx, order: LockedOrder, input: OrderEditInput, now: Date): Promise<void> {
+  const stored = await trx.selectFrom("order_lines").select("id").where("order_id", "=", order.id).execute();
+  const known = new Set(stored.map((l) => l.id));
+  const edited = new Map(input.lines.map((l) => [l.id, l]));
+  if (edited.size !== input.lines.length || stored.length !== edited.size || [...edited.keys()].some((lineId) => !known.has(lineId))) {
+    throw new DomainError("The order's lines changed while you were editing: reload the page and try again", 409);
+  }
+  const totals = editedTotals(input.lines, {
+    discountCents: Number(order.discount_amount_cents),
+    shippingCents: Number(order.shipping_cents),
+    hadCoupon: order.coupon_code !== null,
+  });
+  for (const [index, line] of input.lines.entries()) {
+    await trx
+      .updateTable("order_lines")
+      .set({ quantity: line.quantity, unit_price_cents: line.unitPriceCents, total_price_cents: totals.lineTotals[index]! })
+      .where("id", "=", line.id)
+      .where("order_id", "=", order.id)
+      .execute();
+  }
+  const { id: _id, intent: _intent, lines: _lines, notes, trackingNumber, ...address } = input;
+  await trx
+    .updateTable("orders")
+    .set({
+      subtotal_cents: totals.subtotalCents,
+      discount_amount_cents: totals.discountCents,
+      total_amount_cents: totals.totalAmountCents,
+      original_total_cents: totals.originalTotalCents,
+      shipping_address: JSON.stringify(address satisfies ShippingAddress),
+      notes,
+      tracking_number: trackingNumber,
+      updated_at: now.toISOString(),
+    })
     .where("id", "=", order.id)
     .execute();
-  if (Object.keys(next.stamps).length > 0) await recordMetrics(trx, order.id);
-  // Lock order as everywhere: the order row (locked above), its coupon, its products by id, the invoice counter last
-  // (held until the commit: docs/decisions/019, 020).
-  const stock: StockOutcome =
-    next.stock === "take" ? await takeOrderStock(trx, order.id) : next.stock === "give_back" ? await giveBackOrderStock(trx, order.id) : { changed: false, short: [] };
-  if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) {
-    // the owner's confirmation settles samples as the provider's would (docs/decisions/054)
-    await settleSamplesOnPayment(trx, order.id, now);
-    await issueSoldGiftCards(trx, order.id, now);
-    await allocateInvoiceNumber(trx, order.id, now);
-  }
-  return stock;
-}
-
-/** After the commit: visitors see the new stock at once. */
-function announceStock(orderId: string, stock: StockOutcome) {
-  if (stock.changed) storefrontChanged(`stock: order ${orderId} changed by the owner`);
-}
-
-/** What the owner's change did that they should hear about: products it found out of stock. */
-export interface OrderChangeResult {
-  short: StockOutcome["short"];
-}
-
-export async function setOrderStatus(db: Queryable, id: string, status: OrderStatus, now = new Date()): Promise<OrderChangeResult> {
-  const { before, stock } = await inTransaction(db, async (trx) => {
-    const order = await lockOrder(trx, id);
-    const stock = await apply(trx, order, changeStatus({ status: order.status, paymentStatus: order.payment_status }, status, now), now);
-    return { before: order, stock };
-  });
-  announceStock(id, stock);
-  logger.info({ orderId: id, from: before.status, to: status }, "admin: order status changed");
-  // Shipped with a tracking number: the customer hears where their parcel is.
-  if (status === "shipped" && before.status !== "shipped" && before.tracking_number) await notify(db, id, before.status);
-  // Delivered (by the courier's tracking or the owner): on WhatsApp, for a customer who opted in.
-  if (status === "delivered" && before.status !== "delivered") await queueOrderUpdate(db, id, "delivered", {}, now);
-  return { short: stock.short };
-}
-
-export async function setPaymentStatus(db: Queryable, id: string, paymentStatus: PaymentStatus, now = new Date()): Promise<OrderChangeResult> {
-  const { before, next, stock } = await inTransaction(db, async (trx) => {
-    const order = await lockOrder(trx, id);
-    const state = { status: order.status, paymentStatus: order.payment_status };
-    const transition = changePayment(state, paymentStatus, now);
-    const stock = await apply(trx, order, transition, now);
-    return { before: state, next: transition, stock };
-  });
-  announceStock(id, stock);
-  logger.info({ orderId: id, from: before.paymentStatus, to: paymentStatus, status: next.status }, "admin: payment status changed");
-  // A payment the owner confirmed (an EFT that arrived) gets the same confirmation as a card payment.
-  if (confirmsPayment(before, next)) await sendOrderPaidEmails(db, id);
-  return { short: stock.short };
-}
-
-/** The inline edit (SPEC §4): lines' quantity and unit price, address, notes, tracking; totals recomputed here. */
-export async function updateOrder(db: Queryable, input: OrderEditInput, now = new Date()): Promise<void> {
-  const { before, tracking } = await inTransaction(db, async (trx) => {
-    const order = await lockOrder(trx, input.id);
-    const stored = await trx.selectFrom("order_lines").select("id").where("order_id", "=", order.id).execute();
-    const known = new Set(stored.map((l) => l.id));
-    const edited = new Map(input.lines.map((l) => [l.id, l]));
-    if (edited.size !== input.lines.length || stored.length !== edited.size || [...edited.keys()].some((lineId) => !known.has(lineId))) {
-      throw new DomainError("The order's lines changed while you were editing: reload the page and try again", 409);
-    }
-    const totals = editedTotals(input.lines, {
-      discountCents: Number(order.discount_amount_cents),
-      shippingCents: Number(order.shipping_cents),
-      hadCoupon: order.coupon_code !== null,
-    });
-    for (const [index, line] of input.lines.entries()) {
-      await trx
-        .updateTable("order_lines")
-        .set({ quantity: line.quantity, unit_price_cents: line.unitPriceCents, total_price_cents: totals.lineTotals[index]! })
-        .where("id", "=", line.id)
-        .where("order_id", "=", order.id)
-        .execute();
-    }
-    const { id: _id, intent: _intent, lines: _lines, notes, trackingNumber, ...address } = input;
-    await trx
-      .updateTable("orders")
-      .set({
-        subtotal_cents: totals.subtotalCents,
-        discount_amount_cents: totals.discountCents,
-        total_amount_cents: totals.totalAmountCents,
-        original_total_cents: totals.originalTotalCents,
-        shipping_address: JSON.stringify(address satisfies ShippingAddress),
-        notes,
-        tracking_number: trackingNumber,
-        updated_at: now.toISOString(),
-      })
-      .where("id", "=", order.id)
-      .execute();
-    return { before: order, tracking: trackingNumber };
-  });
-  // A tracking number added to (or changed on) a shipped order reaches the customer.
-  if (before.status === "shipped" && tracking && tracking !== before.tracking_number) await notify(db, before.id, "shipped");
-}
-
-/** Deletes the order and everything hanging off it; a redemption it still held goes back to its coupon. */
-export async function deleteOrder(db: Queryable, id: string): Promise<void> {
-  await inTransaction(db, async (trx) => {
-    const order = await lockOrder(trx, id);
-    await releaseCouponRedemption(trx, id);
-    if (order.status !== "cancelled") await returnGiftCardsOfOrder(trx, id, order.payment_status === "completed" ? "refund" : "release", OWNER);
-    await trx.deleteFrom("orders").where("id", "=", id).execute();
-  });
-  logger.info({ orderId: id }, "admin: order deleted");
-}
-
-/** The button: the order's current status to its customer, old status 'manual'. Throws the spec's failure message. */
-export async function sendStatusEmailNow(db: Queryable, id: string): Promise<void> {
-  const result = await sendOrderStatusEmail(db, id, { oldStatus: "manual" });
-  if (!result.sent) throw new DomainError(ORDER_ADMIN_MESSAGES.emailFailed(result.reason), result.status);
-}
-
-async function notify(db: Queryable, id: string, oldStatus: OrderStatus) {
-  try {
-    const result = await sendOrderStatusEmail(db, id, { oldStatus });
-    if (!result.sent) logger.warn({ orderId: id, reason: result.reason }, "shipped e-mail not delivered");
-  } catch (error) {
-    logger.error({ err: error, orderId: id }, "shipped e-mail failed");
-  }
 }

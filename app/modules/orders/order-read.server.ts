@@ -3,8 +3,6 @@ import { lineNameSql } from "~/modules/catalog/sizes.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
 import type { Order } from "./order.types";
 import { shortOrderId } from "~/utils/ids";
-import { creditsOnOrder } from "~/modules/samples/sample-orders.server";
-import { creditLabel } from "~/modules/samples/samples.logic";
 
 /** One order as its owner (or an admin) reads it on the confirmation and payment-status pages. */
 export interface OrderView extends Omit<Order, "userId"> {
@@ -59,11 +57,21 @@ export async function listOrderLines(db: Queryable, orderId: string): Promise<Or
 }
 
 /**
+ * The sample credits an order used, by name (samples/sample-orders.server.ts creditsOnOrder), and the words of its bill
+ * for them ("Sample credit (Velvet Rose)"): orders doesn't know sample credits, so whoever reads the order view passes
+ * them in — samples/order-view.server.ts readOrder and getOrderForViewer do.
+ */
+export interface SampleCreditWords {
+  creditsOnOrder(db: Queryable, orderId: string): Promise<Array<{ name: string }>>;
+  creditLabel(names: string[]): string;
+}
+
+/**
  * The order if this viewer may read it: its owner or an admin. Anyone else gets null, exactly as for an order that
  * does not exist, so an order's existence never leaks.
  */
-export async function getOrderForViewer(db: Queryable, id: string, viewer: Viewer): Promise<OrderView | null> {
-  const order = await readOrder(db, id);
+export async function getOrderForViewerWith(db: Queryable, id: string, viewer: Viewer, credits: SampleCreditWords): Promise<OrderView | null> {
+  const order = await readOrderWith(db, id, credits);
   if (!order) return null;
   if (!viewer.isAdmin && order.userId !== viewer.id) return null;
   const { userId: _owner, ...view } = order;
@@ -71,7 +79,7 @@ export async function getOrderForViewer(db: Queryable, id: string, viewer: Viewe
 }
 
 /** The order in its one shape, whoever owns it (server-side use: the e-mails, the pages above after their check). */
-export async function readOrder(db: Queryable, id: string): Promise<(OrderView & { userId: string | null }) | null> {
+export async function readOrderWith(db: Queryable, id: string, { creditsOnOrder, creditLabel }: SampleCreditWords): Promise<(OrderView & { userId: string | null }) | null> {
   const order = await findOrder(db, id);
   if (!order) return null;
   const lines = await listOrderLines(db, order.id);

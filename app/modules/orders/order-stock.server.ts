@@ -18,7 +18,7 @@ import { lineName } from "~/modules/catalog/sizes.logic";
 import type { Trx } from "~/db/db.server";
 import { logger } from "~/utils/logger.server";
 import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
-import { giveBackSampleStock, takeSampleStock } from "~/modules/samples/sample-orders.server";
+import { giveBackToSize, takeFromSize } from "~/modules/catalog/size-stock.server";
 
 export interface StockOutcome {
   /** a tracked product's stock changed (the storefront must hear of it once the transaction commits) */
@@ -30,16 +30,10 @@ export interface StockOutcome {
 const NOTHING: StockOutcome = { changed: false, short: [] };
 
 /**
- * Takes each line's quantity from its size's stock (tracked sizes only), or records the line as short; samples take
- * their millilitres from their products' bulk (docs/decisions/054).
+ * Takes each bottle line's quantity from its size's stock (tracked sizes only, through catalog), or records the line as
+ * short. (Samples take their millilitres from their products' bulk in samples/; flows/order-stock.server.ts does both.)
  */
-export async function takeOrderStock(trx: Trx, orderId: string): Promise<StockOutcome> {
-  const samples = await takeSampleStock(trx, orderId);
-  const bottles = await takeBottleStock(trx, orderId);
-  return { changed: bottles.changed || samples.changed.length > 0, short: [...bottles.short, ...samples.short] };
-}
-
-async function takeBottleStock(trx: Trx, orderId: string): Promise<StockOutcome> {
+export async function takeBottleStock(trx: Trx, orderId: string): Promise<StockOutcome> {
   const lines = await trx
     .selectFrom("order_lines")
     .select(["id", "product_id", "size_id", "name", "size_label", "quantity"])
@@ -59,22 +53,15 @@ async function takeBottleStock(trx: Trx, orderId: string): Promise<StockOutcome>
     const sizeId = line.size_id!;
     const quantity = Number(line.quantity);
     if (quantity <= 0) continue;
-    const taken = await trx
-      .updateTable("product_sizes")
-      .set((eb) => ({ stock: eb("stock", "-", quantity) }))
-      .where("id", "=", sizeId)
-      .where("stock", "is not", null)
-      .where("stock", ">=", quantity)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 1) {
+    const taken = await takeFromSize(trx, sizeId, quantity);
+    if (taken === "taken") {
       await trx.updateTable("order_lines").set({ stock_taken: quantity, stock_short: 0 }).where("id", "=", line.id).execute();
       outcome.changed = true;
       touched.push(productId);
       continue;
     }
     // Not taken: either the size isn't counted (nothing to do) or it has run out.
-    const size = await trx.selectFrom("product_sizes").select("stock").where("id", "=", sizeId).executeTakeFirst();
-    if (!size || size.stock === null) continue;
+    if (taken === "untracked") continue;
     await trx.updateTable("order_lines").set({ stock_short: quantity }).where("id", "=", line.id).execute();
     outcome.short.push({ productId, name: lineName(line.name, line.size_label), quantity });
   }
@@ -85,14 +72,8 @@ async function takeBottleStock(trx: Trx, orderId: string): Promise<StockOutcome>
   return outcome;
 }
 
-/** Gives back what the order's payment took (to sizes and sample bulks still counted) and clears its shortfall flags. */
-export async function giveBackOrderStock(trx: Trx, orderId: string): Promise<StockOutcome> {
-  const samples = await giveBackSampleStock(trx, orderId);
-  const bottles = await giveBackBottleStock(trx, orderId);
-  return { changed: bottles.changed || samples.length > 0, short: [] };
-}
-
-async function giveBackBottleStock(trx: Trx, orderId: string): Promise<StockOutcome> {
+/** Gives back what the order's payment took from its sizes (still counted) and clears its shortfall flags. */
+export async function giveBackBottleStock(trx: Trx, orderId: string): Promise<StockOutcome> {
   const lines = await trx
     .selectFrom("order_lines")
     .select(["id", "product_id", "size_id", "stock_taken", "stock_short"])
@@ -113,15 +94,4 @@ async function giveBackBottleStock(trx: Trx, orderId: string): Promise<StockOutc
   }
   await refreshProductSummaries(trx, touched);
   return { changed: touched.length > 0, short: [] };
-}
-
-/** Puts bottles back on a size's shelf when the size counts its stock; false when it doesn't (or is gone). */
-export async function giveBackToSize(trx: Trx, sizeId: string, quantity: number): Promise<boolean> {
-  const back = await trx
-    .updateTable("product_sizes")
-    .set((eb) => ({ stock: eb("stock", "+", quantity) }))
-    .where("id", "=", sizeId)
-    .where("stock", "is not", null)
-    .executeTakeFirst();
-  return Number(back.numUpdatedRows) === 1;
 }

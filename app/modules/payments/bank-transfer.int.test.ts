@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/orders/order-expiry.server";
+import { configuredHoldPolicy, expireUnpaidOrders } from "~/modules/flows/order-expired.server";
 import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { resetEnvForTests } from "~/utils/env.server";
 import * as adminOrders from "~/routes/admin.orders";

@@ -10,9 +10,8 @@ import type { Queryable } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { whatsappEmailLines } from "~/modules/whatsapp/stop-link.server";
-import { failOrderPayment } from "~/modules/orders/order-payment.server";
 import { isOrderId } from "~/modules/orders/order-read.server";
-import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
+import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
@@ -55,15 +54,12 @@ const holdDate = (d: Date) => d.toLocaleDateString("en-ZA", { weekday: "long", d
  * A just-placed order will be paid by bank transfer: marks it so (conditional on it still being pending/pending) and
  * sends the instructions. Answers the page the shopper goes to.
  */
-export async function startBankTransfer(
+export async function beginBankTransfer(
   db: Queryable,
   order: { id: string; totalAmountCents: number; createdAt: string },
   customer: { email: string; name: string },
 ): Promise<{ redirectUrl: string }> {
-  if (order.totalAmountCents < MINIMUM_PAYMENT_CENTS) {
-    await failOrderPayment(db, order.id);
-    throw new DomainError(CHECKOUT_MESSAGES.minimum);
-  }
+  // (below the minimum, the checkout flow has closed the order before this: flows/checkout.server.ts)
   const redirectUrl = bankTransferPath(order.id);
   const stored = await db
     .updateTable("orders")

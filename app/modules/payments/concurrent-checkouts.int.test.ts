@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { CouponRejectedError, placeOrder } from "~/modules/orders/place-order.server";
+import { CouponRejectedError, placeOrder } from "~/modules/flows/order-placed.server";
 import { newId } from "~/utils/ids";
-import { createCheckoutForOrder } from "./payments.server";
+import { createCheckoutForOrder } from "~/modules/flows/checkout.server";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { TEST_ADDRESS, insertCoupon } from "../../../tests/factories/orders";
 import { postWebhook, simulatedWebhook } from "../../../tests/factories/payments";

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { checkout } from "~/modules/orders/checkout.server";
+import { checkout } from "~/modules/flows/checkout.server";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
 import { loader as payFormLoader } from "~/routes/pay.form";
 import { resetEnvForTests } from "~/utils/env.server";
 import { formatAmount } from "~/utils/money";
-import { resolvePaymentReturn } from "./payment-return.server";
-import { confirmPaymentWithProvider, getPaymentProvider } from "./payments.server";
+import { resolvePaymentReturn } from "~/modules/flows/payment-return.server";
+import { confirmPaymentWithProvider } from "~/modules/flows/payment-events.server";
+import { getPaymentProvider } from "~/modules/payments/payments.server";
 import { startFakePayfast, type FakePayfast } from "../../../tests/fakes/fake-payfast";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { insertCoupon, TEST_ADDRESS } from "../../../tests/factories/orders";

@@ -13,7 +13,7 @@ import { deleteAccount, deleteUserByAdmin } from "~/modules/accounts/users-admin
 import { USER_ADMIN_MESSAGES } from "~/modules/accounts/users-admin.schema";
 import { recordConsent } from "~/modules/consent/consent.server";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { env, resetEnvForTests } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";

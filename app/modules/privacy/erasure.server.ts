@@ -26,7 +26,7 @@ import { getAuth } from "~/modules/accounts/auth.server";
 import { giftCardsWithBalance, unlinkGiftCardsOfPerson } from "~/modules/gift-cards/gift-cards-privacy.server";
 import { formatInvoiceNumber } from "~/modules/invoices/invoice.logic";
 import { sendMail } from "~/modules/mail/mailer.server";
-import { closeUnpaidOrder } from "~/modules/orders/order-payment.server";
+import { closeUnpaidOrder } from "~/modules/flows/order-closed-unpaid.server";
 import { eraseCartAndRemindersOfPerson } from "~/modules/reminders/reminders-privacy.server";
 import { deleteSampleCreditsOfPerson, openSampleCredits } from "~/modules/samples/samples-privacy.server";
 import { deleteStockAlertsOfPerson } from "~/modules/stock-alerts/stock-alerts-privacy.server";

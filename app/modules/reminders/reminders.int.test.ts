@@ -9,7 +9,7 @@ import { getDb } from "~/db/db.server";
 import type { SavedCartLine } from "~/db/schema";
 import { cartOwnerTag, syncSavedCart } from "~/modules/cart/saved-cart.server";
 import { setMarketingConsent } from "~/modules/consent/consent.server";
-import { configuredHoldPolicy } from "~/modules/orders/order-expiry.server";
+import { configuredHoldPolicy } from "~/modules/flows/order-expired.server";
 import * as restoreRoute from "~/routes/api.cart.restore";
 import * as payRoute from "~/routes/orders.pay";
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";

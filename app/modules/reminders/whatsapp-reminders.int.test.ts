@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { syncSavedCart } from "~/modules/cart/saved-cart.server";
 import { listConsents } from "~/modules/consent/consent.server";
-import { configuredHoldPolicy } from "~/modules/orders/order-expiry.server";
+import { configuredHoldPolicy } from "~/modules/flows/order-expired.server";
 import { markFailed, messagesForOrders, sendDueWhatsappMessages } from "~/modules/whatsapp/outbox.server";
 import { optInToWhatsapp, whatsappSubscription } from "~/modules/whatsapp/subscriptions.server";
 import { REMINDER_TEMPLATES, WHATSAPP_MARKETING_CONSENT } from "~/modules/whatsapp/templates";

@@ -5,7 +5,7 @@
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { loader } from "~/routes/admin.orders.export[.]csv";
 import { insertOrder, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { createUser, sessionCookieFor, type TestUser } from "../../../tests/factories/users";

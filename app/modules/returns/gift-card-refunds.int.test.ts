@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { placeOrder } from "~/modules/orders/place-order.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
+import { placeOrder } from "~/modules/flows/order-placed.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
 import { issueGiftCard, findGiftCard, giftCardLedger, findGiftCardByCode } from "~/modules/gift-cards/gift-cards.server";
 import { normalizeGiftCardCode } from "~/modules/gift-cards/gift-card-code.logic";
-import { payOrderWithGiftCards } from "~/modules/gift-cards/gift-card-checkout.server";
+import { payOrderWithGiftCards } from "~/modules/flows/order-paid.server";
 import { returnRequestSchema } from "./returns.schema";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { TEST_ADDRESS } from "../../../tests/factories/orders";

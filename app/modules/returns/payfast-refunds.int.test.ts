@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
-import { createCheckoutForOrder } from "~/modules/payments/payments.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { createCheckoutForOrder } from "~/modules/flows/checkout.server";
 import { payfastApiSignature, payfastTimestamp } from "~/modules/payments/payfast.server";
 import { action as adminReturnAction, loader as adminReturnLoader } from "~/routes/admin.returns.$id";
 import { action as requestAction } from "~/routes/orders.return";

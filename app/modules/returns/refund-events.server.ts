@@ -1,7 +1,7 @@
 /**
  * A payment provider's word on a refund it accepted earlier (Yoco's refund.succeeded / refund.failed webhooks,
  * docs/decisions/041): the return's payout becomes paid, or failed (the owner then pays by EFT and records it).
- * Runs inside the webhook's transaction (payments.server.ts applyPaymentEvent), so the event row and the change are
+ * Runs inside the webhook's transaction (flows/payment-events.server.ts applyPaymentEvent), so the event row and the change are
  * one; the return is found by the provider's refund id, never by anything the event could claim about an order.
  */
 import type { Trx } from "~/db/db.server";
@@ -32,4 +32,20 @@ export async function applyRefundEvent(trx: Trx, provider: ProviderName, event: 
     .where("payout_status", "=", "pending")
     .execute();
   return { outcome: payout === "paid" ? "refund_confirmed" : "refund_failed", returnId: row.id, orderId: row.order_id };
+}
+
+/**
+ * Does the order paid through this checkout have a return waiting for its refund (received, not refunded yet)? Yoco
+ * answers a refund request at once and may send its outcome before our refund's transaction commits.
+ */
+export async function returnAwaitsRefund(trx: Trx, provider: ProviderName, checkoutId: string): Promise<boolean> {
+  const waiting = await trx
+    .selectFrom("returns")
+    .innerJoin("orders", "orders.id", "returns.order_id")
+    .select("returns.id")
+    .where("orders.payment_id", "=", checkoutId)
+    .where("orders.payment_provider", "=", provider)
+    .where("returns.status", "=", "received")
+    .executeTakeFirst();
+  return waiting !== undefined;
 }

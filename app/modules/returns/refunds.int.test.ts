@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { setOrderStatus, setPaymentStatus } from "~/modules/orders/order-admin.server";
-import { createCheckoutForOrder } from "~/modules/payments/payments.server";
+import { setOrderStatus, setPaymentStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { createCheckoutForOrder } from "~/modules/flows/checkout.server";
 import { action as adminReturnAction } from "~/routes/admin.returns.$id";
 import { action as requestAction } from "~/routes/orders.return";
 import { setTestEnv } from "../../../tests/factories/env";

@@ -5,8 +5,8 @@
 import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { action as adminReturnAction } from "~/routes/admin.returns.$id";
 import { action as requestAction } from "~/routes/orders.return";
 import { env, resetEnvForTests } from "~/utils/env.server";

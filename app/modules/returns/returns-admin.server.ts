@@ -9,7 +9,7 @@
  * the return's id as its idempotency key: a retry after a failure after the provider said yes is the same refund.
  */
 import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
-import { giveBackToSize } from "~/modules/orders/order-stock.server";
+import { giveBackToSize } from "~/modules/catalog/size-stock.server";
 import { sql } from "kysely";
 import { isPostgres, type Queryable, type Trx } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";

@@ -7,8 +7,8 @@
 import { parse } from "csv-parse/sync";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
-import { markOrderPaid } from "~/modules/orders/order-payment.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { salesTotals } from "~/modules/reports/sales-totals.server";
 import { action as adminReturnAction, loader as adminReturnLoader } from "~/routes/admin.returns.$id";
 import { loader as adminReturnsLoader } from "~/routes/admin.returns";

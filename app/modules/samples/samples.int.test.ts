@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
-import { placeOrder, quoteCart, CartChangedError } from "~/modules/orders/place-order.server";
-import { closeUnpaidOrder, markOrderPaid } from "~/modules/orders/order-payment.server";
-import { setOrderStatus, setPaymentStatus } from "~/modules/orders/order-admin.server";
-import { readOrder } from "~/modules/orders/order-read.server";
+import { placeOrder, CartChangedError } from "~/modules/flows/order-placed.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
+import { closeUnpaidOrder } from "~/modules/flows/order-closed-unpaid.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
+import { setOrderStatus, setPaymentStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { readOrder } from "~/modules/samples/order-view.server";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
 import { resetEnvForTests } from "~/utils/env.server";
 import { insertProduct } from "../../../tests/factories/catalog";

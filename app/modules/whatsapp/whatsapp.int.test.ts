@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { listConsents } from "~/modules/consent/consent.server";
-import { setOrderStatus } from "~/modules/orders/order-admin.server";
+import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
 import * as preferences from "~/routes/profile.preferences";
 import * as stopPage from "~/routes/whatsapp.stop";
 import * as webhook from "~/routes/webhooks.whatsapp";

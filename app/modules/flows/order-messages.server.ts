@@ -1,3 +1,8 @@
+/**
+ * The messages that follow an order's changes, sent after the change has committed (a failed message never undoes
+ * it): the paid e-mails (customer and shop), the status e-mails, the WhatsApp updates (queued in their outbox), and
+ * the e-mails of gift cards bought (gift cards' own due list). The flows call these once their transaction is done.
+ */
 import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { NO_SMTP_REASON, sendMail } from "~/modules/mail/mailer.server";
@@ -8,7 +13,7 @@ import { formatRand } from "~/utils/money";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
 import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { whatsappEmailLines } from "~/modules/whatsapp/stop-link.server";
-import { readOrder } from "./order-read.server";
+import { readOrder } from "~/modules/samples/order-view.server";
 import { sendDueGiftCardEmails } from "~/modules/gift-cards/gift-card-sales.server";
 
 /**

@@ -9,9 +9,9 @@ import { insertCoupon, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { couponState } from "../../../tests/factories/payments";
 import { startFakeYoco, type FakeYoco } from "../../../tests/fakes/fake-yoco";
 import { TEST_ORIGIN } from "../../../tests/setup/route";
-import { checkout } from "./checkout.server";
-import { CHECKOUT_MESSAGES } from "./orders.logic";
-import { checkoutSchema } from "./orders.schema";
+import { checkout } from "~/modules/flows/checkout.server";
+import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
+import { checkoutSchema } from "~/modules/orders/orders.schema";
 
 /**
  * One order per checkout click: concurrent and repeated submissions of the same form (same token) make one order,

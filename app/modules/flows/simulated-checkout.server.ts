@@ -3,8 +3,9 @@ import { amountDueOfRow } from "~/modules/gift-cards/gift-card-payments.logic";
 import { env } from "~/utils/env.server";
 import { DomainError, notFound } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
-import { handlePaymentWebhook, paymentReturnUrls } from "./payments.server";
-import { buildSimulatedWebhook } from "./simulated.server";
+import { handlePaymentWebhook } from "./payment-events.server";
+import { paymentReturnUrls } from "~/modules/payments/payments.server";
+import { buildSimulatedWebhook } from "~/modules/payments/simulated.server";
 
 /**
  * The simulated provider's checkout page: the order behind a checkout id, for its owner only, and the Pay / Cancel

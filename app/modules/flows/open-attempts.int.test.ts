@@ -7,10 +7,10 @@ import { newId } from "~/utils/ids";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { insertCoupon, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { couponState, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
-import { CheckoutAttemptClosedError, checkout } from "./checkout.server";
-import { markOrderPaid } from "./order-payment.server";
-import { checkoutSchema } from "./orders.schema";
-import { CouponRejectedError, placeOrder } from "./place-order.server";
+import { CheckoutAttemptClosedError, checkout } from "~/modules/flows/checkout.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
+import { checkoutSchema } from "~/modules/orders/orders.schema";
+import { CouponRejectedError, placeOrder } from "~/modules/flows/order-placed.server";
 
 /**
  * One customer holds at most one unpaid order per limited coupon (docs/decisions/015): a new attempt with the same

@@ -1,50 +1,23 @@
+/**
+ * Flow: an unpaid order ends without payment — the provider's failure, the buyer's cancel, expiry (flows/order-expired),
+ * a newer attempt with the same limited coupon (flows/order-placed), an account deleted (flows/account-deleted):
+ *
+ *   1. orders: pending/pending → cancelled / failed-or-cancelled, conditional on pending/pending (closeUnpaidOrder),
+ *      so of two closers, or a closer and a payment, exactly one wins and only the winner goes on;
+ *   2. samples: the sample credits it held are released;
+ *   3. coupons: its redemption reservation is released (times_redeemed given back once);
+ *   4. gift cards: what they paid goes back to them (a release).
+ *
+ * All in the caller's transaction (or one of its own): a later step failing rolls back the earlier ones, the order
+ * stays pending and the next closer tries again. The coupon bookkeeping is in the same transaction as the status
+ * change (docs/decisions/002). Nothing goes out after the commit.
+ */
 import { inTransaction } from "~/db/in-transaction.server";
-import type { Queryable, Trx } from "~/db/db.server";
-import { confirmCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
-import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
-import { takeOrderStock, type StockOutcome } from "./order-stock.server";
-import { releaseSampleCredits, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
+import type { Queryable } from "~/db/db.server";
+import { releaseCouponRedemption } from "~/modules/coupons/coupons.server";
+import { releaseSampleCredits } from "~/modules/samples/sample-orders.server";
 import { returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
-import { issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";
 
-/**
- * The payment transitions of an order. Each is conditional on the order still being pending, so two deliveries of
- * the same news (a webhook and a status call, or a replay) cannot apply it twice: the second updates 0 rows.
- * The coupon bookkeeping happens in the same transaction as the status change (docs/decisions/002).
- */
-
-
-/** A payment that was applied, with what it did to stock. */
-export interface PaidOrder {
-  stock: StockOutcome;
-}
-
-/**
- * A verified payment: pending → processing, payment completed, processing_started_at stamped, coupon redemption
- * confirmed, stock taken (docs/decisions/020: a line whose product has run out is recorded short; the payment stands),
- * and the order's invoice number allocated (last: the counter stays locked until the commit, docs/decisions/019).
- * Returns null (and changes nothing) when the order was not pending/pending any more. The caller raises
- * storefrontChanged after its commit when `stock.changed`.
- */
-export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<PaidOrder | null> {
-  const stamp = now.toISOString();
-  const result = await trx
-    .updateTable("orders")
-    .set({ status: "processing", payment_status: "completed", processing_started_at: stamp, updated_at: stamp })
-    .where("id", "=", orderId)
-    .where("status", "=", "pending")
-    .where("payment_status", "=", "pending")
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return null;
-  await confirmCouponRedemption(trx, orderId);
-  // the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054)
-  await settleSamplesOnPayment(trx, orderId, now);
-  // the gift cards it bought are issued, once (docs/decisions/053); their e-mails go after the commit
-  await issueSoldGiftCards(trx, orderId, now);
-  const stock = await takeOrderStock(trx, orderId);
-  await allocateInvoiceNumber(trx, orderId, now);
-  return { stock };
-}
 
 /** Why an unpaid order is closed; the payment status it ends with follows from it. */
 export type CloseReason = "payment_failed" | "payment_cancelled" | "expired" | "superseded";

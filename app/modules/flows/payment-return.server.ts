@@ -1,8 +1,8 @@
 import type { DB } from "~/db/db.server";
-import { cancelOrderPayment } from "~/modules/orders/order-payment.server";
+import { cancelOrderPayment } from "./order-closed-unpaid.server";
 import { findOrder } from "~/modules/orders/order-read.server";
 import { shortOrderId } from "~/utils/ids";
-import { confirmPaymentWithProvider } from "./payments.server";
+import { confirmPaymentWithProvider } from "./payment-events.server";
 
 /**
  * What /payment-status shows after the provider sends the buyer back. It shows the VERIFIED state of the order:

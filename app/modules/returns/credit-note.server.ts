@@ -4,12 +4,12 @@
  */
 import type { Queryable } from "~/db/db.server";
 import type { Viewer } from "~/modules/orders/order-read.server";
-import { KIND_LABELS } from "~/modules/returns/returns.logic";
-import { returnsWithOrder } from "~/modules/returns/return-row.server";
+import { KIND_LABELS } from "./returns.logic";
+import { returnsWithOrder } from "./return-row.server";
 import { env, type Env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
-import { buildCreditNoteDocument, type CreditNoteDocument } from "./credit-note.logic";
-import { invoiceSupplier } from "./invoice.server";
+import { buildCreditNoteDocument, type CreditNoteDocument } from "~/modules/invoices/credit-note.logic";
+import { invoiceSupplier } from "~/modules/invoices/invoice.server";
 
 export const CREDIT_NOTE_NOT_FOUND = "Credit note not found";
 

@@ -1,5 +1,5 @@
 /**
- * Unpaid orders expire by themselves (docs/decisions/014). An order still pending / payment pending once its hold
+ * Flow: unpaid orders expire by themselves (docs/decisions/014). An order still pending / payment pending once its hold
  * has passed (order-expiry.logic.ts) is closed — cancelled / payment cancelled — and its coupon reservation released,
  * through the same closeUnpaidOrder as a cancel or a failed payment, one order per transaction.
  *
@@ -14,9 +14,9 @@
 import { isPostgres, type DB, type Queryable } from "~/db/db.server";
 import { yieldToEventLoop } from "~/utils/event-loop";
 import { logger } from "~/utils/logger.server";
-import { closeUnpaidOrder } from "./order-payment.server";
+import { closeUnpaidOrder } from "./order-closed-unpaid.server";
 import { BANK_TRANSFER_PROVIDER, sendBankTransferExpired } from "~/modules/payments/bank-transfer.server";
-import { expiryCutoffs, holdMinutesFor, holdPolicy, PROVIDER_HOLD_MINUTES, type UnpaidHoldPolicy } from "./order-expiry.logic";
+import { expiryCutoffs, holdMinutesFor, holdPolicy, PROVIDER_HOLD_MINUTES, type UnpaidHoldPolicy } from "~/modules/orders/order-expiry.logic";
 
 export interface ExpiryOptions {
   now?: Date;

@@ -1,24 +1,32 @@
-import { isUniqueViolation, type DB } from "~/db/db.server";
-import { startBankTransfer } from "~/modules/payments/bank-transfer.server";
-import { createCheckoutForOrder, paymentReturnUrls, providerNameFor } from "~/modules/payments/payments.server";
+import { isUniqueViolation, type DB, type Queryable } from "~/db/db.server";
+import { beginBankTransfer } from "~/modules/payments/bank-transfer.server";
+import { CheckoutNotOpened, openProviderCheckout, paymentReturnUrls, providerNameFor } from "~/modules/payments/payments.server";
+import type { CheckoutCustomer as ProviderCustomer, ProviderName } from "~/modules/payments/provider";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
-import { CHECKOUT_MESSAGES } from "./orders.logic";
-import type { CheckoutInput } from "./orders.schema";
-import { placeOrder } from "./place-order.server";
+import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
+import type { CheckoutInput } from "~/modules/orders/orders.schema";
 import { resolveDeliveryChoice } from "~/modules/couriers/checkout-delivery.server";
 import { resolveGiftCardCodes } from "~/modules/gift-cards/gift-card-orders.server";
-import { payOrderWithGiftCards } from "~/modules/gift-cards/gift-card-checkout.server";
 import { amountDueCents } from "~/modules/gift-cards/gift-card-payments.logic";
+import { failOrderPayment } from "./order-closed-unpaid.server";
+import { payOrderWithGiftCards } from "./order-paid.server";
+import { placeOrder } from "./order-placed.server";
 
 /**
- * Checkout as one use case, in steps with undo (the shape of Medusa's workflows):
- * 1. place the order: one transaction reprices everything from the database, stores the order and its lines and
- *    reserves the coupon, or stores nothing and throws the reason (DomainError: cart changed, coupon refused, minimum);
- * 2. create the provider's checkout for it; if that fails, the order is closed and its coupon released (the undo
- *    lives in createCheckoutForOrder, next to the step it undoes) and the shopper hears the provider's reason;
- * 3. send the shopper to the provider's payment page.
+ * Flow: an order is placed and its payment started — checkout as one use case, in steps with undo (the shape of
+ * Medusa's workflows):
+ * 1. price the courier option the shopper chose (couriers; may ask the courier, outside any transaction) and look up
+ *    the gift card codes (gift cards; throttled): refused, nothing is stored;
+ * 2. place the order (flows/order-placed.server.ts): one transaction reprices everything from the database, stores
+ *    the order and its lines and reserves the coupon, sample credits and gift cards, or stores nothing and throws the
+ *    reason (DomainError: cart changed, coupon refused, minimum);
+ * 3. gift cards pay it all: it is paid at once (flows/order-paid.server.ts payOrderWithGiftCards), no provider;
+ * 4. otherwise start the payment of what is due: the provider's checkout (createCheckoutForOrder) or the bank
+ *    transfer's instructions (startBankTransfer). Undo when it can't start: the order is closed (payment failed) and
+ *    everything step 2 reserved given back (flows/order-closed-unpaid.server.ts), and the shopper hears the reason;
+ * 5. send the shopper to the payment page.
  *
  * One order per checkout click: the form carries a token (made by the checkout page's loader), stored with the order.
  * A second submission with the same token — a double tap, a retry on a slow network, the page posted again — finds
@@ -90,7 +98,7 @@ export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutIn
       : await startBankTransfer(db, { ...order, totalAmountCents: due }, { email: user.email, name: shippingAddress.name });
     return { redirectTo: session.redirectUrl };
   } catch (error) {
-    // createCheckoutForOrder has closed the order: this token's attempt is over.
+    // The payment could not start, and its undo has closed the order: this token's attempt is over.
     if (error instanceof DomainError) throw new CheckoutAttemptClosedError(error.message, error.status);
     throw error;
   }
@@ -123,4 +131,39 @@ async function resume(db: DB, userId: string, token: string): Promise<{ redirect
     if (Date.now() > deadline) throw new DomainError("Your order is already being placed. Please wait a moment and check your profile.", 409);
     await new Promise((resolve) => setTimeout(resolve, RESUME_POLL_MS));
   }
+}
+
+/**
+ * Step 4 with its undo: the provider's checkout for a stored, pending order (payments), its checkout id recorded on
+ * the order. Below the minimum amount, or when the provider refuses, the order is closed (payment failed: coupon,
+ * sample credits and gift cards given back) and a DomainError carries the message for the buyer; nothing redirects.
+ */
+export async function createCheckoutForOrder(
+  db: Queryable,
+  order: { id: string; totalAmountCents: number },
+  customer: ProviderCustomer,
+  providerName: ProviderName = env().PAYMENT_PROVIDER,
+): Promise<{ redirectUrl: string; checkoutId: string }> {
+  try {
+    return await openProviderCheckout(db, order, customer, providerName);
+  } catch (error) {
+    if (error instanceof CheckoutNotOpened) await failOrderPayment(db, order.id);
+    throw error;
+  }
+}
+
+/**
+ * Step 4 for a bank transfer, with its undo: below the minimum the order is closed (payment failed) and the buyer
+ * hears why; otherwise the order is marked as paid by EFT and the instructions go out (payments/bank-transfer).
+ */
+export async function startBankTransfer(
+  db: Queryable,
+  order: { id: string; totalAmountCents: number; createdAt: string },
+  customer: { email: string; name: string },
+): Promise<{ redirectUrl: string }> {
+  if (order.totalAmountCents < MINIMUM_PAYMENT_CENTS) {
+    await failOrderPayment(db, order.id);
+    throw new DomainError(CHECKOUT_MESSAGES.minimum);
+  }
+  return beginBankTransfer(db, order, customer);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { createCheckoutForOrder } from "~/modules/payments/payments.server";
+import { createCheckoutForOrder } from "~/modules/flows/checkout.server";
 import { newId } from "~/utils/ids";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { insertProduct } from "../../../tests/factories/catalog";
@@ -8,8 +8,9 @@ import { insertOrder, TEST_ADDRESS } from "../../../tests/factories/orders";
 import { insertAwaitingOrder, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
 import { createUser } from "../../../tests/factories/users";
 import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
-import { setOrderStatus, setPaymentStatus } from "./order-admin.server";
-import { placeOrder, quoteCart, StockShortError } from "./place-order.server";
+import { setOrderStatus, setPaymentStatus } from "~/modules/flows/order-changed-by-owner.server";
+import { placeOrder, StockShortError } from "~/modules/flows/order-placed.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
 
 /** Stock (docs/decisions/020): checked at the cart and at checkout, taken when the payment is confirmed, given back on cancel. */
 const db = () => getDb();
@@ -191,7 +192,7 @@ describe("the owner's changes", () => {
     expect(result.short).toEqual([{ productId: b.id, name: "Sold Out Musk", quantity: 2 }]);
     expect(await stockOf(a.id)).toBe(8);
     expect(await stockOf(b.id)).toBe(1);
-    const { listAdminOrders } = await import("./order-admin.server");
+    const { listAdminOrders } = await import("~/modules/orders/order-admin.server");
     const listed = await listAdminOrders(db(), { status: "processing", q: "", page: 1 });
     const shown = listed.rows.find((o) => o.id === order.id)!;
     expect(shown.lines.map((l) => l.stockShort)).toEqual([0, 2]);

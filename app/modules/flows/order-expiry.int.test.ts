@@ -5,9 +5,9 @@ import { newId } from "~/utils/ids";
 import { insertCoupon, insertOrder } from "../../../tests/factories/orders";
 import { insertAwaitingOrder, postWebhook, simulatedWebhook } from "../../../tests/factories/payments";
 import { countEventLoopTurns } from "../../../tests/setup/event-loop-turns";
-import { holdPolicy } from "./order-expiry.logic";
-import { expireUnpaidOrders, findExpiredUnpaidOrders } from "./order-expiry.server";
-import { markOrderPaid } from "./order-payment.server";
+import { holdPolicy } from "~/modules/orders/order-expiry.logic";
+import { expireUnpaidOrders, findExpiredUnpaidOrders } from "~/modules/flows/order-expired.server";
+import { markOrderPaid } from "~/modules/flows/order-paid.server";
 
 const db = () => getDb();
 const now = new Date();

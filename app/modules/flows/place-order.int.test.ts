@@ -6,8 +6,9 @@ import { insertCoupon, insertZone, TEST_ADDRESS } from "../../../tests/factories
 import { createUser } from "../../../tests/factories/users";
 import { COUPON_MESSAGES } from "~/modules/coupons/coupons.logic";
 import { releaseCouponRedemption } from "~/modules/coupons/coupons.server";
-import { CHECKOUT_MESSAGES } from "./orders.logic";
-import { CartChangedError, CouponRejectedError, placeOrder, quoteCart } from "./place-order.server";
+import { CHECKOUT_MESSAGES } from "~/modules/orders/orders.logic";
+import { CartChangedError, CouponRejectedError, placeOrder } from "~/modules/flows/order-placed.server";
+import { quoteCart } from "~/modules/cart/cart-quote.server";
 
 const db = () => getDb();
 

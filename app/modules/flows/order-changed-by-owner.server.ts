@@ -1,0 +1,162 @@
+/**
+ * Flow: the owner changes an order (SPEC §4; Admin → Orders): its status, its payment status, its lines and address,
+ * or deletes it. Each change is one transaction with the order row locked (PostgreSQL) so two admins, or an admin and
+ * a payment webhook, can't interleave. The transition itself is decided by orders' pure rules (order-admin.logic:
+ * changeStatus / changePayment); this file does what it means for every other area, in this order:
+ *
+ *   cancelled (coupon effect "release"):
+ *     1. coupons: the redemption given back;           2. samples: the sample credits it held released;
+ *     3. gift cards: what they paid given back (a refund when it was paid, a release when not);
+ *     4. gift cards it bought: cancelled (what is left on them is void);
+ *     5. samples, when it was paid: used credits given back, granted ones taken back (docs/decisions/054);
+ *   reopened (coupon effect "reclaim") — the undo of the above, each taken again:
+ *     1. coupons: reclaimed, or the change refused when the coupon is used up (409);
+ *     3. gift cards: what they paid taken again;      5. samples: the credits taken again;
+ *   then, every change:
+ *     6. orders: the status, payment status and stamps written, its metrics row;
+ *     7. stock: taken (paid again) or given back (cancelled / un-paid) — flows/order-stock.server.ts;
+ *   and when the change confirms the payment (an EFT the owner marks completed: flow "order paid"):
+ *     8. samples settled, the gift cards it bought issued, the invoice number allocated (last: its counter stays
+ *        locked until the commit, docs/decisions/019).
+ * A step that fails (a coupon used up, a gift card spent meanwhile) throws, and the transaction rolls back every step
+ * before it: the order is as it was. Lock order as everywhere: the order row, its coupon, its products by id, the
+ * invoice counter last (docs/decisions/019, 020).
+ *
+ * After the commit: the page cache hears of changed stock; a payment the owner confirmed gets the paid e-mails; a
+ * shipped order with tracking gets its e-mail; a delivered one its WhatsApp update (flows/order-messages.server.ts).
+ * A failed message never undoes a change.
+ */
+import type { Queryable, Trx } from "~/db/db.server";
+import type { OrderStatus, PaymentStatus } from "~/db/schema";
+import { inTransaction } from "~/db/in-transaction.server";
+import { reclaimCouponRedemption, releaseCouponRedemption } from "~/modules/coupons/coupons.server";
+import { reclaimGiftCardsOfOrder, returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
+import { cancelSoldGiftCardsOfOrder, issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";
+import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
+import { changePayment, changeStatus, confirmsPayment, ORDER_ADMIN_MESSAGES, type Transition } from "~/modules/orders/order-admin.logic";
+import type { OrderEditInput } from "~/modules/orders/order-admin.schema";
+import { lockOrder, writeOrderEdit, writeTransition, type LockedOrder } from "~/modules/orders/order-admin.server";
+import { reclaimSampleCreditsOfOrder, releaseSampleCredits, returnSampleCreditsOfPaidOrder, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
+import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
+import { DomainError } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-messages.server";
+import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
+
+/** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
+const OWNER = { kind: "admin" as const, id: null };
+
+/**
+ * Applies a transition: the row, its stamps, its coupon redemption, its metrics, its stock and — when it newly
+ * confirms the payment — the order's invoice number (kept if it had one: docs/decisions/019), all or nothing.
+ */
+async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date): Promise<StockOutcome> {
+  if (next.coupon === "release") {
+    await releaseCouponRedemption(trx, order.id);
+    await releaseSampleCredits(trx, order.id);
+  }
+  if (next.coupon === "reclaim") {
+    const outcome = await reclaimCouponRedemption(trx, { id: order.id, userId: order.user_id, couponCode: order.coupon_code, discountCents: Number(order.discount_amount_cents) });
+    if (outcome === "full") throw new DomainError(ORDER_ADMIN_MESSAGES.couponFull(order.coupon_code ?? ""), 409);
+  }
+  // Gift cards follow the coupon's rule (docs/decisions/053): a cancelled order gives back what its cards paid (a
+  // refund when it was paid, a release when not), a reopened one takes it again.
+  if (next.coupon === "release") await returnGiftCardsOfOrder(trx, order.id, order.payment_status === "completed" ? "refund" : "release", OWNER, now);
+  // The gift cards a cancelled order bought are cancelled with it: what is left on them is void.
+  if (next.coupon === "release") await cancelSoldGiftCardsOfOrder(trx, order.id, OWNER, now);
+  if (next.coupon === "reclaim") await reclaimGiftCardsOfOrder(trx, order.id, OWNER, now);
+  // So do sample credits of a paid order (docs/decisions/054): used ones given back, granted ones taken back; reopened, again.
+  if (next.coupon === "release" && order.payment_status === "completed") await returnSampleCreditsOfPaidOrder(trx, order.id, now);
+  if (next.coupon === "reclaim") await reclaimSampleCreditsOfOrder(trx, order.id, now, { paid: next.paymentStatus === "completed" });
+  await writeTransition(trx, order.id, next, now);
+  // Lock order as everywhere: the order row (locked above), its coupon, its products by id, the invoice counter last
+  // (held until the commit: docs/decisions/019, 020).
+  const stock: StockOutcome =
+    next.stock === "take" ? await takeOrderStock(trx, order.id) : next.stock === "give_back" ? await giveBackOrderStock(trx, order.id) : { changed: false, short: [] };
+  if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) {
+    // the owner's confirmation settles samples as the provider's would (docs/decisions/054)
+    await settleSamplesOnPayment(trx, order.id, now);
+    await issueSoldGiftCards(trx, order.id, now);
+    await allocateInvoiceNumber(trx, order.id, now);
+  }
+  return stock;
+}
+
+/** After the commit: visitors see the new stock at once. */
+function announceStock(orderId: string, stock: StockOutcome) {
+  if (stock.changed) storefrontChanged(`stock: order ${orderId} changed by the owner`);
+}
+
+/** What the owner's change did that they should hear about: products it found out of stock. */
+export interface OrderChangeResult {
+  short: StockOutcome["short"];
+}
+
+export async function setOrderStatus(db: Queryable, id: string, status: OrderStatus, now = new Date()): Promise<OrderChangeResult> {
+  const { before, stock } = await inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, id);
+    const stock = await apply(trx, order, changeStatus({ status: order.status, paymentStatus: order.payment_status }, status, now), now);
+    return { before: order, stock };
+  });
+  announceStock(id, stock);
+  logger.info({ orderId: id, from: before.status, to: status }, "admin: order status changed");
+  // Shipped with a tracking number: the customer hears where their parcel is.
+  if (status === "shipped" && before.status !== "shipped" && before.tracking_number) await notify(db, id, before.status);
+  // Delivered (by the courier's tracking or the owner): on WhatsApp, for a customer who opted in.
+  if (status === "delivered" && before.status !== "delivered") await queueOrderUpdate(db, id, "delivered", {}, now);
+  return { short: stock.short };
+}
+
+export async function setPaymentStatus(db: Queryable, id: string, paymentStatus: PaymentStatus, now = new Date()): Promise<OrderChangeResult> {
+  const { before, next, stock } = await inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, id);
+    const state = { status: order.status, paymentStatus: order.payment_status };
+    const transition = changePayment(state, paymentStatus, now);
+    const stock = await apply(trx, order, transition, now);
+    return { before: state, next: transition, stock };
+  });
+  announceStock(id, stock);
+  logger.info({ orderId: id, from: before.paymentStatus, to: paymentStatus, status: next.status }, "admin: payment status changed");
+  // A payment the owner confirmed (an EFT that arrived) gets the same confirmation as a card payment.
+  if (confirmsPayment(before, next)) await sendOrderPaidEmails(db, id);
+  return { short: stock.short };
+}
+
+/** The inline edit (SPEC §4): lines' quantity and unit price, address, notes, tracking; totals recomputed here. */
+export async function updateOrder(db: Queryable, input: OrderEditInput, now = new Date()): Promise<void> {
+  const { before, tracking } = await inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, input.id);
+    await writeOrderEdit(trx, order, input, now);
+    const trackingNumber = input.trackingNumber;
+    return { before: order, tracking: trackingNumber };
+  });
+  // A tracking number added to (or changed on) a shipped order reaches the customer.
+  if (before.status === "shipped" && tracking && tracking !== before.tracking_number) await notify(db, before.id, "shipped");
+}
+
+/** Deletes the order and everything hanging off it; a redemption it still held goes back to its coupon. */
+export async function deleteOrder(db: Queryable, id: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const order = await lockOrder(trx, id);
+    await releaseCouponRedemption(trx, id);
+    if (order.status !== "cancelled") await returnGiftCardsOfOrder(trx, id, order.payment_status === "completed" ? "refund" : "release", OWNER);
+    await trx.deleteFrom("orders").where("id", "=", id).execute();
+  });
+  logger.info({ orderId: id }, "admin: order deleted");
+}
+
+/** The button: the order's current status to its customer, old status 'manual'. Throws the spec's failure message. */
+export async function sendStatusEmailNow(db: Queryable, id: string): Promise<void> {
+  const result = await sendOrderStatusEmail(db, id, { oldStatus: "manual" });
+  if (!result.sent) throw new DomainError(ORDER_ADMIN_MESSAGES.emailFailed(result.reason), result.status);
+}
+
+async function notify(db: Queryable, id: string, oldStatus: OrderStatus) {
+  try {
+    const result = await sendOrderStatusEmail(db, id, { oldStatus });
+    if (!result.sent) logger.warn({ orderId: id, reason: result.reason }, "shipped e-mail not delivered");
+  } catch (error) {
+    logger.error({ err: error, orderId: id }, "shipped e-mail failed");
+  }
+}

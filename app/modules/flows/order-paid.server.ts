@@ -1,0 +1,84 @@
+/**
+ * Flow: an order is paid. Three ways in, one set of steps:
+ * - a provider's verified payment (flows/payment-events.server.ts: webhook or status call) → markOrderPaid;
+ * - the owner marks an EFT's payment completed (flows/order-changed-by-owner.server.ts) → the same steps through the
+ *   admin's transition (it may also reopen a cancelled order);
+ * - gift cards cover the whole total at checkout (payOrderWithGiftCards below) → markOrderPaid.
+ *
+ * markOrderPaid's steps, in the caller's transaction, in this order (the lock order every payment keeps):
+ *   1. orders: pending → processing, payment completed, processing_started_at stamped — conditional on
+ *      pending/pending, so a second delivery of the same news changes nothing (and takes no step below);
+ *   2. coupons: the redemption reservation confirmed;
+ *   3. samples: the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054);
+ *   4. gift cards: the cards it bought are issued, once (docs/decisions/053);
+ *   5. stock: taken (docs/decisions/020: a line whose product has run out is recorded short; the payment stands);
+ *   6. invoices: the order's invoice number allocated — last, the counter stays locked until the commit (decision 019).
+ * Any step failing rolls the transaction back: the order stays pending with nothing taken, and the provider retries.
+ * After the commit (the caller's): the page cache hears of changed stock; the paid e-mails, the WhatsApp update and
+ * the gift cards' e-mails go out (flows/order-messages.server.ts sendOrderPaidEmails).
+ */
+import type { DB, Trx } from "~/db/db.server";
+import { confirmCouponRedemption } from "~/modules/coupons/coupons.server";
+import { allocateInvoiceNumber } from "~/modules/invoices/invoice-number.server";
+import { settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
+import { issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";
+import { logger } from "~/utils/logger.server";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+import { sendOrderPaidEmails } from "./order-messages.server";
+import { takeOrderStock, type StockOutcome } from "./order-stock.server";
+
+/** A payment that was applied, with what it did to stock. */
+export interface PaidOrder {
+  stock: StockOutcome;
+}
+
+/**
+ * A verified payment: pending → processing, payment completed, processing_started_at stamped, coupon redemption
+ * confirmed, stock taken (docs/decisions/020: a line whose product has run out is recorded short; the payment stands),
+ * and the order's invoice number allocated (last: the counter stays locked until the commit, docs/decisions/019).
+ * Returns null (and changes nothing) when the order was not pending/pending any more. The caller raises
+ * storefrontChanged after its commit when `stock.changed`.
+ */
+export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<PaidOrder | null> {
+  const stamp = now.toISOString();
+  const result = await trx
+    .updateTable("orders")
+    .set({ status: "processing", payment_status: "completed", processing_started_at: stamp, updated_at: stamp })
+    .where("id", "=", orderId)
+    .where("status", "=", "pending")
+    .where("payment_status", "=", "pending")
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return null;
+  await confirmCouponRedemption(trx, orderId);
+  // the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054)
+  await settleSamplesOnPayment(trx, orderId, now);
+  // the gift cards it bought are issued, once (docs/decisions/053); their e-mails go after the commit
+  await issueSoldGiftCards(trx, orderId, now);
+  const stock = await takeOrderStock(trx, orderId);
+  await allocateInvoiceNumber(trx, orderId, now);
+  return { stock };
+}
+
+/** orders.payment_provider of an order paid wholly by gift cards */
+export const GIFT_CARD_PROVIDER = "gift_card";
+
+/** Marks the placed order paid by its gift cards; false when it was no longer pending (paid or closed meanwhile). */
+export async function payOrderWithGiftCards(db: DB, orderId: string, now: Date = new Date()): Promise<boolean> {
+  const paid = await db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("orders")
+      .set({ payment_provider: GIFT_CARD_PROVIDER, updated_at: now.toISOString() })
+      .where("id", "=", orderId)
+      .where("status", "=", "pending")
+      .where("payment_status", "=", "pending")
+      .whereRef("gift_card_cents", ">=", "total_amount_cents")
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    return markOrderPaid(trx, orderId, now);
+  });
+  if (!paid) return false;
+  logger.info({ orderId }, "payment: order paid in full by gift cards");
+  if (paid.stock.changed) storefrontChanged(`stock: order ${orderId} paid by gift card`);
+  await sendOrderPaidEmails(db, orderId);
+  return true;
+}
