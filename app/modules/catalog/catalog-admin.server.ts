@@ -28,11 +28,11 @@ export interface AdminCategory {
 
 /** Every category by name, with how many products each holds. */
 export async function listAdminCategories(db: Queryable): Promise<AdminCategory[]> {
+  // each category's products counted from the products_category_created_idx index (a join grouped by category read
+  // every product: 0.3 s at 100 000, issue 39 point 5)
   const rows = await db
     .selectFrom("categories as c")
-    .leftJoin("products as p", "p.category_id", "c.id")
-    .select(["c.id", "c.name", "c.slug", "c.created_at", (eb) => eb.fn.count<number>("p.id").as("n")])
-    .groupBy(["c.id", "c.name", "c.slug", "c.created_at"])
+    .select(["c.id", "c.name", "c.slug", "c.created_at", (eb) => eb.selectFrom("products as p").select((p) => p.fn.countAll<number>().as("n")).whereRef("p.category_id", "=", "c.id").as("n")])
     .orderBy("c.name")
     .orderBy("c.slug")
     .execute();

@@ -1,5 +1,6 @@
 /** Admin → Samples (docs/decisions/054): the settings and each product's choice and bulk. */
-import { containsInsensitive, type Queryable } from "~/db/db.server";
+import { sql } from "kysely";
+import { containsInsensitive, isPostgres, type Queryable } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import { DomainError } from "~/utils/errors";
 import { SAMPLE_ADMIN_MESSAGES } from "./samples-admin.schema";
@@ -18,7 +19,10 @@ export interface SampledProductRow {
 export async function listSampledProducts(db: Queryable, input: { q: string; page: number }): Promise<Page<SampledProductRow>> {
   let query = db.selectFrom("products").leftJoin("product_samples", "product_samples.product_id", "products.id").select(["products.id", "products.name", "products.slug", "product_samples.offered", "product_samples.bulk_ml"]);
   if (input.q) query = query.where(containsInsensitive("products.name", input.q));
-  const page = await paginate(query.orderBy("products.name").orderBy("products.id"), { page: input.page, pageSize: SAMPLES_PAGE_SIZE });
+  // by name as the products_name_sort_idx index keeps them (lower(name), id; collate "C" on PostgreSQL): a page reads its
+  // rows from the index instead of sorting the whole catalogue (100 000 products: 0.6 s on SQLite, issue 39 point 5)
+  const byName = isPostgres(db) ? sql`lower(products.name) collate "C"` : sql`lower(products.name)`;
+  const page = await paginate(query.orderBy(byName).orderBy("products.id"), { page: input.page, pageSize: SAMPLES_PAGE_SIZE });
   return {
     ...page,
     rows: page.rows.map((r) => ({
