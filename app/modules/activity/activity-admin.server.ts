@@ -51,7 +51,13 @@ export interface ActivityEntryView {
   changes: ChangeRow[];
 }
 
-type Row = Selectable<Database["activity_log"]>;
+type Row = Omit<Selectable<Database["activity_log"]>, "summary"> & { text: string };
+
+/**
+ * The columns read back. The summary is read as `text`: on SQLite a column named `summary` is read as JSON (another
+ * table's summary is), and an entry's summary is a line of words.
+ */
+const COLUMNS = ["id", "at", "actor_id", "actor_email", "ip", "kind", "record_type", "record_id", "summary as text", "before", "after"] as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 function dayStart(day: string, plusDays = 0): string | null {
@@ -97,7 +103,7 @@ function view(row: Row): ActivityEntryView {
     kind: row.kind,
     recordType: row.record_type,
     recordId: row.record_id,
-    summary: row.summary,
+    summary: row.text,
     changes: changeRows(parseJson(row.before), parseJson(row.after)),
   };
 }
@@ -123,7 +129,7 @@ export interface ActivityPage {
 export async function listActivity(db: Queryable, filters: ActivityFilters, cursor: ActivityCursor = {}, pageSize = ACTIVITY_PAGE_SIZE): Promise<ActivityPage> {
   const range = await idRange(db, filters);
   const upwards = cursor.after !== undefined && cursor.before === undefined;
-  let q = filtered(db, filters, range).selectAll();
+  let q = filtered(db, filters, range).select(COLUMNS);
   if (upwards) q = q.where("id", ">", cursor.after!).orderBy("id", "asc");
   else q = (cursor.before !== undefined ? q.where("id", "<", cursor.before) : q).orderBy("id", "desc");
   const found = (await q.limit(pageSize + 1).execute()) as Row[];
@@ -143,7 +149,7 @@ export async function listActivity(db: Queryable, filters: ActivityFilters, curs
 
 /** One record's history, newest first (its own index: record_type, record_id, id). */
 export async function recordHistory(db: Queryable, type: string, id: string, limit = 20): Promise<ActivityEntryView[]> {
-  const rows = await db.selectFrom("activity_log").selectAll().where("record_type", "=", type).where("record_id", "=", id).orderBy("id", "desc").limit(limit).execute();
+  const rows = await db.selectFrom("activity_log").select(COLUMNS).where("record_type", "=", type).where("record_id", "=", id).orderBy("id", "desc").limit(limit).execute();
   return (rows as Row[]).map(view);
 }
 
@@ -195,7 +201,7 @@ export function activityCsvStream(db: Queryable, filters: ActivityFilters, batch
           const range = await idRange(db, filters);
           batches = keysetBatches<ActivityEntryView, number>(
             async (before, limit) => {
-              const q = filtered(db, filters, range).selectAll();
+              const q = filtered(db, filters, range).select(COLUMNS);
               const rows = await (before === null ? q : q.where("id", "<", before)).orderBy("id", "desc").limit(limit).execute();
               return (rows as Row[]).map(view);
             },

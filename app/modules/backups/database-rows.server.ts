@@ -114,9 +114,12 @@ export function toParameter(value: unknown, kind: ColumnKind, dialect: Dialect, 
   return value;
 }
 
-function sqliteKind(column: string, declared: string): ColumnKind {
+/** Text columns that share a name with another table's JSON column (activity_log.summary is a line of words). */
+const TEXT_NOT_JSON = new Set(["activity_log.summary"]);
+
+function sqliteKind(column: string, declared: string, table = ""): ColumnKind {
   if (booleanColumns.has(column)) return "boolean";
-  if (jsonColumns.has(column)) return "json";
+  if (jsonColumns.has(column) && !TEXT_NOT_JSON.has(`${table}.${column}`)) return "json";
   const type = declared.toUpperCase();
   if (type.includes("INT")) return "integer";
   if (/REAL|FLOA|DOUB|NUMERIC|DECIMAL/.test(type)) return "real";
@@ -182,7 +185,7 @@ class SqliteRows implements RowConnection {
       const fks = this.db.prepare(`pragma foreign_key_list(${quoteName(name)})`).all() as Array<{ table: string }>;
       return {
         name,
-        columns: info.map((c) => ({ name: c.name, kind: sqliteKind(c.name, c.type ?? "") })).sort((a, b) => (a.name < b.name ? -1 : 1)),
+        columns: info.map((c) => ({ name: c.name, kind: sqliteKind(c.name, c.type ?? "", name) })).sort((a, b) => (a.name < b.name ? -1 : 1)),
         primaryKey: info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
         parents: [...new Set(fks.map((f) => f.table))],
       };
@@ -210,13 +213,7 @@ class SqliteRows implements RowConnection {
   }
 
   async deleteAll(table: string): Promise<void> {
-    // The activity log's triggers refuse deleting a young entry (docs/decisions/060). A forced restore replaces the
-    // whole shop, its log too: the triggers are set aside for this one delete, inside the restore's transaction (a
-    // failed restore leaves them, and the log, as they were). The operator's CLI only; no path of the app does this.
-    const kept = table === "activity_log" ? (this.db.prepare("select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'activity_log'").all() as Array<{ name: string; sql: string }>) : [];
-    for (const t of kept) this.db.exec(`drop trigger ${quoteName(t.name)}`);
     this.db.prepare(`delete from ${quoteName(table)}`).run();
-    for (const t of kept) this.db.exec(t.sql);
   }
 
   async insert(table: TableInfo, rows: Row[]): Promise<void> {
@@ -363,11 +360,7 @@ class PostgresRows implements RowConnection {
   }
 
   async deleteAll(table: string): Promise<void> {
-    // as on SQLite: a forced restore replaces the activity log too, its triggers off for this delete, in the transaction
-    const log = table === "activity_log";
-    if (log) await this.client.query("alter table activity_log disable trigger user");
     await this.client.query(`delete from ${quoteName(table)}`);
-    if (log) await this.client.query("alter table activity_log enable trigger user");
   }
 
   async insert(table: TableInfo, rows: Row[]): Promise<void> {
