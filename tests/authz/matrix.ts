@@ -13,7 +13,7 @@
 import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres, type DB } from "~/db/db.server";
 import { can, PRESET_ROLES, type Permission, type PresetRoleId } from "~/modules/accounts/permissions";
 import { ACCESS_DENIED_MESSAGE, PERMISSION_DENIED_MESSAGE } from "~/modules/accounts/session.server";
@@ -215,12 +215,23 @@ export function runAuthorizationMatrix(entries: MatrixEntry[]) {
     noteTried(module, entry.kind, form.intent);
     const headers: Record<string, string> = { ...extraHeaders };
     // A fresh session per call (a sign-out row must not sign the next rows out).
-    if (caller !== "visitor") headers.cookie = await sessionCookieFor(db, caller === "customer" ? ids.customerId : staffIds[caller]);
+    if (caller !== "visitor") {
+      headers.cookie = await sessionCookieFor(db, caller === "customer" ? ids.customerId : staffIds[caller]);
+      callSession = decodeURIComponent(headers.cookie.slice(headers.cookie.indexOf("=") + 1)).split(".")[0]!;
+    }
     const before = snapshot ? await snapshotDatabase(db) : undefined;
     const result =
       entry.kind === "loader" ? await callLoader(fn as any, path, { headers, params }) : await callAction(fn as any, path, form, { headers, params });
     return { result, before, after: () => snapshotDatabase(db), path };
   }
+
+  // The call's session is signed out after its test: a thousand sessions left behind would be read again by every
+  // snapshot after a call (each call writes the sessions table).
+  let callSession: string | null = null;
+  afterEach(async () => {
+    if (callSession) await getDb().deleteFrom("sessions").where("token", "=", callSession).execute();
+    callSession = null;
+  });
 
   describe("authorization matrix", () => {
     for (const entry of entries) {
