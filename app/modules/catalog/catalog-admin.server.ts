@@ -95,15 +95,17 @@ export interface AdminProductList extends Page<AdminProductRow> {
 
 /** The admin's product list: search by name, a category (or none), newest first, one page. */
 export async function listAdminProducts(db: Queryable, input: { q: string; category: string; page: number }): Promise<AdminProductList> {
-  let query = db
-    .selectFrom("products as p")
+  let matching = db.selectFrom("products as p");
+  if (input.q) matching = matching.where(containsInsensitive("p.name", input.q));
+  if (input.category === UNCATEGORISED) matching = matching.where("p.category_id", "is", null);
+  else if (input.category) matching = matching.where("p.category_id", "=", input.category);
+  const query = matching
     .leftJoin("categories as c", "c.id", "p.category_id")
     .select(["p.id", "p.name", "p.slug", "p.price_cents", "p.was_price_cents", "p.images", "p.created_at", "c.name as category_name", "p.stock", "p.inspired_house", "p.inspired_fragrance", "p.max_price_cents"]);
-  if (input.q) query = query.where(containsInsensitive("p.name", input.q));
-  if (input.category === UNCATEGORISED) query = query.where("p.category_id", "is", null);
-  else if (input.category) query = query.where("p.category_id", "=", input.category);
   const [page, total] = await Promise.all([
-    paginate(query.orderBy("p.created_at", "desc").orderBy("p.id", "desc"), { page: input.page, pageSize: ADMIN_PRODUCTS_PAGE_SIZE }),
+    // counted without the category's join (one row each): a search is then counted on the name index on SQLite
+    // (100 000 products: the table read whole, ~100–200 ms; the index, a third of that)
+    paginate(query.orderBy("p.created_at", "desc").orderBy("p.id", "desc"), { page: input.page, pageSize: ADMIN_PRODUCTS_PAGE_SIZE, counting: matching }),
     db.selectFrom("products").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
   ]);
   // The page's sizes counted for its rows only: a count in the select list was run for every row an OFFSET skips
