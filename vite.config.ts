@@ -105,7 +105,7 @@ function precompressClientAssets(): Plugin {
 }
 
 /**
- * A big scent catalogue is built in a child process (app/modules/scent/scent.server.ts), which starts from a file of
+ * A big scent catalogue is built in a child process (app/modules/scent-finder/scent-finder.server.ts), which starts from a file of
  * its own: the server build gets it as a second entry, build/server/scent-catalogue.process.js beside index.js (what
  * it shares with the server, the database and the matching, goes into shared chunks).
  */

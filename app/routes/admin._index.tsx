@@ -9,7 +9,7 @@ import { getDb } from "~/db/db.server";
 import { requireAdmin } from "~/modules/accounts/session.server";
 import { can, type Permission } from "~/modules/accounts/permissions";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
-import { dashboardFigures, reviewRequestFigures } from "~/modules/admin/dashboard.server";
+import { dashboardFigures, reviewRequestFigures } from "~/modules/reports/dashboard.server";
 import { parseSalesQuery, salesPresets } from "~/modules/reports/sales.logic";
 import { salesDashboard } from "~/modules/reports/sales.server";
 import { env } from "~/utils/env.server";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { deleteUserByAdmin } from "~/modules/accounts/users-admin.server";
+import { deleteUserByAdmin } from "~/modules/flows/account-deleted.server";
 import { downloadPersonalData } from "~/modules/privacy/export.server";
 import { DEFAULT_RETENTION } from "~/modules/privacy/retention.logic";
 import { runRetention } from "~/modules/privacy/retention.server";

@@ -8,7 +8,7 @@ import { createUser, sessionCookieFor } from "../../tests/factories/users";
 import { insertOrder, TEST_ADDRESS } from "../../tests/factories/orders";
 import * as route from "./admin.users";
 import { resetEnvForTests } from "~/utils/env.server";
-import { dashboardFigures } from "~/modules/admin/dashboard.server";
+import { dashboardFigures } from "~/modules/reports/dashboard.server";
 
 const db = () => getDb();
 let owner = { id: "", cookie: "" };

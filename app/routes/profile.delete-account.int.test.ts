@@ -10,7 +10,7 @@ import { appendEntry, issueGiftCard } from "~/modules/gift-cards/gift-cards.serv
 import { markOrderPaid } from "~/modules/flows/order-paid.server";
 import { newId } from "~/utils/ids";
 import { insertProduct } from "../../tests/factories/catalog";
-import { DELETE_PASSWORD_RULE } from "~/modules/privacy/erasure.server";
+import { DELETE_PASSWORD_RULE } from "~/modules/flows/account-deleted.server";
 import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
 import { snapshotDatabase } from "../../tests/authz/matrix";
 import { insertAwaitingOrder } from "../../tests/factories/payments";

@@ -7,7 +7,7 @@ import { FinderPicks, ShareOnWhatsApp } from "~/components/scent/finder-picks";
 import { ButtonLink } from "~/components/ui/button";
 import { getDb } from "~/db/db.server";
 import { parseFinder, finderHref } from "~/modules/scent/scent.schema";
-import { loveSuggestions, runFinder } from "~/modules/scent/scent.server";
+import { loveSuggestions, runFinder } from "~/modules/scent-finder/scent-finder.server";
 import { absoluteUrl, seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { logger } from "~/utils/logger.server";

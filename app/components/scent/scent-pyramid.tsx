@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { ScentPyramidView } from "~/modules/scent/scent-pyramid.logic";
+import type { ScentPyramidView } from "~/modules/catalog/scent-pyramid.logic";
 
 /**
  * The product's scent as a pyramid: top, heart and base notes on narrowing-to-widening tiers (the shape perfumers

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { createUser, sessionCookieFor, signIn } from "../../../tests/factories/users";
 import { getSessionUser } from "./session.server";
-import { deleteUserByAdmin, updateUserByAdmin } from "./users-admin.server";
+import { deleteUserByAdmin } from "~/modules/flows/account-deleted.server";
+import { updateUserByAdmin } from "~/modules/accounts/users-admin.server";
 import { callAction, statusOf } from "../../../tests/setup/route";
 
 const req = (cookie?: string) => new Request("http://localhost:3000/", { headers: cookie ? { cookie } : {} });

@@ -9,12 +9,10 @@ import { paginate, type Page } from "~/db/paginate.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { USER_ADMIN_MESSAGES } from "./users-admin.schema";
-import { eraseAccountData, sendErasureConfirmation, type ErasureResult } from "~/modules/privacy/erasure.server";
-import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { ADMIN_MARKETING_OFF_WORDING } from "~/modules/consent/consent.logic";
 import { setMarketingConsent } from "~/modules/consent/consent.server";
-import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
+import { RECENT_SIGNUP_DAYS } from "./signups.logic";
 
 /**
  * The people of the shop as an admin manages them (SPEC §2 Users, §7 get_all_users / update_user_role /
@@ -103,7 +101,8 @@ export async function userFigures(db: Queryable, now = new Date()): Promise<User
   return { total, admins, regular: total - admins, recent };
 }
 
-async function findUser(db: Queryable, id: string) {
+/** A user as the admin rules see them (listed in ADMIN_EMAILS, admin, owner); 404 when gone. */
+export async function findUser(db: Queryable, id: string) {
   const user = await db.selectFrom("users").select(["id", "email", "is_admin", "staff_role_id", "email_marketing", "marketing_consent_at"]).where("id", "=", id).executeTakeFirst();
   if (!user) throw new DomainError("That user no longer exists", 404);
   const listedAdmin = listed().includes(user.email.toLowerCase());
@@ -146,36 +145,3 @@ async function updateUserLocked(db: Queryable, actorId: string, input: { id: str
 /** Who deletes an account: its owner (Profile → Delete my account, after their password) or an admin (Admin → Users). */
 export type DeletedBy = { kind: "self" } | { kind: "admin"; adminId: string };
 
-/**
- * delete_user_account from Admin → Users: the same path as the owner's own deletion (deleteAccount).
- */
-export async function deleteUserByAdmin(db: DB, actorId: string, id: string): Promise<ErasureResult> {
-  return deleteAccount(db, id, { kind: "admin", adminId: actorId });
-}
-
-/**
- * THE way an account is deleted, whoever asks (docs/decisions/040, superseding 012). Under the admin-role lock (two
- * admins can't remove each other, nor the last admin go while an admin deletes themself): the checks that keep the
- * shop administrable — an admin deletes themself only from their profile, never an address in ADMIN_EMAILS, never
- * the last admin — then the erasure (app/modules/privacy/erasure.server.ts: personal data erased, paid orders kept
- * for the tax record with only what their invoice shows), in one transaction. After the commit: every remembered
- * session forgotten in every process (signed out everywhere), the storefront told when reviews went, and the
- * confirmation e-mail.
- */
-export async function deleteAccount(db: DB, id: string, by: DeletedBy, now: Date = new Date()): Promise<ErasureResult> {
-  const result = await withAdminRoleLock(db, async (trx) => {
-    const user = await findUser(trx, id);
-    const self = by.kind === "self";
-    if (!self && user.id === by.adminId) throw new DomainError(USER_ADMIN_MESSAGES.selfDelete, 409);
-    if (user.listedAdmin) throw new DomainError(self ? PRIVACY_MESSAGES.listedAdminSelf : USER_ADMIN_MESSAGES.listedAdmin, 409);
-    // An admin deletes a member of staff's account only with the staff permission (a manager can't delete the owner).
-    if (!self && user.isAdmin && !can(await staffPermissionsOf(trx, by.adminId), "staff")) throw new DomainError(PERMISSION_DENIED_MESSAGE, 403);
-    if (user.isOwner && (await countOwners(trx)) <= 1) throw new DomainError(self ? PRIVACY_MESSAGES.lastAdminSelf : USER_ADMIN_MESSAGES.lastAdmin, 409);
-    return eraseAccountData(trx, { id: user.id, email: user.email }, by, now);
-  });
-  forgetUserSessions(id); // after the commit: a lookup racing it can't remember the account again
-  // Their reviews left the product pages (text, count, average): visitors' cached copies go.
-  if (result.summary.reviewsRemoved > 0) storefrontChanged("account deleted: reviews removed");
-  await sendErasureConfirmation(db, result, by, now);
-  return result;
-}

@@ -1,5 +1,5 @@
-/** SPEC §9: recent signups are those of the last 7 days. */
-export const RECENT_SIGNUP_DAYS = 7;
+/** SPEC §9: recent signups are those of the last 7 days (accounts/signups.logic.ts). */
+export { RECENT_SIGNUP_DAYS } from "~/modules/accounts/signups.logic";
 
 /** part / whole as a whole percent (rounded); null when there is no whole to speak of. */
 export function percentOf(part: number, whole: number): number | null {

@@ -12,7 +12,7 @@ import { getDb, isPostgres, openDatabase } from "~/db/db.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
 import { deleteOrder, setOrderStatus, setPaymentStatus } from "~/modules/flows/order-changed-by-owner.server";
 import { orderMetrics, orderTabCounts } from "~/modules/orders/order-admin.server";
-import { dashboardFigures } from "~/modules/admin/dashboard.server";
+import { dashboardFigures } from "~/modules/reports/dashboard.server";
 import { summarizeMetrics } from "~/modules/orders/order-admin.logic";
 import { insertOrder } from "../../../tests/factories/orders";
 import { insertProduct } from "../../../tests/factories/catalog";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { getAuth } from "~/modules/accounts/auth.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
-import { deleteAccount, deleteUserByAdmin } from "~/modules/accounts/users-admin.server";
+import { deleteAccount, deleteUserByAdmin } from "~/modules/flows/account-deleted.server";
 import { USER_ADMIN_MESSAGES } from "~/modules/accounts/users-admin.schema";
 import { recordConsent } from "~/modules/consent/consent.server";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { deleteAccount } from "~/modules/accounts/users-admin.server";
+import { deleteAccount } from "~/modules/flows/account-deleted.server";
 import { readOrder } from "~/modules/samples/order-view.server";
 import { appendEntry, issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { newId } from "~/utils/ids";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { percentOf } from "~/modules/admin/dashboard.logic";
-import { reviewRequestFigures } from "~/modules/admin/dashboard.server";
+import { reviewRequestFigures } from "~/modules/reports/dashboard.server";
 import { env, resetEnvForTests } from "~/utils/env.server";
 import { insertProduct, insertReview, insertReviewer } from "../../../tests/factories/catalog";
 import { insertOrder } from "../../../tests/factories/orders";

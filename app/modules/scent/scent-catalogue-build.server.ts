@@ -6,7 +6,7 @@ import { profileFromRow, SCENT_COLUMNS } from "./scent-profile";
 /**
  * Reading the catalogue and building what the finder ranks (docs/decisions/035). Its own module, importing only the
  * database and the matching, because it runs in a process of its own (scent-catalogue.process.ts, started by
- * scent.server.ts) as well as in the server's process when that can't read the same database (a transaction, an
+ * scent-finder/scent-finder.server.ts) as well as in the server's process when that can't read the same database (a transaction, an
  * in-memory SQLite database).
  */
 export interface CatalogueData {

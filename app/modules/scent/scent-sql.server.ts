@@ -7,7 +7,7 @@ import { noteKey } from "./scent.vocabulary";
  * are joined into ", top, heart, base," lower-cased, and the wanted note is looked for between a separator (", " or a
  * space) and a comma. The wanted note is reduced to letters, digits, spaces, '&' and '-' first, so it carries no LIKE
  * wildcard. The same SQL on both databases (|| and lower() are portable). Its own file, without the catalogue's
- * imports, because catalog.server.ts uses it and scent.server.ts uses catalog.server.ts.
+ * imports, because catalog.server.ts uses it and scent-finder/scent-finder.server.ts uses catalog.server.ts.
  */
 export function carriesNote(note: string) {
   const want = noteKey(note).replace(/[^a-z0-9 &-]/g, "");

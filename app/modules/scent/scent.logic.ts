@@ -1,6 +1,6 @@
 /**
  * The scent finder's and "if you love X, try Y"'s matching (issue 22). Pure, browser-safe, no I/O: the server hands it
- * the catalogue's profiles (scent.server.ts keeps them in memory) and gets ids back. The weights and the order of the
+ * the catalogue's profiles (scent-finder/scent-finder.server.ts keeps them in memory) and gets ids back. The weights and the order of the
  * rules are explained in docs/decisions/035; change them there and here together.
  *
  * The finder ranks in this order, each rule deciding only among the products the previous ones left equal:

@@ -10,8 +10,8 @@ import { performance } from "node:perf_hooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres } from "~/db/db.server";
 import { seedLargeCatalogue } from "~/modules/demo/seed.server";
-import { forgetScentCatalogue, runFinder, scentCatalogue, similarScents } from "./scent.server";
-import { NO_ANSWERS, type FinderAnswers } from "./scent.logic";
+import { forgetScentCatalogue, runFinder, scentCatalogue, similarScents } from "./scent-finder.server";
+import { NO_ANSWERS, type FinderAnswers } from "~/modules/scent/scent.logic";
 
 const PRODUCTS = 10_000;
 

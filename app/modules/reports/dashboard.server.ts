@@ -4,7 +4,7 @@ import { ORDER_STATUSES } from "~/modules/orders/order-admin.logic";
 import { userFigures } from "~/modules/accounts/users-admin.server";
 import { allOrderDays, daySums } from "~/modules/order-days/order-days.server";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
-import { percentOf } from "./dashboard.logic";
+import { percentOf } from "~/modules/admin/dashboard.logic";
 
 export interface DashboardFigures {
   users: { total: number; admins: number; regular: number; recent: number };

@@ -1,5 +1,5 @@
 /**
- * A big scent catalogue built in a child process (scent.server.ts; issue 20: the server's memory and its event loop).
+ * A big scent catalogue built in a child process (scent-finder/scent-finder.server.ts; issue 20: the server's memory and its event loop).
  * The process opens its own connection, so these tests use a database another connection can open: on SQLite a file
  * (the suite's own database is in memory), on PostgreSQL the test's database. What a shopper sees must not depend on
  * where the catalogue was built: the same catalogue, so the same finder answers and similar scents, as the server's
@@ -15,9 +15,9 @@ import { databaseUrlOf, getDb, isPostgres, openDatabase, type DB } from "~/db/db
 import { seedDemo, seedLargeCatalogue } from "~/modules/demo/seed.server";
 import { copySqliteTemplate, migratedSqliteTemplate } from "../../../tests/setup/sqlite-template";
 import { insertProduct } from "../../../tests/factories/catalog";
-import { buildCatalogueData } from "./scent-catalogue-build.server";
-import { findScents, NO_ANSWERS, similarIds, type FinderAnswers } from "./scent.logic";
-import { CHILD_FROM_PRODUCTS, forgetScentCatalogue, scentCatalogue } from "./scent.server";
+import { buildCatalogueData } from "~/modules/scent/scent-catalogue-build.server";
+import { findScents, NO_ANSWERS, similarIds, type FinderAnswers } from "~/modules/scent/scent.logic";
+import { CHILD_FROM_PRODUCTS, forgetScentCatalogue, scentCatalogue } from "./scent-finder.server";
 
 const postgres = isPostgres(getDb());
 let db: DB;

@@ -6,11 +6,11 @@ import { listSizes, type SizeRow } from "~/modules/catalog/sizes.server";
 import type { ProductSummary } from "~/modules/catalog/catalog.types";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { logger } from "~/utils/logger.server";
-import { findScents, similarIds, type FinderAnswers, type FinderResult, type LoveMatch, type ScentIndex, type ScentProfile } from "./scent.logic";
-import { profileFromRow, SCENT_COLUMNS } from "./scent-profile";
-import { buildCatalogueData, type CatalogueData } from "./scent-catalogue-build.server";
-import { serializeFinder } from "./scent.schema";
-import { NOTE_VOCABULARY } from "./scent.vocabulary";
+import { findScents, similarIds, type FinderAnswers, type FinderResult, type LoveMatch, type ScentIndex, type ScentProfile } from "~/modules/scent/scent.logic";
+import { profileFromRow, SCENT_COLUMNS } from "~/modules/scent/scent-profile";
+import { buildCatalogueData, type CatalogueData } from "~/modules/scent/scent-catalogue-build.server";
+import { serializeFinder } from "~/modules/scent/scent.schema";
+import { NOTE_VOCABULARY } from "~/modules/scent/scent.vocabulary";
 
 /**
  * The scent finder's and similar scents' data (issue 22, docs/decisions/035).
@@ -122,7 +122,7 @@ let builderFound: BuilderFile | null | undefined;
 function builderFile(): BuilderFile | null {
   if (builderFound !== undefined) return builderFound;
   if (import.meta.url.endsWith(".ts")) {
-    builderFound = { url: new URL("./scent-catalogue.process.ts", import.meta.url), execArgv: ["--import", "tsx"] };
+    builderFound = { url: new URL("../scent/scent-catalogue.process.ts", import.meta.url), execArgv: ["--import", "tsx"] };
   } else {
     const built = ["../scent-catalogue.process.js", "./scent-catalogue.process.js"].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u));
     builderFound = built ? { url: built, execArgv: [] } : null;

@@ -1,4 +1,22 @@
 /**
+ * Flow: an account is deleted (docs/decisions/040, superseding 012) — by its owner (Profile → Delete my account) or an
+ * admin (Admin → Users). deleteAccount below is the one way in; in ONE transaction, under the admin-role lock:
+ *   1. accounts: the checks that keep the shop administrable (an admin deletes themself only from their profile,
+ *      never an address in ADMIN_EMAILS, never the last owner; staff only with the staff permission);
+ *   2. eraseAccountData: its unpaid orders closed (flows/order-closed-unpaid: coupon, credits, gift cards back), paid
+ *      orders kept for the tax record with only what their invoice shows, then each area's personal data erased —
+ *      gift cards unlinked, sample credits, cart and reminders, stock alerts, WhatsApp, wishlist, the account itself.
+ * A step that fails rolls back every step before it: the account stays as it was. After the commit: every remembered
+ * session forgotten (signed out everywhere), the storefront told when reviews went, the confirmation e-mail.
+ */
+import { findUser, type DeletedBy } from "~/modules/accounts/users-admin.server";
+import { countOwners, staffPermissionsOf, withAdminRoleLock } from "~/modules/accounts/staff-membership.server";
+import { can } from "~/modules/accounts/permissions";
+import { PERMISSION_DENIED_MESSAGE } from "~/modules/accounts/session.server";
+import { forgetUserSessions } from "~/modules/accounts/session-cache.server";
+import { USER_ADMIN_MESSAGES } from "~/modules/accounts/users-admin.schema";
+import { storefrontChanged } from "~/utils/storefront-changes.server";
+/**
  * Deleting an account (POPIA s24; docs/decisions/040, which supersedes 012): what is erased, what is kept and why,
  * and the e-mail that tells the person. The one path both the person (Profile → Delete my account) and an admin
  * (Admin → Users) take is deleteAccount in app/modules/accounts/users-admin.server.ts: it checks who may be deleted
@@ -26,7 +44,7 @@ import { getAuth } from "~/modules/accounts/auth.server";
 import { giftCardsWithBalance, unlinkGiftCardsOfPerson } from "~/modules/gift-cards/gift-cards-privacy.server";
 import { formatInvoiceNumber } from "~/modules/invoices/invoice.logic";
 import { sendMail } from "~/modules/mail/mailer.server";
-import { closeUnpaidOrder } from "~/modules/flows/order-closed-unpaid.server";
+import { closeUnpaidOrder } from "./order-closed-unpaid.server";
 import { eraseCartAndRemindersOfPerson } from "~/modules/reminders/reminders-privacy.server";
 import { deleteSampleCreditsOfPerson, openSampleCredits } from "~/modules/samples/samples-privacy.server";
 import { deleteStockAlertsOfPerson } from "~/modules/stock-alerts/stock-alerts-privacy.server";
@@ -37,9 +55,9 @@ import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { newId, shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
-import { PRIVACY_MESSAGES } from "./privacy.schema";
-import { eraseOrderDetails, retentionPolicy } from "./retention.server";
-import { saDateTime } from "./export.logic";
+import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
+import { eraseOrderDetails, retentionPolicy } from "~/modules/privacy/retention.server";
+import { saDateTime } from "~/modules/privacy/export.logic";
 
 /** Wrong passwords on the deletion form: the same allowance as the password change (8 in 15 minutes). */
 export const DELETE_PASSWORD_RULE: RateRule = { max: 8, windowMs: 15 * 60 * 1000 };
@@ -299,4 +317,38 @@ export async function sendErasureConfirmation(db: DB, result: ErasureResult, by:
     // The account is gone either way; a mail that could not even be queued is logged, not turned into a failure.
     logger.error({ err: error }, "account deleted, but its confirmation e-mail could not be queued");
   }
+}
+
+/**
+ * delete_user_account from Admin → Users: the same path as the owner's own deletion (deleteAccount).
+ */
+export async function deleteUserByAdmin(db: DB, actorId: string, id: string): Promise<ErasureResult> {
+  return deleteAccount(db, id, { kind: "admin", adminId: actorId });
+}
+
+/**
+ * THE way an account is deleted, whoever asks (docs/decisions/040, superseding 012). Under the admin-role lock (two
+ * admins can't remove each other, nor the last admin go while an admin deletes themself): the checks that keep the
+ * shop administrable — an admin deletes themself only from their profile, never an address in ADMIN_EMAILS, never
+ * the last admin — then the erasure (app/modules/privacy/erasure.server.ts: personal data erased, paid orders kept
+ * for the tax record with only what their invoice shows), in one transaction. After the commit: every remembered
+ * session forgotten in every process (signed out everywhere), the storefront told when reviews went, and the
+ * confirmation e-mail.
+ */
+export async function deleteAccount(db: DB, id: string, by: DeletedBy, now: Date = new Date()): Promise<ErasureResult> {
+  const result = await withAdminRoleLock(db, async (trx) => {
+    const user = await findUser(trx, id);
+    const self = by.kind === "self";
+    if (!self && user.id === by.adminId) throw new DomainError(USER_ADMIN_MESSAGES.selfDelete, 409);
+    if (user.listedAdmin) throw new DomainError(self ? PRIVACY_MESSAGES.listedAdminSelf : USER_ADMIN_MESSAGES.listedAdmin, 409);
+    // An admin deletes a member of staff's account only with the staff permission (a manager can't delete the owner).
+    if (!self && user.isAdmin && !can(await staffPermissionsOf(trx, by.adminId), "staff")) throw new DomainError(PERMISSION_DENIED_MESSAGE, 403);
+    if (user.isOwner && (await countOwners(trx)) <= 1) throw new DomainError(self ? PRIVACY_MESSAGES.lastAdminSelf : USER_ADMIN_MESSAGES.lastAdmin, 409);
+    return eraseAccountData(trx, { id: user.id, email: user.email }, by, now);
+  });
+  forgetUserSessions(id); // after the commit: a lookup racing it can't remember the account again
+  // Their reviews left the product pages (text, count, average): visitors' cached copies go.
+  if (result.summary.reviewsRemoved > 0) storefrontChanged("account deleted: reviews removed");
+  await sendErasureConfirmation(db, result, by, now);
+  return result;
 }

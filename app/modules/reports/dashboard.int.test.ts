@@ -13,7 +13,7 @@ import { insertCategory, insertProduct, insertReview } from "../../../tests/fact
 import { insertCoupon, insertOrder, insertZone } from "../../../tests/factories/orders";
 import { returnOf } from "../../../tests/factories/returns";
 import { createUser } from "../../../tests/factories/users";
-import { dashboardFigures, reviewRequestFigures } from "./dashboard.server";
+import { dashboardFigures, reviewRequestFigures } from "~/modules/reports/dashboard.server";
 
 const db = () => getDb();
 const today = saDay(new Date());

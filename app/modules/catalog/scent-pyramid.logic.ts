@@ -1,7 +1,7 @@
-import { shopHref } from "~/modules/catalog/shop-filters.logic";
-import { hasProfile } from "./scent-profile";
-import type { ScentProfile } from "./scent.logic";
-import { AUDIENCE_TEXT, FAMILY_TEXT, INTENSITY_TEXT } from "./scent.vocabulary";
+import { shopHref } from "./shop-filters.logic";
+import { hasProfile } from "~/modules/scent/scent-profile";
+import type { ScentProfile } from "~/modules/scent/scent.logic";
+import { AUDIENCE_TEXT, FAMILY_TEXT, INTENSITY_TEXT } from "~/modules/scent/scent.vocabulary";
 
 /**
  * A product's scent pyramid as the page shows it: the words and the shop links, made by the product loader, so the

@@ -17,9 +17,9 @@ import * as addProduct from "~/routes/admin.products.add";
 import { addSize, insertProduct } from "../../../tests/factories/catalog";
 import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import { loader as finderLoader } from "~/routes/scent-finder";
-import { forgetScentCatalogue, getScentProfile, runFinder, scentCatalogue, similarScents } from "./scent.server";
-import { profileToColumns } from "./scent-profile";
-import { NO_ANSWERS } from "./scent.logic";
+import { forgetScentCatalogue, getScentProfile, runFinder, scentCatalogue, similarScents } from "./scent-finder.server";
+import { profileToColumns } from "~/modules/scent/scent-profile";
+import { NO_ANSWERS } from "~/modules/scent/scent.logic";
 
 type FinderData = Awaited<ReturnType<typeof finderLoader>>;
 const finder = async (query: string) => {
