@@ -38,6 +38,15 @@ async function invoiceOf(db: DB, userId: string, paid: boolean) {
   return { path: `/orders/${order.id}/invoice.pdf`, params: { id: order.id } };
 }
 
+/** A fresh invitation (a packer's, for a new address) and the form that accepts it with a new password. */
+async function invitationFor(db: DB) {
+  const { hashToken } = await import("~/modules/staff/invitations.server");
+  const token = `matrix-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+  const email = `invited-${Math.random().toString(36).slice(2, 8)}@example.co.za`;
+  await db.insertInto("staff_invitations").values({ id: token, email, role_id: "packer", token_hash: hashToken(token), expires_at: new Date(Date.now() + 3600_000).toISOString() }).execute();
+  return { path: `/staff/invitation?token=${token}`, form: { intent: "create", token, password: "a brand new passphrase" } };
+}
+
 const MATRIX: MatrixEntry[] = [
   // accounts
   { path: "/profile", route: () => import("~/routes/profile"), kind: "loader", expect: SIGNED_IN_PAGE, note: "the frame" },
@@ -217,6 +226,10 @@ const MATRIX: MatrixEntry[] = [
   { path: "/admin/staff", route: () => import("~/routes/admin.staff"), kind: "action", permission: "staff", setup: async () => ({ form: { intent: "saveRole", id: "", name: `Matrix role ${Math.random().toString(36).slice(2, 8)}`, permissions: "orders.view" } }), expect: ADMIN_ACTION, note: "make a role" },
   { path: "/admin/staff", route: () => import("~/routes/admin.staff"), kind: "action", permission: "staff", form: { intent: "deleteRole", id: "no-such-role" }, expect: { visitor: DENY_ACTION, customer: DENY_ACTION, admin: 404 }, note: "delete a role" },
   { path: "/admin/staff", route: () => import("~/routes/admin.staff"), kind: "action", permission: "staff", form: { intent: "security", requireTwoStep: "" }, expect: ADMIN_ACTION, note: "two-step sign-in not required" },
+  // the invitation's page (/staff/invitation): public, its link's token decides; signed in as another account, refused
+  { path: "/staff/invitation?token=not-a-token", route: () => import("~/routes/staff.invitation"), kind: "loader", expect: { visitor: 200, customer: 200, admin: 200 }, note: "public; an unknown link says so" },
+  { path: "/staff/invitation?token=not-a-token", route: () => import("~/routes/staff.invitation"), kind: "action", form: { intent: "join", token: "not-a-token" }, expect: { visitor: "login", customer: 404, admin: 404 }, note: "join with an unknown link" },
+  { path: "/staff/invitation", route: () => import("~/routes/staff.invitation"), kind: "action", setup: async (db) => invitationFor(db), expect: { visitor: "ok", customer: 403, admin: 403 }, note: "a new person's password; signed in as someone else: refused" },
   { path: "/admin/activity", route: () => import("~/routes/admin.activity"), kind: "loader", permission: "staff", expect: ADMIN_PAGE },
   { path: "/admin/activity.csv", route: () => import("~/routes/admin.activity[.]csv"), kind: "loader", permission: "staff", expect: ADMIN_PAGE, note: "the log as CSV" },
 ];
