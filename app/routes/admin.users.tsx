@@ -80,7 +80,9 @@ export const action = adminAction(
     update: async (db, input, { admin }) => (await assertMayChangeStaff(db, admin, input.id, input.isAdmin), await updateUserByAdmin(db, admin.id, input), USER_ADMIN_MESSAGES.updated),
     delete: async (db, { id }, { admin }) => (await assertMayChangeStaff(db, admin, id, false), await deleteUserByAdmin(db, admin.id, id), USER_ADMIN_MESSAGES.deleted),
   },
-  { permission: "customers", record: { update: "user", delete: { type: "privacy-request", outside: true } }, failure: { update: USER_ADMIN_MESSAGES.failedUpdate, delete: USER_ADMIN_MESSAGES.failedDelete } },
+  // update is "outside": its use case's own transaction (the admin-role lock) carries the entry, so the sessions of a
+  // person made or unmade staff are forgotten after the commit, not before it (docs/decisions/058)
+  { permission: "customers", record: { update: { type: "user", outside: true }, delete: { type: "privacy-request", outside: true } }, failure: { update: USER_ADMIN_MESSAGES.failedUpdate, delete: USER_ADMIN_MESSAGES.failedDelete } },
 );
 
 export function meta() {
