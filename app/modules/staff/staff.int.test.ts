@@ -11,6 +11,7 @@ import * as productsRoute from "~/routes/admin.products";
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";
 import { STAFF_MESSAGES } from "./staff.schema";
+import { recordActivity } from "~/modules/activity/activity.server";
 import { STAFF_SECURITY_KEY, staffSecurity, TWO_STEP_SETUP_PATH } from "~/modules/accounts/staff-security.server";
 import { changeStaffRole, listRoles, listStaff, removeFromStaff } from "./staff.server";
 
@@ -61,6 +62,11 @@ describe("the Staff page", () => {
     const refused = await callLoader(staffRoute.loader, "/admin/staff", { headers: { cookie: packer.cookie } });
     expect(statusOf(refused)).toBe(403);
     expect((await dataOf(refused)).error).toBe(PERMISSION_DENIED_MESSAGE);
+    // signed out (the session row is gone), the last sign-in the activity log recorded still shows
+    const signedInAt = new Date("2026-11-30T09:15:00.000Z");
+    await db().deleteFrom("sessions").where("user_id", "=", packer.id).execute();
+    await recordActivity(db(), { actor: packer, kind: "sign-in", record: { type: "user", id: packer.id }, summary: "signed in", at: signedInAt });
+    expect((await listStaff(db())).find((r) => r.id === packer.id)!.lastSignInAt).toBe(signedInAt.toISOString());
   });
 });
 

@@ -90,7 +90,18 @@ export async function listStaff(db: Queryable): Promise<StaffMember[]> {
     db
       .selectFrom("users")
       .select(["users.id", "users.email", "users.name", "users.is_admin", "users.staff_role_id"])
-      .select((eb) => eb.selectFrom("sessions").select((s) => s.fn.max("sessions.created_at").as("m")).whereRef("sessions.user_id", "=", "users.id").as("last_sign_in"))
+      // the newest session, or the newest sign-in the activity log recorded (a signed-out session is deleted)
+      .select((eb) => eb.selectFrom("sessions").select((s) => s.fn.max("sessions.created_at").as("m")).whereRef("sessions.user_id", "=", "users.id").as("last_session"))
+      .select((eb) =>
+        eb
+          .selectFrom("activity_log")
+          .select("activity_log.at")
+          .whereRef("activity_log.actor_id", "=", "users.id")
+          .where("activity_log.kind", "=", "sign-in")
+          .orderBy("activity_log.id", "desc")
+          .limit(1)
+          .as("last_logged"),
+      )
       .where((eb) => staffCondition(eb))
       .orderBy("users.email")
       .limit(MAX_STAFF)
@@ -110,9 +121,14 @@ export async function listStaff(db: Queryable): Promise<StaffMember[]> {
       listed,
       owner: isOwnerRow(r),
       secondFactor: factors.has(r.id),
-      lastSignInAt: r.last_sign_in ? new Date(r.last_sign_in as string).toISOString() : null,
+      lastSignInAt: latest(r.last_session as string | null, r.last_logged as string | null),
     };
   });
+}
+
+function latest(...times: Array<string | null | undefined>): string | null {
+  const ms = times.filter((t): t is string => !!t).map((t) => new Date(t).getTime());
+  return ms.length ? new Date(Math.max(...ms)).toISOString() : null;
 }
 
 /** Which of these people have a second factor: a confirmed authenticator app, or a passkey (docs/decisions/059). */
