@@ -41,12 +41,12 @@ test.afterAll(async () => {
 const toOf = (m: ParsedMail) => (m.to && !Array.isArray(m.to) ? m.to.text : "");
 
 /** Each width: nothing wider than the screen, and a picture for a person to look at. */
-async function lookAt(page: Page, name: string) {
+async function lookAt(page: Page, name: string, fullPage = true) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width > 800 ? 900 : 780 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-    await screenshot(page, { path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}/${name}-${width}.png`, fullPage });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -169,5 +169,48 @@ test("the owner invites a packer, who sets a password and two-step sign-in, ship
   await late.goto(link!);
   await expect(late.getByText("This invitation has already been used.")).toBeVisible();
   await lookAt(late, "invitation-used");
-  await Promise.all([again.close(), packerContext.close(), ownerContext.close()]);
+  await Promise.all([again.close(), packerContext.close()]);
+
+  // A role of the owner's own, made in its dialog (each width looked at); then a customer with an account is invited
+  // to it and accepts in a browser without JavaScript: sign in with the account, back to the invitation, join.
+  await owner.getByRole("link", { name: "New Role" }).click();
+  const roleDialog = owner.getByRole("dialog", { name: "New role" });
+  await roleDialog.getByLabel("Name").fill("Weekend packer");
+  for (const does of ["See orders and their customers' delivery details", "Change an order's status, book the courier and print labels", "Moderate reviews"]) {
+    await roleDialog.getByLabel(does).check();
+  }
+  await lookAt(owner, "new-role", false); // a modal dialog: the screen as it is
+  await roleDialog.getByRole("button", { name: "Create Role" }).click();
+  await expect(owner.getByText("Role “Weekend packer” saved")).toBeVisible();
+  const card = owner.getByRole("heading", { name: "Weekend packer", level: 3 }).locator("xpath=../..");
+  await expect(card.getByRole("list").getByText("Moderate reviews")).toBeVisible();
+  await expect(card.getByRole("list").getByText("Refund, approve returns and change payments and order totals")).toHaveCount(0);
+
+  const regular = { email: uniqueEmail("regular"), password: E2E_PASSWORD };
+  const shopperContext = await browser.newContext({ baseURL: BASE });
+  await newCustomer(shopperContext, regular);
+  await shopperContext.close();
+  await owner.getByRole("link", { name: "Invite a Person" }).click();
+  await dialog.getByLabel("E-mail address").fill(regular.email);
+  await dialog.getByLabel("Role").selectOption({ label: "Weekend packer" });
+  await dialog.getByRole("button", { name: "Send Invitation" }).click();
+  await expect(owner.getByText(`Invitation sent to ${regular.email}`)).toBeVisible();
+  await expect.poll(() => own.smtp.received.filter((m) => toOf(m) === regular.email).length).toBe(1);
+  const second = /http:\/\/\S+\/staff\/invitation\?token=[A-Za-z0-9_-]+/.exec(own.smtp.received.find((m) => toOf(m) === regular.email)!.text ?? "")![0];
+
+  const noScript = await browser.newContext({ baseURL: BASE, javaScriptEnabled: false });
+  const person = await noScript.newPage();
+  await person.goto(second);
+  await expect(person.getByRole("heading", { name: "Join as Weekend packer" })).toBeVisible();
+  await person.getByRole("link", { name: "Sign In to Accept" }).click();
+  await person.getByLabel("Email", { exact: true }).fill(regular.email);
+  await person.getByLabel("Password", { exact: true }).fill(regular.password);
+  await person.getByRole("button", { name: "Sign In", exact: true }).click();
+  await expect(person).toHaveURL(/\/staff\/invitation\?token=/);
+  await person.getByRole("button", { name: "Accept and Join" }).click();
+  // joined: the owner's two-step requirement is the first thing the admin asks
+  await expect(person).toHaveURL(/\/profile\/security\?required=staff/);
+  await owner.goto("/admin/staff");
+  await expect(owner.getByRole("row").filter({ hasText: regular.email }).getByText("Weekend packer", { exact: true })).toBeVisible();
+  await Promise.all([noScript.close(), ownerContext.close()]);
 });

@@ -91,7 +91,7 @@ export function Invitations({ rows, action }: { rows: InvitationRow[]; action: s
             <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-muted">
               <Badge>{i.role.name}</Badge>
               {i.state === "expired" ? <Badge tone="muted">Expired</Badge> : <span>Link works until {i.expires}</span>}
-              {i.invitedBy ? <span className="break-all">· invited by {i.invitedBy}</span> : null}
+              {i.invitedBy ? <span className="break-all">invited by {i.invitedBy}</span> : null}
             </p>
           </div>
           <div className="flex shrink-0 gap-5">
