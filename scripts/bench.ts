@@ -21,8 +21,10 @@
  * `npm run bench -- --ratios-only --url http://127.0.0.1:3000 [--server-pid PID]` runs only 4a, against a shop already
  * running there (with its process id, the server's CPU per request too).
  *
- * `npm run bench -- --scale [--scale-db sqlite,postgres] [--scale-runs 20]` runs only the admin at scale instead
- * (100 000 products, 1 000 000 orders, kept between runs: scripts/bench-scale.ts, scripts/scale-data.ts).
+ * `npm run bench -- --scale [--scale-db sqlite,postgres] [--scale-runs 20]` runs only the admin at scale instead: every
+ * admin page one request at a time on the shop `npm run seed -- --products 100000 --orders 1000000 --no-images` makes,
+ * started with its jobs running (kept between runs: scripts/bench-scale.ts, scripts/scale-data.ts; SCALE_SQLITE_PATH /
+ * SCALE_PG_DATABASE name one seeded before).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { get as httpGet } from "node:http";
