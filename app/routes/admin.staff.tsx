@@ -9,7 +9,7 @@ import { requirePermission, type SessionUser } from "~/modules/accounts/session.
 import { saveStaffSecurity, STAFF_SECURITY_KEY, staffSecurity } from "~/modules/accounts/staff-security.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
-import { inviteStaff, listInvitations, resendInvitation, revokeInvitation } from "~/modules/staff/invitations.server";
+import { inviteStaff, listInvitations, resendInvitation, revokeInvitation, sentMessage } from "~/modules/staff/invitations.server";
 import { STAFF_MESSAGES, staffIntent } from "~/modules/staff/staff.schema";
 import { withinOwnRole } from "~/modules/staff/staff.logic";
 import { changeStaffRole, deleteRole, listRoles, listStaff, removeFromStaff, saveRole } from "~/modules/staff/staff.server";
@@ -42,11 +42,11 @@ export const action = adminAction(
   {
     invite: async (db, input, { admin }) => {
       const sent = await inviteStaff(db, actor(admin), input);
-      return sent.delivered ? STAFF_MESSAGES.invited(sent.email) : STAFF_MESSAGES.invitedNotSent(sent.email, sent.error ?? "");
+      return sentMessage(sent, STAFF_MESSAGES.invited(sent.email));
     },
     resend: async (db, input, { admin }) => {
       const sent = await resendInvitation(db, actor(admin), input);
-      return sent.delivered ? STAFF_MESSAGES.resent(sent.email) : STAFF_MESSAGES.invitedNotSent(sent.email, sent.error ?? "");
+      return sentMessage(sent, STAFF_MESSAGES.resent(sent.email));
     },
     revoke: async (db, input, { admin }) => STAFF_MESSAGES.revoked((await revokeInvitation(db, actor(admin), input)).email),
     role: async (db, input, { admin }) => {
@@ -123,7 +123,7 @@ export default function Staff({ loaderData: d }: Route.ComponentProps) {
         </span>
       ),
     },
-    { header: "Two-step", cell: (s) => (s.secondFactor ? <span className="text-success">✓ Yes</span> : <span className="text-muted">No</span>) },
+    { header: "Two-step", className: "whitespace-nowrap", cell: (s) => (s.secondFactor ? <span className="text-success">✓ Yes</span> : <span className="text-muted">No</span>) },
     { header: "Last sign-in", cell: (s) => s.lastSignIn ?? <span className="text-muted">Not signed in</span>, className: "whitespace-nowrap text-ink-soft" },
     {
       header: "Actions",

@@ -9,7 +9,7 @@ import { isListedEmail, setStaffRole, staffPermissionsOf, withAdminRoleLock } fr
 import { can } from "~/modules/accounts/permissions";
 import { PERMISSION_DENIED_MESSAGE } from "~/modules/accounts/session.server";
 import { recordActivity } from "~/modules/activity/activity.server";
-import { sendMail } from "~/modules/mail/mailer.server";
+import { NO_SMTP_REASON, sendMail } from "~/modules/mail/mailer.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { newId } from "~/utils/ids";
@@ -113,6 +113,12 @@ export interface InvitationSent {
   email: string;
   delivered: boolean;
   error?: string;
+}
+
+/** What the owner is told about an invitation's e-mail: sent, waiting in the outbox (no SMTP), or failed. */
+export function sentMessage(sent: InvitationSent, delivered: string): string {
+  if (sent.delivered) return delivered;
+  return sent.error === NO_SMTP_REASON ? STAFF_MESSAGES.invitedOutbox(sent.email) : STAFF_MESSAGES.invitedNotSent(sent.email, sent.error ?? "");
 }
 
 /** Invites a person by e-mail with a role; an earlier pending invitation of that address is replaced (revoked). */

@@ -70,6 +70,16 @@ describe("the Staff page", () => {
   });
 });
 
+describe("an invitation without a mail server", () => {
+  it("is saved and its e-mail waits in the outbox with its link (the only copy), and the owner is told so", async () => {
+    const email = `outbox.${Date.now()}@example.co.za`;
+    const answer = await post(owner.cookie, { intent: "invite", email, roleId: "marketer" });
+    expect(await dataOf(answer)).toMatchObject({ ok: true, message: STAFF_MESSAGES.invitedOutbox(email) });
+    const kept = await db().selectFrom("mail_outbox").select(sql<string>`text_body`.as("body")).where("to_address", "=", email).executeTakeFirstOrThrow();
+    expect(kept.body).toMatch(/\/staff\/invitation\?token=[A-Za-z0-9_-]{43}/);
+  });
+});
+
 describe("changing a role", () => {
   it("takes effect on the person's very next request: a packer made manager opens products; back to packer, refused again", async () => {
     const person = await staffMember("packer");

@@ -6,6 +6,7 @@ import { ALL_PERMISSIONS, type Permission } from "~/modules/accounts/permissions
 export const STAFF_MESSAGES = {
   invited: (email: string) => `Invitation sent to ${email}`,
   invitedNotSent: (email: string, why: string) => `Invitation saved for ${email}, but its e-mail wasn't sent (${why}): try Resend`,
+  invitedOutbox: (email: string) => `Invitation saved for ${email}. No mail server is configured, so its e-mail waits in Admin → Inbox (sent e-mails): pass its link on yourself`,
   resent: (email: string) => `A new invitation link was sent to ${email}; the old one no longer works`,
   revoked: (email: string) => `Invitation for ${email} revoked: its link no longer works`,
   roleChanged: (email: string, role: string) => `${email} is now ${role}`,
