@@ -70,6 +70,30 @@ describe("the Staff page", () => {
   });
 });
 
+describe("owners from the server's side", () => {
+  it("npm run create-admin makes an owner of any account (a packer too), and an ADMIN_EMAILS address is an owner at sign-in", async () => {
+    const { createOrResetAdmin, signInWithPassword } = await import("~/modules/accounts/accounts.server");
+    const packer = await staffMember("packer");
+    await createOrResetAdmin(db(), packer.email);
+    expect(await userRow(packer.id)).toMatchObject({ is_admin: true, staff_role_id: "owner" });
+
+    const listed = await staffMember("marketer");
+    const restore = process.env.ADMIN_EMAILS;
+    const { resetEnvForTests } = await import("~/utils/env.server");
+    process.env.ADMIN_EMAILS = listed.email;
+    resetEnvForTests();
+    try {
+      await signInWithPassword(db(), { email: listed.email, password: listed.password }, { ip: "203.0.113.9" });
+      expect(await userRow(listed.id)).toMatchObject({ is_admin: true, staff_role_id: "owner" });
+      expect(await who(listed.cookie)).toMatchObject({ role: { id: "owner" } });
+    } finally {
+      if (restore === undefined) delete process.env.ADMIN_EMAILS;
+      else process.env.ADMIN_EMAILS = restore;
+      resetEnvForTests();
+    }
+  });
+});
+
 describe("an invitation without a mail server", () => {
   it("is saved and its e-mail waits in the outbox with its link (the only copy), and the owner is told so", async () => {
     const email = `outbox.${Date.now()}@example.co.za`;
