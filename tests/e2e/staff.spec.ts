@@ -103,6 +103,7 @@ test("the owner invites a packer, who sets a password and two-step sign-in, ship
   const dialog = owner.getByRole("dialog", { name: "Invite a person" });
   await dialog.getByLabel("E-mail address").fill(packerEmail);
   await dialog.getByLabel("Role").selectOption({ label: "Packer" });
+  await lookAt(owner, "invite", false); // a modal dialog: the screen as it is
   await dialog.getByRole("button", { name: "Send Invitation" }).click();
   await expect(owner.getByText(`Invitation sent to ${packerEmail}`)).toBeVisible();
   const invitations = owner.getByRole("region", { name: "Invitations" });
