@@ -45,7 +45,7 @@ export default function Activity({ loaderData: d }: Route.ComponentProps) {
       title="Activity"
       description="Who changed what in the admin, when and from where, with each record's values before and after. Entries are kept for 5 years and can't be changed or deleted."
       actions={
-        <a href={d.csvHref} download className={buttonClass("secondary")}>
+        <a href={d.csvHref} download className={`${buttonClass("secondary")} whitespace-nowrap`}>
           Export CSV
         </a>
       }

@@ -51,14 +51,21 @@ export function ChangesTable({ changes, caption }: { changes: ActivityItem["chan
   );
 }
 
+/** Under an entry, the width of the list: its changed fields, folded (a details element: no script needed). */
 function Changes({ item }: { item: ActivityItem }) {
-  if (item.changes.length === 0) return <span className="text-ink-soft">—</span>;
   return (
-    <details className="group min-w-0 max-md:text-left">
-      <summary className="cursor-pointer text-sm text-ink underline decoration-line underline-offset-4 hover:decoration-ink">
-        {item.changes.length} {item.changes.length === 1 ? "field" : "fields"}
+    <details className="group min-w-0">
+      <summary className="flex cursor-pointer list-none items-center gap-3 text-xs text-ink-soft marker:hidden">
+        <span aria-hidden="true" className="inline-block text-gold transition-transform group-open:rotate-90">
+          ›
+        </span>
+        <span className="font-medium uppercase tracking-[0.14em] text-ink">Changes</span>
+        <span>
+          {item.changes.length} {item.changes.length === 1 ? "field" : "fields"}
+        </span>
+        <span className="sr-only"> of entry {item.id}</span>
       </summary>
-      <div className="mt-2 min-w-0 border border-line bg-white p-3">
+      <div className="mt-3 min-w-0 border border-line bg-white p-3">
         <ChangesTable changes={item.changes} caption={`Changes of entry ${item.id}`} />
       </div>
     </details>
@@ -100,11 +107,19 @@ const columns: Column<ActivityItem>[] = [
         <span className="text-ink-soft">—</span>
       ),
   },
-  { header: "Changes", cell: (e) => <Changes item={e} /> },
 ];
 
 export function ActivityTable({ rows, empty }: { rows: ActivityItem[]; empty: string }) {
-  return <DataTable rows={rows} columns={columns} rowKey={(e) => String(e.id)} caption="Activity log, newest first" empty={<p className="text-ink-soft">{empty}</p>} />;
+  return (
+    <DataTable
+      rows={rows}
+      columns={columns}
+      rowKey={(e) => String(e.id)}
+      caption="Activity log, newest first"
+      empty={<p className="text-ink-soft">{empty}</p>}
+      renderAfterRow={(e) => (e.changes.length ? <Changes item={e} /> : null)}
+    />
+  );
 }
 
 export interface ActivityFilterValues {
@@ -155,14 +170,14 @@ export function ActivityFilterForm({
     </div>
   );
   return (
-    <Form method="get" action={path} role="search" className="grid grid-cols-1 gap-3 border border-line bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6 xl:items-end">
+    <Form method="get" action={path} role="search" className="grid grid-cols-1 gap-3 border border-line bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 lg:items-end">
       {select("person", "Person", "Everyone", people.map((p) => ({ value: p.id, label: p.email })))}
       {select("kind", "Kind", "Every kind", kinds.map((k) => ({ value: k, label: k })))}
       {select("type", "Record", "Every record", types)}
       {text("record", "Record id", "search", "e.g. an order's id")}
       {text("from", "From", "date")}
       {text("to", "To", "date")}
-      <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-3 xl:col-span-6">
+      <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-3">
         <button type="submit" className={buttonClass("primary", "md")}>
           Filter
         </button>

@@ -80,7 +80,7 @@ describe("an admin change and its entry, together", () => {
     expect(Object.keys(json(entry!.before))).not.toContain("name");
     const page = await dataOf(await callLoader(productEdit.loader, `/admin/products/edit/${product.id}`, { headers: { cookie: admin.cookie }, params: { id: product.id } }));
     expect(page.history[0]).toMatchObject({ who: admin.email });
-    expect(page.history[0].changes).toEqual(expect.arrayContaining([{ field: "price cents", before: "34999", after: "39900" }]));
+    expect(page.history[0].changes).toEqual(expect.arrayContaining([{ field: "price", before: "R349.99", after: "R399.00" }]));
   });
 
   it("an order's status change (an outside intent): the entry is in the use case's own transaction, with the status before and after", async () => {

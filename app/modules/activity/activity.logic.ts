@@ -1,3 +1,5 @@
+import { formatRand } from "~/utils/money";
+
 /**
  * The activity log's pure rules (browser-safe, no I/O): what the records are called and where their pages are, and the
  * change between two snapshots of a record as "field: before → after" (docs/decisions/060).
@@ -120,7 +122,8 @@ export function flatten(value: unknown, prefix = "", out: Record<string, Flat> =
     }
   }
   if (value !== null && typeof value === "object") {
-    const entries = Array.isArray(value) ? value.map((v, i) => [childKey(v, i), v] as const) : Object.entries(value);
+    // a list item names itself by its `key` (a size's label), which is not one of its fields
+    const entries = Array.isArray(value) ? value.map((v, i) => [childKey(v, i), withoutKey(v)] as const) : Object.entries(value);
     if (entries.length === 0 && prefix) out[prefix] = Array.isArray(value) ? "(none)" : "(empty)";
     for (const [key, v] of entries) {
       if (NOISE.has(key)) continue;
@@ -138,9 +141,8 @@ function childKey(v: unknown, i: number): string {
   return String(i + 1);
 }
 
-function withoutKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutKeys);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "key").map(([k, v]) => [k, withoutKeys(v)]));
+function withoutKey(value: unknown): unknown {
+  if (value && typeof value === "object" && !Array.isArray(value) && "key" in value) return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "key"));
   return value;
 }
 
@@ -154,8 +156,8 @@ export interface Change {
  * no "after" (their values are kept whole, so a deleted coupon can still be read).
  */
 export function changeBetween(before: Snapshot | null, after: Snapshot | null): Change {
-  const b = before ? flatten(withoutKeys(before)) : null;
-  const a = after ? flatten(withoutKeys(after)) : null;
+  const b = before ? flatten(before) : null;
+  const a = after ? flatten(after) : null;
   if (!b || !a) return { before: b, after: a };
   const changedBefore: Record<string, Flat> = {};
   const changedAfter: Record<string, Flat> = {};
@@ -192,13 +194,15 @@ export function changeRows(before: unknown, after: unknown): ChangeRow[] {
   const b = (before && typeof before === "object" ? before : {}) as Record<string, unknown>;
   const a = (after && typeof after === "object" ? after : {}) as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
-  return keys.map((field) => ({ field: field.replaceAll("_", " "), before: shown(b, field), after: shown(a, field) }));
+  // amounts in cents read as money: "price" R369.00, not "price cents" 36900
+  return keys.map((field) => ({ field: field.replace(/_cents$/, "").replaceAll("_", " "), before: shown(b, field), after: shown(a, field) }));
 }
 
 function shown(values: Record<string, unknown>, field: string): string {
   if (!(field in values)) return "—";
   const v = values[field];
   if (v === null || v === undefined) return "(empty)";
+  if (field.endsWith("_cents") && typeof v === "number" && Number.isInteger(v)) return formatRand(v);
   if (typeof v === "object") return JSON.stringify(v);
   return String(v);
 }
@@ -214,7 +218,12 @@ const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export function parseActivityQuery(params: URLSearchParams): ActivityQuery {
   const text = (name: string, max = 100) => (params.get(name) ?? "").trim().slice(0, max);
-  const day = (name: string) => (DAY_PATTERN.test(text(name)) ? text(name) : "");
+  const day = (name: string) => {
+    const value = text(name);
+    // a real day only (2026-02-30 is not one): it must read back as itself
+    const t = DAY_PATTERN.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+    return !Number.isNaN(t) && new Date(t).toISOString().startsWith(value) ? value : "";
+  };
   const cursor = (name: string) => {
     const n = Number(params.get(name));
     return Number.isSafeInteger(n) && n > 0 ? n : undefined;

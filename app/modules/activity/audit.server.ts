@@ -9,7 +9,7 @@
  */
 import { inTransaction, withFirstTransaction } from "~/db/in-transaction.server";
 import type { DB, Queryable } from "~/db/db.server";
-import { changeBetween, RECORD_LABELS, type RecordType } from "./activity.logic";
+import { changeBetween, changeRows, RECORD_LABELS, type RecordType } from "./activity.logic";
 import { recordActivity, type ActivityActor } from "./activity.server";
 import { findRecordId, snapshotRecord, type RecordSnapshot } from "./activity-records.server";
 
@@ -56,11 +56,11 @@ async function write(db: Queryable, who: AuditWho, target: { kind: string; type:
 function changedWords(before: RecordSnapshot | null, after: RecordSnapshot | null): string {
   if (!before || !after) return before ? " (deleted)" : after ? " (created)" : "";
   const change = changeBetween(before.values, after.values);
-  const fields = Object.keys({ ...change.before, ...change.after });
-  if (fields.length === 0) return "";
-  const value = (v: unknown) => (v === null || v === undefined ? "(empty)" : String(v).slice(0, 40));
-  const shown = fields.slice(0, 3).map((f) => `${f.replaceAll("_", " ")}: ${value(change.before?.[f])} → ${value(change.after?.[f])}`);
-  return ` — ${shown.join("; ")}${fields.length > 3 ? ` and ${fields.length - 3} more` : ""}`;
+  const rows = changeRows(change.before, change.after);
+  if (rows.length === 0) return "";
+  // a short value is said (a status, a price); a long one (a description) only named: the entry's table has it
+  const shown = rows.slice(0, 3).map((r) => (r.before.length + r.after.length <= 48 ? `${r.field}: ${r.before} → ${r.after}` : r.field));
+  return ` — ${shown.join("; ")}${rows.length > 3 ? ` and ${rows.length - 3} more` : ""}`;
 }
 
 export async function runAudited<R>(db: DB, who: AuditWho, target: AuditTarget<R>, run: (db: DB) => Promise<R>): Promise<R> {
