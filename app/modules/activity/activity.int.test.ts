@@ -92,6 +92,10 @@ describe("an admin change and its entry, together", () => {
     expect(json(entry!.before)).toMatchObject({ status: "processing", shipped_at: null });
     expect(json(entry!.after)).toMatchObject({ status: "shipped" });
     expect(entry!.text).toContain("status: processing → shipped");
+    // the orders page shows it under the order
+    const page = await dataOf(await callLoader(ordersRoute.loader, "/admin/orders?status=shipped", { headers: { cookie: admin.cookie } }));
+    const row = page.list.rows.find((o: { id: string }) => o.id === order.id);
+    expect(row.history[0]).toMatchObject({ kind: "order.status", who: admin.email });
   });
 
   const failing = (outside: boolean, fail: "error" | "domain") =>
