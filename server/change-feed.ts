@@ -60,7 +60,8 @@ export async function publishRevocationsOf<T>(db: DB, work: () => Promise<T>): P
     return await work();
   } finally {
     stop();
-    for (const userId of revoked) await publishChange(db, { kind: "sessions", userId });
+    // each person once, however many steps of the work forgot them (a reset ends sessions and removes second factors)
+    for (const userId of new Set(revoked)) await publishChange(db, { kind: "sessions", userId });
   }
 }
 

@@ -8,6 +8,8 @@
  * docs/decisions/026) writes every change raised here to the database, and raises the changes other processes wrote
  * with storefrontChangedElsewhere(), so every process's listeners hear every change, this process's at once.
  */
+import { afterCommit } from "./after-commit.server";
+
 export type StorefrontChangeOrigin = "here" | "elsewhere";
 type Listener = (reason: string, origin: StorefrontChangeOrigin) => void;
 
@@ -18,9 +20,11 @@ export function onStorefrontChange(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** A change made by this process (after its commit). */
+/** A change made by this process (after its commit: inside the admin's dispatcher, once its transaction is done). */
 export function storefrontChanged(reason: string): void {
-  for (const listener of listeners) listener(reason, "here");
+  afterCommit(() => {
+    for (const listener of listeners) listener(reason, "here");
+  });
 }
 
 /** A change another process made, heard through the change feed: listeners act on it, nobody passes it on again. */

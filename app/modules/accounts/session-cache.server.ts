@@ -18,6 +18,8 @@
  *   before the revocation committed).
  */
 /** Who the session is (the same shape as session.server's SessionUser, declared here so neither imports the other). */
+import { afterCommit } from "~/utils/after-commit.server";
+
 export interface RememberedUser {
   id: string;
   email: string;
@@ -88,15 +90,20 @@ function forgetAllLocally(now: number) {
 }
 
 /** This user's sessions changed (signed out, password, role, deleted): forget every entry of theirs, everywhere. */
-export function forgetUserSessions(userId: string, now = Date.now()) {
-  forgetUserLocally(userId, now);
-  for (const listener of revocationListeners) listener(userId);
+export function forgetUserSessions(userId: string, now?: number) {
+  // after the commit of the change that asked (utils/after-commit.server.ts): a look-up before it reads the old role
+  afterCommit(() => {
+    forgetUserLocally(userId, now ?? Date.now());
+    for (const listener of revocationListeners) listener(userId);
+  });
 }
 
 /** A change whose user isn't known here (a password reset by link): forget everything, everywhere. */
-export function forgetAllSessions(now = Date.now()) {
-  forgetAllLocally(now);
-  for (const listener of revocationListeners) listener(null);
+export function forgetAllSessions(now?: number) {
+  afterCommit(() => {
+    forgetAllLocally(now ?? Date.now());
+    for (const listener of revocationListeners) listener(null);
+  });
 }
 
 /** Hears every revocation made in this process (user id, or null: everyone's). The change feed writes them down. */

@@ -6,6 +6,7 @@ import { confirmationRequired, isRecentlyConfirmed, postedFrom, requireAdminActi
 import { DomainError, fieldErrorsOf, formError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { fieldsOf, readForm } from "~/utils/request.server";
+import { deferringEffects } from "~/utils/after-commit.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { afterOrdersWritten } from "~/modules/order-days/order-days.server";
 import type { AdminSuccess } from "./admin-result";
@@ -102,7 +103,8 @@ export function adminAction<S extends z.ZodType<{ intent: string }>>(schema: S, 
       const who = { actor: { id: admin.id, email: admin.email }, ip: clientIp(context) };
       const describe = (r: AdminHandlerResult) => (typeof r === "string" ? { message: r } : r);
       const kind = `${target.type ?? path.split("/").filter(Boolean).slice(1).join("-")}.${intent}`;
-      result = await runAudited(getDb(), who, { ...target, kind, describe, doing: intentWords(intent) }, (db) => handler(db, input, { admin, form }));
+      // Cache drops and session revocations the use case raises wait for the real commit (utils/after-commit.server.ts).
+      result = await deferringEffects(() => runAudited(getDb(), who, { ...target, kind, describe, doing: intentWords(intent) }, (db) => handler(db, input, { admin, form })));
     } catch (error) {
       if (error instanceof DomainError) return error.toFormError();
       logger.error({ err: error, intent, path: new URL(request.url).pathname }, "admin action failed");
