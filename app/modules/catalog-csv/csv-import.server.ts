@@ -16,6 +16,8 @@
  * written, and an image URL imported once maps to its stored image (imported_images) without being fetched again.
  */
 import { listSizes, refreshProductSummaries } from "~/modules/catalog/sizes.server";
+import { insertCategoriesBulk, insertProductsBulk, insertSizesBulk, updateProductColumns, updateSizeColumns } from "~/modules/catalog/catalog-bulk.server";
+import { deleteTiersOfSizes, insertTiersBulk } from "~/modules/pricing/tiers-bulk.server";
 import { labelForMl, mlFromLabel, sizeCode } from "~/modules/catalog/sizes.logic";
 import { parse } from "csv-parse";
 import { stringify } from "csv-stringify/sync";
@@ -1297,7 +1299,7 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
   const now = new Date().toISOString();
   const categoryIds = new Map<string, string>();
   const newCategories = [...plan.newCategories].map(([slug, name]) => ({ id: newId(), name: name.replace(/\s+/g, " ").trim(), slug, created_at: now }));
-  for (const part of chunks(newCategories, CHUNK)) await trx.insertInto("categories").values(part).execute();
+  await insertCategoriesBulk(trx, newCategories);
   const toWrite = plan.products.filter(writes);
   const slugs = [...new Set(toWrite.map((p) => p.target.category).filter((s): s is string => !!s))];
   for (const part of chunks(slugs)) {
@@ -1359,7 +1361,7 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
       // One millisecond apart in file order, so "newest first" lists them in a fixed order.
       return { id, ...columns(p.target), price_cents: p.sizes[0]!.target.price_cents, created_at: new Date(start + written + i).toISOString() };
     });
-    await trx.insertInto("products").values(values).execute();
+    await insertProductsBulk(trx, values);
     written += part.length;
     onWrite?.(written);
   }
@@ -1378,7 +1380,7 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
           if (before.category !== p.target.category) changed.category_id = value;
         } else if (value !== (current as Record<string, unknown>)[key]) changed[key] = value;
       }
-      if (Object.keys(changed).length) await trx.updateTable("products").set(changed).where("id", "=", before.id).execute();
+      await updateProductColumns(trx, before.id, changed);
     }
     let position = Math.max(-1, ...before.sizes.map((s) => s.position)) + 1;
     for (const size of p.sizes) {
@@ -1392,7 +1394,7 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
       const after = sizeColumns(size.target);
       const current = sizeColumns(size.existing);
       const changed = Object.fromEntries(Object.entries(after).filter(([key, value]) => value !== current[key as keyof typeof current]));
-      if (Object.keys(changed).length) await trx.updateTable("product_sizes").set(changed).where("id", "=", size.existing.id).execute();
+      await updateSizeColumns(trx, size.existing.id, changed);
       if (!sameTiers(size.existing.tiers, size.target.tiers)) {
         replacedTiers.push(size.existing.id);
         tiersOf(before.id, size.existing.id, size.target.tiers);
@@ -1401,9 +1403,9 @@ async function writePlan(trx: Queryable, plan: Plan, importId: string, onWrite?:
     written++;
     onWrite?.(written);
   }
-  for (const part of chunks(newSizes, CHUNK)) await trx.insertInto("product_sizes").values(part).execute();
-  for (const part of chunks(replacedTiers)) await trx.deleteFrom("product_tiers").where("size_id", "in", part).execute();
-  for (const part of chunks(newTiers, CHUNK)) await trx.insertInto("product_tiers").values(part).execute();
+  await insertSizesBulk(trx, newSizes);
+  await deleteTiersOfSizes(trx, replacedTiers);
+  await insertTiersBulk(trx, newTiers);
   // The product row keeps the summary of its sizes that lists, sort and the price filter read.
   await refreshProductSummaries(trx, writtenIds);
   for (const { productId, planned } of missing) await replaceMissingImages(trx, productId, planned.failures, importId, planned.lead?.report.row ?? 0);

@@ -11,6 +11,7 @@ import { DEFAULT_PRODUCT_IMAGES } from "~/modules/media/images";
 import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { importRemoteImage, RemoteImageError } from "./remote-image.server";
+import { updateProductColumns } from "~/modules/catalog/catalog-bulk.server";
 
 /** One image a row of an import could not have: its address, why, and where in the row's list of images it was. */
 export interface ImageFailure {
@@ -148,11 +149,7 @@ export async function fetchMissingImagesAgain(db: DB, options: { importImage?: (
     await db.transaction().execute(async (trx) => {
       const product = await trx.selectFrom("products").select("images").where("id", "=", row.product_id).executeTakeFirst();
       if (product) {
-        await trx
-          .updateTable("products")
-          .set({ images: JSON.stringify(withImageAt(imagesOf(product.images), url, Number(row.position))) })
-          .where("id", "=", row.product_id)
-          .execute();
+        await updateProductColumns(trx, row.product_id, { images: JSON.stringify(withImageAt(imagesOf(product.images), url, Number(row.position))) });
         changed++;
       }
       await trx.deleteFrom("import_missing_images").where("product_id", "=", row.product_id).where("source_url", "=", row.source_url).execute();

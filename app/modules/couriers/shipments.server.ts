@@ -19,6 +19,7 @@ import type { DeliveryPointCopy } from "~/db/schema";
 import { courierAddressOf, loadDeliverySettings } from "./delivery.server";
 import { SHIPLOGIC_SIGNATURE_HEADER, signShiplogicWebhook } from "./shiplogic.server";
 import { timingSafeEqual } from "node:crypto";
+import { clearOrderTrackingNumber, setOrderTrackingNumber } from "~/modules/orders/order-writes.server";
 
 function safeEqual(a: string, b: string): boolean {
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
@@ -211,7 +212,7 @@ export async function bookShipment(
     .where("id", "=", id)
     .execute();
   // The order's tracking number is the waybill: every existing view and the shipped e-mail show it.
-  await db.updateTable("orders").set({ tracking_number: booking.trackingReference, updated_at: stamp }).where("id", "=", orderId).execute();
+  await setOrderTrackingNumber(db, orderId, booking.trackingReference, now);
   await db
     .insertInto("shipment_events")
     .values({ id: newId(), shipment_id: id, event_key: "booked", status: "booked", occurred_at: stamp, message: `Booked with ${courierTitle(client.name)} for collection on ${collectionDate}`, location: null, source: "shop", received_at: stamp })
@@ -275,7 +276,7 @@ export async function cancelShipment(db: DB, orderId: string, now = new Date()):
   }
   const stamp = now.toISOString();
   await db.updateTable("shipments").set({ status: "cancelled", cancelled_at: stamp, updated_at: stamp }).where("id", "=", s.id).execute();
-  await db.updateTable("orders").set({ tracking_number: null, updated_at: stamp }).where("id", "=", orderId).where("tracking_number", "=", s.tracking_reference).execute();
+  await clearOrderTrackingNumber(db, orderId, s.tracking_reference, now);
   logger.info({ orderId, trackingReference: s.tracking_reference }, "couriers: booking cancelled");
 }
 

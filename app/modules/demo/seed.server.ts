@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { refreshProductSummaries, syncSingleSize } from "~/modules/catalog/sizes.server";
+import { fillProductColumnsWhereEmpty, insertCategoriesBulk, insertProductsBulk, insertSizesBulk, updateProductColumns, updateSizeColumns } from "~/modules/catalog/catalog-bulk.server";
+import { insertTiersBulk } from "~/modules/pricing/tiers-bulk.server";
 import { CompiledQuery, PostgresAdapter, sql, SqliteAdapter, type Insertable } from "kysely";
 import { isPostgres, type DB, type Queryable } from "~/db/db.server";
 import { suspendSecondaryIndexes } from "~/db/suspended-indexes.server";
@@ -93,11 +95,11 @@ async function ensureCategories(db: Queryable, now: number): Promise<{ ids: Map<
   const have = new Set(existing.map((c) => c.slug));
   const missing = DEMO_CATEGORIES.filter((c) => !have.has(c.slug));
   if (missing.length > 0) {
-    await db
-      .insertInto("categories")
-      .values(missing.map((c) => ({ id: demoId("category", c.slug), name: c.name, slug: c.slug, created_at: daysAgo(200, now) })))
-      .onConflict((oc) => oc.column("slug").doNothing())
-      .execute();
+    await insertCategoriesBulk(
+      db,
+      missing.map((c) => ({ id: demoId("category", c.slug), name: c.name, slug: c.slug, created_at: daysAgo(200, now) })),
+      { skipExistingSlugs: true },
+    );
   }
   const rows = await db.selectFrom("categories").select(["id", "slug"]).where("slug", "in", slugs).execute();
   return { ids: new Map(rows.map((r) => [r.slug, r.id])), created: missing.length };
@@ -123,12 +125,8 @@ async function addDemoSizes(trx: Queryable, productId: ReadonlyMap<string, strin
     const [bottle, ...others] = demoSizes(p);
     const only = own?.length === 1 ? own[0]! : undefined;
     if (!id || !only || others.length === 0 || only.id !== id || Number(only.size_ml) !== bottle!.ml || Number(only.price_cents) !== bottle!.priceCents) continue;
-    await trx
-      .updateTable("product_sizes")
-      .set({ sku: only.sku ?? bottle!.sku, stock: only.stock ?? bottle!.stock })
-      .where("id", "=", id)
-      .execute();
-    await trx.updateTable("products").set({ sku: only.sku ?? bottle!.sku }).where("id", "=", id).execute();
+    await updateSizeColumns(trx, id, { sku: only.sku ?? bottle!.sku, stock: only.stock ?? bottle!.stock });
+    await updateProductColumns(trx, id, { sku: only.sku ?? bottle!.sku });
     others.forEach((size, i) =>
       rows.push({
         id: demoId("size", `${productSlug(p)}:${size.ml}`),
@@ -146,7 +144,7 @@ async function addDemoSizes(trx: Queryable, productId: ReadonlyMap<string, strin
     );
     changed.push(id);
   }
-  if (rows.length > 0) await trx.insertInto("product_sizes").values(rows).onConflict((oc) => oc.column("id").doNothing()).execute();
+  await insertSizesBulk(trx, rows, { skipExistingIds: true });
   await refreshProductSummaries(trx, changed);
   return rows.length;
 }
@@ -175,30 +173,28 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     const haveSlug = new Set(existingProducts.map((p) => p.slug));
     const newProducts = DEMO_PRODUCTS.map((p, i) => ({ p, i })).filter(({ p }) => !haveSlug.has(productSlug(p)));
     if (newProducts.length > 0) {
-      await trx
-        .insertInto("products")
-        .values(
-          newProducts.map(({ p, i }) => ({
-            id: demoId("product", productSlug(p)),
-            name: p.name,
-            slug: productSlug(p),
-            description: demoDescription(p),
-            price_cents: p.priceCents,
-            images: JSON.stringify([imageUrls[i]]),
-            category_id: categories.ids.get(p.category) ?? null,
-            meta_title: `${p.name} | ${SHOP}`,
-            meta_desc: demoMetaDescription(p),
-            ...demoInspiredBy(p),
-            ...profileToColumns(demoScentProfile(p)),
-            // its first size, the 100 ml bottle (the others are added below)
-            size_ml: DEMO_BOTTLE_ML,
-            stock: demoSizes(p)[0]!.stock,
-            sku: demoSizes(p)[0]!.sku,
-            created_at: daysAgo(p.daysAgo, now, 8 + (i % 10)),
-          })),
-        )
-        .onConflict((oc) => oc.column("slug").doNothing())
-        .execute();
+      await insertProductsBulk(
+        trx,
+        newProducts.map(({ p, i }) => ({
+          id: demoId("product", productSlug(p)),
+          name: p.name,
+          slug: productSlug(p),
+          description: demoDescription(p),
+          price_cents: p.priceCents,
+          images: JSON.stringify([imageUrls[i]]),
+          category_id: categories.ids.get(p.category) ?? null,
+          meta_title: `${p.name} | ${SHOP}`,
+          meta_desc: demoMetaDescription(p),
+          ...demoInspiredBy(p),
+          ...profileToColumns(demoScentProfile(p)),
+          // its first size, the 100 ml bottle (the others are added below)
+          size_ml: DEMO_BOTTLE_ML,
+          stock: demoSizes(p)[0]!.stock,
+          sku: demoSizes(p)[0]!.sku,
+          created_at: daysAgo(p.daysAgo, now, 8 + (i % 10)),
+        })),
+        { skipExistingSlugs: true },
+      );
       summary.products = newProducts.length;
     }
     const productRows = await trx.selectFrom("products").select(["id", "slug"]).where("slug", "in", slugs).execute();
@@ -208,13 +204,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     for (const p of DEMO_PRODUCTS) {
       const inspired = demoInspiredBy(p);
       if (!inspired.inspired_house || !haveSlug.has(productSlug(p))) continue;
-      await trx
-        .updateTable("products")
-        .set(inspired)
-        .where("slug", "=", productSlug(p))
-        .where("inspired_house", "is", null)
-        .where("inspired_fragrance", "is", null)
-        .execute();
+      await fillProductColumnsWhereEmpty(trx, [productSlug(p)], inspired, ["inspired_house", "inspired_fragrance"]);
     }
 
     // The scent profile (issue 22), for demo products seeded before it existed: only where no family is set, so an
@@ -223,16 +213,11 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
     const needsProfile = new Set(unprofiled.map((r) => r.slug));
     for (const p of DEMO_PRODUCTS) {
       if (!haveSlug.has(productSlug(p)) || !needsProfile.has(productSlug(p))) continue;
-      await trx
-        .updateTable("products")
-        .set(profileToColumns(demoScentProfile(p)))
-        .where("slug", "=", productSlug(p))
-        .where("scent_family", "is", null)
-        .execute();
+      await fillProductColumnsWhereEmpty(trx, [productSlug(p)], profileToColumns(demoScentProfile(p)), ["scent_family"]);
     }
 
     // The bottle size, for demo products seeded before it existed (an owner's entry stays).
-    await trx.updateTable("products").set({ size_ml: DEMO_BOTTLE_ML }).where("slug", "in", slugs).where("size_ml", "is", null).execute();
+    await fillProductColumnsWhereEmpty(trx, slugs, { size_ml: DEMO_BOTTLE_ML }, ["size_ml"]);
 
     // Bulk tiers, only for demo products that have none (an admin's changes are left alone).
     const tiered = DEMO_PRODUCTS.filter((p) => p.tiers && productId.has(productSlug(p)));
@@ -252,7 +237,7 @@ export async function seedDemo(db: DB, options: SeedOptions = {}): Promise<SeedS
           })),
         );
       if (rows.length > 0) {
-        await trx.insertInto("product_tiers").values(rows).onConflict((oc) => oc.column("id").doNothing()).execute();
+        await insertTiersBulk(trx, rows, { skipExistingIds: true });
         summary.tiers = rows.length;
       }
     }
@@ -631,12 +616,12 @@ export async function seedLargeCatalogue(db: DB, options: LargeSeedOptions): Pro
   await db.transaction().execute(async (trx) => {
     const restoreIndexes = await suspendSecondaryIndexes(trx, ["products"]);
     for (let b = 0; b < productRows.length; b += PRODUCT_BATCH) {
-      await bulkInsert(trx, "products", productRows.slice(b, b + PRODUCT_BATCH));
+      await insertProductsBulk(trx, productRows.slice(b, b + PRODUCT_BATCH), { rowsPerInsert: PRODUCT_BATCH });
       // each its one size, with the product's id, as the sizes migration gives every product (docs/decisions/049)
-      await bulkInsert(
+      await insertSizesBulk(
         trx,
-        "product_sizes",
         productRows.slice(b, b + PRODUCT_BATCH).map((p) => ({ id: p.id, product_id: p.id, label: "", code: "standard", price_cents: p.price_cents, position: 0, hidden: 0, created_at: p.created_at })),
+        { rowsPerInsert: PRODUCT_BATCH },
       );
     }
     await restoreIndexes();

@@ -58,6 +58,7 @@ import { logger } from "~/utils/logger.server";
 import { PRIVACY_MESSAGES } from "~/modules/privacy/privacy.schema";
 import { eraseOrderDetails, retentionPolicy } from "~/modules/privacy/retention.server";
 import { saDateTime } from "~/modules/privacy/export.logic";
+import { forgetOrderNotes } from "~/modules/orders/order-writes.server";
 
 /** Wrong passwords on the deletion form: the same allowance as the password change (8 in 15 minutes). */
 export const DELETE_PASSWORD_RULE: RateRule = { max: 8, windowMs: 15 * 60 * 1000 };
@@ -187,7 +188,7 @@ export async function eraseAccountData(trx: Queryable, user: { id: string; email
   for (const o of orders) {
     if (isKept(o)) {
       // The tax record: exactly what the invoice shows stays (lines, amounts, number, name, address, telephone).
-      await trx.updateTable("orders").set({ notes: null, checkout_token: null, updated_at: stamp }).where("id", "=", o.id).execute();
+      await forgetOrderNotes(trx, o.id, now);
       keptOrders.push({ id: o.id, shortId: shortOrderId(o.id), invoiceNumber: o.invoice_number !== null ? formatInvoiceNumber(Number(o.invoice_number), prefix) : null, placedAt: o.created_at });
     } else {
       ordersErased += await eraseOrderDetails(trx, o.id, o.shipping_address, now);

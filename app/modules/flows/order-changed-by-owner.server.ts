@@ -43,6 +43,7 @@ import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-messages.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
+import { deleteOrderRow } from "~/modules/orders/order-writes.server";
 
 /** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
 const OWNER = { kind: "admin" as const, id: null };
@@ -141,7 +142,7 @@ export async function deleteOrder(db: Queryable, id: string): Promise<void> {
     const order = await lockOrder(trx, id);
     await releaseCouponRedemption(trx, id);
     if (order.status !== "cancelled") await returnGiftCardsOfOrder(trx, id, order.payment_status === "completed" ? "refund" : "release", OWNER);
-    await trx.deleteFrom("orders").where("id", "=", id).execute();
+    await deleteOrderRow(trx, id);
   });
   logger.info({ orderId: id }, "admin: order deleted");
 }

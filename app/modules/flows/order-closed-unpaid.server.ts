@@ -17,6 +17,7 @@ import type { Queryable } from "~/db/db.server";
 import { releaseCouponRedemption } from "~/modules/coupons/coupons.server";
 import { releaseSampleCredits } from "~/modules/samples/sample-orders.server";
 import { returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
+import { setUnpaidOrderClosed } from "~/modules/orders/order-writes.server";
 
 
 /** Why an unpaid order is closed; the payment status it ends with follows from it. */
@@ -50,16 +51,8 @@ export async function closeUnpaidOrder(
   options: { now?: Date; userId?: string } = {},
 ): Promise<ClosedOrder> {
   return inTransaction(db, async (trx) => {
-    const stamp = (options.now ?? new Date()).toISOString();
-    let update = trx
-      .updateTable("orders")
-      .set({ status: "cancelled", payment_status: PAYMENT_STATUS_AFTER[reason], updated_at: stamp })
-      .where("id", "=", orderId)
-      .where("status", "=", "pending")
-      .where("payment_status", "=", "pending");
-    if (options.userId !== undefined) update = update.where("user_id", "=", options.userId);
-    const result = await update.executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return { closed: false, couponReleased: false };
+    const closed = await setUnpaidOrderClosed(trx, orderId, PAYMENT_STATUS_AFTER[reason], options.now ?? new Date(), options.userId);
+    if (!closed) return { closed: false, couponReleased: false };
     await releaseSampleCredits(trx, orderId);
     const couponReleased = await releaseCouponRedemption(trx, orderId);
     // What its gift cards paid goes back to them (docs/decisions/053): the winner of the close alone gives it back.

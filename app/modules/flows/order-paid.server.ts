@@ -26,6 +26,7 @@ import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { sendOrderPaidEmails } from "./order-messages.server";
 import { takeOrderStock, type StockOutcome } from "./order-stock.server";
+import { setOrderPaidIfPending, setOrderPaymentProvider } from "~/modules/orders/order-writes.server";
 
 /** A payment that was applied, with what it did to stock. */
 export interface PaidOrder {
@@ -40,15 +41,7 @@ export interface PaidOrder {
  * storefrontChanged after its commit when `stock.changed`.
  */
 export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<PaidOrder | null> {
-  const stamp = now.toISOString();
-  const result = await trx
-    .updateTable("orders")
-    .set({ status: "processing", payment_status: "completed", processing_started_at: stamp, updated_at: stamp })
-    .where("id", "=", orderId)
-    .where("status", "=", "pending")
-    .where("payment_status", "=", "pending")
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return null;
+  if (!(await setOrderPaidIfPending(trx, orderId, now))) return null;
   await confirmCouponRedemption(trx, orderId);
   // the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054)
   await settleSamplesOnPayment(trx, orderId, now);
@@ -65,15 +58,8 @@ export const GIFT_CARD_PROVIDER = "gift_card";
 /** Marks the placed order paid by its gift cards; false when it was no longer pending (paid or closed meanwhile). */
 export async function payOrderWithGiftCards(db: DB, orderId: string, now: Date = new Date()): Promise<boolean> {
   const paid = await db.transaction().execute(async (trx) => {
-    const claimed = await trx
-      .updateTable("orders")
-      .set({ payment_provider: GIFT_CARD_PROVIDER, updated_at: now.toISOString() })
-      .where("id", "=", orderId)
-      .where("status", "=", "pending")
-      .where("payment_status", "=", "pending")
-      .whereRef("gift_card_cents", ">=", "total_amount_cents")
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return null;
+    const claimed = await setOrderPaymentProvider(trx, orderId, { provider: GIFT_CARD_PROVIDER, onlyWhenGiftCardsCover: true }, now);
+    if (!claimed) return null;
     return markOrderPaid(trx, orderId, now);
   });
   if (!paid) return false;

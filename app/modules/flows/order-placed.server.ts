@@ -33,6 +33,7 @@ import { reserveSampleCredits, SampleCreditTakenError, storeLineSamples } from "
 import { reserveGiftCardsForOrder } from "~/modules/gift-cards/gift-card-orders.server";
 import { GIFT_CARD_SALE_MESSAGES, storeGiftCardSales } from "~/modules/gift-cards/gift-card-sales.server";
 import { closeUnpaidOrder } from "./order-closed-unpaid.server";
+import { insertOrder } from "~/modules/orders/order-writes.server";
 
 export type { ChosenDelivery };
 
@@ -188,9 +189,11 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
       })),
       createdAt,
     };
-    await trx
-      .insertInto("orders")
-      .values({
+    const lineIds = quote.lines.map(() => newId());
+    // the order and its lines (undone by the transaction's rollback when a later step refuses)
+    await insertOrder(
+      trx,
+      {
         id,
         user_id: user.id,
         status: "pending",
@@ -217,28 +220,22 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
         delivery_price_source: d?.source ?? null,
         created_at: createdAt,
         updated_at: createdAt,
-      })
-      .execute();
-    const lineIds = quote.lines.map(() => newId());
-    await trx
-      .insertInto("order_lines")
-      .values(
-        quote.lines.map((l, position) => ({
-          id: lineIds[position],
-          order_id: id,
-          product_id: sampleLineIds(l).productId,
-          size_id: sampleLineIds(l).sizeId,
-          sample_kind: l.sampleKind ?? null,
-          gift_card: l.isGiftCard ? 1 : 0,
-          size_label: l.sizeLabel || null,
-          name: l.name,
-          quantity: l.quantity,
-          unit_price_cents: l.unitPriceCents,
-          total_price_cents: l.lineTotalCents,
-          position,
-        })),
-      )
-      .execute();
+      },
+      quote.lines.map((l, position) => ({
+        id: lineIds[position],
+        order_id: id,
+        product_id: sampleLineIds(l).productId,
+        size_id: sampleLineIds(l).sizeId,
+        sample_kind: l.sampleKind ?? null,
+        gift_card: l.isGiftCard ? 1 : 0,
+        size_label: l.sizeLabel || null,
+        name: l.name,
+        quantity: l.quantity,
+        unit_price_cents: l.unitPriceCents,
+        total_price_cents: l.lineTotalCents,
+        position,
+      })),
+    );
     if (quote.coupon) {
       if (quote.coupon.maxRedemptions !== null) {
         // One unpaid attempt per customer and limited coupon (docs/decisions/015): this customer's placements queue here.

@@ -14,6 +14,7 @@ import { formatRand } from "~/utils/money";
 import { normalizeGiftCardCode } from "./gift-card-code.logic";
 import { GIFT_CARD_MESSAGES, MAX_GIFT_CARDS_PER_ORDER, remainderTooSmall, splitGiftCardPayment, type GiftCardSplit } from "./gift-card-payments.logic";
 import { appendEntry, findGiftCardByCode, isUsable, SYSTEM, type Actor, type GiftCardRecord } from "./gift-cards.server";
+import { setOrderGiftCardCents } from "~/modules/orders/order-writes.server";
 
 const MINUTE = 60_000;
 
@@ -111,7 +112,7 @@ export async function reserveGiftCardsForOrder(
     const after = await appendEntry(trx, key, "redemption", -amountCents, { actor: input.actor, orderId: input.orderId, now, onlyUsable: true });
     if (after === null) throw new GiftCardChangedError();
   }
-  await trx.updateTable("orders").set({ gift_card_cents: split.giftCardCents }).where("id", "=", input.orderId).execute();
+  await setOrderGiftCardCents(trx, input.orderId, split.giftCardCents);
   return split;
 }
 

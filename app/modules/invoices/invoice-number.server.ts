@@ -11,6 +11,7 @@
 import { inTransaction } from "~/db/in-transaction.server";
 import { sql } from "kysely";
 import type { Queryable, Trx } from "~/db/db.server";
+import { setOrderInvoiceNumber } from "~/modules/orders/order-writes.server";
 
 /**
  * The order's invoice number, allocating the next one when it has none yet. An order keeps the number it was given
@@ -22,15 +23,9 @@ export async function allocateInvoiceNumber(trx: Trx, orderId: string, now: Date
   if (!order) throw new Error(`allocateInvoiceNumber: no order ${orderId}`);
   if (order.invoice_number !== null) return Number(order.invoice_number);
   const number = await takeNextNumber(trx, "invoice_counter");
-  const updated = await trx
-    .updateTable("orders")
-    .set({ invoice_number: number, invoice_issued_at: now.toISOString() })
-    .where("id", "=", orderId)
-    .where("invoice_number", "is", null)
-    .executeTakeFirst();
   // Only a caller that did not hold the order's row (against the contract above) could race here; refuse rather
   // than leave a gap behind: the whole transaction rolls back, increment included.
-  if (Number(updated.numUpdatedRows) !== 1) throw new Error(`allocateInvoiceNumber: order ${orderId} was numbered concurrently`);
+  if (!(await setOrderInvoiceNumber(trx, orderId, number, now))) throw new Error(`allocateInvoiceNumber: order ${orderId} was numbered concurrently`);
   return number;
 }
 

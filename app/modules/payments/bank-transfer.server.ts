@@ -17,6 +17,7 @@ import { DomainError } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
+import { setOrderPaymentProvider } from "~/modules/orders/order-writes.server";
 
 /** orders.payment_provider of a bank-transfer order (the expiry's per-provider hold is keyed on it). */
 export const BANK_TRANSFER_PROVIDER = "eft";
@@ -61,14 +62,8 @@ export async function beginBankTransfer(
 ): Promise<{ redirectUrl: string }> {
   // (below the minimum, the checkout flow has closed the order before this: flows/checkout.server.ts)
   const redirectUrl = bankTransferPath(order.id);
-  const stored = await db
-    .updateTable("orders")
-    .set({ payment_provider: BANK_TRANSFER_PROVIDER, checkout_url: redirectUrl, updated_at: new Date().toISOString() })
-    .where("id", "=", order.id)
-    .where("status", "=", "pending")
-    .where("payment_status", "=", "pending")
-    .executeTakeFirst();
-  if (Number(stored.numUpdatedRows) !== 1) throw new DomainError(CHECKOUT_MESSAGES.orderFailed, 409);
+  const stored = await setOrderPaymentProvider(db, order.id, { provider: BANK_TRANSFER_PROVIDER, checkoutUrl: redirectUrl });
+  if (!stored) throw new DomainError(CHECKOUT_MESSAGES.orderFailed, 409);
   logger.info({ orderId: order.id }, "payment: order placed for a bank transfer");
   const emailId = await sendSafely(order.id, () => sendBankTransferInstructions(db, order, customer));
   // the same news on WhatsApp, for a customer who opted in (the e-mail covers it if it fails)

@@ -21,6 +21,7 @@ import { createSimulatedProvider } from "./simulated.server";
 import { INIT_FAILED, createYocoProvider } from "./yoco.server";
 import { CHECKOUT_MESSAGES, MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
 import { amountDueOfRow } from "~/modules/gift-cards/gift-card-payments.logic";
+import { setOrderPaymentProvider } from "~/modules/orders/order-writes.server";
 
 export { INIT_FAILED };
 
@@ -132,14 +133,8 @@ export async function openProviderCheckout(
     logger.error({ err: error, orderId: order.id, provider: provider.name }, "payment: checkout could not be created");
     throw new CheckoutNotOpened(error instanceof PaymentProviderError ? error.message : INIT_FAILED, 502);
   }
-  const stored = await db
-    .updateTable("orders")
-    .set({ payment_id: session.checkoutId, payment_provider: provider.name, checkout_url: session.redirectUrl, updated_at: new Date().toISOString() })
-    .where("id", "=", order.id)
-    .where("status", "=", "pending")
-    .where("payment_status", "=", "pending")
-    .executeTakeFirst();
-  if (Number(stored.numUpdatedRows) !== 1) {
+  const stored = await setOrderPaymentProvider(db, order.id, { provider: provider.name, paymentId: session.checkoutId, checkoutUrl: session.redirectUrl });
+  if (!stored) {
     logger.error({ orderId: order.id }, "payment: order was not pending when its checkout was recorded");
     throw new DomainError(INIT_FAILED, 409);
   }

@@ -18,6 +18,7 @@ import { eraseOldWhatsappMessages } from "~/modules/whatsapp/whatsapp-privacy.se
 import { env } from "~/utils/env.server";
 import { newId } from "~/utils/ids";
 import { EMPTY_COUNTS, isRetentionDue, retentionCutoffs, type RetentionCounts, type RetentionPolicy } from "./retention.logic";
+import { eraseOrderPersonalData } from "~/modules/orders/order-writes.server";
 
 type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS" | "RETENTION_SAVED_CART_DAYS">;
 
@@ -68,13 +69,7 @@ async function eraseOrders(db: DB, select: (db: Queryable, limit: number) => Pro
  * the person). What was ordered, the amounts, the invoice number and the payment reference stay. 1 if it did it.
  */
 export async function eraseOrderDetails(db: Queryable, orderId: string, address: Partial<ShippingAddress> | null, now: Date): Promise<number> {
-  const result = await db
-    .updateTable("orders")
-    .set({ shipping_address: JSON.stringify(erasedAddress(address)), notes: null, checkout_token: null, personal_data_erased_at: now.toISOString(), updated_at: now.toISOString() })
-    .where("id", "=", orderId)
-    .where("personal_data_erased_at", "is", null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return (await eraseOrderPersonalData(db, orderId, erasedAddress(address), now)) ? 1 : 0;
 }
 
 /** Applies every rule once at `now`; answers what this call erased. */

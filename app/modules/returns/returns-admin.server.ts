@@ -33,6 +33,7 @@ import { sendMail } from "~/modules/mail/mailer.server";
 import { formatRand } from "~/utils/money";
 import { listReturns, refundedOnOrder, returnableLines, type ReturnSummary } from "./returns.server";
 import { returnsWithOrder } from "./return-row.server";
+import { giveBackLineStockTaken } from "~/modules/orders/order-writes.server";
 
 export const RETURNS_PAGE_SIZE = 20;
 
@@ -354,11 +355,7 @@ export async function receiveReturn(db: Queryable, id: string, restock: Record<s
       if (!(await giveBackToSize(trx, line.size_id, wanted))) continue;
       touched.push(line.product_id);
       await trx.updateTable("return_lines").set({ restocked: wanted }).where("id", "=", line.id).execute();
-      await trx
-        .updateTable("order_lines")
-        .set({ stock_taken: sql<number>`case when stock_taken > ${wanted} then stock_taken - ${wanted} else 0 end` })
-        .where("id", "=", line.order_line_id)
-        .execute();
+      await giveBackLineStockTaken(trx, line.order_line_id, wanted);
       restocked += wanted;
     }
     await refreshProductSummaries(trx, touched);

@@ -21,6 +21,7 @@ import { logger } from "~/utils/logger.server";
 import type { QuotedSamplePick } from "./samples.server";
 import { loadSampleSettings } from "./samples.server";
 import { chooseCredits, creditExpiry, SAMPLE_ML, type AppliedSampleCredit, type OpenCredit } from "./samples.logic";
+import { setOrderLineStockShort } from "~/modules/orders/order-writes.server";
 
 export const SAMPLE_CREDIT_TAKEN = "A sample credit in this order was just used by another of your orders. Nothing was placed: please check your total and try again.";
 
@@ -227,7 +228,7 @@ export async function takeSampleStock(trx: Trx, orderId: string): Promise<{ chan
     const bulk = await trx.selectFrom("product_samples").select("bulk_ml").where("product_id", "=", r.product_id!).executeTakeFirst();
     if (!bulk || bulk.bulk_ml === null) continue;
     await trx.updateTable("order_line_samples").set({ ml_short: ml }).where("id", "=", r.id).execute();
-    await trx.updateTable("order_lines").set({ stock_short: Number(r.quantity) }).where("id", "=", r.line_id).execute();
+    await setOrderLineStockShort(trx, r.line_id, Number(r.quantity));
     short.push({ productId: r.product_id!, name: `${r.name} (${ml} ml of samples)`, quantity: Number(r.quantity) });
   }
   if (short.length) logger.error({ orderId, short }, "samples: a paid order's sample bulk had run dry; the order is flagged for the owner");

@@ -7,6 +7,7 @@
 import type { Queryable } from "~/db/db.server";
 import { creditsOnOrder, type CreditState } from "./sample-orders.server";
 import { creditLabel } from "./samples.logic";
+import { setOrderSampleCreditLabel } from "~/modules/orders/order-writes.server";
 
 export interface PersonSampleCredit {
   fragrance: string;
@@ -68,7 +69,7 @@ export async function deleteSampleCreditsOfPerson(trx: Queryable, userId: string
   const orderIds = new Set(onOrders.flatMap((c) => [c.reserved_order_id, c.returned_by_order_id]).filter((id): id is string => id !== null));
   for (const orderId of orderIds) {
     const names = (await creditsOnOrder(trx, orderId)).map((c) => c.name);
-    await trx.updateTable("orders").set({ sample_credit_label: creditLabel(names) }).where("id", "=", orderId).execute();
+    await setOrderSampleCreditLabel(trx, orderId, creditLabel(names));
   }
   return Number((await trx.deleteFrom("sample_credits").where("user_id", "=", userId).executeTakeFirstOrThrow()).numDeletedRows);
 }
