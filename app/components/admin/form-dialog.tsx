@@ -6,7 +6,8 @@ import { useAdminFetcher } from "./admin-status";
 /**
  * A form in a dialog (the coupon form): the same native <dialog> as ConfirmDelete. With JavaScript the trigger opens
  * it as a modal and a successful save closes it; without it the trigger is a link (?edit=<id>) that the server
- * renders with the dialog open, and the form is a plain post.
+ * renders with the dialog open, and the form is a plain post. A confirmation (the announcement's Send) is one too:
+ * an eyebrow above the title, a narrower box, its own busy label, and `onDone` after its success.
  */
 export function FormDialog({
   title,
@@ -16,6 +17,10 @@ export function FormDialog({
   closeHref,
   openOnLoad,
   submitLabel,
+  busyLabel = "Saving…",
+  eyebrow,
+  narrow,
+  onDone,
   children,
 }: {
   title: string;
@@ -25,6 +30,11 @@ export function FormDialog({
   closeHref: string;
   openOnLoad: boolean;
   submitLabel: string;
+  busyLabel?: string;
+  eyebrow?: string;
+  narrow?: boolean;
+  /** after a successful submission has closed the dialog */
+  onDone?: () => void;
   children: React.ReactNode;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -43,8 +53,16 @@ export function FormDialog({
     if (openOnLoad) open();
   }, [openOnLoad]);
   useEffect(() => {
-    if (mine && fetcher.state === "idle" && fetcher.data?.ok) dialog.current?.close();
-  }, [mine, fetcher.state, fetcher.data]);
+    if (mine && fetcher.state === "idle" && fetcher.data?.ok && dialog.current?.open) {
+      dialog.current.close();
+      onDone?.();
+    }
+  }, [mine, fetcher.state, fetcher.data, onDone]);
+  const heading = (
+    <h2 id={titleId} className={eyebrow ? "mt-2 text-2xl text-ink" : "text-2xl text-ink"}>
+      {title}
+    </h2>
+  );
   const error = mine && fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
   return (
     <>
@@ -63,12 +81,17 @@ export function FormDialog({
         ref={dialog}
         open={openOnLoad || undefined}
         aria-labelledby={titleId}
-        className="fixed inset-0 z-50 m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-xl overflow-y-auto border border-line bg-ivory p-0 text-left text-ink shadow-2xl backdrop:bg-ink/50"
+        className={`fixed inset-0 z-50 m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] ${narrow ? "max-w-md" : "max-w-xl"} overflow-y-auto border border-line bg-ivory p-0 text-left text-ink shadow-2xl backdrop:bg-ink/50`}
       >
         <fetcher.Form method="post" action={closeHref} onSubmit={() => setMine(true)} noValidate className="space-y-5 p-6 sm:p-8">
-          <h2 id={titleId} className="text-2xl text-ink">
-            {title}
-          </h2>
+          {eyebrow ? (
+            <div>
+              <p className="eyebrow">{eyebrow}</p>
+              {heading}
+            </div>
+          ) : (
+            heading
+          )}
           {error ? (
             <p role="alert" className="border border-danger/30 bg-danger/5 px-4 py-3 text-sm text-danger">
               {error}
@@ -88,7 +111,7 @@ export function FormDialog({
               Cancel
             </Link>
             <Button type="submit" disabled={fetcher.state !== "idle"}>
-              {fetcher.state !== "idle" ? "Saving…" : submitLabel}
+              {fetcher.state !== "idle" ? busyLabel : submitLabel}
             </Button>
           </div>
         </fetcher.Form>
