@@ -5,20 +5,18 @@ import { AdminStatus } from "~/components/admin/admin-status";
 import { ConfirmDelete } from "~/components/admin/confirm-delete";
 import { DataTable, type Column } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
-import { EditLink, RowEditorForm, useRowEditor } from "~/components/admin/row-editor";
-import { getDb, type DB } from "~/db/db.server";
-import { can } from "~/modules/accounts/permissions";
-import { isListedAdmin, PERMISSION_DENIED_MESSAGE, requirePermission, type SessionUser } from "~/modules/accounts/session.server";
-import { DomainError } from "~/utils/errors";
+import { EditLink, useRowEditor } from "~/components/admin/row-editor";
+import { ConsentHistory, Flag, UserEditor } from "~/components/admin/user-panels";
+import { getDb } from "~/db/db.server";
+import { requirePermission } from "~/modules/accounts/session.server";
+import { assertMayChangeStaff, consentHistory } from "~/modules/accounts/users-admin-page.server";
 import { deleteUserByAdmin } from "~/modules/flows/account-deleted.server";
 import { listAdminUsers, updateUserByAdmin, userFigures } from "~/modules/accounts/users-admin.server";
 import { USER_ADMIN_MESSAGES, USER_ROLES, userAdminIntent } from "~/modules/accounts/users-admin.schema";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
-import { formatDateTimeZA, formatDateZA } from "~/utils/dates";
-import { consentVerb, PURPOSE_LABELS, SOURCE_LABELS } from "~/modules/consent/consent.logic";
-import { listConsents } from "~/modules/consent/consent.server";
+import { formatDateZA } from "~/utils/dates";
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { readQuery } from "~/utils/request.server";
@@ -42,38 +40,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { query, me: admin.id, users, history, list: { ...list, rows: list.rows.map((u) => ({ ...u, created: formatDateZA(u.createdAt) })) } };
 }
 
-/** A person's consent rows as the panel shows them, oldest first, with the admin who made a change named. */
-async function consentHistory(db: ReturnType<typeof getDb>, userId: string) {
-  const rows = await listConsents(db, userId);
-  const actors = [...new Set(rows.map((r) => r.actorUserId).filter((a): a is string => a !== null))];
-  const emails = actors.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", actors).execute() : [];
-  return {
-    userId,
-    rows: rows.map((r) => ({
-      id: r.id,
-      at: formatDateTimeZA(r.createdAt),
-      purpose: PURPOSE_LABELS[r.purpose],
-      version: r.version,
-      verb: consentVerb(r.purpose, r.granted),
-      granted: r.granted,
-      source: SOURCE_LABELS[r.source],
-      actor: r.actorUserId ? (emails.find((e) => e.id === r.actorUserId)?.email ?? "a deleted admin") : null,
-      wording: r.wording,
-    })),
-  };
-}
-
-/**
- * The page is the customers permission's; making someone staff, or changing or deleting a member of staff, is the
- * staff permission's (a manager looks after customers, not after the people who run the shop): 403, nothing changed.
- */
-async function assertMayChangeStaff(db: DB, admin: SessionUser, id: string, makesStaff: boolean) {
-  if (can(admin.permissions, "staff")) return;
-  const user = await db.selectFrom("users").select(["email", "is_admin"]).where("id", "=", id).executeTakeFirst();
-  const isStaff = user ? Boolean(user.is_admin) || isListedAdmin(user.email) : false;
-  if (makesStaff || isStaff) throw new DomainError(PERMISSION_DENIED_MESSAGE, 403);
-}
-
 export const action = adminAction(
   userAdminIntent,
   {
@@ -90,10 +56,6 @@ export function meta() {
 }
 
 type Row = Route.ComponentProps["loaderData"]["list"]["rows"][number];
-
-function Flag({ on, label }: { on: boolean; label: string }) {
-  return <span className={on ? "text-success" : "text-muted"}>{on ? `✓ ${label}` : `– ${label}`}</span>;
-}
 
 export default function Users({ loaderData: d }: Route.ComponentProps) {
   const { query, list, users, me, history } = d;
@@ -200,71 +162,10 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
           history?.userId === u.id && editor.editing !== u.id ? (
             <ConsentHistory email={u.email} rows={history.rows} closeHref={here} />
           ) : editor.editing === u.id ? (
-            <RowEditorForm id={u.id} action={here} cancelHref={here} onCancel={editor.stop} label={u.email}>
-              <fieldset className="space-y-2 text-sm">
-                <legend className="mb-2 text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft">{u.email}</legend>
-                {staffAccess ? (
-                  <label className="flex items-center gap-2">
-                    <input type="checkbox" name="isAdmin" defaultChecked={u.isAdmin} disabled={u.id === me || u.listedAdmin} className="h-4 w-4 accent-ink" />
-                    Admin
-                    {u.listedAdmin ? <span className="text-xs text-muted">(through ADMIN_EMAILS)</span> : u.id === me ? <span className="text-xs text-muted">(you)</span> : null}
-                  </label>
-                ) : null}
-                {/* A disabled box isn't posted: keep what it shows (without the staff permission, nobody is made staff here). */}
-                {u.id === me || u.listedAdmin || !staffAccess ? <input type="hidden" name="isAdmin" value={u.isAdmin ? "on" : ""} /> : null}
-                <label className="flex items-center gap-2">
-                  <input type="checkbox" name="emailNotifications" defaultChecked={u.emailNotifications} className="h-4 w-4 accent-ink" />
-                  Order and account notifications
-                </label>
-                <label className="flex items-center gap-2">
-                  <input type="checkbox" name="emailMarketing" defaultChecked={u.emailMarketing} disabled={!u.emailMarketing} className="h-4 w-4 accent-ink" />
-                  Marketing e-mails
-                  {u.emailMarketing ? null : <span className="text-xs text-muted">(only the customer can opt in)</span>}
-                </label>
-              </fieldset>
-            </RowEditorForm>
+            <UserEditor user={u} me={me} staffAccess={staffAccess} action={here} onCancel={editor.stop} />
           ) : null
         }
       />
     </AdminPage>
-  );
-}
-
-type HistoryRow = NonNullable<Route.ComponentProps["loaderData"]["history"]>["rows"][number];
-
-/** A person's consents, oldest first: what, which version, given or withdrawn, where, by whom, and the words shown. */
-function ConsentHistory({ email, rows, closeHref }: { email: string; rows: HistoryRow[]; closeHref: string }) {
-  return (
-    <section aria-labelledby="consent-history-title" className="space-y-3">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="consent-history-title" className="text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft">
-          Consent history of <span className="break-all normal-case tracking-normal text-ink">{email}</span>
-        </h2>
-        <Link to={closeHref} preventScrollReset className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline">
-          Close
-        </Link>
-      </div>
-      {rows.length === 0 ? (
-        <p className="text-sm text-ink-soft">No consent recorded: this account was made before the consent log, and nothing has changed since.</p>
-      ) : (
-        <ol className="divide-y divide-line border-y border-line">
-          {rows.map((r) => (
-            <li key={r.id} className="grid gap-1 py-3 text-sm sm:grid-cols-[11rem_1fr] sm:gap-4">
-              <span className="text-xs text-muted tabular-nums">{r.at}</span>
-              <div className="min-w-0">
-                <p className="text-ink">
-                  <span className={r.granted ? "font-medium text-success" : "font-medium text-danger"}>{r.verb}</span>: {r.purpose}{" "}
-                  <span className="text-xs text-muted">
-                    (version {r.version}) · {r.source}
-                    {r.actor ? ` by ${r.actor}` : ""}
-                  </span>
-                </p>
-                <p className="mt-1 break-words text-xs leading-relaxed text-ink-soft">“{r.wording}”</p>
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
-    </section>
   );
 }
