@@ -6,16 +6,13 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.gift-cards";
 import { AdminPage } from "~/components/admin/admin-page";
-import { AdminStatus, useAdminResult } from "~/components/admin/admin-status";
 import { DataTable, type Column } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
-import { FormDialog } from "~/components/admin/form-dialog";
-import { buttonClass } from "~/components/ui/button";
-import { controlClass } from "~/components/ui/field";
+import { IssueDialog, IssuedOrStatus, SalesDialog } from "~/components/admin/gift-card-panels";
 import { getDb } from "~/db/db.server";
 import { requirePermission } from "~/modules/accounts/session.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
-import { hasActiveFilters, listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
+import { hasActiveFilters, listHref, parseListQuery } from "~/modules/admin/list-query";
 import { GIFT_CARD_ADMIN_TEXT, giftCardAdminIntent } from "~/modules/gift-cards/gift-cards-admin.schema";
 import { cancelGiftCard, issueGiftCard, listGiftCards } from "~/modules/gift-cards/gift-cards.server";
 import { giftCardState, GIFT_CARD_STATE_STYLE } from "~/modules/gift-cards/gift-card-state.logic";
@@ -25,7 +22,6 @@ import { readQuery } from "~/utils/request.server";
 import { env } from "~/utils/env.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { loadGiftCardSaleSettings, saveGiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.server";
-import type { GiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.logic";
 
 const PATH = "/admin/gift-cards";
 const filters = { q: { kind: "text" } } as const;
@@ -108,8 +104,8 @@ export default function GiftCards({ loaderData: d }: Route.ComponentProps) {
       description={`Cards paid at checkout like money. Valid ${d.expiryMonths / 12} years from issue; a cancelled card's balance is void.`}
       actions={
         <div className="flex flex-wrap gap-3">
-          <SalesDialog query={query} sales={d.sales} />
-          <IssueDialog query={query} />
+          <SalesDialog path={PATH} query={query} sales={d.sales} />
+          <IssueDialog path={PATH} query={query} />
         </div>
       }
       stats={[
@@ -128,88 +124,5 @@ export default function GiftCards({ loaderData: d }: Route.ComponentProps) {
         page={{ page: list.page, pageCount: list.pageCount, hrefFor: (page) => listHref(PATH, query, { page }) }}
       />
     </AdminPage>
-  );
-}
-
-/** A just-issued card's code stays on the page (the transient status would take it away after 3 s). */
-function IssuedOrStatus() {
-  const result = useAdminResult();
-  if (result?.ok && result.intent === "issue") {
-    return (
-      <div role="status" className="border border-success/40 bg-success/5 px-4 py-3 text-sm text-ink" data-testid="issued-gift-card">
-        {result.message}
-      </div>
-    );
-  }
-  return <AdminStatus />;
-}
-
-function IssueDialog({ query }: { query: ListQuery }) {
-  const label = "block text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft";
-  return (
-    <FormDialog
-      title="Issue a gift card"
-      trigger="Issue gift card"
-      triggerClassName={`${buttonClass("primary", "md")} whitespace-nowrap`}
-      openHref={listHref(PATH, query, { edit: "new" })}
-      closeHref={listHref(PATH, query)}
-      openOnLoad={query.edit === "new"}
-      submitLabel="Issue gift card"
-    >
-      <input type="hidden" name="intent" value="issue" />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <label className={label}>
-          Amount (R)
-          <input name="amount" inputMode="decimal" required placeholder="500.00" className={`${controlClass} mt-1`} />
-        </label>
-        <label className={label}>
-          Recipient's e-mail (optional)
-          <input name="recipientEmail" type="email" autoComplete="off" maxLength={254} className={`${controlClass} mt-1 normal-case tracking-normal`} />
-          <span className="mt-1 block text-xs normal-case tracking-normal text-muted">They see the card and its balance in their profile.</span>
-        </label>
-      </div>
-      <label className={label}>
-        Note (optional)
-        <input name="note" maxLength={300} placeholder="Sorry about the late parcel" className={`${controlClass} mt-1 normal-case tracking-normal`} />
-      </label>
-    </FormDialog>
-  );
-}
-
-/** Selling gift cards at /gift-cards (docs/decisions/053): on or off, the amounts as pills, and any amount in a range. */
-function SalesDialog({ query, sales }: { query: ListQuery; sales: GiftCardSaleSettings }) {
-  const label = "block text-[0.68rem] font-medium uppercase tracking-[0.16em] text-ink-soft";
-  const rand = (c: number | null) => (c === null ? "" : String(c / 100));
-  return (
-    <FormDialog
-      title="Sell gift cards"
-      trigger={sales.enabled ? "Gift card sales: on" : "Gift card sales: off"}
-      triggerClassName={`${buttonClass("secondary", "md")} whitespace-nowrap`}
-      openHref={listHref(PATH, query, { edit: "sales" })}
-      closeHref={listHref(PATH, query)}
-      openOnLoad={query.edit === "sales"}
-      submitLabel="Save"
-    >
-      <input type="hidden" name="intent" value="sales" />
-      <label className="flex items-center gap-3 text-sm text-ink">
-        <input type="checkbox" name="enabled" defaultChecked={sales.enabled} className="h-4 w-4 accent-[var(--color-ink)]" />
-        Sell gift cards at /gift-cards (no VAT on the card: it is charged when the card is spent)
-      </label>
-      <label className={label}>
-        Amounts (R, whole rand)
-        <input name="amounts" defaultValue={sales.amountsCents.map((c) => c / 100).join(", ")} placeholder="250, 500, 1000" className={`${controlClass} mt-1`} />
-      </label>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <label className={label}>
-          Any amount from (R)
-          <input name="min" inputMode="numeric" defaultValue={rand(sales.minCents)} placeholder="100" className={`${controlClass} mt-1`} />
-        </label>
-        <label className={label}>
-          To (R)
-          <input name="max" inputMode="numeric" defaultValue={rand(sales.maxCents)} placeholder="5000" className={`${controlClass} mt-1`} />
-        </label>
-      </div>
-      <p className="text-xs text-muted">Leave the range empty to sell only the amounts above.</p>
-    </FormDialog>
   );
 }
