@@ -1,9 +1,9 @@
-import { Link, redirect, useActionData } from "react-router";
+import { redirect, useActionData } from "react-router";
 import { clientIp, recordAdminEvent } from "~/modules/admin/admin-audit.server";
 import { z } from "zod";
 import type { Route } from "./+types/admin.products.import";
 import { AdminPage } from "~/components/admin/admin-page";
-import { ApplyForm, FormatHelp, formatLabel, ImageFailureList, ImportProgress, ImportRows, MissingImages, UploadForm } from "~/components/admin/product-import";
+import { ApplyForm, FormatHelp, formatLabel, ImageFailureList, ImportProgress, ImportRows, MissingImages, RecentImports, ReportNotes, UploadForm } from "~/components/admin/product-import";
 import { ButtonLink, buttonClass } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
@@ -12,6 +12,7 @@ import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { MAX_IMPORT_UPLOAD_BYTES } from "~/modules/catalog-csv/csv-columns";
 import { getImportView, previewImport, startApply } from "~/modules/catalog-csv/csv-import.server";
 import { fetchMissingImagesAgain, listMissingImages } from "~/modules/catalog-csv/missing-images.server";
+import { recentImports } from "~/modules/catalog-csv/recent-imports.server";
 import { groupCount, IMPORT_MESSAGES } from "~/modules/catalog-csv/import-messages";
 import { isAdminResult } from "~/modules/admin/admin-result";
 import { formatDateZA } from "~/utils/dates";
@@ -33,9 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = parseListQuery(readQuery(request), filters);
   const db = getDb();
   const view = query.filters.id ? await getImportView(db, query.filters.id, { page: query.page, show: (query.filters.show || "all") as "all" }) : null;
-  const recent = view
-    ? []
-    : await db.selectFrom("product_imports").select(["id", "file_name", "status", "created_at", "message"]).orderBy("created_at", "desc").limit(5).execute();
+  const recent = view ? [] : await recentImports(db);
   // the images imports could not fetch, with the button to fetch them again (shown unless an import is running)
   const missing = view?.status === "applying" ? null : await listMissingImages(db, 20);
   return {
@@ -43,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     missing: missing && missing.total > 0 ? missing : null,
     gone: !!query.filters.id && !view,
     view: view && { ...view, created: formatDateZA(view.createdAt) },
-    recent: recent.map((r) => ({ id: r.id, fileName: r.file_name, status: r.status, message: r.message, created: formatDateZA(r.created_at) })),
+    recent,
   };
 }
 
@@ -109,25 +108,7 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
         <UploadForm error={error} />
         {missing ? <MissingImages missing={missing} /> : null}
         <FormatHelp />
-        {recent.length ? (
-          <section aria-labelledby="recent-imports" className="border border-line bg-white p-4 sm:p-5">
-            <h2 id="recent-imports" className="font-display text-xl text-ink">
-              Recent imports
-            </h2>
-            <ul className="mt-3 divide-y divide-line text-sm">
-              {recent.map((r) => (
-                <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
-                  <Link to={`${PATH}?id=${r.id}`} className="min-w-0 break-all font-medium text-ink underline-offset-4 hover:underline">
-                    {r.fileName}
-                  </Link>
-                  <span className="text-xs text-muted">
-                    {r.created} · {r.status === "previewed" ? "previewed, not applied" : r.status}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
+        <RecentImports path={PATH} imports={recent} />
       </AdminPage>
     );
   }
@@ -181,33 +162,7 @@ export default function ImportProducts({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {status === "previewed" && counts.error === 0 && changes === 0 ? <Notice tone="info">{IMPORT_MESSAGES.nothingToDo}</Notice> : null}
-      {report.ignoredColumns.length || report.newCategories.length || report.imagesToFetch || report.notes?.length ? (
-        <div className="space-y-1 border border-line bg-white/60 px-4 py-3 text-sm text-ink-soft sm:px-5">
-          {report.notes?.map((note) => (
-            <p key={note} className="text-ink">
-              {note}
-            </p>
-          ))}
-          {report.newCategories.length ? (
-            <p>
-              {status === "applied" ? "Categories made" : "New categories"}: {report.newCategories.join(", ")}.
-            </p>
-          ) : null}
-          {report.imagesToFetch && status !== "applied" ? (
-            <p>
-              {report.imagesToFetch} {report.imagesToFetch === 1 ? "image" : "images"} will be fetched from {report.imagesToFetch === 1 ? "its address" : "their addresses"} and stored here.
-            </p>
-          ) : null}
-          {report.ignoredColumns.length ? (
-            <p>
-              <span className="text-ink">
-                {report.ignoredColumns.length} ignored {report.ignoredColumns.length === 1 ? "column" : "columns"}
-              </span>{" "}
-              (they mean nothing here): <span className="text-xs text-muted">{report.ignoredColumns.join(", ")}.</span>
-            </p>
-          ) : null}
-        </div>
-      ) : null}
+      <ReportNotes report={report} applied={status === "applied"} />
       {canApply ? <ApplyForm id={view.id} count={products} label={status === "previewed" ? `Import ${groupCount(products)} ${products === 1 ? "product" : "products"}` : "Try again"} /> : null}
       {canApplyGood ? <ApplyForm id={view.id} count={products} goodRowsOnly label={`Import the ${groupCount(changes)} good ${changes === 1 ? "row" : "rows"}`} /> : null}
       {imagesFailed && view.imageFailures.length ? <ImageFailureList failures={view.imageFailures} total={imagesFailed} refetch={status === "applied" && !!missing} /> : null}

@@ -2,7 +2,8 @@ import { useEffect } from "react";
 import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
-import { FORMAT_LABELS, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, OUR_HEADER, type ImportRowReport, type RowAction } from "~/modules/catalog-csv/csv-columns";
+import { FORMAT_LABELS, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, OUR_HEADER, type ImportReport, type ImportRowReport, type RowAction } from "~/modules/catalog-csv/csv-columns";
+import type { RecentImport } from "~/modules/catalog-csv/recent-imports.server";
 import { groupCount, IMPORT_MESSAGES } from "~/modules/catalog-csv/import-messages";
 import { DataTable, type Column } from "./data-table";
 
@@ -320,4 +321,60 @@ export function MissingImages({ missing }: { missing: { total: number; products:
 
 export function formatLabel(format: string): string {
   return FORMAT_LABELS[format as keyof typeof FORMAT_LABELS] ?? format;
+}
+
+/** The latest imports, each linked to its page (the import page's start). */
+export function RecentImports({ path, imports }: { path: string; imports: RecentImport[] }) {
+  if (!imports.length) return null;
+  return (
+    <section aria-labelledby="recent-imports" className="border border-line bg-white p-4 sm:p-5">
+      <h2 id="recent-imports" className="font-display text-xl text-ink">
+        Recent imports
+      </h2>
+      <ul className="mt-3 divide-y divide-line text-sm">
+        {imports.map((r) => (
+          <li key={r.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+            <Link to={`${path}?id=${r.id}`} className="min-w-0 break-all font-medium text-ink underline-offset-4 hover:underline">
+              {r.fileName}
+            </Link>
+            <span className="text-xs text-muted">
+              {r.created} · {r.status === "previewed" ? "previewed, not applied" : r.status}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** What the preview noticed beside the rows: its notes, new categories, images to fetch, columns ignored. */
+export function ReportNotes({ report, applied }: { report: Pick<ImportReport, "notes" | "newCategories" | "imagesToFetch" | "ignoredColumns">; applied: boolean }) {
+  if (!(report.ignoredColumns.length || report.newCategories.length || report.imagesToFetch || report.notes?.length)) return null;
+  return (
+    <div className="space-y-1 border border-line bg-white/60 px-4 py-3 text-sm text-ink-soft sm:px-5">
+      {report.notes?.map((note) => (
+        <p key={note} className="text-ink">
+          {note}
+        </p>
+      ))}
+      {report.newCategories.length ? (
+        <p>
+          {applied ? "Categories made" : "New categories"}: {report.newCategories.join(", ")}.
+        </p>
+      ) : null}
+      {report.imagesToFetch && !applied ? (
+        <p>
+          {report.imagesToFetch} {report.imagesToFetch === 1 ? "image" : "images"} will be fetched from {report.imagesToFetch === 1 ? "its address" : "their addresses"} and stored here.
+        </p>
+      ) : null}
+      {report.ignoredColumns.length ? (
+        <p>
+          <span className="text-ink">
+            {report.ignoredColumns.length} ignored {report.ignoredColumns.length === 1 ? "column" : "columns"}
+          </span>{" "}
+          (they mean nothing here): <span className="text-xs text-muted">{report.ignoredColumns.join(", ")}.</span>
+        </p>
+      ) : null}
+    </div>
+  );
 }
