@@ -2,21 +2,21 @@
  * /cart — the cart lives in browser storage (SPEC §3); every number on this page comes from the server's quote
  * (the loader answers GET /cart?quote=[…]&coupon=…): tier unit prices, subtotal, discount, shipping, total, VAT.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { data } from "react-router";
 import { CartCouponForm } from "~/components/cart-coupon-form";
 import { CartLineItem } from "~/components/cart-line-item";
-import { CartRestoreNotice } from "~/components/cart-restore";
+import { CartHeading, EmptyCart } from "~/components/cart-page-parts";
 import { CartTotals, FreeDeliveryHint } from "~/components/cart-summary";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { Notice } from "~/components/ui/field";
 import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
-import { lineKeyOf, useCart, writeCart, readCart, type CartLine } from "~/modules/cart/cart.browser";
+import { lineKeyOf, useCart, writeCart, readCart } from "~/modules/cart/cart.browser";
 import { clearAppliedCoupon, useAppliedCoupon, writeAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
-import { linesInput, type CartQuote, type CartQuoteLine } from "~/modules/orders/cart-quote";
-import { useCartQuote, useReconcileCart } from "~/modules/cart/cart-quote.browser";
+import { linesInput, type CartQuote } from "~/modules/orders/cart-quote";
+import { useCartQuote, useReconcileCart, useShownLines } from "~/modules/cart/cart-quote.browser";
 import { cartLinesJsonSchema } from "~/modules/orders/orders.schema";
 import { quoteCart, toCartQuote } from "~/modules/cart/cart-quote.server";
 import { DomainError } from "~/utils/errors";
@@ -48,28 +48,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-function pendingLine(l: CartLine): CartQuoteLine {
-  return {
-    productId: l.id,
-    sizeId: l.size ?? "",
-    sizeLabel: l.sizeLabel ?? "",
-    sizeCode: "",
-    key: lineKeyOf(l),
-    name: l.name,
-    slug: "",
-    image: null,
-    quantity: l.quantity,
-    basePriceCents: l.price,
-    wasPriceCents: null,
-    unitPriceCents: l.price,
-    lineTotalCents: l.price * l.quantity,
-    tierApplied: false,
-    nextTier: null,
-    stockLeft: null,
-    stockProblem: null,
-  };
-}
-
 export default function CartPage() {
   const lines = useCart();
   const applied = useAppliedCoupon();
@@ -79,13 +57,7 @@ export default function CartPage() {
   useEffect(() => setHydrated(true), []);
 
   // Lines in the order the shopper added them; the server's figures once they match what is stored.
-  const shown = useMemo(() => {
-    const quoted = new Map((quote?.lines ?? []).map((l) => [l.key, l]));
-    return lines.map((l) => {
-      const q = quoted.get(lineKeyOf(l));
-      return q && q.quantity === l.quantity ? { line: q, pending: false } : { line: { ...pendingLine(l), slug: q?.slug ?? "", image: q?.image ?? null }, pending: true };
-    });
-  }, [lines, quote]);
+  const shown = useShownLines(lines, quote);
 
   const setQuantity = (key: string, quantity: number) => writeCart(readCart().map((l) => (lineKeyOf(l) === key ? { ...l, quantity } : l)));
   const remove = (key: string) => writeCart(readCart().filter((l) => lineKeyOf(l) !== key));
@@ -113,14 +85,7 @@ export default function CartPage() {
             <Notice tone="info">{notice}</Notice>
           </div>
         ) : null}
-        <section className="mx-auto mt-12 max-w-lg border border-line bg-white/60 px-6 py-14 text-center sm:px-12">
-          <p className="eyebrow">Nothing here yet</p>
-          <h2 className="mt-3 font-display text-3xl text-ink">Your cart is empty</h2>
-          <p className="mt-3 text-sm leading-relaxed text-ink-soft">Discover our designer-inspired fragrances and find a scent that feels like yours.</p>
-          <ButtonLink to="/shop" className="mt-8" size="lg">
-            Explore the collection
-          </ButtonLink>
-        </section>
+        <EmptyCart />
       </main>
     );
   }
@@ -192,20 +157,5 @@ export default function CartPage() {
         </aside>
       </div>
     </main>
-  );
-}
-
-function CartHeading({ count }: { count?: number }) {
-  return (
-    <header>
-      <p className="eyebrow">Your selection</p>
-      <h1 className="mt-2 font-display text-4xl text-ink sm:text-5xl">Shopping Cart</h1>
-      {count ? (
-        <p className="mt-2 text-sm text-muted">
-          {count} {count === 1 ? "item" : "items"}
-        </p>
-      ) : null}
-      <CartRestoreNotice />
-    </header>
   );
 }

@@ -1,6 +1,6 @@
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useFetcher } from "react-router";
-import { quoteUrl, type CartQuote, type CartQuoteAnswer } from "~/modules/orders/cart-quote";
+import { quoteUrl, type CartQuote, type CartQuoteAnswer, type CartQuoteLine } from "~/modules/orders/cart-quote";
 import { MAX_LINE_QUANTITY } from "~/modules/orders/orders.logic";
 import { clearAppliedCoupon, readAppliedCoupon, writeAppliedCoupon } from "./applied-coupon.browser";
 import { lineKeyOf, readCart, writeCart, type CartLine } from "./cart.browser";
@@ -47,3 +47,38 @@ export function useReconcileCart(quote: CartQuote | null) {
   return { notice, couponNotice, setCouponNotice };
 }
 
+/**
+ * The cart page's lines (app/routes/cart.tsx) in the order the shopper added them: the server's figures once they
+ * match what is stored, until then the stored line at its stored price, marked pending.
+ */
+export function useShownLines(lines: CartLine[], quote: CartQuote | null): Array<{ line: CartQuoteLine; pending: boolean }> {
+  return useMemo(() => {
+    const quoted = new Map((quote?.lines ?? []).map((l) => [l.key, l]));
+    return lines.map((l) => {
+      const q = quoted.get(lineKeyOf(l));
+      return q && q.quantity === l.quantity ? { line: q, pending: false } : { line: { ...pendingLine(l), slug: q?.slug ?? "", image: q?.image ?? null }, pending: true };
+    });
+  }, [lines, quote]);
+}
+
+function pendingLine(l: CartLine): CartQuoteLine {
+  return {
+    productId: l.id,
+    sizeId: l.size ?? "",
+    sizeLabel: l.sizeLabel ?? "",
+    sizeCode: "",
+    key: lineKeyOf(l),
+    name: l.name,
+    slug: "",
+    image: null,
+    quantity: l.quantity,
+    basePriceCents: l.price,
+    wasPriceCents: null,
+    unitPriceCents: l.price,
+    lineTotalCents: l.price * l.quantity,
+    tierApplied: false,
+    nextTier: null,
+    stockLeft: null,
+    stockProblem: null,
+  };
+}
