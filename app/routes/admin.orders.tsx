@@ -2,32 +2,30 @@
  * /admin/orders (SPEC §2 Orders, §4, §8): the owner follows orders from payment to delivery. Route glue only: the
  * rules are in modules/orders/order-admin.{logic,schema,server}.ts, the page's pieces in components/admin/.
  */
-import { Link } from "react-router";
 import type { Route } from "./+types/admin.orders";
 import { AdminPage } from "~/components/admin/admin-page";
-import { AdminStatus, useAdminFetcher } from "~/components/admin/admin-status";
-import { ConfirmDelete } from "~/components/admin/confirm-delete";
-import { DataTable, type Column } from "~/components/admin/data-table";
+import { AdminStatus } from "~/components/admin/admin-status";
+import { DataTable } from "~/components/admin/data-table";
 import { FilterBar } from "~/components/admin/filter-bar";
 import { OrderDetail } from "~/components/admin/order-detail";
 import { OrderEditor } from "~/components/admin/order-editor";
+import { orderColumns, StatusTabs } from "~/components/admin/order-list";
 import { OrdersExportForm } from "~/components/admin/orders-export-form";
 import { BookAllPaid, ShipmentPanel } from "~/components/admin/shipment-panel";
 import { useAdminPermissions } from "~/components/admin/use-admin-permissions";
 import { WhatsappPanel } from "~/components/admin/whatsapp-panel";
 import { messagesForOrders } from "~/modules/whatsapp/outbox.server";
 import { bookAllPaid, bookShipment, cancelShipment, deliveryForOrders, paidAwaitingCourier } from "~/modules/couriers/shipments.server";
-import { EditLink, useRowEditor } from "~/components/admin/row-editor";
-import { controlClass } from "~/components/ui/field";
+import { useRowEditor } from "~/components/admin/row-editor";
 import { getDb } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { requirePermission } from "~/modules/accounts/session.server";
 import { can } from "~/modules/accounts/permissions";
 import { INVOICE_PERMISSIONS } from "~/modules/accounts/staff-viewer";
 import { adminAction } from "~/modules/admin/admin-action.server";
-import { listHref, parseListQuery, type ListQuery } from "~/modules/admin/list-query";
+import { listHref, parseListQuery } from "~/modules/admin/list-query";
 import { formatInvoiceNumber, invoicePath } from "~/modules/invoices/invoice.logic";
-import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, PAYMENT_STATUSES, paymentStatusLabel, SEARCH_COUNT_BOUND, tabCountLabel } from "~/modules/orders/order-admin.logic";
+import { ORDER_ADMIN_MESSAGES, ORDER_STATUS_LABELS, ORDER_STATUSES, SEARCH_COUNT_BOUND, tabCountLabel } from "~/modules/orders/order-admin.logic";
 import { gatherLines, orderAdminIntent } from "~/modules/orders/order-admin.schema";
 import { monthToDate } from "~/modules/reports/reports.logic";
 import { adminOrdersView } from "~/modules/orders/order-admin.server";
@@ -35,11 +33,10 @@ import { deleteOrder, sendStatusEmailNow, setOrderStatus, setPaymentStatus, upda
 import { formatDateTimeZA } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
-import { formatRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
-
 import { RecordHistory } from "~/components/admin/activity-log";
 import { recordHistories } from "~/modules/activity/activity-admin.server";
+
 const PATH = "/admin/orders";
 const filters = { status: { kind: "choice", values: ORDER_STATUSES }, q: { kind: "text" } } as const;
 
@@ -52,9 +49,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const db = getDb();
   const [{ list, counts, over, metrics }, waiting] = await Promise.all([adminOrdersView(db, { status: tab, q: query.filters.q, page: query.page }), paidAwaitingCourier(db)]);
   const [deliveries, whatsapp] = await Promise.all([deliveryForOrders(db, list.rows.map((o) => o.id)), messagesForOrders(db, list.rows.map((o) => o.id))]);
-  return {
   // each order's own history from the activity log (docs/decisions/060)
   const history = await recordHistories(db, "order", list.rows.map((o) => o.id));
+  return {
     waiting,
     // the accountant's export form starts on this month so far
     exportRange: monthToDate(),
@@ -69,8 +66,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         ...o,
         delivery: deliveries.get(o.id),
         whatsapp: whatsapp.get(o.id),
-        shortId: shortOrderId(o.id),
         history: history.get(o.id) ?? [],
+        shortId: shortOrderId(o.id),
         created: formatDateTimeZA(o.createdAt),
         // A paid order's invoice (its number stays with the order if the payment is later set back; the PDF doesn't).
         invoice: invoices && o.paymentStatus === "completed" && o.invoiceNumber !== null ? { number: formatInvoiceNumber(o.invoiceNumber, env().INVOICE_PREFIX), href: invoicePath(o.id) } : undefined,
@@ -154,53 +151,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
   const fulfil = staff.can("orders.fulfil");
   const money = staff.can("orders.money");
   const editor = useRowEditor(money ? query.edit : "");
-  const columns: Column<AdminOrderRow>[] = [
-    {
-      header: "Order",
-      cell: (o) => (
-        <span className="block">
-          <span className="font-mono font-semibold tracking-wide text-ink">#{o.shortId}</span>
-          <span className="block text-xs text-muted">{o.created}</span>
-        </span>
-      ),
-    },
-    {
-      header: "Customer",
-      cell: (o) => (
-        <span className="block">
-          <span className="block text-ink">{o.shippingAddress.name}</span>
-          <span className="block max-w-[12rem] truncate text-xs text-muted max-md:max-w-[55vw]" title={o.customerEmail ?? undefined}>
-            {o.customerEmail ?? "Account deleted"}
-          </span>
-        </span>
-      ),
-    },
-    { header: "Total", cell: (o) => formatRand(o.totalAmountCents), className: "whitespace-nowrap tabular-nums md:text-right" },
-    { header: "Status", cell: (o) => (fulfil ? <StatusSelect order={o} action={here} /> : <span className="text-sm text-ink">{ORDER_STATUS_LABELS[o.status]}</span>) },
-    { header: "Payment", cell: (o) => (money ? <PaymentSelect order={o} action={here} /> : <span className="text-sm text-ink">{paymentStatusLabel(o.paymentStatus)}</span>) },
-    {
-      header: "Actions",
-      bare: true,
-      className: "md:text-right",
-      cell: (o) => (
-        <span className="flex flex-wrap items-center justify-end gap-x-4 gap-y-2">
-          {fulfil ? <SendStatusEmail id={o.id} shortId={o.shortId} action={here} /> : null}
-          {money ? <EditLink href={listHref(PATH, query, { edit: o.id })} onEdit={() => editor.start(o.id)} label={`order ${o.shortId}`} /> : null}
-          {money ? (
-            <ConfirmDelete
-              id={o.id}
-              name={`Order #${o.shortId}, ${formatRand(o.totalAmountCents)}, ${o.shippingAddress.name}`}
-              what="order"
-              confirmHref={listHref(PATH, query, { confirm: o.id })}
-              cancelHref={here}
-              openOnLoad={query.confirm === o.id}
-              note={o.couponCode && o.status !== "cancelled" ? `Its use of coupon ${o.couponCode} goes back to the coupon.` : undefined}
-            />
-          ) : null}
-        </span>
-      ),
-    },
-  ];
+  const columns = orderColumns<AdminOrderRow>({ path: PATH, query, here, fulfil, money, onEdit: editor.start });
   return (
     <AdminPage
       title="Orders"
@@ -213,7 +164,7 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
       ]}
       status={<AdminStatus />}
     >
-      <StatusTabs query={query} tab={tab} counts={counts} over={over} />
+      <StatusTabs path={PATH} query={query} tab={tab} counts={counts} over={over} />
       {tab === "processing" ? <BookAllPaid action={here} waiting={waiting} /> : null}
       <FilterBar path={PATH} query={query} keep={["status"]} fields={[{ name: "q", label: "Search", kind: "search", placeholder: "Order number (first characters) or customer e-mail" }]} />
       {over.includes(tab) ? (
@@ -236,116 +187,11 @@ export default function Orders({ loaderData: d }: Route.ComponentProps) {
               <OrderDetail order={o} hint={o.lines.some((l) => l.stockShort > 0) ? ORDER_ADMIN_MESSAGES.shortHint : o.paymentStatus === "pending" ? ORDER_ADMIN_MESSAGES.eftHint : undefined} invoice={o.invoice} />
               <ShipmentPanel orderId={o.id} shortId={o.shortId} paid={o.paymentStatus === "completed"} status={o.status} delivery={o.delivery} action={here} />
               <WhatsappPanel messages={o.whatsapp} />
-            </>
               <RecordHistory compact items={o.history} allHref={`/admin/activity?type=order&record=${o.id}`} />
+            </>
           )
         }
       />
     </AdminPage>
-  );
-}
-
-function StatusTabs({ query, tab, counts, over }: { query: ListQuery; tab: OrderStatus; counts: Record<OrderStatus, number>; over: OrderStatus[] }) {
-  return (
-    <nav aria-label="Order status" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-      <ul className="flex min-w-max gap-1 border-b border-line">
-        {ORDER_STATUSES.map((status) => {
-          const current = status === tab;
-          return (
-            <li key={status}>
-              <Link
-                to={listHref(PATH, query, { status })}
-                aria-current={current ? "page" : undefined}
-                className={`-mb-px inline-flex items-center gap-2 border-b-2 px-3 py-3 text-xs font-medium uppercase tracking-[0.14em] transition-colors ${
-                  current ? "border-gold text-ink" : "border-transparent text-muted hover:text-ink"
-                }`}
-              >
-                {ORDER_STATUS_LABELS[status]}
-                <span className={`min-w-6 px-1.5 py-0.5 text-center text-[0.68rem] tabular-nums ${current ? "bg-ink text-white" : "bg-sand text-ink-soft"}`}>{tabCountLabel(counts[status], over.includes(status))}</span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
-  );
-}
-
-/**
- * A dropdown that saves when changed (through the page's fetcher); without JavaScript a Save button posts it.
- * While the change is on its way the dropdown shows the new value.
- */
-function AutoSubmitSelect({
-  id,
-  intent,
-  name,
-  value,
-  options,
-  label,
-  action,
-}: {
-  id: string;
-  intent: string;
-  name: string;
-  value: string;
-  options: ReadonlyArray<{ value: string; label: string }>;
-  label: string;
-  action: string;
-}) {
-  const fetcher = useAdminFetcher();
-  const pending = fetcher.state !== "idle" && fetcher.formData?.get("id") === id && fetcher.formData?.get("intent") === intent;
-  const shown = pending ? String(fetcher.formData?.get(name)) : value;
-  const known = options.some((o) => o.value === value);
-  return (
-    <fetcher.Form method="post" action={action} className="flex items-center gap-2">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
-      <select
-        name={name}
-        value={shown}
-        aria-label={label}
-        disabled={pending}
-        onChange={(event) => fetcher.submit(event.currentTarget.form)}
-        className={`${controlClass} !w-auto py-1.5 pl-2 pr-7 text-sm`}
-      >
-        {known ? null : <option value={value}>Unknown</option>}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <noscript>
-        <button type="submit" className="text-xs font-medium uppercase tracking-[0.14em] text-gold underline-offset-4 hover:underline">
-          Save
-        </button>
-      </noscript>
-    </fetcher.Form>
-  );
-}
-
-const STATUS_OPTIONS = ORDER_STATUSES.map((s) => ({ value: s, label: ORDER_STATUS_LABELS[s] }));
-const PAYMENT_OPTIONS = PAYMENT_STATUSES.map((s) => ({ value: s, label: paymentStatusLabel(s) }));
-
-function StatusSelect({ order, action }: { order: AdminOrderRow; action: string }) {
-  return <AutoSubmitSelect id={order.id} intent="status" name="status" value={order.status} options={STATUS_OPTIONS} label={`Status of order ${order.shortId}`} action={action} />;
-}
-
-function PaymentSelect({ order, action }: { order: AdminOrderRow; action: string }) {
-  return <AutoSubmitSelect id={order.id} intent="payment" name="paymentStatus" value={order.paymentStatus} options={PAYMENT_OPTIONS} label={`Payment of order ${order.shortId}`} action={action} />;
-}
-
-function SendStatusEmail({ id, shortId, action }: { id: string; shortId: string; action: string }) {
-  const fetcher = useAdminFetcher();
-  const busy = fetcher.state !== "idle" && fetcher.formData?.get("id") === id && fetcher.formData?.get("intent") === "email";
-  return (
-    <fetcher.Form method="post" action={action}>
-      <input type="hidden" name="intent" value="email" />
-      <input type="hidden" name="id" value={id} />
-      <button type="submit" disabled={busy} className="text-xs font-medium uppercase tracking-[0.14em] text-ink underline-offset-4 hover:underline disabled:opacity-60">
-        {busy ? "Sending…" : "Email status"}
-        <span className="sr-only"> of order {shortId}</span>
-      </button>
-    </fetcher.Form>
   );
 }

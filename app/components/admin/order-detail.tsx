@@ -1,28 +1,9 @@
-import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
+import type { AdminOrder } from "~/modules/orders/order-admin.server";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
 import { formatRand } from "~/utils/money";
 
-/** What the owner reads of one order (the admin orders list's rows carry it). Browser-safe. */
-export interface OrderForOwner {
-  id: string;
-  shortId: string;
-  status: OrderStatus;
-  paymentStatus: PaymentStatus;
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalAmountCents: number;
-  originalTotalCents: number | null;
-  couponCode: string | null;
-  shippingAddress: ShippingAddress;
-  paymentProvider: string | null;
-  paymentMethod: string;
-  paymentId: string | null;
-  notes: string | null;
-  trackingNumber: string | null;
-  lines: Array<{ id: string; name: string; quantity: number; unitPriceCents: number; totalPriceCents: number; stockShort?: number }>;
-  stamps: Array<{ label: string; at: string | null }>;
-}
+/** What the owner reads of one order: the admin orders list's row (the module's AdminOrder), with its short id and its stamps. */
+export type OrderForOwner = AdminOrder & { shortId: string; stamps: Array<{ label: string; at: string | null }> };
 
 const label = "text-[0.68rem] font-medium uppercase tracking-[0.16em] text-muted";
 
