@@ -48,7 +48,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     reviewRequests: reviewRequests ? { ...reviewRequests, afterDays: env().REVIEW_REQUEST_AFTER_DAYS } : null,
     sales: sales ? { range, notice, presets: salesPresets(now), ...sales } : null,
     legalWarnings: may("settings") ? legalDashboardWarnings() : [],
-    quickActions: QUICK_ACTIONS.filter((a) => may(a.permission)),
+    // the orders action says what this person does with orders: a packer doesn't confirm payments
+    quickActions: QUICK_ACTIONS.filter((a) => may(a.permission)).map((a) => (a.to === "/admin/orders" && !may("orders.money") ? { ...a, text: may("orders.fulfil") ? "Pack, ship and track orders." : "See orders and where they are." } : a)),
   };
 }
 

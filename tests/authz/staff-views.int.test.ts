@@ -49,12 +49,15 @@ describe("what each member of staff is shown", () => {
     expect(d.reviewRequests).toBeNull();
     expect(d.shop.map((c: { label: string }) => c.label)).toEqual(["Orders"]);
     expect(d.quickActions.map((a: { label: string }) => a.label)).toEqual(["Manage Orders"]);
+    // what a packer does with orders: no payments to confirm
+    expect(d.quickActions[0].text).toBe("Pack, ship and track orders.");
     expect(JSON.stringify(d)).not.toMatch(/revenue/i);
   });
 
   it("a bookkeeper's dashboard has the sales; a marketer's has no orders but the review requests", async () => {
     const bookkeeper = await load(dashboard, "/admin", "bookkeeper");
     expect(bookkeeper.sales.revenue.orders).toBeGreaterThanOrEqual(1);
+    expect(bookkeeper.quickActions.find((a: { label: string }) => a.label === "Manage Orders").text).toBe("See orders and where they are.");
     expect(bookkeeper.users).toBeNull();
     const marketer = await load(dashboard, "/admin", "marketer");
     expect(marketer.orders).toBeNull();
