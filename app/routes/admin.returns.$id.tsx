@@ -15,7 +15,8 @@ import { can } from "~/modules/accounts/permissions";
 import { INVOICE_PERMISSIONS } from "~/modules/accounts/staff-viewer";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { adminReturnPage } from "~/modules/returns/return-page.server";
-import { approveReturn, declineReturn, markPaidByEft, receiveReturn, refundReturn } from "~/modules/returns/returns-admin.server";
+import { refundReturn } from "~/modules/flows/return-refunded.server";
+import { approveReturn, declineReturn, markPaidByEft, receiveReturn } from "~/modules/returns/returns-admin.server";
 import { KIND_LABELS, RETURN_MESSAGES, RETURN_STATUS_LABELS } from "~/modules/returns/returns.logic";
 import { gather, returnAdminIntent } from "~/modules/returns/returns.schema";
 

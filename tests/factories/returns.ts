@@ -5,7 +5,8 @@
 import type { DB } from "~/db/db.server";
 import { setOrderStatus } from "~/modules/flows/order-changed-by-owner.server";
 import { markOrderPaid } from "~/modules/flows/order-paid.server";
-import { approveReturn, receiveReturn, refundReturn } from "~/modules/returns/returns-admin.server";
+import { refundReturn } from "~/modules/flows/return-refunded.server";
+import { approveReturn, receiveReturn } from "~/modules/returns/returns-admin.server";
 import { requestReturn } from "~/modules/returns/returns.server";
 import { insertAwaitingOrder } from "./payments";
 

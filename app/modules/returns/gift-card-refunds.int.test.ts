@@ -11,7 +11,8 @@ import { insertProduct } from "../../../tests/factories/catalog";
 import { TEST_ADDRESS } from "../../../tests/factories/orders";
 import { outboxFor } from "../../../tests/factories/payments";
 import { createUser, type TestUser } from "../../../tests/factories/users";
-import { approveReturn, receiveReturn, refundReturn } from "./returns-admin.server";
+import { refundReturn } from "~/modules/flows/return-refunded.server";
+import { approveReturn, receiveReturn } from "./returns-admin.server";
 import { requestReturn } from "./returns.server";
 
 /**

@@ -1,34 +1,28 @@
 /**
  * Returns, the owner's side (issue 21 point 8, docs/decisions/041): the list with its tabs and overdue flags, one
- * return's detail, and the steps — approve, decline, mark received (stock given back), refund (through the payment
- * provider where its API allows it, or recorded as paid out by EFT) with its credit note.
+ * return's detail, and the steps — approve, decline, mark received (stock given back), and the return's own part of
+ * the refund (recordReturnRefunded: marked refunded with its credit note). The refund itself, across payments, gift
+ * cards and returns, is the flow app/modules/flows/return-refunded.server.ts.
  *
  * Each step is one transaction whose update is conditional on the status it starts from, so two admins, or a double
  * click, can't apply it twice: the second changes nothing and is told so. E-mails go out after the commit.
- * A provider refund is asked for before the refund's transaction (a network call never holds a database lock), with
- * the return's id as its idempotency key: a retry after a failure after the provider said yes is the same refund.
  */
 import { refreshProductSummaries } from "~/modules/catalog/sizes.server";
 import { giveBackToSize } from "~/modules/catalog/size-stock.server";
-import { sql } from "kysely";
 import { isPostgres, type Queryable, type Trx } from "~/db/db.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import type { ReturnStatus } from "~/db/schema";
 import { takeNextNumber } from "~/modules/invoices/invoice-number.server";
-import { formatCreditNoteNumber } from "~/modules/invoices/credit-note.logic";
 import { inTransaction } from "~/db/in-transaction.server";
 import { enabledProviders, getPaymentProvider, isProviderName } from "~/modules/payments/payments.server";
-import { PaymentProviderError, type ProviderName } from "~/modules/payments/provider";
+import { type ProviderName } from "~/modules/payments/provider";
 import { env, type Env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { sendReturnEmails, refundSplitWords } from "./return-emails.server";
-import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
+import { sendReturnEmails } from "./return-emails.server";
 import { isOverdue, OPEN_STATUSES, RETURN_MESSAGES, STEP_FROM, suggestRefund, checkRefundAmount, splitRefund, type RefundSplit, type ReturnStep, type ReturnTab, RETURN_TABS } from "./returns.logic";
-import { refundToCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
-import { issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { sendMail } from "~/modules/mail/mailer.server";
 import { formatRand } from "~/utils/money";
 import { listReturns, refundedOnOrder, returnableLines, type ReturnSummary } from "./returns.server";
@@ -376,101 +370,67 @@ export interface RefundInput {
 }
 
 /**
- * Refunds a received return: checks the amount against what is left of the payment, asks the provider to pay it (or
- * records the owner's EFT), then in one transaction marks the return refunded and issues its credit note (the next
- * number of its own series). A refusal — too much, the wrong state, the provider saying no — changes nothing.
+ * The refund's own step on the return, in the refund flow's transaction (flows/return-refunded.server.ts): the return
+ * locked and still received, the amount checked again against what is left of the order's payment under the lock, the
+ * credit note's number taken (its own series, docs/decisions/041) and the return marked refunded with it. Refused
+ * (409): nothing changed. Undone by the transaction's rollback.
  */
-export async function refundReturn(db: Queryable, id: string, input: RefundInput, now: Date = new Date(), config: Env = env()): Promise<string> {
-  const detail = await getAdminReturn(db, id, now, config);
-  if (!detail) throw new DomainError(RETURN_MESSAGES.returnNotFound, 404);
-  assertFrom("refund", detail.ret.status);
-  const amount = checkRefundAmount(input.amountCents, detail.refund.maxCents);
-  if (!amount.ok) throw new DomainError(amount.message, 400, "amount");
-  // Where it goes (docs/decisions/053): a new gift card only when the shopper chose one; otherwise the provider pays
-  // back at most what it took, and the gift cards that paid get the rest.
-  const split = await refundSplitFor(db, id, detail.order.id, input.amountCents);
-
-  let provider: ProviderName | null = null;
-  let reference: string | null = input.reference.trim() || null;
-  let payout: "paid" | "pending" = "paid";
-  // null: nothing paid back through the provider or the EFT (all of it to gift cards)
-  const method: "provider" | "eft" | null = split.providerCents > 0 ? input.method : null;
-  if (method === "provider") {
-    const capability = detail.capability;
-    if (!capability.provider) throw new DomainError(capability.why ?? RETURN_MESSAGES.providerUnavailable(capability.label), 409);
-    provider = capability.provider;
-    const order = await orderOf(db, detail.order.id);
-    try {
-      const result = await getPaymentProvider(provider).refund!({
-        checkoutId: order!.payment_id!,
-        providerPaymentId: await providerPaymentIdOf(db, detail.order.id, provider),
-        amountCents: split.providerCents,
-        currency: "ZAR",
-        reason: `Return of order ${detail.order.shortId}`,
-        idempotencyKey: `refund-${id}`,
-        metadata: { orderId: detail.order.id, returnId: id },
-      });
-      reference = result.refundId;
-      payout = result.status === "succeeded" ? "paid" : "pending";
-    } catch (error) {
-      if (error instanceof PaymentProviderError) throw new DomainError(error.message, 502);
-      throw error;
-    }
-  }
-
-  let newCard: { code: string; last4: string; email: string } | null = null;
-  const number = await inTransaction(db, async (trx) => {
-    const row = await lockReturn(trx, id);
-    assertFrom("refund", row.status);
-    // Earlier refunds of the order are final (refunded returns), and only one return per order is open at a time,
-    // so the cap read above still holds; read it again under the lock all the same.
-    const left = Number((await trx.selectFrom("orders").select("total_amount_cents").where("id", "=", row.order_id).executeTakeFirstOrThrow()).total_amount_cents) - (await refundedOnOrder(trx, row.order_id));
-    const again = checkRefundAmount(input.amountCents, left);
-    if (!again.ok) throw new DomainError(again.message, 409, "amount");
-    const at = now.toISOString();
-    const creditNote = await takeNextNumber(trx, "credit_note_counter");
-    await move(trx, id, "refund", {
-      status: "refunded",
-      refunded_at: at,
-      refund_cents: input.amountCents,
-      refund_method: method,
-      refund_provider: provider,
-      refund_reference: reference,
-      payout_status: payout,
-      credit_note_number: creditNote,
-      credit_note_issued_at: at,
-      credit_goods_cents: detail.refund.goodsCents,
-      credit_discount_cents: detail.refund.discountCents,
-      credit_delivery_cents: detail.refund.deliveryCents,
-      updated_at: at,
-    });
-    const actor = { kind: "admin" as const, id: null };
-    let giftCardId: string | null = null;
-    if (split.cardsCents > 0) await refundToCardsOfOrder(trx, row.order_id, split.cardsCents, actor, now);
-    if (split.newCardCents > 0) {
-      const email = detail.order.customerEmail;
-      const issued = await issueGiftCard(trx, { amountCents: split.newCardCents, recipientEmail: email, note: `Refund of a return on order ${detail.order.shortId}`, actor, now });
-      giftCardId = issued.id;
-      if (email) newCard = { code: issued.code, last4: issued.last4, email };
-    }
-    if (split.cardsCents + split.newCardCents > 0) {
-      await trx.updateTable("returns").set({ refund_gift_card_cents: split.cardsCents + split.newCardCents, refund_gift_card_id: giftCardId }).where("id", "=", id).execute();
-    }
-    return creditNote;
-  }).catch((error) => {
-    // The provider has already been asked: say so loudly. The same return's retry is the same refund there
-    // (idempotency key), so the owner can simply try again.
-    if (provider) logger.error({ err: error, returnId: id, provider, reference }, "returns: the provider accepted a refund the shop could not record; retry the refund");
-    throw error;
+export async function recordReturnRefunded(
+  trx: Trx,
+  id: string,
+  refund: {
+    amountCents: number;
+    method: "provider" | "eft" | null;
+    provider: ProviderName | null;
+    reference: string | null;
+    payout: "paid" | "pending";
+    credit: { goodsCents: number; discountCents: number; deliveryCents: number };
+  },
+  now: Date,
+): Promise<{ orderId: string; creditNote: number }> {
+  const row = await lockReturn(trx, id);
+  assertFrom("refund", row.status);
+  // Earlier refunds of the order are final (refunded returns), and only one return per order is open at a time,
+  // so the cap read before still holds; read it again under the lock all the same.
+  const left = Number((await trx.selectFrom("orders").select("total_amount_cents").where("id", "=", row.order_id).executeTakeFirstOrThrow()).total_amount_cents) - (await refundedOnOrder(trx, row.order_id));
+  const again = checkRefundAmount(refund.amountCents, left);
+  if (!again.ok) throw new DomainError(again.message, 409, "amount");
+  const at = now.toISOString();
+  const creditNote = await takeNextNumber(trx, "credit_note_counter");
+  await move(trx, id, "refund", {
+    status: "refunded",
+    refunded_at: at,
+    refund_cents: refund.amountCents,
+    refund_method: refund.method,
+    refund_provider: refund.provider,
+    refund_reference: refund.reference,
+    payout_status: refund.payout,
+    credit_note_number: creditNote,
+    credit_note_issued_at: at,
+    credit_goods_cents: refund.credit.goodsCents,
+    credit_discount_cents: refund.credit.discountCents,
+    credit_delivery_cents: refund.credit.deliveryCents,
+    updated_at: at,
   });
-  logger.info({ returnId: id, amountCents: input.amountCents, method, provider, payout, split }, "returns: refunded");
-  const emailId = await sendReturnEmails(db, id, "refunded");
-  // The new card's code exists only now: it goes to the shopper in an e-mail of its own.
-  if (newCard) await sendRefundCardEmail(db, newCard, split.newCardCents, detail.order.shortId);
-  const how = refundSplitWords(split, method, provider);
-  // the refund on WhatsApp, for a customer who opted in (the e-mail covers it if it fails)
-  await queueOrderUpdate(db, detail.order.id, "refunded", { returnId: id, amountCents: input.amountCents, how, emailId }, now);
-  return RETURN_MESSAGES.refunded(input.amountCents, how, formatCreditNoteNumber(number, config.CREDIT_NOTE_PREFIX));
+  return { orderId: row.order_id, creditNote };
+}
+
+/** What of the return's refund went to gift cards (the order's own, and the new card when there is one). */
+export async function recordReturnGiftCardRefund(trx: Trx, id: string, cents: number, giftCardId: string | null): Promise<void> {
+  await trx.updateTable("returns").set({ refund_gift_card_cents: cents, refund_gift_card_id: giftCardId }).where("id", "=", id).execute();
+}
+
+/** The refund's checks before anything moves: the return may be refunded now, and the amount is within what is left. */
+export function assertRefundable(status: ReturnStatus, amountCents: number, maxCents: number): void {
+  assertFrom("refund", status);
+  const amount = checkRefundAmount(amountCents, maxCents);
+  if (!amount.ok) throw new DomainError(amount.message, 400, "amount");
+}
+
+/** The order's provider checkout id and, for PayFast, its own payment id: what a provider refund names. */
+export async function providerRefundTarget(db: Queryable, orderId: string, provider: ProviderName): Promise<{ checkoutId: string; providerPaymentId: string | null }> {
+  const order = await orderOf(db, orderId);
+  return { checkoutId: order!.payment_id!, providerPaymentId: await providerPaymentIdOf(db, orderId, provider) };
 }
 
 /** The split of this refund: the shopper's choice, what the provider took and has paid back already. */
@@ -493,7 +453,8 @@ export async function refundSplitFor(db: Queryable, returnId: string, orderId: s
   });
 }
 
-async function sendRefundCardEmail(db: Queryable, card: { code: string; last4: string; email: string }, cents: number, shortId: string) {
+/** The refund's new gift card: its code to the shopper in an e-mail of its own (after the commit; a failure is logged). */
+export async function sendRefundCardEmail(db: Queryable, card: { code: string; last4: string; email: string }, cents: number, shortId: string) {
   const config = env();
   try {
     await sendMail(
