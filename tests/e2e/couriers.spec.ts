@@ -133,7 +133,7 @@ test("a locker near Rondebosch 7700: checkout on a phone, booked and labelled, t
   await expect(panel).toContainText("PUDO locker");
   await holdTime(admin);
   await panel.getByRole("button", { name: /Book courier/ }).click();
-  await expectFleeting(admin, admin.getByText(/Courier booked: waybill \S+/));
+  await expectFleeting(admin, admin.getByText(/^Courier booked: waybill \S+$/));
   await expect(panel).toContainText("Courier booked");
   const labelHref = await panel.getByRole("link", { name: /Print label/ }).getAttribute("href");
   const label = await admin.request.get(labelHref!);

@@ -103,7 +103,7 @@ test("a visitor hearts a scent, signs in through the form, and finds it on /wish
   await page.goto("/auth/login?redirect=%2Fwishlist");
   await page.getByLabel("Email", { exact: true }).fill(shopper.email);
   await page.getByLabel("Password", { exact: true }).fill(shopper.password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page).toHaveURL(/\/wishlist$/);
   // rendered by the server from the account's list (the page's own Remove is a form post)
   await expect(page.getByTestId("wishlist-items").getByRole("heading", { name })).toBeVisible();
