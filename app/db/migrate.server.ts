@@ -95,6 +95,7 @@ const migrations: Record<string, Migration> = {
   "0048_product_former_slugs": productFormerSlugs,
   "0049_staff_roles_and_activity": staffRolesAndActivity,
   "0050_two_factor_and_passkeys": twoFactorAndPasskeys,
+  // 0051 and 0053 were reserved by work that needed none
   "0052_later_orders_marked_in_constant_time": laterOrdersMarkedInConstantTime,
   "0054_activity_log_by_record_type": activityLogByRecordType,
 };
