@@ -503,7 +503,10 @@ async function main() {
   const started = Date.now();
   mkdirSync(ROOT, { recursive: true });
   // The build lives outside the project: give it the project's packages and ES module semantics.
-  if (!existsSync(join(ROOT, "node_modules"))) symlinkSync(resolve("node_modules"), join(ROOT, "node_modules"), "dir");
+  // this checkout's packages, whatever an earlier run left there (a link into another checkout, or into a removed
+  // worktree: existsSync is false for a dangling link, and symlinking over it failed with EEXIST)
+  rmSync(join(ROOT, "node_modules"), { force: true });
+  symlinkSync(resolve("node_modules"), join(ROOT, "node_modules"), "dir");
   writeFileSync(join(ROOT, "package.json"), '{ "private": true, "type": "module" }\n');
   if (values["ratios-only"]) {
     const product = /href="\/products\/([a-z0-9-]+)"/.exec(await (await fetch(`${BASE}/shop`)).text())?.[1];
