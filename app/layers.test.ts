@@ -7,13 +7,10 @@
  * Test files are left out (they may import test factories and anything they test). Files outside the five layers
  * (root.tsx, entry.server.tsx, context.ts, server/) are checked for tests/ only. A failure names each file and import.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseSync, Visitor } from "vite";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { importsOf, root, sourceFiles, target } from "../tests/setup/source-imports";
 
 /** Lower number = lower floor: a file may import its own floor or a lower one. */
 const LAYERS = [
@@ -23,52 +20,6 @@ const LAYERS = [
   { name: "db", dir: "app/db/", floor: 2 },
   { name: "utils", dir: "app/utils/", floor: 1 },
 ] as const;
-
-const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-const TEST = /\.(test|spec)\.[cm]?[jt]sx?$/;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && SOURCE.test(e.name) && !TEST.test(e.name))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
-}
-
-/**
- * Every module specifier a file names: static imports and re-exports, import() calls (a template's literal head: what
- * it can reach), import("…") types, require() and `import x = require()`. Read with the parser Vite builds with (oxc),
- * so a type-only import counts as much as any: it ties the files the same way.
- */
-function importsOf(fileName: string, text: string): string[] {
-  const { program, errors } = parseSync(fileName, text);
-  if (errors.length) throw new Error(`${fileName}: ${errors[0]!.message}`);
-  const found: string[] = [];
-  // the parser's nodes, as far as a module name needs them
-  type Named = { type: string; value?: unknown; quasis?: Array<{ value: { raw: string } }> } | null | undefined;
-  const literal = (node: Named) => {
-    if (node?.type === "Literal" && typeof node.value === "string") found.push(node.value);
-    else if (node?.type === "TemplateLiteral" && node.quasis?.[0]) found.push(node.quasis[0].value.raw);
-  };
-  new Visitor({
-    ImportDeclaration: (node) => literal(node.source),
-    ExportNamedDeclaration: (node) => literal(node.source),
-    ExportAllDeclaration: (node) => literal(node.source),
-    ImportExpression: (node) => literal(node.source),
-    TSImportType: (node) => literal(node.source),
-    TSExternalModuleReference: (node) => literal(node.expression),
-    CallExpression: (node) => {
-      if (node.callee.type === "Identifier" && node.callee.name === "require") literal(node.arguments[0]);
-    },
-  }).visit(program);
-  return found;
-}
-
-/** The repository path an import reaches ("~/x" is app/x), or null for a package or a Node built-in. */
-function target(fromFile: string, specifier: string): string | null {
-  const bare = specifier.split("?")[0]!;
-  if (bare.startsWith("~/")) return join("app", bare.slice(2));
-  if (bare.startsWith("./") || bare.startsWith("../") || bare === "." || bare === "..") return relative(root, resolve(root, dirname(fromFile), bare));
-  return null;
-}
 
 const layerOf = (path: string) => LAYERS.find((l) => path.startsWith(l.dir) || `${path}/` === l.dir);
 

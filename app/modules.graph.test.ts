@@ -5,40 +5,12 @@
  * that imports each other. What crosses areas is a flow in app/modules/flows/, at the top. A failure names each loop
  * with the imports that make it, file by file.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseSync, Visitor } from "vite";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+import { importsOf, root, sourceFiles, target } from "../tests/setup/source-imports";
 const MODULES = "app/modules/";
-const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-const TEST = /\.(test|spec)\.[cm]?[jt]sx?$/;
 
-/** Every module specifier a file names (as app/layers.test.ts reads them, with Vite's parser). */
-function importsOf(fileName: string, text: string): string[] {
-  const { program, errors } = parseSync(fileName, text);
-  if (errors.length) throw new Error(`${fileName}: ${errors[0]!.message}`);
-  const found: string[] = [];
-  type Named = { type: string; value?: unknown; quasis?: Array<{ value: { raw: string } }> } | null | undefined;
-  const literal = (node: Named) => {
-    if (node?.type === "Literal" && typeof node.value === "string") found.push(node.value);
-    else if (node?.type === "TemplateLiteral" && node.quasis?.[0]) found.push(node.quasis[0].value.raw);
-  };
-  new Visitor({
-    ImportDeclaration: (node) => literal(node.source),
-    ExportNamedDeclaration: (node) => literal(node.source),
-    ExportAllDeclaration: (node) => literal(node.source),
-    ImportExpression: (node) => literal(node.source),
-    TSImportType: (node) => literal(node.source),
-    TSExternalModuleReference: (node) => literal(node.expression),
-    CallExpression: (node) => {
-      if (node.callee.type === "Identifier" && node.callee.name === "require") literal(node.arguments[0]);
-    },
-  }).visit(program);
-  return found;
-}
 
 /** The area (folder of app/modules/) a path is in, or null outside app/modules/ (a package, db, utils…). */
 function areaOf(path: string): string | null {
@@ -47,13 +19,6 @@ function areaOf(path: string): string | null {
   return area || null;
 }
 
-/** The repository path an import reaches ("~/x" is app/x), or null for a package or a Node built-in. */
-function target(fromFile: string, specifier: string): string | null {
-  const bare = specifier.split("?")[0]!;
-  if (bare.startsWith("~/")) return join("app", bare.slice(2));
-  if (bare.startsWith("./") || bare.startsWith("../") || bare === "." || bare === "..") return relative(root, resolve(root, dirname(fromFile), bare));
-  return null;
-}
 
 /** area → area it imports → the imports that make the edge ("file → specifier"). */
 type Graph = Map<string, Map<string, string[]>>;
@@ -122,9 +87,7 @@ function describeLoops(graph: Graph): string[] {
 }
 
 function moduleFiles(): Array<{ file: string; specifiers: string[] }> {
-  return readdirSync(join(root, MODULES), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && SOURCE.test(e.name) && !TEST.test(e.name))
-    .map((e) => relative(root, join(e.parentPath, e.name)))
+  return sourceFiles(MODULES)
     .map((file) => ({ file, specifiers: importsOf(file, readFileSync(join(root, file), "utf8")) }));
 }
 
