@@ -30,7 +30,10 @@ export interface SessionUser {
   sessionId: string;
   /** when they last proved it was them, in ms: the sign-in, or the password or passkey asked again */
   confirmedAt: number;
-  /** has an authenticator app or a passkey (the owner may require one of staff) */
+  /**
+   * has an authenticator app or a passkey (the owner may require one of staff). Only staff's passkeys are looked up:
+   * a customer's is their app alone, so a shopper's session look-up costs no passkeys query
+   */
   secondFactor: boolean;
 }
 
@@ -83,7 +86,7 @@ async function lookup(request: Request): Promise<SessionUser | null> {
     permissions: role?.permissions ?? [],
     sessionId: result.session.id,
     confirmedAt: Math.max(new Date(result.session.createdAt).getTime(), confirmed ? new Date(confirmed).getTime() : 0),
-    secondFactor: await hasSecondFactor(user as { id: string; twoFactorEnabled?: unknown }),
+    secondFactor: await hasSecondFactor(user as { id: string; twoFactorEnabled?: unknown }, isAdmin),
   };
   if (token) rememberSession(token, sessionUser, new Date(result.session.expiresAt).getTime());
   return sessionUser;
@@ -103,8 +106,9 @@ async function staffRole(id: string): Promise<{ id: string; name: string; permis
 }
 
 /** Has this user a second factor: a confirmed authenticator app (better-auth's flag) or at least one passkey? */
-async function hasSecondFactor(user: { id: string; twoFactorEnabled?: unknown }): Promise<boolean> {
+async function hasSecondFactor(user: { id: string; twoFactorEnabled?: unknown }, staff: boolean): Promise<boolean> {
   if (user.twoFactorEnabled === true || user.twoFactorEnabled === 1) return true;
+  if (!staff) return false;
   const passkey = await getDb().selectFrom("passkeys").select("id").where("user_id", "=", user.id).limit(1).executeTakeFirst();
   return !!passkey;
 }
