@@ -23,8 +23,16 @@ function resetLinkFromOutbox(baseURL: string, email: string): string {
   }
 }
 
+/**
+ * Opens the header's account menu and waits until it is open. A click that lands while the page hydrates can be lost
+ * (a CI run clicked it right after a reload, and the menu never opened): then it is clicked again.
+ */
 async function openAccountMenu(page: Page) {
-  await page.getByRole("banner").locator("summary", { hasText: "Account" }).click();
+  const summary = page.getByRole("banner").locator("summary", { hasText: "Account" });
+  await expect(async () => {
+    if (!(await summary.evaluate((element) => (element.parentElement as HTMLDetailsElement).open))) await summary.click();
+    await expect(summary.locator("xpath=..")).toHaveAttribute("open", "", { timeout: 1_000 });
+  }).toPass();
 }
 
 test.describe("accounts", () => {

@@ -84,7 +84,12 @@ export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutIn
     // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
     order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method, delivery, giftCardIds });
   } catch (error) {
-    if (checkoutToken && isUniqueViolation(error)) return resume(db, user.id, checkoutToken);
+    // A twin submission with this token placed its order while this one was being refused: the token's order is
+    // taken, and the buyer hears that attempt's outcome. A refusal may come before the order's insert (the twin took
+    // the last of a coupon's uses, or of a stock), so it is not only a unique violation that says so.
+    if (checkoutToken && (isUniqueViolation(error) || (error instanceof DomainError && (await findByToken(db, user.id, checkoutToken))))) {
+      return resume(db, user.id, checkoutToken);
+    }
     throw error;
   }
   // Gift cards cover it all: paid now, no provider (docs/decisions/053). Otherwise the provider is asked for the rest.
