@@ -230,6 +230,8 @@ export async function runScaleBench(options: ScaleBenchOptions) {
         ["products: import", "/admin/products/import"],
         ["users", "/admin/users"],
         ["users: search", `/admin/users?q=${encodeURIComponent(p.email)}`],
+        ["users: search name", `/admin/users?q=${p.surname}`],
+        ["users: search 1 letter", "/admin/users?q=a"],
         ["categories", "/admin/categories"],
         ["coupons", "/admin/coupons"],
         ["gift cards", "/admin/gift-cards"],

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
-import { USER_ADMIN_MESSAGES } from "~/modules/accounts/users-admin.schema";
+import { USER_ADMIN_MESSAGES, USERS_SEARCH_BOUND } from "~/modules/accounts/users-admin.schema";
+import { bulkInsert, bulkInsertChunked } from "~/db/bulk-insert.server";
 import { updateUserByAdmin } from "~/modules/accounts/users-admin.server";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { callAction, callLoader, dataOf, statusOf } from "../../tests/setup/route";
@@ -137,5 +138,33 @@ describe("admin users", () => {
     expect(admins.list.rows.every((u: { isAdmin: boolean }) => u.isAdmin)).toBe(true);
     expect(admins.list.rows.map((u: { email: string }) => u.email)).toContain("owner@shop.test");
     expect((await load("/admin/users?q=nobody-at-all")).list.rows).toEqual([]);
+  });
+
+  it("a search matching a few customers lists every one of them newest first, over as many pages as they fill", async () => {
+    const day = (n: number) => new Date(Date.UTC(2026, 0, 1 + n)).toISOString();
+    const rows = Array.from({ length: 30 }, (_, i) => ({ id: `few-${String(i).padStart(2, "0")}`, email: `lindiwe.few${i}@example.co.za`, created_at: day(i), updated_at: day(i) }));
+    await bulkInsert(db(), "users", rows);
+    const first = await load("/admin/users?q=LINDIWE.FEW");
+    expect(first.list).toMatchObject({ matching: 30, pageCount: 2, more: false });
+    expect(first.list.rows.map((u: { email: string }) => u.email)).toEqual(rows.slice(-25).reverse().map((r) => r.email));
+    const second = await load("/admin/users?q=lindiwe.few&page=2");
+    expect(second.list.rows.map((u: { email: string }) => u.email)).toEqual(rows.slice(0, 5).reverse().map((r) => r.email));
+  });
+
+  it(`a search matching more than ${USERS_SEARCH_BOUND} customers lists the newest ${USERS_SEARCH_BOUND}, says so, and a narrower one finds the rest`, async () => {
+    const day = (n: number) => new Date(Date.UTC(2025, 0, 1, 0, n)).toISOString();
+    const rows = Array.from({ length: USERS_SEARCH_BOUND + 10 }, (_, i) => ({ id: `many-${String(i).padStart(5, "0")}`, email: `sipho.many${String(i).padStart(5, "0")}@example.co.za`, created_at: day(i), updated_at: day(i) }));
+    await bulkInsertChunked(db(), "users", rows, 500);
+    const view = await load("/admin/users?q=sipho.many");
+    expect(view.list).toMatchObject({ matching: USERS_SEARCH_BOUND, pageCount: USERS_SEARCH_BOUND / 25, more: true });
+    expect(view.list.rows[0].email).toBe(rows.at(-1)!.email);
+    const last = await load(`/admin/users?q=sipho.many&page=${USERS_SEARCH_BOUND / 25}`);
+    expect(last.list.rows.at(-1).email).toBe(rows[10]!.email);
+    // the oldest ten are past the bound: a narrower search lists them
+    const narrower = await load("/admin/users?q=sipho.many0000");
+    expect(narrower.list).toMatchObject({ matching: 10, more: false });
+    expect(narrower.list.rows.map((u: { email: string }) => u.email)).toEqual(rows.slice(0, 10).reverse().map((r) => r.email));
+    // the role filter applies to the bounded search too
+    expect((await load("/admin/users?q=sipho.many&role=admin")).list).toMatchObject({ matching: 0, rows: [], more: false });
   });
 });

@@ -12,7 +12,7 @@ import { requirePermission } from "~/modules/accounts/session.server";
 import { assertMayChangeStaff, consentHistory } from "~/modules/accounts/users-admin-page.server";
 import { deleteUserByAdmin } from "~/modules/flows/account-deleted.server";
 import { listAdminUsers, updateUserByAdmin, userFigures } from "~/modules/accounts/users-admin.server";
-import { USER_ADMIN_MESSAGES, USER_ROLES, userAdminIntent } from "~/modules/accounts/users-admin.schema";
+import { USER_ADMIN_MESSAGES, USER_ROLES, USERS_SEARCH_BOUND, userAdminIntent } from "~/modules/accounts/users-admin.schema";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { RECENT_SIGNUP_DAYS } from "~/modules/admin/dashboard.logic";
 import { listHref, parseListQuery } from "~/modules/admin/list-query";
@@ -151,6 +151,11 @@ export default function Users({ loaderData: d }: Route.ComponentProps) {
           { name: "role", label: "Role", kind: "select", allLabel: "All roles", options: [{ value: "admin", label: "Admin" }, { value: "regular", label: "Regular" }] },
         ]}
       />
+      {list.more ? (
+        <p className="mb-4 text-sm text-ink-soft" role="status">
+          {USER_ADMIN_MESSAGES.manyMatches(USERS_SEARCH_BOUND)}
+        </p>
+      ) : null}
       <DataTable<Row>
         rows={list.rows}
         columns={columns}

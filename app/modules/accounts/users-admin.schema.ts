@@ -1,6 +1,13 @@
 import { z } from "zod";
+import { formatCountUnbroken } from "~/utils/counts";
 
 /** The users page (SPEC §2, §4 user role edit, §8), browser-safe. */
+/**
+ * A search lists every matching customer up to this many; beyond, the newest this many (the page says so and asks for
+ * more of the address). Finding them stops there: a search for "gmail" among 280 000 customers never reads them all.
+ */
+export const USERS_SEARCH_BOUND = 1000;
+
 export const USER_ADMIN_MESSAGES = {
   updated: "User updated",
   deleted: "User deleted: their personal data is erased; paid orders and invoices are kept for the tax record.",
@@ -8,6 +15,7 @@ export const USER_ADMIN_MESSAGES = {
   failedDelete: "Failed to delete user",
   failedFetch: "Failed to fetch users",
   none: "No users found matching your criteria.",
+  manyMatches: (bound: number) => `More than ${formatCountUnbroken(bound)} customers match: the newest ${formatCountUnbroken(bound)} are listed. Type more of the address to narrow it.`,
   selfDemote: "You can't remove your own admin access: ask another admin",
   selfDelete: "You can't delete your own account here: use Profile → Delete my account",
   lastAdmin: "The shop needs at least one owner: make someone else an owner first",

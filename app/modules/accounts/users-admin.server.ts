@@ -2,13 +2,15 @@ import { forgetUserSessions } from "./session-cache.server";
 import { countOwners, isOwnerRow, setStaffRole, staffCondition, staffPermissionsOf, withAdminRoleLock } from "./staff-membership.server";
 import { can, OWNER_ROLE_ID } from "./permissions";
 import { PERMISSION_DENIED_MESSAGE } from "./session.server";
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database } from "~/db/schema";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
-import { containsInsensitive, type DB, type Queryable } from "~/db/db.server";
+import type { DB, Queryable } from "~/db/db.server";
+import { customersWithEmailContaining, emailContains } from "./email-search.server";
 import { paginate, type Page } from "~/db/paginate.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
-import { USER_ADMIN_MESSAGES } from "./users-admin.schema";
+import { USER_ADMIN_MESSAGES, USERS_SEARCH_BOUND } from "./users-admin.schema";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { ADMIN_MARKETING_OFF_WORDING } from "~/modules/consent/consent.logic";
 import { setMarketingConsent } from "~/modules/consent/consent.server";
@@ -39,17 +41,44 @@ function listed(): string[] {
 
 const adminCondition = staffCondition;
 
-export async function listAdminUsers(db: Queryable, input: { q: string; role: string; page: number }): Promise<Page<AdminUser>> {
+export interface AdminUsersPage extends Page<AdminUser> {
+  /** more customers match the search than USERS_SEARCH_BOUND: the pages hold the newest of them */
+  more: boolean;
+}
+
+/**
+ * One page of Admin → Users, newest first. A search is answered in one of two ways, by how many customers it matches
+ * (at 280 000 customers the sign-up index walked for a rare address read every row: 290 ms, 1.2 s under load):
+ * - up to USERS_SEARCH_BOUND: their ids from one pass (accounts/email-search), then those rows alone, sorted;
+ * - more: the pass stopped at the bound; the sign-up index is walked newest first, each row's e-mail tested, which
+ *   finds a page of dense matches at once, and the pages end at the bound.
+ */
+export async function listAdminUsers(db: Queryable, input: { q: string; role: string; page: number }): Promise<AdminUsersPage> {
+  const role = (eb: ExpressionBuilder<Database, "users">) => (input.role === "admin" ? adminCondition(eb) : eb.not(adminCondition(eb)));
+  const byRole = input.role === "admin" || input.role === "regular" ? role : undefined;
   let query = db
     .selectFrom("users")
     .select(["users.id", "users.email", "users.is_admin", "users.email_notifications", "users.email_marketing", "users.created_at"])
     .select((eb) => eb.selectFrom("orders").select((o) => o.fn.countAll<number>().as("n")).whereRef("orders.user_id", "=", "users.id").as("order_count"));
-  if (input.q) query = query.where(containsInsensitive("users.email", input.q));
-  if (input.role === "admin") query = query.where((eb) => adminCondition(eb));
-  else if (input.role === "regular") query = query.where((eb) => eb.not(adminCondition(eb)));
-  const page = await paginate(query.orderBy("users.created_at", "desc").orderBy("users.id", "desc"), { page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE });
+  if (byRole) query = query.where(byRole);
+  const newestFirst = <Q extends typeof query>(q: Q) => q.orderBy("users.created_at", "desc").orderBy("users.id", "desc");
+  let page: Page<UserRow>;
+  let more = false;
+  if (!input.q && !byRole) {
+    // everyone: the count the page's figures keep until a user changes (PostgreSQL counted 280 000 rows: 30–110 ms)
+    page = await boundedPage(newestFirst(query), (await userFigures(db)).total, input.page);
+  } else if (!input.q) {
+    page = await paginate(newestFirst(query), { page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE });
+  } else {
+    const found = await customersWithEmailContaining(db, input.q, { limit: USERS_SEARCH_BOUND, where: byRole });
+    more = found.more;
+    if (found.ids.length === 0) page = await boundedPage(query, 0, 1);
+    else if (!more) page = await boundedPage(newestFirst(query.where("users.id", "in", found.ids)), found.ids.length, input.page);
+    else page = await boundedPage(newestFirst(query.where(emailContains(db, input.q))), USERS_SEARCH_BOUND, input.page);
+  }
   return {
     ...page,
+    more,
     rows: page.rows.map((u) => {
       const isListed = listed().includes(u.email.toLowerCase());
       return {
@@ -64,6 +93,18 @@ export async function listAdminUsers(db: Queryable, input: { q: string; role: st
       };
     }),
   };
+}
+
+type UserRow = { id: string; email: string; is_admin: boolean; email_notifications: boolean; email_marketing: boolean; created_at: string; order_count: number | string | bigint | null };
+
+/** One page of `matching` rows already counted (the newest `matching` of them, when the search was bounded). */
+async function boundedPage(query: { limit(n: number): { offset(n: number): { execute(): Promise<UserRow[]> } } }, matching: number, wanted: number): Promise<Page<UserRow>> {
+  const pageSize = ADMIN_USERS_PAGE_SIZE;
+  const pageCount = Math.max(1, Math.ceil(matching / pageSize));
+  const page = Math.min(Math.max(1, Math.floor(wanted) || 1), pageCount);
+  const offset = (page - 1) * pageSize;
+  const rows = matching === 0 ? [] : await query.limit(Math.min(pageSize, matching - offset)).offset(offset).execute();
+  return { rows, matching, page, pageCount, pageSize };
 }
 
 /** The users page's figures (the same as the dashboard's): everyone, the admins, the rest, and the last days' signups. */
