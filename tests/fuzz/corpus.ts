@@ -1,6 +1,6 @@
 /**
  * A fixed corpus of hostile values: every one is sent to every action field and every query parameter by
- * hostile-input.int.test.ts. Fixed (not random) so a failure names the value and reproduces on every run.
+ * tests/fuzz/hostile-input.ts. Fixed (not random) so a failure names the value and reproduces on every run.
  */
 export const HOSTILE_VALUES: readonly string[] = [
   // sizes

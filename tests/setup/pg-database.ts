@@ -15,7 +15,13 @@ export interface ThrowawayDatabase {
 /** A fresh database; empty, or a copy of `template` (a database marked as a template, see migratedTemplate). */
 export async function createThrowawayDatabase(base: string, prefix: string, template?: string): Promise<ThrowawayDatabase> {
   const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  await withClient(base, (c) => c.query(template ? `create database ${name} template ${template}` : `create database ${name}`));
+  await withClient(base, async (c) => {
+    if (!template) return c.query(`create database ${name}`);
+    // A file copy (PostgreSQL 15+): 89 ms a database instead of 146 ms for the default, which writes every block of
+    // the template into the WAL (~130 test files' databases per run).
+    const fileCopy = Number((await c.query("select current_setting('server_version_num') as v")).rows[0].v) >= 150000 ? " strategy file_copy" : "";
+    return c.query(`create database ${name} template ${template}${fileCopy}`);
+  });
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {

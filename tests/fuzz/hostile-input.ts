@@ -1,6 +1,7 @@
 /**
  * Hostile input, on every action field and every query parameter (and route parameter), on SQLite and on
- * PostgreSQL: each value of tests/fuzz/corpus.ts replaces one field of a valid request at a time, and each action
+ * PostgreSQL (run by hostile-actions.int.test.ts and hostile-loaders.int.test.ts: two files, so the halves share the
+ * cores instead of one file of 47 s on PostgreSQL ending the run alone): each value of tests/fuzz/corpus.ts replaces one field of a valid request at a time, and each action
  * also gets bodies that are not forms. Whatever comes in:
  * - the answer is never a 5xx (a thrown error counts as one);
  * - where the answer is a refusal (4xx), the catalogue, orders, coupons and users are exactly as before.
@@ -195,36 +196,6 @@ const stateNow = readWhileUnwritten(guardedState);
 const fixture = {} as Fixture;
 const figures = { calls: 0, fiveXX: 0, refusals: 0 };
 
-beforeAll(async () => {
-  const db = getDb();
-  const customer = await createUser(db);
-  const admin = await createUser(db, { isAdmin: true });
-  const category = await insertCategory(db);
-  const product = await insertProduct(db, { category_id: category.id });
-  await insertCoupon(db, { code: "FUZZ10" });
-  const order = await insertAwaitingOrder(db, { userId: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
-  const review = await insertReview(db, product.id, { comment: "Lovely" });
-  const zone = await insertZone(db, { rules: [{ minTotalCents: 0, maxTotalCents: 99999, rateCents: 6000 }] });
-  await installGuards(db);
-  Object.assign(fixture, {
-    customerId: customer.id,
-    adminId: admin.id,
-    customerEmail: customer.email,
-    productId: product.id,
-    productSlug: product.slug,
-    categoryId: category.id,
-    categorySlug: category.slug,
-    orderId: order.id,
-    checkoutId: order.checkoutId,
-    reviewId: review.id,
-    zoneId: zone.id,
-  });
-});
-
-afterAll(() => {
-  console.log(`hostile input (${process.env.TEST_DB}): ${HOSTILE_VALUES.length} values + a repeated field; ${figures.calls} calls, ${figures.refusals} refusals, ${figures.fiveXX} answers of 5xx`);
-});
-
 /**
  * Sessions are read once and reused while they hold: a session while its row exists (sign-out deletes it). The
  * guarded state is reused while the write mark stands still (stateNow).
@@ -256,9 +227,6 @@ type StateCheck = "refusals" | "every" | "none";
  * refusals. Forgotten as a call starts, and before each test (a test may write between its probes).
  */
 let stateAfterLastProbe: Record<string, string> | undefined;
-beforeEach(() => {
-  stateAfterLastProbe = undefined;
-});
 
 /** One call: never 5xx; and the guarded tables as `check` says. Returns the status. */
 async function probe(label: string, as: Actor, call: (headers: Record<string, string>) => Promise<unknown>, check: StateCheck = "refusals"): Promise<number> {
@@ -292,71 +260,117 @@ function variants(base: Record<string, string>, key: string): Array<{ label: str
   ];
 }
 
-describe.each(ACTIONS)("action $path ($as)", (entry) => {
-  it("every hostile value in every field: no 5xx, refusals change nothing", { timeout: 240_000 }, async () => {
-    const { action } = await entry.route();
-    const base = entry.form(fixture);
-    const params = entry.params?.(fixture) ?? {};
-    for (const key of [...Object.keys(base), "unexpected"]) {
-      for (const { label, form } of variants(base, key)) {
-        await probe(`${entry.path} ${label}`, entry.as, (headers) => callAction(action!, entry.path, form, { headers, params }));
-      }
-    }
-    for (const key of Object.keys(params)) {
-      for (const value of HOSTILE_VALUES) {
-        await probe(`${entry.path} :${key}=${JSON.stringify(value.slice(0, 40))}`, entry.as, (headers) => callAction(action!, entry.path, base, { headers, params: { ...params, [key]: value } }));
-      }
-    }
-  });
 
-  it.each(NON_FORM_BODIES)("a body that is not a form ($label) gets 400 or 415", async ({ label, contentType, body }) => {
-    const { action } = await entry.route();
-    const params = entry.params?.(fixture) ?? {};
-    const status = await probe(`${entry.path} ${label}`, entry.as, (headers) => callActionRaw(action!, entry.path, body, contentType, { headers, params }));
-    // The webhook authenticates its raw body by signature (any body without one is 400/401); everything else reads a form.
-    if (entry.path.startsWith("/webhooks/")) expect([400, 401]).toContain(status);
-    // The coupon endpoint also takes JSON: a JSON body is read, the others refused.
-    else if (entry.path === "/api/coupons/validate" && contentType === "application/json") expect(status).toBeLessThan(500);
-    else expect([400, 415]).toContain(status);
-  });
-});
 
-describe.each(LOADERS)("loader $path ($as)", (entry) => {
-  // A loader only reads: the guarded tables are compared once around all of its ~300 calls (reading them around each
-  // call was half the run's time); FUZZ_CHECK_EACH=1 compares around each call, to name the value that changed them.
-  it("every hostile value in every query and route parameter: no 5xx, nothing changes", { timeout: 240_000 }, async () => {
-    const { loader } = await entry.route();
+/** The shop the probes run against, made once per test file, and the figures printed after it. */
+function useFixture(what: string) {
+  beforeAll(async () => {
     const db = getDb();
-    const check: StateCheck = process.env.FUZZ_CHECK_EACH === "1" ? "every" : "none";
-    const before = await stateNow(db);
-    const base = entry.query(fixture);
-    const params = entry.params?.(fixture) ?? {};
-    const pathFor = (query: Record<string, string | string[]>) => {
-      const search = new URLSearchParams();
-      for (const [k, v] of Object.entries(query)) for (const one of Array.isArray(v) ? v : [v]) search.append(k, one);
-      return `${entry.path}?${search}`;
-    };
-    for (const key of [...Object.keys(base), "unexpected"]) {
-      for (const { label, form } of variants(base, key)) {
-        await probe(`${entry.path} ${label}`, entry.as, (headers) => callLoader(loader!, pathFor(form), { headers, params }), check);
-      }
-    }
-    for (const key of Object.keys(params)) {
-      for (const value of HOSTILE_VALUES) {
-        await probe(`${entry.path} :${key}=${JSON.stringify(value.slice(0, 40))}`, entry.as, (headers) => callLoader(loader!, pathFor(base), { headers, params: { ...params, [key]: value } }), check);
-      }
-    }
-    const after = await stateNow(db);
-    expect(after, `${entry.path}: hostile queries changed the data (FUZZ_CHECK_EACH=1 names the value)`).toEqual(before);
+    const customer = await createUser(db);
+    const admin = await createUser(db, { isAdmin: true });
+    const category = await insertCategory(db);
+    const product = await insertProduct(db, { category_id: category.id });
+    await insertCoupon(db, { code: "FUZZ10" });
+    const order = await insertAwaitingOrder(db, { userId: customer.id, lines: [{ productId: product.id, quantity: 1 }] });
+    const review = await insertReview(db, product.id, { comment: "Lovely" });
+    const zone = await insertZone(db, { rules: [{ minTotalCents: 0, maxTotalCents: 99999, rateCents: 6000 }] });
+    await installGuards(db);
+    Object.assign(fixture, {
+      customerId: customer.id,
+      adminId: admin.id,
+      customerEmail: customer.email,
+      productId: product.id,
+      productSlug: product.slug,
+      categoryId: category.id,
+      categorySlug: category.slug,
+      orderId: order.id,
+      checkoutId: order.checkoutId,
+      reviewId: review.id,
+      zoneId: zone.id,
+    });
   });
 
-  // Loaders that read a query refuse a NUL in it themselves (for the others the HTTP server does: server/input-guards.ts).
-  if (Object.keys(entry.query({} as Fixture)).length > 0) {
-    it("a NUL byte in the query is refused with 400", async () => {
-      const { loader } = await entry.route();
+  afterAll(() => {
+    console.log(`hostile input, ${what} (${process.env.TEST_DB}): ${HOSTILE_VALUES.length} values + a repeated field; ${figures.calls} calls, ${figures.refusals} refusals, ${figures.fiveXX} answers of 5xx`);
+  });
+  beforeEach(() => {
+    stateAfterLastProbe = undefined;
+  });
+}
+
+/** Every action (hostile-actions.int.test.ts). */
+export function fuzzActions() {
+  useFixture("actions");
+  describe.each(ACTIONS)("action $path ($as)", (entry) => {
+    it("every hostile value in every field: no 5xx, refusals change nothing", { timeout: 240_000 }, async () => {
+      const { action } = await entry.route();
+      const base = entry.form(fixture);
       const params = entry.params?.(fixture) ?? {};
-      const status = await probe(`${entry.path} ?x=%00`, entry.as, (headers) => callLoader(loader!, `${entry.path}?x=%00`, { headers, params }));
-      expect(status).toBe(400);
+      for (const key of [...Object.keys(base), "unexpected"]) {
+        for (const { label, form } of variants(base, key)) {
+          await probe(`${entry.path} ${label}`, entry.as, (headers) => callAction(action!, entry.path, form, { headers, params }));
+        }
+      }
+      for (const key of Object.keys(params)) {
+        for (const value of HOSTILE_VALUES) {
+          await probe(`${entry.path} :${key}=${JSON.stringify(value.slice(0, 40))}`, entry.as, (headers) => callAction(action!, entry.path, base, { headers, params: { ...params, [key]: value } }));
+        }
+      }
     });
-  }
-});
+
+    it.each(NON_FORM_BODIES)("a body that is not a form ($label) gets 400 or 415", async ({ label, contentType, body }) => {
+      const { action } = await entry.route();
+      const params = entry.params?.(fixture) ?? {};
+      const status = await probe(`${entry.path} ${label}`, entry.as, (headers) => callActionRaw(action!, entry.path, body, contentType, { headers, params }));
+      // The webhook authenticates its raw body by signature (any body without one is 400/401); everything else reads a form.
+      if (entry.path.startsWith("/webhooks/")) expect([400, 401]).toContain(status);
+      // The coupon endpoint also takes JSON: a JSON body is read, the others refused.
+      else if (entry.path === "/api/coupons/validate" && contentType === "application/json") expect(status).toBeLessThan(500);
+      else expect([400, 415]).toContain(status);
+    });
+  });
+}
+
+/** Every loader (hostile-loaders.int.test.ts). */
+export function fuzzLoaders() {
+  useFixture("loaders");
+  describe.each(LOADERS)("loader $path ($as)", (entry) => {
+    // A loader only reads: the guarded tables are compared once around all of its ~300 calls (reading them around each
+    // call was half the run's time); FUZZ_CHECK_EACH=1 compares around each call, to name the value that changed them.
+    it("every hostile value in every query and route parameter: no 5xx, nothing changes", { timeout: 240_000 }, async () => {
+      const { loader } = await entry.route();
+      const db = getDb();
+      const check: StateCheck = process.env.FUZZ_CHECK_EACH === "1" ? "every" : "none";
+      const before = await stateNow(db);
+      const base = entry.query(fixture);
+      const params = entry.params?.(fixture) ?? {};
+      const pathFor = (query: Record<string, string | string[]>) => {
+        const search = new URLSearchParams();
+        for (const [k, v] of Object.entries(query)) for (const one of Array.isArray(v) ? v : [v]) search.append(k, one);
+        return `${entry.path}?${search}`;
+      };
+      for (const key of [...Object.keys(base), "unexpected"]) {
+        for (const { label, form } of variants(base, key)) {
+          await probe(`${entry.path} ${label}`, entry.as, (headers) => callLoader(loader!, pathFor(form), { headers, params }), check);
+        }
+      }
+      for (const key of Object.keys(params)) {
+        for (const value of HOSTILE_VALUES) {
+          await probe(`${entry.path} :${key}=${JSON.stringify(value.slice(0, 40))}`, entry.as, (headers) => callLoader(loader!, pathFor(base), { headers, params: { ...params, [key]: value } }), check);
+        }
+      }
+      const after = await stateNow(db);
+      expect(after, `${entry.path}: hostile queries changed the data (FUZZ_CHECK_EACH=1 names the value)`).toEqual(before);
+    });
+
+    // Loaders that read a query refuse a NUL in it themselves (for the others the HTTP server does: server/input-guards.ts).
+    if (Object.keys(entry.query({} as Fixture)).length > 0) {
+      it("a NUL byte in the query is refused with 400", async () => {
+        const { loader } = await entry.route();
+        const params = entry.params?.(fixture) ?? {};
+        const status = await probe(`${entry.path} ?x=%00`, entry.as, (headers) => callLoader(loader!, `${entry.path}?x=%00`, { headers, params }));
+        expect(status).toBe(400);
+      });
+    }
+  });
+}
