@@ -39,3 +39,17 @@ export async function paginate<DB, TB extends keyof DB, Row, CDB, CTB extends ke
   const rows = matching === 0 ? [] : await query.limit(pageSize).offset((page - 1) * pageSize).execute();
   return { rows, matching, page, pageCount, pageSize };
 }
+
+/**
+ * One page of an ordered select whose number of rows is already known (counted elsewhere, or kept): as paginate,
+ * without counting. A bounded count (a broad search's "1 000+") also ends the list there: the pages hold the first
+ * `matching` rows of the order.
+ */
+export async function pageOfCounted<Row>(query: { limit(n: number): { offset(n: number): { execute(): Promise<Row[]> } } }, options: { matching: number; page: number; pageSize: number }): Promise<Page<Row>> {
+  const { matching, pageSize } = options;
+  const pageCount = Math.max(1, Math.ceil(matching / pageSize));
+  const page = Math.min(Math.max(1, Math.floor(options.page) || 1), pageCount);
+  const offset = (page - 1) * pageSize;
+  const rows = matching === 0 ? [] : await query.limit(Math.min(pageSize, matching - offset)).offset(offset).execute();
+  return { rows, matching, page, pageCount, pageSize };
+}

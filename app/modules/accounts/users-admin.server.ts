@@ -7,7 +7,7 @@ import type { Database } from "~/db/schema";
 import { keptWhileUnchanged } from "~/db/kept-reads.server";
 import type { DB, Queryable } from "~/db/db.server";
 import { customersWithEmailContaining, emailContains } from "./email-search.server";
-import { paginate, type Page } from "~/db/paginate.server";
+import { pageOfCounted, paginate, type Page } from "~/db/paginate.server";
 import { env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { USER_ADMIN_MESSAGES, USERS_SEARCH_BOUND } from "./users-admin.schema";
@@ -66,15 +66,15 @@ export async function listAdminUsers(db: Queryable, input: { q: string; role: st
   let more = false;
   if (!input.q && !byRole) {
     // everyone: the count the page's figures keep until a user changes (PostgreSQL counted 280 000 rows: 30–110 ms)
-    page = await boundedPage(newestFirst(query), (await userFigures(db)).total, input.page);
+    page = await pageOfCounted(newestFirst(query), { matching: (await userFigures(db)).total, page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE });
   } else if (!input.q) {
     page = await paginate(newestFirst(query), { page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE });
   } else {
     const found = await customersWithEmailContaining(db, input.q, { limit: USERS_SEARCH_BOUND, where: byRole });
     more = found.more;
-    if (found.ids.length === 0) page = await boundedPage(query, 0, 1);
-    else if (!more) page = await boundedPage(newestFirst(query.where("users.id", "in", found.ids)), found.ids.length, input.page);
-    else page = await boundedPage(newestFirst(query.where(emailContains(db, input.q))), USERS_SEARCH_BOUND, input.page);
+    if (found.ids.length === 0) page = await pageOfCounted(query, { matching: 0, page: 1, pageSize: ADMIN_USERS_PAGE_SIZE });
+    else if (!more) page = await pageOfCounted(newestFirst(query.where("users.id", "in", found.ids)), { matching: found.ids.length, page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE });
+    else page = await pageOfCounted(newestFirst(query.where(emailContains(db, input.q))), { matching: USERS_SEARCH_BOUND, page: input.page, pageSize: ADMIN_USERS_PAGE_SIZE });
   }
   return {
     ...page,
@@ -96,16 +96,6 @@ export async function listAdminUsers(db: Queryable, input: { q: string; role: st
 }
 
 type UserRow = { id: string; email: string; is_admin: boolean; email_notifications: boolean; email_marketing: boolean; created_at: string; order_count: number | string | bigint | null };
-
-/** One page of `matching` rows already counted (the newest `matching` of them, when the search was bounded). */
-async function boundedPage(query: { limit(n: number): { offset(n: number): { execute(): Promise<UserRow[]> } } }, matching: number, wanted: number): Promise<Page<UserRow>> {
-  const pageSize = ADMIN_USERS_PAGE_SIZE;
-  const pageCount = Math.max(1, Math.ceil(matching / pageSize));
-  const page = Math.min(Math.max(1, Math.floor(wanted) || 1), pageCount);
-  const offset = (page - 1) * pageSize;
-  const rows = matching === 0 ? [] : await query.limit(Math.min(pageSize, matching - offset)).offset(offset).execute();
-  return { rows, matching, page, pageCount, pageSize };
-}
 
 /** The users page's figures (the same as the dashboard's): everyone, the admins, the rest, and the last days' signups. */
 export interface UserFigures {

@@ -9,7 +9,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kyse
 import type { Queryable, Trx } from "~/db/db.server";
 import { isPostgres } from "~/db/db.server";
 import { customersWithEmailContaining } from "~/modules/accounts/email-search.server";
-import { paginate, type Page } from "~/db/paginate.server";
+import { pageOfCounted, paginate, type Page } from "~/db/paginate.server";
 import type { Database, OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -168,7 +168,7 @@ const MAX_LISTED_CUSTOMERS = 500;
 export async function listAdminOrders(
   db: Queryable,
   input: { status: OrderStatus; q: string; page: number },
-  known?: { matching: number; search: OrderSearch | null; bounded?: boolean; tabSize?: number },
+  known?: { matching: number; search: OrderSearch | null; tabSize?: number },
 ): Promise<Page<AdminOrder>> {
   // The page's ids first, from the (status, created_at, id) index alone however deep the page (migration 0006);
   // then only those orders' rows, customers and lines. The tab's size is the one its tab shows (the day sums without
@@ -181,7 +181,7 @@ export async function listAdminOrders(
   const walk = search !== null && known?.tabSize !== undefined && matching > 0 && (reach * known.tabSize) / matching < matching / 4;
   const base = db.selectFrom("orders").where("orders.status", "=", input.status);
   const ordered = (search ? base.where(walk ? search.walking : search.where) : base).select("orders.id").orderBy("orders.created_at", "desc").orderBy("orders.id", "desc");
-  const page = await pageOf(ordered, matching, input.page, known?.bounded ?? false);
+  const page = await pageOfCounted(ordered, { matching, page: input.page, pageSize: ADMIN_ORDERS_PAGE_SIZE });
   const ids = page.rows.map((o) => o.id);
   if (ids.length === 0) return { ...page, rows: [] };
   const [orders, lines] = await Promise.all([
@@ -234,19 +234,6 @@ export async function listAdminOrders(
         })),
     })),
   };
-}
-
-/**
- * One page of an ordered select whose size is known: as paginate, without counting. A bounded size (a broad
- * search's "1 000+") also ends the list there: its pages hold the newest `matching` rows.
- */
-async function pageOf<Row>(query: { limit(n: number): { offset(n: number): { execute(): Promise<Row[]> } } }, matching: number, wanted: number, bounded: boolean): Promise<Page<Row>> {
-  const pageSize = ADMIN_ORDERS_PAGE_SIZE;
-  const pageCount = Math.max(1, Math.ceil(matching / pageSize));
-  const page = Math.min(Math.max(1, Math.floor(wanted) || 1), pageCount);
-  const offset = (page - 1) * pageSize;
-  const rows = matching === 0 ? [] : await query.limit(bounded ? Math.min(pageSize, matching - offset) : pageSize).offset(offset).execute();
-  return { rows, matching, page, pageCount, pageSize };
 }
 
 const noCounts = () => Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
@@ -365,7 +352,7 @@ export async function adminOrdersView(db: Queryable, input: { status: OrderStatu
   ]);
   const counts = searchedTabs ? searchedTabs.counts : figures.counts;
   const over = searchedTabs?.over ?? [];
-  const list = await listAdminOrders(db, input, { matching: counts[input.status], search: searchedTabs?.search ?? null, bounded: over.includes(input.status), tabSize: figures.counts[input.status] });
+  const list = await listAdminOrders(db, input, { matching: counts[input.status], search: searchedTabs?.search ?? null, tabSize: figures.counts[input.status] });
   return { list, counts, over, metrics: figures.metrics };
 }
 
