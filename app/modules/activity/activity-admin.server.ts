@@ -170,10 +170,12 @@ export async function activityKinds(db: Queryable): Promise<string[]> {
 
 /** The people to filter by: the staff (and anyone who was staff: their e-mail stays in the entries). */
 export async function activityPeople(db: Queryable): Promise<Array<{ id: string; email: string }>> {
+  // The few staff found by their two indexes (a role id is text: `>= ''` is "has one", as a range the index answers).
+  // Asked as one `or` and sorted by e-mail, SQLite walked the e-mail index through all 280 000 customers: 282 ms.
   return db
     .selectFrom("users")
     .select(["id", "email"])
-    .where((eb) => eb.or([eb("is_admin", "=", true), eb("staff_role_id", "is not", null)]))
+    .where("id", "in", (eb) => eb.selectFrom("users").select("id").where("is_admin", "=", true).unionAll(eb.selectFrom("users").select("id").where("staff_role_id", ">=", "")))
     .orderBy("email")
     .limit(500)
     .execute();

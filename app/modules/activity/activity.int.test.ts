@@ -11,6 +11,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, isPostgres, openDatabase, type DB } from "~/db/db.server";
 import { inTransaction } from "~/db/in-transaction.server";
+import { activityPeople } from "~/modules/activity/activity-admin.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { adminAction } from "~/modules/admin/admin-action.server";
 import { createBackup } from "~/modules/backups/backup.server";
@@ -294,5 +295,20 @@ describe("backups carry the log", () => {
     } finally {
       await restored.close();
     }
+  });
+});
+
+describe("the people filter", () => {
+  it("lists the staff (owners, and anyone with a role) by e-mail, and no customer", async () => {
+    const db = getDb();
+    const owner = await createUser(db, { isAdmin: true, email: "aa-owner@people.test" });
+    const packer = await createUser(db, { isAdmin: true, role: "packer", email: "bb-packer@people.test" });
+    const customer = await createUser(db, { email: "cc-customer@people.test" });
+    const people = (await activityPeople(db)).filter((p) => p.email.endsWith("@people.test"));
+    expect(people).toEqual([
+      { id: owner.id, email: "aa-owner@people.test" },
+      { id: packer.id, email: "bb-packer@people.test" },
+    ]);
+    expect(people.map((p) => p.id)).not.toContain(customer.id);
   });
 });
