@@ -2,8 +2,8 @@
  * Work the app server does on a schedule, in-process: the expiry of unpaid orders (docs/decisions/014), the review
  * request e-mails some days after delivery, tracking shipments and refreshing the couriers' lockers and points
  * (docs/decisions/031), the nightly backup (docs/decisions/033), sending announcements (docs/decisions/039), unpaid-order
- * and cart reminders (docs/decisions/056), WhatsApp order updates (docs/decisions/055), and the daily retention job that
- * erases personal information past its time (docs/decisions/040).
+ * and cart reminders (docs/decisions/056), WhatsApp order updates (docs/decisions/055), e-mail the mail server refused
+ * (migration 0055), and the daily retention job that erases personal information past its time (docs/decisions/040).
  *
  * Each job runs soon after start and then every interval, measured from the end of the previous run, so a run never
  * overlaps itself; its timer is unref'd (it never keeps the process alive); a failure is logged and the next run
@@ -26,6 +26,7 @@ import { pollTracking } from "~/modules/flows/shipment-tracked.server";
 import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.server";
 import { BackupRunning, backupDirectory, mediaSource, runNightlyBackup } from "~/modules/backups/backup-files.server";
 import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
+import { retryDueMail } from "~/modules/mail/mail-retries.server";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
 import { sendDueReminders } from "~/modules/reminders/reminders.server";
@@ -193,6 +194,9 @@ export const RETENTION_FIRST_AFTER_MS = 5 * 60_000;
 export const RETENTION_LEASE_MS = 3 * RETENTION_CHECK_EVERY_MS;
 type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BODY_DAYS" | "RETENTION_UNPAID_ORDER_MONTHS" | "RETENTION_INVOICE_YEARS" | "RETENTION_SAVED_CART_DAYS">;
 
+/** Refused e-mail is looked for every minute (its tries are a minute apart at the soonest). */
+export const MAIL_RETRIES_EVERY_MS = 60_000;
+
 /** Back-in-stock and wishlist e-mails are looked for every minute (one indexed read each when nobody waits). */
 export const SHOPPER_ALERTS_EVERY_MS = 60_000;
 
@@ -200,7 +204,7 @@ export const SHOPPER_ALERTS_EVERY_MS = 60_000;
 export function startJobs(
   config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
     Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE" | "CART_REMINDER_AFTER_MINUTES" | "ORDER_REMINDER_AFTER_MINUTES" | "GIFT_CARD_EXPIRY_MONTHS">> &
-    Partial<Pick<Env, "WHATSAPP_UPDATES" | "WHATSAPP_ACCESS_TOKEN" | "ALLOW_TEST_WHATSAPP" | "PUBLIC_BASE_URL">> &
+    Partial<Pick<Env, "WHATSAPP_UPDATES" | "WHATSAPP_ACCESS_TOKEN" | "ALLOW_TEST_WHATSAPP" | "PUBLIC_BASE_URL" | "SMTP_URL">> &
     Partial<BackupConfig> &
     Partial<RetentionConfig>,
   db: () => DB,
@@ -313,6 +317,23 @@ export function startJobs(
         }),
       );
     }
+  }
+  // E-mail the mail server refused, tried again when due (migration 0055): looked for every minute, one indexed read
+  // when nothing waits. Without a mail server there is nothing to try.
+  if (config.SMTP_URL) {
+    jobs.push(
+      scheduleRepeating({
+        name: "retry-mail",
+        everyMs: fast ?? MAIL_RETRIES_EVERY_MS,
+        firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+        lease: databaseLease(db, "retry-mail", holder, 3 * MAIL_RETRIES_EVERY_MS),
+        logger,
+        run: async () => {
+          const { sent, failed, gaveUp } = await retryDueMail(db());
+          if (sent || failed || gaveUp) logger.info({ sent, failed, gaveUp }, "mail: refused e-mail tried again");
+        },
+      }),
+    );
   }
   // Announcements being sent (Admin → Marketing, docs/decisions/039): the next few e-mails every few seconds, at most
   // MARKETING_EMAILS_PER_MINUTE; a restart resumes where the last run stopped (the recipients are rows).

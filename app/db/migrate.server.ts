@@ -46,6 +46,7 @@ import * as staffRolesAndActivity from "./migrations/0049_staff_roles_and_activi
 import * as twoFactorAndPasskeys from "./migrations/0050_two_factor_and_passkeys";
 import * as laterOrdersMarkedInConstantTime from "./migrations/0052_later_orders_marked_in_constant_time";
 import * as activityLogByRecordType from "./migrations/0054_activity_log_by_record_type";
+import * as mailRetries from "./migrations/0055_mail_retries";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   // 0051 and 0053 were reserved by work that needed none
   "0052_later_orders_marked_in_constant_time": laterOrdersMarkedInConstantTime,
   "0054_activity_log_by_record_type": activityLogByRecordType,
+  "0055_mail_retries": mailRetries,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

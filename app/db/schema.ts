@@ -597,6 +597,12 @@ export interface MailOutboxTable {
   error: string | null;
   /** a marketing e-mail's one-click unsubscribe address (its List-Unsubscribe header, RFC 8058; migration 0024) */
   list_unsubscribe: Defaulted<string | null>;
+  /** sends tried (migration 0055, mail/mail-retries.server.ts) */
+  attempts: Defaulted<number>;
+  /** when the next try is due; null when sent, given up, never failed, or not retryable */
+  retry_at: NullableTimestamp;
+  /** the Reply-To header it was sent with */
+  reply_to: Defaulted<string | null>;
 }
 
 export interface SettingsTable {

@@ -60,7 +60,9 @@ let warnedNoSmtp = false;
 /**
  * Sends an e-mail, with the privacy notice's link as its footer. Every message is recorded in mail_outbox (admins can read it; tests read links from it);
  * with SMTP_URL set it is also sent through nodemailer and stamped sent_at. Without SMTP a warning is logged once
- * per process and per message, and the message waits in the outbox.
+ * per process and per message, and the message waits in the outbox. When SMTP refuses it, the row keeps the error and
+ * is tried again later (mail-retries.server.ts), unless what it sent is not all in the row (a single-use link kept out
+ * of it, or attachments): then the error stays for the owner to see.
  */
 export async function sendMail(composed: MailMessage, db: Queryable = getDb()): Promise<SendResult> {
   // Every e-mail ends with the link to the privacy notice (docs/decisions/037), and its kind's lines (decision 039);
@@ -74,7 +76,7 @@ export async function sendMail(composed: MailMessage, db: Queryable = getDb()): 
   const kept = (text: string | undefined) => (transport && composed.secret && text ? text.replaceAll(composed.secret, "[removed: a single-use link]") : text);
   await db
     .insertInto("mail_outbox")
-    .values({ id, to_address: message.to, subject: message.subject, text_body: kept(message.text)!, html_body: kept(message.html) ?? null, list_unsubscribe: unsubscribe })
+    .values({ id, to_address: message.to, subject: message.subject, text_body: kept(message.text)!, html_body: kept(message.html) ?? null, list_unsubscribe: unsubscribe, reply_to: message.replyTo ?? null })
     .execute();
 
   if (!transport) {
@@ -84,23 +86,69 @@ export async function sendMail(composed: MailMessage, db: Queryable = getDb()): 
     return { id, delivered: false, error: NO_SMTP_REASON };
   }
   try {
-    await transport.sendMail({
-      from: config.MAIL_FROM,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: message.html,
-      replyTo: message.replyTo,
-      attachments: composed.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.content), contentType: a.contentType })),
-      // RFC 8058 one-click unsubscribe: the mail program posts "List-Unsubscribe=One-Click" to this address.
-      ...(unsubscribe ? { list: { unsubscribe }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } } : {}),
-    });
-    await db.updateTable("mail_outbox").set({ sent_at: new Date().toISOString() }).where("id", "=", id).execute();
+    await smtpSend(transport, { to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo, unsubscribe, attachments: composed.attachments });
+    await db.updateTable("mail_outbox").set({ sent_at: new Date().toISOString(), attempts: 1 }).where("id", "=", id).execute();
     return { id, delivered: true };
   } catch (error) {
-    logger.error({ err: error, outboxId: id }, "SMTP send failed; message kept in outbox");
     const reason = String((error as Error).message ?? error).slice(0, 500);
-    await db.updateTable("mail_outbox").set({ error: reason }).where("id", "=", id).execute();
+    const retryable = isTemporaryRefusal(error) && !composed.secret && !composed.attachments?.length;
+    const retryAt = retryable ? nextMailRetryAt(1) : null;
+    logger.error({ err: error, outboxId: id, retryAt }, retryAt ? "SMTP send failed; kept in the outbox and tried again later" : "SMTP send failed; message kept in outbox");
+    await db.updateTable("mail_outbox").set({ error: reason, attempts: 1, retry_at: retryAt }).where("id", "=", id).execute();
     return { id, delivered: false, error: reason };
   }
+}
+
+/** What one SMTP send carries: a new message's fields, or a stored row's when it is tried again. */
+export interface SmtpMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  replyTo?: string | null;
+  /** the one-click unsubscribe address of a marketing e-mail */
+  unsubscribe?: string | null;
+  attachments?: MailMessage["attachments"];
+}
+
+/** Sends one message through the configured SMTP server, from MAIL_FROM; throws what SMTP answered. */
+export async function smtpSend(transport: Transporter, m: SmtpMessage): Promise<void> {
+  await transport.sendMail({
+    from: env().MAIL_FROM,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html ?? undefined,
+    replyTo: m.replyTo ?? undefined,
+    attachments: m.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.content), contentType: a.contentType })),
+    // RFC 8058 one-click unsubscribe: the mail program posts "List-Unsubscribe=One-Click" to this address.
+    ...(m.unsubscribe ? { list: { unsubscribe: m.unsubscribe }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } } : {}),
+  });
+}
+
+/** The configured SMTP transport, or undefined without SMTP_URL. */
+export function smtpTransport(): Transporter | undefined {
+  return smtp();
+}
+
+/**
+ * How long after its n-th failed try a message is tried again: a minute, 5, 15, an hour, 4 hours; after the sixth
+ * try it is given up (its error stays, for the owner to see in Admin → Inbox). About 5½ hours in all: a mail server
+ * down for an afternoon loses nothing.
+ */
+export const MAIL_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 4 * 60 * 60_000] as const;
+
+/**
+ * Worth trying again: the mail server could not be reached, or answered 4xx ("try again later": greylisting, a full
+ * queue). A 5xx is its final word (no such mailbox, refused as spam): sending the same again would only be refused again.
+ */
+export function isTemporaryRefusal(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code !== "number" || (code >= 400 && code < 500);
+}
+
+/** When the try after `attempts` failed ones is due, or null once they are all used. */
+export function nextMailRetryAt(attempts: number, now: Date = new Date()): string | null {
+  const delay = MAIL_RETRY_DELAYS_MS[attempts - 1];
+  return delay === undefined ? null : new Date(now.getTime() + delay).toISOString();
 }
