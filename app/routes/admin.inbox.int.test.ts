@@ -44,13 +44,17 @@ describe("the owner's inbox", () => {
     await db()
       .insertInto("mail_outbox")
       .values([
-        { id: newId(), to_address: "a@example.co.za", subject: "Queued one", text_body: "body", html_body: null, created_at: now, sent_at: null, error: null },
-        { id: newId(), to_address: "b@example.co.za", subject: "Sent one", text_body: "body", html_body: null, created_at: now, sent_at: now, error: null },
+        { id: newId(), to_address: "a@example.co.za", subject: "Queued one", text_body: "body", html_body: null, created_at: now, sent_at: null, error: null, attempts: 0, retry_at: null },
+        { id: newId(), to_address: "b@example.co.za", subject: "Sent one", text_body: "body", html_body: null, created_at: now, sent_at: now, error: null, attempts: 1, retry_at: null },
+        { id: newId(), to_address: "c@example.co.za", subject: "Refused for now", text_body: "body", html_body: null, created_at: now, sent_at: null, error: "451 Try again later", attempts: 1, retry_at: "2026-12-06T10:05:00.000Z" },
+        { id: newId(), to_address: "d@example.co.za", subject: "Given up", text_body: "body", html_body: null, created_at: now, sent_at: null, error: "550 No such user", attempts: 1, retry_at: null },
       ])
       .execute();
     const sent = await dataOf(await callLoader(inbox.loader, "/admin/inbox?box=sent", { headers: { cookie } }));
     const states = Object.fromEntries(sent.outbox.rows.map((m: { subject: string; state: string }) => [m.subject, m.state]));
-    expect(states).toMatchObject({ "Queued one": "queued", "Sent one": "sent" });
+    expect(states).toMatchObject({ "Queued one": "queued", "Sent one": "sent", "Refused for now": "retrying", "Given up": "failed" });
+    // the next try in South African time
+    expect(sent.outbox.rows.find((m: { subject: string }) => m.subject === "Refused for now").retry).toMatch(/12:05/);
   });
 });
 

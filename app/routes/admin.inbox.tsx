@@ -23,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const db = getDb();
   if (box === "sent") {
     const outbox = await listOutbox(db, { page: query.page });
-    return { query, box, messages: null, outbox: { ...outbox, rows: outbox.rows.map((m) => ({ ...m, created: formatDateTimeZA(m.createdAt) })) } };
+    return { query, box, messages: null, outbox: { ...outbox, rows: outbox.rows.map((m) => ({ ...m, created: formatDateTimeZA(m.createdAt), retry: m.retryAt ? formatDateTimeZA(m.retryAt) : null })) } };
   }
   const messages = await listContactMessages(db, { page: query.page, unreadOnly: box === "unread" });
   return { query, box, outbox: null, messages: { ...messages, rows: messages.rows.map((m) => ({ ...m, created: formatDateTimeZA(m.createdAt) })) } };
@@ -138,7 +138,7 @@ function Messages({ list, hrefFor }: { list: NonNullable<Data["messages"]>; href
   );
 }
 
-const STATE_LABEL = { sent: "Sent", queued: "Not sent: no SMTP server set", failed: "Failed" } as const;
+const STATE_LABEL = { sent: "Sent", queued: "Not sent: no SMTP server set", retrying: "Refused for now: trying again", failed: "Failed" } as const;
 
 function Outbox({ list, hrefFor }: { list: NonNullable<Data["outbox"]>; hrefFor: (page: number) => string }) {
   if (list.rows.length === 0) return <p className="border border-dashed border-line bg-white/60 px-6 py-12 text-center text-sm text-ink-soft">The shop has not sent any e-mail yet.</p>;
@@ -159,6 +159,7 @@ function Outbox({ list, hrefFor }: { list: NonNullable<Data["outbox"]>; hrefFor:
               </summary>
               <div className="border-t border-line px-4 py-4">
                 {m.error ? <p className="mb-3 text-sm text-danger">{m.error}</p> : null}
+                {m.retry ? <p className="mb-3 text-sm text-ink-soft">The mail server refused it for now: the shop tries again at {m.retry}.</p> : null}
                 <pre className="whitespace-pre-wrap break-words font-sans text-sm leading-relaxed text-ink">{m.text}</pre>
               </div>
             </details>

@@ -4,7 +4,8 @@ import { paginate, type Page } from "~/db/paginate.server";
 /** Every e-mail the shop has sent or queued, newest first: the owner sees what customers were told, and what is stuck. */
 export const OUTBOX_PAGE_SIZE = 20;
 
-export type OutboxState = "sent" | "queued" | "failed";
+/** queued: no mail server set; retrying: refused for now, tried again at retryAt (mail-retries.server.ts) */
+export type OutboxState = "sent" | "queued" | "retrying" | "failed";
 
 export interface OutboxMail {
   id: string;
@@ -15,12 +16,14 @@ export interface OutboxMail {
   sentAt: string | null;
   state: OutboxState;
   error: string | null;
+  /** when a refused message is tried again */
+  retryAt: string | null;
 }
 
 export async function listOutbox(db: Queryable, input: { page: number }): Promise<Page<OutboxMail>> {
   const query = db
     .selectFrom("mail_outbox")
-    .select(["id", "to_address", "subject", "text_body", "created_at", "sent_at", "error"])
+    .select(["id", "to_address", "subject", "text_body", "created_at", "sent_at", "error", "retry_at"])
     .orderBy("created_at", "desc")
     .orderBy("id", "desc");
   const page = await paginate(query, { page: input.page, pageSize: OUTBOX_PAGE_SIZE });
@@ -33,8 +36,9 @@ export async function listOutbox(db: Queryable, input: { page: number }): Promis
       text: r.text_body,
       createdAt: r.created_at,
       sentAt: r.sent_at,
-      state: r.sent_at ? "sent" : r.error ? "failed" : "queued",
+      state: r.sent_at ? "sent" : r.retry_at ? "retrying" : r.error ? "failed" : "queued",
       error: r.error,
+      retryAt: r.sent_at ? null : r.retry_at,
     })),
   };
 }
