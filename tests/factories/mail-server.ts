@@ -21,12 +21,25 @@ export interface MailServer {
   close(): Promise<void>;
 }
 
-export async function startMailServer(): Promise<MailServer> {
+export interface MailServerOptions {
+  /**
+   * How the server answers a recipient, as a real one does: undefined takes it; otherwise it is refused with that
+   * SMTP code (4xx: "try again later", greylisting; 5xx: final, e.g. no such mailbox). Asked at each message.
+   */
+  refuse?: (address: string) => { code: number; message: string } | undefined;
+}
+
+export async function startMailServer(options: MailServerOptions = {}): Promise<MailServer> {
   const received: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuse?.(address.address);
+      if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+      callback();
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail) => {

@@ -1,9 +1,7 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { resetEnvForTests } from "~/utils/env.server";
+import { startMailServer, type MailServer } from "../../../tests/factories/mail-server";
 import { retryDueMail } from "./mail-retries.server";
 import { MAIL_RETRY_DELAYS_MS, sendMail } from "./mailer.server";
 
@@ -12,43 +10,26 @@ import { MAIL_RETRY_DELAYS_MS, sendMail } from "./mailer.server";
  * does when it can't take a message now ("451 try again later") or ever ("550 no such user"); what it accepts is read
  * back with mailparser. The clock is the test's: each run is given its `now`, nothing waits.
  */
-let server: SMTPServer;
-let received: ParsedMail[] = [];
+let mail: MailServer;
 /** while true, every recipient gets 451 (greylisting, a full queue) */
 let busy = false;
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (address.address.startsWith("nobody@")) return callback(Object.assign(new Error("No such user"), { responseCode: 550 }));
-      if (busy) return callback(Object.assign(new Error("Try again later"), { responseCode: 451 }));
-      callback();
-    },
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
+  mail = await startMailServer({
+    refuse: (address) => (address.startsWith("nobody@") ? { code: 550, message: "No such user" } : busy ? { code: 451, message: "Try again later" } : undefined),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  process.env.SMTP_URL = mail.url;
   resetEnvForTests();
 });
 
 afterAll(async () => {
   delete process.env.SMTP_URL;
   resetEnvForTests();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await mail.close();
 });
 
 beforeEach(() => {
-  received = [];
+  mail.clear();
   busy = false;
 });
 
@@ -62,7 +43,7 @@ describe("e-mail the mail server refused", () => {
     const sentAt = new Date();
     const first = await sendMail({ to: "thandi@example.co.za", subject: "Order 1A2B3C4D confirmed", text: "Thank you for your order.", replyTo: "orders@scentara.co.za", kind: "transactional" });
     expect(first.delivered).toBe(false);
-    expect(received).toHaveLength(0);
+    expect(mail.received).toHaveLength(0);
     const refused = await row(first.id);
     expect(refused).toMatchObject({ sent_at: null, attempts: 1 });
     expect(refused.error).toMatch(/Try again later/);
@@ -72,15 +53,15 @@ describe("e-mail the mail server refused", () => {
     expect(await retryDueMail(getDb(), minutes(sentAt, 0.5))).toEqual({ sent: 0, failed: 0, gaveUp: 0 });
     busy = false;
     expect(await retryDueMail(getDb(), minutes(sentAt, 2))).toEqual({ sent: 1, failed: 0, gaveUp: 0 });
-    expect(received).toHaveLength(1);
-    expect(received[0]!.subject).toBe("Order 1A2B3C4D confirmed");
-    expect(received[0]!.text).toContain("Thank you for your order.");
-    expect(received[0]!.replyTo?.text).toBe("orders@scentara.co.za");
+    expect(mail.received).toHaveLength(1);
+    expect(mail.received[0]!.subject).toBe("Order 1A2B3C4D confirmed");
+    expect(mail.received[0]!.text).toContain("Thank you for your order.");
+    expect(mail.received[0]!.replyTo?.text).toBe("orders@scentara.co.za");
     expect(await row(first.id)).toMatchObject({ attempts: 2, retry_at: null, error: null });
     expect((await row(first.id)).sent_at).not.toBeNull();
     // sent: a later run sends nothing again
     expect(await retryDueMail(getDb(), minutes(sentAt, 600))).toEqual({ sent: 0, failed: 0, gaveUp: 0 });
-    expect(received).toHaveLength(1);
+    expect(mail.received).toHaveLength(1);
   });
 
   it("each refusal waits longer; after the sixth try the message is given up, its error kept", async () => {
@@ -100,7 +81,7 @@ describe("e-mail the mail server refused", () => {
     expect(last.error).toMatch(/given up after 6 tries/);
     busy = false;
     expect(await retryDueMail(getDb(), minutes(now, 24 * 60))).toEqual({ sent: 0, failed: 0, gaveUp: 0 });
-    expect(received).toHaveLength(0);
+    expect(mail.received).toHaveLength(0);
   });
 
   it("a mailbox that doesn't exist (550) is not tried again, nor is a message whose stored copy lacks its single-use link", async () => {
@@ -112,7 +93,7 @@ describe("e-mail the mail server refused", () => {
     expect(await row(invitation.id)).toMatchObject({ attempts: 1, retry_at: null });
     busy = false;
     expect(await retryDueMail(getDb(), minutes(now, 600))).toEqual({ sent: 0, failed: 0, gaveUp: 0 });
-    expect(received).toHaveLength(0);
+    expect(mail.received).toHaveLength(0);
   });
 
   it("two runs at once send a due message once", async () => {
@@ -122,7 +103,7 @@ describe("e-mail the mail server refused", () => {
     busy = false;
     const runs = await Promise.all([retryDueMail(getDb(), minutes(now, 2)), retryDueMail(getDb(), minutes(now, 2))]);
     expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(1);
-    expect(received).toHaveLength(1);
+    expect(mail.received).toHaveLength(1);
     expect(await row(id)).toMatchObject({ attempts: 2, retry_at: null });
   });
 });

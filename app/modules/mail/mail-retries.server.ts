@@ -47,11 +47,14 @@ export async function retryDueMail(db: Queryable, now: Date = new Date(), limit 
       await db.updateTable("mail_outbox").set({ sent_at: new Date().toISOString(), error: null }).where("id", "=", row.id).execute();
       run.sent += 1;
     } catch (error) {
-      const retryAt = isTemporaryRefusal(error) ? nextMailRetryAt(attempts, now) : null;
+      const temporary = isTemporaryRefusal(error);
+      const retryAt = temporary ? nextMailRetryAt(attempts, now) : null;
       const reason = String((error as Error).message ?? error).slice(0, 500);
+      // out of tries (not refused for good): the owner reads that it was given up
+      const shown = temporary && !retryAt ? `${reason} (given up after ${MAIL_RETRY_DELAYS_MS.length + 1} tries)`.slice(0, 500) : reason;
       await db
         .updateTable("mail_outbox")
-        .set({ error: retryAt || !isTemporaryRefusal(error) ? reason : `${reason} (given up after ${MAIL_RETRY_DELAYS_MS.length + 1} tries)`.slice(0, 500), retry_at: retryAt })
+        .set({ error: shown, retry_at: retryAt })
         .where("id", "=", row.id)
         .execute();
       if (retryAt) run.failed += 1;

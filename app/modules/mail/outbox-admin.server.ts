@@ -38,7 +38,7 @@ export async function listOutbox(db: Queryable, input: { page: number }): Promis
       sentAt: r.sent_at,
       state: r.sent_at ? "sent" : r.retry_at ? "retrying" : r.error ? "failed" : "queued",
       error: r.error,
-      retryAt: r.sent_at ? null : r.retry_at,
+      retryAt: r.retry_at,
     })),
   };
 }

@@ -1,6 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { sendOrderPaidEmails } from "~/modules/flows/order-messages.server";
@@ -8,6 +6,7 @@ import { env, resetEnvForTests } from "~/utils/env.server";
 import { insertAwaitingOrder } from "../../../tests/factories/payments";
 import { createUser, sessionCookieFor } from "../../../tests/factories/users";
 import { callAction, dataOf, statusOf } from "../../../tests/setup/route";
+import { startMailServer, type MailServer } from "../../../tests/factories/mail-server";
 import { privacyFooterText } from "./mail-footer";
 import { sendMail } from "./mailer.server";
 
@@ -15,41 +14,25 @@ import { sendMail } from "./mailer.server";
  * The SMTP path against a real SMTP server started here (the `smtp-server` package), every message read back with
  * `mailparser`: what a customer's mail server receives, not only what the outbox table holds.
  */
-let server: SMTPServer;
+let server: MailServer;
 let received: ParsedMail[] = [];
 
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      // a mailbox that doesn't exist: the server refuses it, as a real one does
-      if (address.address.startsWith("nobody@")) return callback(new Error("550 5.1.1 No such user"));
-      callback();
-    },
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  // a mailbox that doesn't exist: the server refuses it, as a real one does
+  server = await startMailServer({ refuse: (address) => (address.startsWith("nobody@") ? { code: 550, message: "5.1.1 No such user" } : undefined) });
+  received = server.received;
+  process.env.SMTP_URL = server.url;
   resetEnvForTests();
 });
 
 afterAll(async () => {
   delete process.env.SMTP_URL;
   resetEnvForTests();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
 });
 
 beforeEach(() => {
-  received = [];
+  server.clear();
 });
 
 describe("e-mail over SMTP", () => {
