@@ -27,6 +27,8 @@ import { purgeExpiredQuotes, refreshPoints } from "~/modules/couriers/delivery.s
 import { BackupRunning, backupDirectory, mediaSource, runNightlyBackup } from "~/modules/backups/backup-files.server";
 import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { retryDueMail } from "~/modules/mail/mail-retries.server";
+import { deliverDueReactions } from "~/modules/flows/reactions.server";
+import { pruneDoneReactions } from "~/modules/reactions/reaction-queue.server";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
 import { sendDueReminders } from "~/modules/reminders/reminders.server";
@@ -197,6 +199,14 @@ type RetentionConfig = Pick<Env, "RETENTION_CONTACT_MONTHS" | "RETENTION_MAIL_BO
 /** Refused e-mail is looked for every minute (its tries are a minute apart at the soonest). */
 export const MAIL_RETRIES_EVERY_MS = 60_000;
 
+/**
+ * The flows' queued reactions (docs/decisions/061) are looked for every minute: one indexed read when nothing is due
+ * (a flow delivers its own right after its commit; the job takes what a stopped process left, and failed tries).
+ * Done ones older than 30 days are deleted once an hour.
+ */
+export const REACTIONS_EVERY_MS = 60_000;
+const REACTIONS_PRUNE_EVERY_RUNS = 60;
+
 /** Back-in-stock and wishlist e-mails are looked for every minute (one indexed read each when nobody waits). */
 export const SHOPPER_ALERTS_EVERY_MS = 60_000;
 
@@ -233,6 +243,21 @@ export function startJobs(
   } else {
     logger.warn("UNPAID_ORDER_TTL_MINUTES=0: unpaid orders never expire and keep their coupon reservations until cancelled");
   }
+  let reactionRuns = 0;
+  jobs.push(
+    scheduleRepeating({
+      name: "deliver-reactions",
+      everyMs: fast ?? REACTIONS_EVERY_MS,
+      firstAfterMs: fast ? 1000 : FIRST_RUN_AFTER_MS,
+      lease: databaseLease(db, "deliver-reactions", holder, 3 * REACTIONS_EVERY_MS),
+      logger,
+      run: async () => {
+        const { done, failed, gaveUp } = await deliverDueReactions(db());
+        if (done || failed || gaveUp) logger.info({ done, failed, gaveUp }, "reactions: delivered by the job");
+        if (reactionRuns++ % REACTIONS_PRUNE_EVERY_RUNS === 0) await pruneDoneReactions(db());
+      },
+    }),
+  );
   if (config.REVIEW_REQUEST_AFTER_DAYS > 0) {
     const afterDays = config.REVIEW_REQUEST_AFTER_DAYS;
     jobs.push(

@@ -47,6 +47,7 @@ import * as twoFactorAndPasskeys from "./migrations/0050_two_factor_and_passkeys
 import * as laterOrdersMarkedInConstantTime from "./migrations/0052_later_orders_marked_in_constant_time";
 import * as activityLogByRecordType from "./migrations/0054_activity_log_by_record_type";
 import * as mailRetries from "./migrations/0055_mail_retries";
+import * as reactions from "./migrations/0056_reactions";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   "0052_later_orders_marked_in_constant_time": laterOrdersMarkedInConstantTime,
   "0054_activity_log_by_record_type": activityLogByRecordType,
   "0055_mail_retries": mailRetries,
+  "0056_reactions": reactions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

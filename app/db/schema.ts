@@ -605,6 +605,24 @@ export interface MailOutboxTable {
   reply_to: Defaulted<string | null>;
 }
 
+/** The flows' after-commit work, queued in their transactions (migration 0056, app/modules/reactions). */
+export interface ReactionsTable {
+  id: string;
+  /** what to do (the flows' handlers: flows/reactions.server.ts) */
+  kind: string;
+  /** the order or return it follows */
+  subject_id: string;
+  /** what the handler needs beyond the subject (a status before the change, an amount) */
+  details: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  /** when the job may take it (the lease of a try in progress, or the next try); null once done or given up */
+  due_at: NullableTimestamp;
+  attempts: Defaulted<number>;
+  done_at: NullableTimestamp;
+  /** the last try's failure */
+  error: Defaulted<string | null>;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -1038,6 +1056,7 @@ export interface Database {
   gift_card_changes: GiftCardChangesTable;
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
+  reactions: ReactionsTable;
   settings: SettingsTable;
   invoice_counter: InvoiceCounterTable;
   change_feed_head: ChangeFeedHeadTable;
@@ -1107,4 +1126,4 @@ export interface WishlistAlertsTable {
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
 export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted", "preset", "two_factor_enabled", "verified", "backed_up"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
-export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params", "permissions", "before", "after"];
+export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params", "permissions", "before", "after", "details"];

@@ -25,6 +25,7 @@ const OWNERS: Record<string, readonly string[]> = {
   settings: ["settings"],
   activity: ["activity_log"],
   mail: ["mail_outbox"],
+  reactions: ["reactions"],
   "order-days": ["order_days", "order_day_totals", "order_day_products", "order_day_categories", "order_days_stale", "order_hour_changes"],
   backups: ["job_leases"],
   consent: ["consents"],

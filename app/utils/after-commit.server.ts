@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { logger } from "./logger.server";
 
 /**
  * Effects that must follow a commit, not precede it: telling the visitor page cache that the storefront changed, and
@@ -11,14 +12,21 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * done (committed or rolled back: a needless cache drop or session look-up is harmless; a missed one is not). Outside
  * such a scope an effect runs at once, as before.
  */
-const scope = new AsyncLocalStorage<Array<() => void>>();
+type Effect = () => void | Promise<void>;
+const scope = new AsyncLocalStorage<Effect[]>();
 
 export async function deferringEffects<T>(work: () => Promise<T>): Promise<T> {
-  const queue: Array<() => void> = [];
+  const queue: Effect[] = [];
   try {
     return await scope.run(queue, work);
   } finally {
-    for (const effect of queue) effect();
+    // in order, each awaited (a flow's messages: flows/reactions.server.ts), so the answer follows what it did
+    for (const effect of queue) {
+      // the change has committed: an effect that fails is logged, it doesn't turn the answer into an error
+      await Promise.resolve()
+        .then(effect)
+        .catch((error: unknown) => logger.error({ err: error }, "an effect after the commit failed"));
+    }
   }
 }
 
@@ -27,4 +35,20 @@ export function afterCommit(effect: () => void): void {
   const queue = scope.getStore();
   if (queue) queue.push(effect);
   else effect();
+}
+
+/**
+ * Runs `effect` now when the caller's transaction is its own and has committed (`inTransaction` false), or, inside
+ * deferringEffects, when the work is done. Answers false when neither holds: the caller's transaction is still open and
+ * nothing will run the effect after it (the caller's own affair; a reaction's job then takes it: flows/reactions).
+ */
+export async function afterCommitAsync(inTransaction: boolean, effect: () => Promise<void>): Promise<boolean> {
+  const queue = scope.getStore();
+  if (queue) {
+    queue.push(effect);
+    return true;
+  }
+  if (inTransaction) return false;
+  await effect();
+  return true;
 }

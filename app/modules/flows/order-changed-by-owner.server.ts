@@ -16,15 +16,16 @@
  *     6. orders: the status, payment status and stamps written, its metrics row;
  *     7. stock: taken (paid again) or given back (cancelled / un-paid) — flows/order-stock.server.ts;
  *   and when the change confirms the payment (an EFT the owner marks completed: flow "order paid"):
- *     8. samples settled, the gift cards it bought issued, the invoice number allocated (last: its counter stays
- *        locked until the commit, docs/decisions/019).
+ *     8. samples settled, the gift cards it bought issued, the paid messages queued, the invoice number allocated
+ *        (last: its counter stays locked until the commit, docs/decisions/019);
+ *   and the messages the change calls for, queued (flows/reactions.server.ts): the paid e-mails; a shipped order's
+ *   e-mail when it has a tracking number; a delivered one's WhatsApp update.
  * A step that fails (a coupon used up, a gift card spent meanwhile) throws, and the transaction rolls back every step
  * before it: the order is as it was. Lock order as everywhere: the order row, its coupon, its products by id, the
  * invoice counter last (docs/decisions/019, 020).
  *
- * After the commit: the page cache hears of changed stock; a payment the owner confirmed gets the paid e-mails; a
- * shipped order with tracking gets its e-mail; a delivered one its WhatsApp update (flows/order-messages.server.ts).
- * A failed message never undoes a change.
+ * After the commit (the admin's, when its dispatcher holds this change in its transaction): the page cache hears of
+ * changed stock, and the queued messages are delivered. A failed message never undoes a change.
  */
 import type { Queryable, Trx } from "~/db/db.server";
 import type { OrderStatus, PaymentStatus } from "~/db/schema";
@@ -37,11 +38,12 @@ import { changePayment, changeStatus, confirmsPayment, ORDER_ADMIN_MESSAGES, typ
 import type { OrderEditInput } from "~/modules/orders/order-admin.schema";
 import { lockOrder, writeOrderEdit, writeTransition, type LockedOrder } from "~/modules/orders/order-admin.server";
 import { reclaimSampleCreditsOfOrder, releaseSampleCredits, returnSampleCreditsOfPaidOrder, settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
-import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { sendOrderPaidEmails, sendOrderStatusEmail } from "./order-messages.server";
+import { sendOrderStatusEmail } from "./order-messages.server";
+import { deliverReactions, queueReaction } from "./reactions.server";
+import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { deleteOrderRow } from "~/modules/orders/order-writes.server";
 
@@ -50,9 +52,10 @@ const OWNER = { kind: "admin" as const, id: null };
 
 /**
  * Applies a transition: the row, its stamps, its coupon redemption, its metrics, its stock and — when it newly
- * confirms the payment — the order's invoice number (kept if it had one: docs/decisions/019), all or nothing.
+ * confirms the payment — the paid messages and the order's invoice number (kept if it had one: docs/decisions/019),
+ * all or nothing.
  */
-async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date): Promise<StockOutcome> {
+async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date): Promise<{ stock: StockOutcome; reactions: ReactionTicket[] }> {
   if (next.coupon === "release") {
     await releaseCouponRedemption(trx, order.id);
     await releaseSampleCredits(trx, order.id);
@@ -75,13 +78,16 @@ async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date):
   // (held until the commit: docs/decisions/019, 020).
   const stock: StockOutcome =
     next.stock === "take" ? await takeOrderStock(trx, order.id) : next.stock === "give_back" ? await giveBackOrderStock(trx, order.id) : { changed: false, short: [] };
+  const reactions: ReactionTicket[] = [];
   if (confirmsPayment({ status: order.status, paymentStatus: order.payment_status }, next)) {
     // the owner's confirmation settles samples as the provider's would (docs/decisions/054)
     await settleSamplesOnPayment(trx, order.id, now);
     await issueSoldGiftCards(trx, order.id, now);
+    // an EFT that arrived gets the same confirmation as a card payment
+    reactions.push(await queueReaction(trx, "order_paid", order.id, {}, now));
     await allocateInvoiceNumber(trx, order.id, now);
   }
-  return stock;
+  return { stock, reactions };
 }
 
 /** After the commit: visitors see the new stock at once. */
@@ -95,45 +101,45 @@ export interface OrderChangeResult {
 }
 
 export async function setOrderStatus(db: Queryable, id: string, status: OrderStatus, now = new Date()): Promise<OrderChangeResult> {
-  const { before, stock } = await inTransaction(db, async (trx) => {
+  const { before, stock, reactions } = await inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, id);
-    const stock = await apply(trx, order, changeStatus({ status: order.status, paymentStatus: order.payment_status }, status, now), now);
-    return { before: order, stock };
+    const { stock, reactions } = await apply(trx, order, changeStatus({ status: order.status, paymentStatus: order.payment_status }, status, now), now);
+    // Shipped with a tracking number: the customer hears where their parcel is.
+    if (status === "shipped" && order.status !== "shipped" && order.tracking_number) reactions.push(await queueReaction(trx, "order_shipped", id, { oldStatus: order.status }, now));
+    // Delivered (by the courier's tracking or the owner): on WhatsApp, for a customer who opted in.
+    if (status === "delivered" && order.status !== "delivered") reactions.push(await queueReaction(trx, "order_delivered", id, { at: now.toISOString() }, now));
+    return { before: order, stock, reactions };
   });
   announceStock(id, stock);
   logger.info({ orderId: id, from: before.status, to: status }, "admin: order status changed");
-  // Shipped with a tracking number: the customer hears where their parcel is.
-  if (status === "shipped" && before.status !== "shipped" && before.tracking_number) await notify(db, id, before.status);
-  // Delivered (by the courier's tracking or the owner): on WhatsApp, for a customer who opted in.
-  if (status === "delivered" && before.status !== "delivered") await queueOrderUpdate(db, id, "delivered", {}, now);
+  await deliverReactions(db, reactions);
   return { short: stock.short };
 }
 
 export async function setPaymentStatus(db: Queryable, id: string, paymentStatus: PaymentStatus, now = new Date()): Promise<OrderChangeResult> {
-  const { before, next, stock } = await inTransaction(db, async (trx) => {
+  const { before, next, stock, reactions } = await inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, id);
     const state = { status: order.status, paymentStatus: order.payment_status };
     const transition = changePayment(state, paymentStatus, now);
-    const stock = await apply(trx, order, transition, now);
-    return { before: state, next: transition, stock };
+    const { stock, reactions } = await apply(trx, order, transition, now);
+    return { before: state, next: transition, stock, reactions };
   });
   announceStock(id, stock);
   logger.info({ orderId: id, from: before.paymentStatus, to: paymentStatus, status: next.status }, "admin: payment status changed");
-  // A payment the owner confirmed (an EFT that arrived) gets the same confirmation as a card payment.
-  if (confirmsPayment(before, next)) await sendOrderPaidEmails(db, id);
+  await deliverReactions(db, reactions);
   return { short: stock.short };
 }
 
 /** The inline edit (SPEC §4): lines' quantity and unit price, address, notes, tracking; totals recomputed here. */
 export async function updateOrder(db: Queryable, input: OrderEditInput, now = new Date()): Promise<void> {
-  const { before, tracking } = await inTransaction(db, async (trx) => {
+  const reactions = await inTransaction(db, async (trx) => {
     const order = await lockOrder(trx, input.id);
     await writeOrderEdit(trx, order, input, now);
-    const trackingNumber = input.trackingNumber;
-    return { before: order, tracking: trackingNumber };
+    // A tracking number added to (or changed on) a shipped order reaches the customer.
+    const tracking = input.trackingNumber;
+    return order.status === "shipped" && tracking && tracking !== order.tracking_number ? [await queueReaction(trx, "order_shipped", order.id, { oldStatus: "shipped" }, now)] : [];
   });
-  // A tracking number added to (or changed on) a shipped order reaches the customer.
-  if (before.status === "shipped" && tracking && tracking !== before.tracking_number) await notify(db, before.id, "shipped");
+  await deliverReactions(db, reactions);
 }
 
 /** Deletes the order and everything hanging off it; a redemption it still held goes back to its coupon. */
@@ -153,11 +159,3 @@ export async function sendStatusEmailNow(db: Queryable, id: string): Promise<voi
   if (!result.sent) throw new DomainError(ORDER_ADMIN_MESSAGES.emailFailed(result.reason), result.status);
 }
 
-async function notify(db: Queryable, id: string, oldStatus: OrderStatus) {
-  try {
-    const result = await sendOrderStatusEmail(db, id, { oldStatus });
-    if (!result.sent) logger.warn({ orderId: id, reason: result.reason }, "shipped e-mail not delivered");
-  } catch (error) {
-    logger.error({ err: error, orderId: id }, "shipped e-mail failed");
-  }
-}

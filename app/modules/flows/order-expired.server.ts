@@ -1,7 +1,8 @@
 /**
  * Flow: unpaid orders expire by themselves (docs/decisions/014). An order still pending / payment pending once its hold
  * has passed (order-expiry.logic.ts) is closed — cancelled / payment cancelled — and its coupon reservation released,
- * through the same closeUnpaidOrder as a cancel or a failed payment, one order per transaction.
+ * through the same closeUnpaidOrder as a cancel or a failed payment, one order per transaction; an unpaid bank
+ * transfer's shopper is told, by a message queued in that transaction (flows/reactions.server.ts).
  *
  * Safe with several app servers on one PostgreSQL, each running this every minute (server/jobs.ts):
  * - the close is conditional on pending/pending, so of two servers closing the same order exactly one updates it,
@@ -15,7 +16,8 @@ import { isPostgres, type DB, type Queryable } from "~/db/db.server";
 import { yieldToEventLoop } from "~/utils/event-loop";
 import { logger } from "~/utils/logger.server";
 import { closeUnpaidOrder } from "./order-closed-unpaid.server";
-import { BANK_TRANSFER_PROVIDER, sendBankTransferExpired } from "~/modules/payments/bank-transfer.server";
+import { BANK_TRANSFER_PROVIDER } from "~/modules/payments/bank-transfer.server";
+import { deliverReactions, queueReaction } from "./reactions.server";
 import { expiryCutoffs, holdMinutesFor, holdPolicy, PROVIDER_HOLD_MINUTES, type UnpaidHoldPolicy } from "~/modules/orders/order-expiry.logic";
 
 export interface ExpiryOptions {
@@ -102,9 +104,12 @@ export async function expireUnpaidOrders(db: DB, options: ExpiryOptions): Promis
             .forUpdate()
             .skipLocked()
             .executeTakeFirst();
-          if (!mine) return { closed: false, couponReleased: false };
+          if (!mine) return { closed: false, couponReleased: false, told: null };
         }
-        return closeUnpaidOrder(trx, candidate.id, "expired", { now });
+        const closed = await closeUnpaidOrder(trx, candidate.id, "expired", { now });
+        // A shopper who meant to pay by bank transfer is told their order was let go (card attempts just lapse).
+        const told = closed.closed && candidate.payment_provider === BANK_TRANSFER_PROVIDER ? await queueReaction(trx, "bank_transfer_expired", candidate.id, {}, now) : null;
+        return { ...closed, told };
       });
       if (!result.closed) continue;
       closedInBatch++;
@@ -116,8 +121,7 @@ export async function expireUnpaidOrders(db: DB, options: ExpiryOptions): Promis
         couponReleased: result.couponReleased,
       };
       expired.push(order);
-      // A shopper who meant to pay by bank transfer is told their order was let go (card attempts just lapse).
-      if (order.paymentProvider === BANK_TRANSFER_PROVIDER) await sendBankTransferExpired(db, order.id);
+      await deliverReactions(db, [result.told]);
       logger.info(
         { orderId: order.id, provider: order.paymentProvider, placedAt: order.createdAt, holdMinutes: holdMinutesFor(options.policy, order.paymentProvider), couponReleased: order.couponReleased },
         "orders: unpaid order expired (cancelled, payment cancelled)",

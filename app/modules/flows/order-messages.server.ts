@@ -1,7 +1,8 @@
 /**
  * The messages that follow an order's changes, sent after the change has committed (a failed message never undoes
  * it): the paid e-mails (customer and shop), the status e-mails, the WhatsApp updates (queued in their outbox), and
- * the e-mails of gift cards bought (gift cards' own due list). The flows call these once their transaction is done.
+ * the e-mails of gift cards bought (gift cards' own due list). The flows queue them as reactions in their transaction
+ * (flows/reactions.server.ts), which run these once it has committed.
  */
 import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
@@ -179,4 +180,14 @@ export async function sendOrderStatusEmail(db: Queryable, orderId: string, optio
   if (result.delivered) return { sent: true };
   // No mail server configured is the shop's set-up, not a failure of the moment: 409, like a missing address.
   return { sent: false, reason: result.error ?? "the mail server refused it", status: result.error === NO_SMTP_REASON ? 409 : 502 };
+}
+
+/** A shipped order's e-mail (with its tracking number); a failure is logged: the change it follows stands. */
+export async function sendShippedEmail(db: Queryable, orderId: string, oldStatus: OrderStatus): Promise<void> {
+  try {
+    const result = await sendOrderStatusEmail(db, orderId, { oldStatus });
+    if (!result.sent) logger.warn({ orderId, reason: result.reason }, "shipped e-mail not delivered");
+  } catch (error) {
+    logger.error({ err: error, orderId }, "shipped e-mail failed");
+  }
 }

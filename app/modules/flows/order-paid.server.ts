@@ -12,10 +12,11 @@
  *   3. samples: the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054);
  *   4. gift cards: the cards it bought are issued, once (docs/decisions/053);
  *   5. stock: taken (docs/decisions/020: a line whose product has run out is recorded short; the payment stands);
- *   6. invoices: the order's invoice number allocated — last, the counter stays locked until the commit (decision 019).
+ *   6. reactions: the paid e-mails, the WhatsApp update and the gift cards' e-mails queued (flows/reactions.server.ts);
+ *   7. invoices: the order's invoice number allocated — last, the counter stays locked until the commit (decision 019).
  * Any step failing rolls the transaction back: the order stays pending with nothing taken, and the provider retries.
- * After the commit (the caller's): the page cache hears of changed stock; the paid e-mails, the WhatsApp update and
- * the gift cards' e-mails go out (flows/order-messages.server.ts sendOrderPaidEmails).
+ * After the commit (the caller's): the page cache hears of changed stock; the queued messages are delivered
+ * (deliverReactions; the deliver-reactions job when the process stopped in between).
  */
 import type { DB, Trx } from "~/db/db.server";
 import { confirmCouponRedemption } from "~/modules/coupons/coupons.server";
@@ -24,21 +25,24 @@ import { settleSamplesOnPayment } from "~/modules/samples/sample-orders.server";
 import { issueSoldGiftCards } from "~/modules/gift-cards/gift-card-sales.server";
 import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
-import { sendOrderPaidEmails } from "./order-messages.server";
+import { deliverReactions, queueReaction } from "./reactions.server";
+import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { setOrderPaidIfPending, setOrderPaymentProvider } from "~/modules/orders/order-writes.server";
 
-/** A payment that was applied, with what it did to stock. */
+/** A payment that was applied, with what it did to stock and the messages to deliver after the commit. */
 export interface PaidOrder {
   stock: StockOutcome;
+  reactions: ReactionTicket[];
 }
 
 /**
  * A verified payment: pending → processing, payment completed, processing_started_at stamped, coupon redemption
  * confirmed, stock taken (docs/decisions/020: a line whose product has run out is recorded short; the payment stands),
  * and the order's invoice number allocated (last: the counter stays locked until the commit, docs/decisions/019).
- * Returns null (and changes nothing) when the order was not pending/pending any more. The caller raises
- * storefrontChanged after its commit when `stock.changed`.
+ * The paid messages are queued in the same transaction. Returns null (and changes nothing) when the order was not
+ * pending/pending any more. After its commit the caller raises storefrontChanged when `stock.changed`, and delivers
+ * `reactions`.
  */
 export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new Date()): Promise<PaidOrder | null> {
   if (!(await setOrderPaidIfPending(trx, orderId, now))) return null;
@@ -48,8 +52,10 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
   // the gift cards it bought are issued, once (docs/decisions/053); their e-mails go after the commit
   await issueSoldGiftCards(trx, orderId, now);
   const stock = await takeOrderStock(trx, orderId);
+  // the paid messages, queued with the payment: delivered after the commit, or by the job if this process stops
+  const reactions = [await queueReaction(trx, "order_paid", orderId, {}, now)];
   await allocateInvoiceNumber(trx, orderId, now);
-  return { stock };
+  return { stock, reactions };
 }
 
 /** orders.payment_provider of an order paid wholly by gift cards */
@@ -65,6 +71,6 @@ export async function payOrderWithGiftCards(db: DB, orderId: string, now: Date =
   if (!paid) return false;
   logger.info({ orderId }, "payment: order paid in full by gift cards");
   if (paid.stock.changed) storefrontChanged(`stock: order ${orderId} paid by gift card`);
-  await sendOrderPaidEmails(db, orderId);
+  await deliverReactions(db, paid.reactions);
   return true;
 }

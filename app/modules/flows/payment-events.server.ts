@@ -20,12 +20,12 @@ import type { PaymentEvent, ProviderName } from "~/modules/payments/provider";
 import { WebhookVerificationError } from "~/modules/payments/standard-webhooks.server";
 import { amountDueOfRow } from "~/modules/gift-cards/gift-card-payments.logic";
 import { applyRefundEvent, returnAwaitsRefund } from "~/modules/returns/refund-events.server";
-import { sendReturnEmails } from "~/modules/returns/return-emails.server";
 import { newId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
 import { storefrontChanged } from "~/utils/storefront-changes.server";
 import { closeUnpaidOrder, failOrderPayment } from "./order-closed-unpaid.server";
-import { sendOrderPaidEmails } from "./order-messages.server";
+import { deliverReactions, queueReaction } from "./reactions.server";
+import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { markOrderPaid, type PaidOrder } from "./order-paid.server";
 
 /**
@@ -58,14 +58,14 @@ class RefundInFlight extends Error {}
 
 /**
  * Applies one verified event. The event row and the order change are written in ONE transaction; the unique
- * (provider, provider_event_id) key makes a replay change nothing. E-mails go out after the commit, only from the
- * delivery that actually marked the order paid.
+ * (provider, provider_event_id) key makes a replay change nothing. E-mails are queued in that transaction, only by the
+ * delivery that actually marked the order paid, and go out after the commit (flows/reactions.server.ts).
  */
 export async function applyPaymentEvent(db: DB, provider: ProviderName, event: PaymentEvent): Promise<PaymentOutcome> {
   const log = logger.child({ provider, eventId: event.id, type: event.providerType, checkoutId: event.checkoutId });
   let result: { outcome: PaymentOutcome; orderId: string | null; returnId?: string | null };
   // what the payment did to stock (docs/decisions/020), known once the transaction has committed
-  const applied: { paid: PaidOrder | null } = { paid: null };
+  const applied: { paid: PaidOrder | null; reactions: ReactionTicket[] } = { paid: null, reactions: [] };
   try {
     result = await db.transaction().execute(async (trx) => {
       const seen = await trx
@@ -97,6 +97,8 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
         // while the checkout's order has a return waiting for its refund, let the provider deliver it again.
         if (refund.outcome === "unknown_refund" && event.checkoutId && (await returnAwaitsRefund(trx, provider, event.checkoutId))) throw new RefundInFlight();
         await trx.updateTable("payment_events").set({ outcome: refund.outcome, order_id: refund.orderId }).where("id", "=", rowId).execute();
+        // the provider could not pay it: the shopper hears that the owner pays it by EFT (after the commit)
+        if (refund.outcome === "refund_failed" && refund.returnId) applied.reactions.push(await queueReaction(trx, "refund_payout_failed", refund.returnId, {}));
         return { outcome: refund.outcome, orderId: refund.orderId, returnId: refund.returnId };
       }
 
@@ -142,7 +144,7 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
   }
   if (result.outcome === "refund_failed" && result.returnId) {
     log.error({ orderId: result.orderId, returnId: result.returnId }, "payment: the provider could not pay a refund; the owner pays it by EFT");
-    await sendReturnEmails(db, result.returnId, "payout_failed");
+    await deliverReactions(db, applied.reactions);
     return result.outcome;
   }
   if (result.outcome === "refund_confirmed" || result.outcome === "unknown_refund") {
@@ -162,7 +164,7 @@ export async function applyPaymentEvent(db: DB, provider: ProviderName, event: P
   }
   // Stock changed: visitors see the new count (or 'Out of stock') on their next request.
   if (outcome === "paid" && applied.paid?.stock.changed) storefrontChanged(`stock: order ${orderId} paid`);
-  if (outcome === "paid" && orderId) await sendOrderPaidEmails(db, orderId);
+  if (outcome === "paid") await deliverReactions(db, applied.paid?.reactions ?? []);
   return outcome;
 }
 

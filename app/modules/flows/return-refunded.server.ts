@@ -10,7 +10,8 @@
  * 3. One transaction, where money moves: the return marked refunded with its credit note's number (returns), the
  *    order's gift cards credited (gift cards), a new gift card issued for the shopper's choice (gift cards), and what
  *    went to cards recorded on the return (returns). Undo: any refusal rolls all of it back, nothing is written.
- * 4. After the commit: the return's e-mails, the new card's code in an e-mail of its own, the refund on WhatsApp.
+ *    The return's e-mails and the refund on WhatsApp are queued in it (flows/reactions.server.ts).
+ * 4. After the commit: those messages delivered; the new card's code in an e-mail of its own (never stored).
  */
 import type { Queryable } from "~/db/db.server";
 import { inTransaction } from "~/db/in-transaction.server";
@@ -19,7 +20,7 @@ import { issueGiftCard } from "~/modules/gift-cards/gift-cards.server";
 import { formatCreditNoteNumber } from "~/modules/invoices/credit-note.logic";
 import { getPaymentProvider } from "~/modules/payments/payments.server";
 import { PaymentProviderError, type ProviderName } from "~/modules/payments/provider";
-import { refundSplitWords, sendReturnEmails } from "~/modules/returns/return-emails.server";
+import { refundSplitWords } from "~/modules/returns/return-emails.server";
 import {
   assertRefundable,
   getAdminReturn,
@@ -30,7 +31,7 @@ import {
   sendRefundCardEmail,
 } from "~/modules/returns/returns-admin.server";
 import { RETURN_MESSAGES } from "~/modules/returns/returns.logic";
-import { queueOrderUpdate } from "~/modules/whatsapp/outbox.server";
+import { afterTheCommit, deliverReactions, queueReaction } from "./reactions.server";
 import { env, type Env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -84,7 +85,7 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
 
   // 3. one transaction: the return refunded with its credit note, the gift cards credited or issued
   let newCard: { code: string; last4: string; email: string } | null = null;
-  const number = await inTransaction(db, async (trx) => {
+  const { creditNote: number, how, told } = await inTransaction(db, async (trx) => {
     const { orderId, creditNote } = await recordReturnRefunded(
       trx,
       id,
@@ -101,7 +102,10 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
       if (email) newCard = { code: issued.code, last4: issued.last4, email };
     }
     if (split.cardsCents + split.newCardCents > 0) await recordReturnGiftCardRefund(trx, id, split.cardsCents + split.newCardCents, giftCardId);
-    return creditNote;
+    // the return's e-mails and the refund on WhatsApp, queued with the refund
+    const how = refundSplitWords(split, method, provider);
+    const told = await queueReaction(trx, "return_refunded", id, { orderId, amountCents: input.amountCents, how, at: now.toISOString() }, now);
+    return { creditNote, how, told };
   }).catch((error) => {
     // The provider has already been asked: say so loudly. The same return's retry is the same refund there
     // (idempotency key), so the owner can simply try again.
@@ -111,11 +115,10 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
   logger.info({ returnId: id, amountCents: input.amountCents, method, provider, payout, split }, "returns: refunded");
 
   // 4. after the commit: the messages
-  const emailId = await sendReturnEmails(db, id, "refunded");
-  // The new card's code exists only now: it goes to the shopper in an e-mail of its own.
-  if (newCard) await sendRefundCardEmail(db, newCard, split.newCardCents, detail.order.shortId);
-  const how = refundSplitWords(split, method, provider);
-  // the refund on WhatsApp, for a customer who opted in (the e-mail covers it if it fails)
-  await queueOrderUpdate(db, detail.order.id, "refunded", { returnId: id, amountCents: input.amountCents, how, emailId }, now);
+  await deliverReactions(db, [told]);
+  // The new card's code exists only now (its hash is stored): it goes to the shopper in an e-mail of its own, never
+  // queued, so no row holds a working code.
+  const card = newCard as { code: string; last4: string; email: string } | null;
+  if (card) await afterTheCommit(db, (committed) => sendRefundCardEmail(committed, card, split.newCardCents, detail.order.shortId));
   return RETURN_MESSAGES.refunded(input.amountCents, how, formatCreditNoteNumber(number, config.CREDIT_NOTE_PREFIX));
 }
