@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterCommit, deferringEffects } from "./after-commit.server";
+import { afterCommit, afterCommitAsync, deferringEffects } from "./after-commit.server";
 import { onStorefrontChange, storefrontChanged } from "./storefront-changes.server";
 
 describe("effects that follow a commit", () => {
@@ -36,5 +36,28 @@ describe("effects that follow a commit", () => {
       }),
     ).rejects.toThrow("refund refused");
     expect(seen).toEqual(["dropped"]);
+  });
+
+  it("an async effect (a flow's messages) is awaited before the work's answer, and one that fails doesn't undo the answer", async () => {
+    const seen: string[] = [];
+    const result = await deferringEffects(async () => {
+      expect(await afterCommitAsync(true, async () => void seen.push("confirmation sent"))).toBe(true);
+      afterCommit(() => {
+        throw new Error("a listener failed");
+      });
+      expect(await afterCommitAsync(true, async () => void seen.push("notice sent"))).toBe(true);
+      seen.push("committed");
+      return "saved";
+    });
+    expect(result).toBe("saved");
+    expect(seen).toEqual(["committed", "confirmation sent", "notice sent"]);
+  });
+
+  it("an async effect outside a scope runs now after the caller's own commit, and is refused while its transaction is open", async () => {
+    const seen: string[] = [];
+    expect(await afterCommitAsync(false, async () => void seen.push("sent"))).toBe(true);
+    expect(seen).toEqual(["sent"]);
+    expect(await afterCommitAsync(true, async () => void seen.push("too early"))).toBe(false);
+    expect(seen).toEqual(["sent"]);
   });
 });
