@@ -28,6 +28,13 @@ export type Actor = "visitor" | "customer" | "admin";
 export type Caller = "visitor" | "customer" | PresetRoleId;
 export const STAFF_CALLERS = Object.keys(PRESET_ROLES) as PresetRoleId[];
 export const CALLERS: readonly Caller[] = ["visitor", "customer", ...STAFF_CALLERS];
+/**
+ * Who calls on this run's database. SQLite: everyone. PostgreSQL: a visitor, a customer, the owner (every allowed
+ * path's queries run, on the database that refuses what SQLite lets by) and the packer (the narrowest role: the most
+ * refusals). The manager's, marketer's and bookkeeper's answers are the same permission check before the same queries
+ * (a subset of the owner's), so SQLite's full run covers them; on PostgreSQL the matrix takes 40 % less.
+ */
+const callersOnThisDatabase: readonly Caller[] = process.env.TEST_DB === "postgres" ? CALLERS.filter((c) => ["visitor", "customer", "owner", "packer"].includes(c)) : CALLERS;
 /** An entry every member of staff may call (the admin's layout and dashboard), said so on purpose. */
 export const ANY_STAFF = "any member of staff";
 
@@ -235,7 +242,7 @@ export function runAuthorizationMatrix(entries: MatrixEntry[]) {
 
   describe("authorization matrix", () => {
     for (const entry of entries) {
-      for (const caller of CALLERS) {
+      for (const caller of callersOnThisDatabase) {
         const expected = expectationFor(entry, caller);
         const label = typeof expected === "object" ? `${expected.status}` : String(expected);
         it(`${entry.kind} ${entry.path}${entry.note ? ` (${entry.note})` : ""} as ${caller} → ${label}`, async () => {
