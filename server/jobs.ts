@@ -28,6 +28,7 @@ import { BackupRunning, backupDirectory, mediaSource, runNightlyBackup } from "~
 import { NIGHTLY_BACKUP_EVERY_MS } from "~/modules/backups/backups.logic";
 import { retryDueMail } from "~/modules/mail/mail-retries.server";
 import { deliverDueReactions } from "~/modules/flows/reactions.server";
+import { matureRewards } from "~/modules/flows/rewards-matured.server";
 import { pruneDoneReactions } from "~/modules/reactions/reaction-queue.server";
 import { ANNOUNCEMENTS_EVERY_MS, announcementsPerRun, sendAnnouncementBatch } from "~/modules/marketing/announcement-sender.server";
 import { RETENTION_CHECK_EVERY_MS } from "~/modules/privacy/retention.logic";
@@ -207,6 +208,9 @@ export const MAIL_RETRIES_EVERY_MS = 60_000;
 export const REACTIONS_EVERY_MS = 60_000;
 const REACTIONS_PRUNE_EVERY_RUNS = 60;
 
+/** Reward points past their order's return window become available, and lots past their months expire (062). */
+export const REWARDS_EVERY_MS = 10 * 60_000;
+
 /** Back-in-stock and wishlist e-mails are looked for every minute (one indexed read each when nobody waits). */
 export const SHOPPER_ALERTS_EVERY_MS = 60_000;
 
@@ -214,7 +218,7 @@ export const SHOPPER_ALERTS_EVERY_MS = 60_000;
 export function startJobs(
   config: Pick<Env, "UNPAID_ORDER_TTL_MINUTES" | "EFT_HOLD_DAYS" | "REVIEW_REQUEST_AFTER_DAYS"> &
     Partial<Pick<Env, "DELIVERY_KINDS" | "JOBS_EVERY_SECONDS" | "MARKETING_EMAILS_PER_MINUTE" | "CART_REMINDER_AFTER_MINUTES" | "ORDER_REMINDER_AFTER_MINUTES" | "GIFT_CARD_EXPIRY_MONTHS">> &
-    Partial<Pick<Env, "WHATSAPP_UPDATES" | "WHATSAPP_ACCESS_TOKEN" | "ALLOW_TEST_WHATSAPP" | "PUBLIC_BASE_URL" | "SMTP_URL">> &
+    Partial<Pick<Env, "WHATSAPP_UPDATES" | "WHATSAPP_ACCESS_TOKEN" | "ALLOW_TEST_WHATSAPP" | "PUBLIC_BASE_URL" | "SMTP_URL" | "RETURN_WINDOW_DAYS">> &
     Partial<BackupConfig> &
     Partial<RetentionConfig>,
   db: () => DB,
@@ -258,6 +262,24 @@ export function startJobs(
       },
     }),
   );
+  // Reward points (docs/decisions/062): pending → available after the return window, and expiry. Run whether the
+  // programme is on or not: points already earned keep their course when the owner turns it off.
+  if (config.RETURN_WINDOW_DAYS) {
+    const windowDays = config.RETURN_WINDOW_DAYS;
+    jobs.push(
+      scheduleRepeating({
+        name: "mature-rewards",
+        everyMs: fast ?? REWARDS_EVERY_MS,
+        firstAfterMs: fast ? 1000 : REVIEW_REQUESTS_FIRST_AFTER_MS,
+        lease: databaseLease(db, "mature-rewards", holder, 3 * REWARDS_EVERY_MS),
+        logger,
+        run: async () => {
+          const { earnings, points, expired } = await matureRewards(db(), { windowDays });
+          if (earnings || expired) logger.info({ earnings, points, expired }, "rewards: points made available and expired");
+        },
+      }),
+    );
+  }
   if (config.REVIEW_REQUEST_AFTER_DAYS > 0) {
     const afterDays = config.REVIEW_REQUEST_AFTER_DAYS;
     jobs.push(

@@ -48,6 +48,7 @@ import * as laterOrdersMarkedInConstantTime from "./migrations/0052_later_orders
 import * as activityLogByRecordType from "./migrations/0054_activity_log_by_record_type";
 import * as mailRetries from "./migrations/0055_mail_retries";
 import * as reactions from "./migrations/0056_reactions";
+import * as rewardPoints from "./migrations/0057_reward_points";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   "0054_activity_log_by_record_type": activityLogByRecordType,
   "0055_mail_retries": mailRetries,
   "0056_reactions": reactions,
+  "0057_reward_points": rewardPoints,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -304,6 +304,11 @@ export interface OrdersTable {
   sample_credit_label: Defaulted<string | null>;
   /** What gift cards pay of this order (migration 0035, docs/decisions/053); the provider is asked for the rest. */
   gift_card_cents: Defaulted<number>;
+  /** reward points it spends, and their worth: a part of discount_amount_cents (migration 0057, docs/decisions/062) */
+  points_used: Defaulted<number>;
+  points_cents: Defaulted<number>;
+  /** the goods paid for after every discount (no delivery, no gift cards sold): what points are earned on */
+  reward_base_cents: Defaulted<number>;
 }
 
 /** A locker or pick-up point as the shopper chose it (kept on the order: the courier's list may change later). */
@@ -605,6 +610,69 @@ export interface MailOutboxTable {
   reply_to: Defaulted<string | null>;
 }
 
+/** A member of the rewards programme and their balances (migration 0057, app/modules/rewards). */
+export interface RewardAccountsTable {
+  user_id: string;
+  available_points: Defaulted<number>;
+  pending_points: Defaulted<number>;
+  owed_points: Defaulted<number>;
+  entry_count: Defaulted<number>;
+  joined_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export type RewardEntryKind = "earned" | "available" | "redeemed" | "released" | "reversed" | "given_back" | "expired" | "adjusted";
+
+export interface RewardLedgerTable {
+  id: string;
+  user_id: string;
+  position: number;
+  kind: RewardEntryKind;
+  available_delta: number;
+  pending_delta: number;
+  owed_delta: number;
+  available_after: number;
+  pending_after: number;
+  owed_after: number;
+  order_id: string | null;
+  actor_kind: "user" | "admin" | "system";
+  actor_id: string | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
+export interface RewardEarningsTable {
+  id: string;
+  user_id: string;
+  order_id: string;
+  points: number;
+  base_cents: number;
+  earn_cents_per_point: number;
+  status: Defaulted<"pending" | "available" | "cancelled">;
+  reversed_points: Defaulted<number>;
+  remaining_points: Defaulted<number>;
+  available_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+/** A lot the points of a redemption came from, and how many. */
+export interface RedeemedLot {
+  earningId: string;
+  points: number;
+}
+
+export interface RewardRedemptionsTable {
+  order_id: string;
+  user_id: string;
+  points: number;
+  cents: number;
+  status: Defaulted<"reserved" | "confirmed" | "released">;
+  given_back_points: Defaulted<number>;
+  lots: Json<RedeemedLot[]>;
+  created_at: Timestamp;
+}
+
 /** The flows' after-commit work, queued in their transactions (migration 0056, app/modules/reactions). */
 export interface ReactionsTable {
   id: string;
@@ -695,9 +763,9 @@ export interface RetentionRunsTable {
 }
 
 /** Every consent given or withdrawn, one row each, never updated (migration 0024, docs/decisions/039). */
-export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice" | "stock_alert" | "wishlist_alerts" | "whatsapp_updates" | "whatsapp_marketing";
+export type ConsentPurpose = "marketing_email" | "terms" | "privacy_notice" | "stock_alert" | "wishlist_alerts" | "whatsapp_updates" | "whatsapp_marketing" | "rewards_programme";
 /** whatsapp_reply: a "STOP" sent to the shop's WhatsApp number (docs/decisions/055) */
-export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin" | "product_page" | "wishlist" | "whatsapp_reply";
+export type ConsentSource = "register" | "profile" | "checkout" | "unsubscribe" | "admin" | "product_page" | "wishlist" | "whatsapp_reply" | "rewards_page";
 
 export interface ConsentsTable {
   id: string;
@@ -1057,6 +1125,10 @@ export interface Database {
   contact_messages: ContactMessagesTable;
   mail_outbox: MailOutboxTable;
   reactions: ReactionsTable;
+  reward_accounts: RewardAccountsTable;
+  reward_ledger: RewardLedgerTable;
+  reward_earnings: RewardEarningsTable;
+  reward_redemptions: RewardRedemptionsTable;
   settings: SettingsTable;
   invoice_counter: InvoiceCounterTable;
   change_feed_head: ChangeFeedHeadTable;
@@ -1126,4 +1198,4 @@ export interface WishlistAlertsTable {
 /** Columns stored as 0/1 by SQLite and returned as booleans. */
 export const BOOLEAN_COLUMNS = ["email_verified", "is_admin", "email_notifications", "email_marketing", "is_active", "is_test", "opened", "granted", "preset", "two_factor_enabled", "verified", "backed_up"];
 /** Columns stored as JSON text by SQLite and returned parsed. */
-export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params", "permissions", "before", "after", "details"];
+export const JSON_COLUMNS = ["images", "shipping_address", "delivery_point", "hours", "rates", "summary", "product_ids", "lines", "params", "permissions", "before", "after", "details", "lots"];

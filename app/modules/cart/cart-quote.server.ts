@@ -27,6 +27,9 @@ import type { AppliedSampleCredit } from "~/modules/samples/samples.logic";
 import { isGiftCardLine } from "~/modules/gift-cards/gift-card-sales.logic";
 import { quoteGiftCardLines } from "~/modules/gift-cards/gift-card-sales.server";
 import type { GiftCardRequest } from "~/modules/gift-cards/gift-card-sales.logic";
+import { MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
+import { pointsForCart, type PointsForCart } from "~/modules/rewards/reward-orders.server";
+import { loadRewardSettings } from "~/modules/rewards/rewards.server";
 
 export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
 
@@ -39,6 +42,8 @@ export interface QuoteInput {
   userId?: string | null;
   /** a courier option's price replaces the zone's rate (see computeTotals) */
   courier?: { priceCents: number; cheapestCents: number } | null;
+  /** reward points a signed-in member wants to spend (docs/decisions/062) */
+  rewardPoints?: number;
 }
 
 /** A repriced line: the same shape the cart page shows (see cart-quote.ts); a sample line with its scents, a gift card with its request. */
@@ -58,6 +63,8 @@ export interface Quote {
   freeThresholdCents: number;
   /** the signed-in shopper's sample credits this cart uses (docs/decisions/054) */
   sampleCredits: AppliedSampleCredit[];
+  /** a member's reward points: what they have, may and do spend (docs/decisions/062); null: off, or not a member */
+  points: PointsForCart | null;
 }
 
 export interface QuoteZone {
@@ -165,7 +172,12 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
   const itemsAfterCoupon = goodsCents - (coupon ? itemDiscountCents(coupon, goodsCents) : 0);
   const sampleCredits = await creditsForCart(db, input.userId, lines.filter((l) => !l.sampleKind && !l.isGiftCard), itemsAfterCoupon, now);
   const sampleCreditCents = sampleCredits.reduce((s, c) => s + c.amountCents, 0);
-  const totals = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents });
+  const before = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents });
+  // Reward points on the goods left after those, never below the provider's minimum to pay (docs/decisions/062).
+  const points = input.userId
+    ? await pointsForCart(db, input.userId, input.rewardPoints ?? 0, Math.min(before.rewardBaseCents, before.totalCents - MINIMUM_PAYMENT_CENTS), await loadRewardSettings(db))
+    : null;
+  const totals = points?.cents ? computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents, pointsCents: points.cents }) : before;
   const zoneOptions = zones.map((z): QuoteZone => {
     const t = z.id === zone?.id ? totals : computeTotals({ lines, coupon, zone: z, freeThresholdCents });
     return { id: z.id, name: z.name, provinces: [...(z.provinces ?? [])], deliveryCents: t.deliveryFree ? 0 : t.shippingCents };
@@ -190,6 +202,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     zoneId: zone?.id ?? null,
     freeThresholdCents,
     sampleCredits,
+    points,
   };
 }
 
@@ -210,6 +223,7 @@ export function toCartQuote(q: Quote): CartQuote {
     couponError: q.couponError,
     sampleCreditCents: q.totals.sampleCreditCents,
     sampleCredits: q.sampleCredits.map((c) => ({ name: c.name, amountCents: c.amountCents })),
+    ...(q.points ? { points: { available: q.points.available, most: q.points.most, used: q.points.used, cents: q.points.cents, refusal: q.points.refusal } } : {}),
     zones: q.zones,
     zoneId: q.zoneId,
   };

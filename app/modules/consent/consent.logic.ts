@@ -6,8 +6,8 @@
 import type { ConsentPurpose, ConsentSource } from "~/db/schema";
 import { PRIVACY_NOTICE_VERSION, TERMS_VERSION } from "./legal-versions";
 
-export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts", "whatsapp_updates", "whatsapp_marketing"] as const satisfies readonly ConsentPurpose[];
-export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin", "product_page", "wishlist", "whatsapp_reply"] as const satisfies readonly ConsentSource[];
+export const CONSENT_PURPOSES = ["marketing_email", "terms", "privacy_notice", "stock_alert", "wishlist_alerts", "whatsapp_updates", "whatsapp_marketing", "rewards_programme"] as const satisfies readonly ConsentPurpose[];
+export const CONSENT_SOURCES = ["register", "profile", "checkout", "unsubscribe", "admin", "product_page", "wishlist", "whatsapp_reply", "rewards_page"] as const satisfies readonly ConsentSource[];
 
 /**
  * The marketing opt-in: the registration box (never ticked in advance) and the profile's switch show this label and
@@ -76,6 +76,7 @@ export const PURPOSE_LABELS: Record<ConsentPurpose, string> = {
   wishlist_alerts: "Wishlist e-mails",
   whatsapp_updates: "WhatsApp order updates",
   whatsapp_marketing: "WhatsApp reminders",
+  rewards_programme: "Rewards programme",
 };
 
 export const SOURCE_LABELS: Record<ConsentSource, string> = {
@@ -87,10 +88,11 @@ export const SOURCE_LABELS: Record<ConsentSource, string> = {
   product_page: "Product page",
   wishlist: "Wishlist",
   whatsapp_reply: "WhatsApp reply (STOP)",
+  rewards_page: "Rewards page",
 };
 
 /** "Given", "Withdrawn", "Accepted", "Acknowledged": a row's verb, by purpose. */
 export function consentVerb(purpose: ConsentPurpose, granted: boolean): string {
   if (!granted) return "Withdrawn";
-  return purpose === "marketing_email" || purpose === "whatsapp_updates" || purpose === "whatsapp_marketing" ? "Given" : purpose === "terms" ? "Accepted" : "Acknowledged";
+  return purpose === "marketing_email" || purpose === "whatsapp_updates" || purpose === "whatsapp_marketing" || purpose === "rewards_programme" ? "Given" : purpose === "terms" ? "Accepted" : "Acknowledged";
 }

@@ -9,9 +9,12 @@
  *     3. gift cards: what they paid given back (a refund when it was paid, a release when not);
  *     4. gift cards it bought: cancelled (what is left on them is void);
  *     5. samples, when it was paid: used credits given back, granted ones taken back (docs/decisions/054);
+ *     5b. reward points: unpaid, the points it held released; paid, the points it earned taken back and the points it
+ *         spent given back (docs/decisions/062);
  *   reopened (coupon effect "reclaim") — the undo of the above, each taken again:
  *     1. coupons: reclaimed, or the change refused when the coupon is used up (409);
  *     3. gift cards: what they paid taken again;      5. samples: the credits taken again;
+ *     5b. reward points: spent again, or the change refused when the member no longer has them (409); earned again;
  *   then, every change:
  *     6. orders: the status, payment status and stamps written, its metrics row;
  *     7. stock: taken (paid again) or given back (cancelled / un-paid) — flows/order-stock.server.ts;
@@ -46,6 +49,8 @@ import { deliverReactions, queueReaction } from "./reactions.server";
 import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { deleteOrderRow } from "~/modules/orders/order-writes.server";
+import { reclaimPoints, restoreEarning, undoRewardsOfOrder } from "~/modules/rewards/reward-orders.server";
+import { settleRewardsOnPayment } from "./order-paid.server";
 
 /** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
 const OWNER = { kind: "admin" as const, id: null };
@@ -73,6 +78,12 @@ async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date):
   // So do sample credits of a paid order (docs/decisions/054): used ones given back, granted ones taken back; reopened, again.
   if (next.coupon === "release" && order.payment_status === "completed") await returnSampleCreditsOfPaidOrder(trx, order.id, now);
   if (next.coupon === "reclaim") await reclaimSampleCreditsOfOrder(trx, order.id, now, { paid: next.paymentStatus === "completed" });
+  // Reward points follow too (docs/decisions/062).
+  if (next.coupon === "release") await undoRewardsOfOrder(trx, order.id, order.payment_status === "completed", OWNER, now);
+  if (next.coupon === "reclaim") {
+    if (!(await reclaimPoints(trx, order.id, next.paymentStatus === "completed", now))) throw new DomainError(ORDER_ADMIN_MESSAGES.pointsGone, 409);
+    await restoreEarning(trx, order.id, now);
+  }
   await writeTransition(trx, order.id, next, now);
   // Lock order as everywhere: the order row (locked above), its coupon, its products by id, the invoice counter last
   // (held until the commit: docs/decisions/019, 020).
@@ -83,6 +94,7 @@ async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date):
     // the owner's confirmation settles samples as the provider's would (docs/decisions/054)
     await settleSamplesOnPayment(trx, order.id, now);
     await issueSoldGiftCards(trx, order.id, now);
+    await settleRewardsOnPayment(trx, order.id, now);
     // an EFT that arrived gets the same confirmation as a card payment
     reactions.push(await queueReaction(trx, "order_paid", order.id, {}, now));
     await allocateInvoiceNumber(trx, order.id, now);
@@ -148,6 +160,7 @@ export async function deleteOrder(db: Queryable, id: string): Promise<void> {
     const order = await lockOrder(trx, id);
     await releaseCouponRedemption(trx, id);
     if (order.status !== "cancelled") await returnGiftCardsOfOrder(trx, id, order.payment_status === "completed" ? "refund" : "release", OWNER);
+    if (order.status !== "cancelled") await undoRewardsOfOrder(trx, id, order.payment_status === "completed", OWNER, new Date());
     await deleteOrderRow(trx, id);
   });
   logger.info({ orderId: id }, "admin: order deleted");

@@ -12,6 +12,7 @@
  *   3. samples: the sample credits it held are used; the samples it bought earn theirs (docs/decisions/054);
  *   4. gift cards: the cards it bought are issued, once (docs/decisions/053);
  *   5. stock: taken (docs/decisions/020: a line whose product has run out is recorded short; the payment stands);
+ *   5b. reward points: the points it spent kept; a member's points earned, pending until the return window ends (062);
  *   6. reactions: the paid e-mails, the WhatsApp update and the gift cards' e-mails queued (flows/reactions.server.ts);
  *   7. invoices: the order's invoice number allocated — last, the counter stays locked until the commit (decision 019).
  * Any step failing rolls the transaction back: the order stays pending with nothing taken, and the provider retries.
@@ -29,6 +30,8 @@ import { deliverReactions, queueReaction } from "./reactions.server";
 import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { setOrderPaidIfPending, setOrderPaymentProvider } from "~/modules/orders/order-writes.server";
+import { confirmPoints, earnPoints } from "~/modules/rewards/reward-orders.server";
+import { loadRewardSettings } from "~/modules/rewards/rewards.server";
 
 /** A payment that was applied, with what it did to stock and the messages to deliver after the commit. */
 export interface PaidOrder {
@@ -52,10 +55,21 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
   // the gift cards it bought are issued, once (docs/decisions/053); their e-mails go after the commit
   await issueSoldGiftCards(trx, orderId, now);
   const stock = await takeOrderStock(trx, orderId);
+  await settleRewardsOnPayment(trx, orderId, now);
   // the paid messages, queued with the payment: delivered after the commit, or by the job if this process stops
   const reactions = [await queueReaction(trx, "order_paid", orderId, {}, now)];
   await allocateInvoiceNumber(trx, orderId, now);
   return { stock, reactions };
+}
+
+/**
+ * Reward points when a payment is confirmed (by the provider, gift cards or the owner): the points the order spent
+ * are its own for good; a member earns points on what they paid for goods, pending until the return window ends
+ * (docs/decisions/062). Once per order.
+ */
+export async function settleRewardsOnPayment(trx: Trx, orderId: string, now: Date): Promise<void> {
+  await confirmPoints(trx, orderId);
+  await earnPoints(trx, orderId, await loadRewardSettings(trx), now);
 }
 
 /** orders.payment_provider of an order paid wholly by gift cards */

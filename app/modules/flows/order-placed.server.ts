@@ -10,7 +10,8 @@
  *      docs/decisions/015), then its redemption reserved — refused when it is used up;
  *   4. samples: each sample line's scents stored; gift cards: each gift card line's request stored;
  *   5. samples: the sample credits the quote used held for this order — refused when another order took one;
- *   6. gift cards paying it: what each pays reserved (docs/decisions/053) — refused when a card can't pay.
+ *   6. reward points it spends: taken from the member's points (docs/decisions/062) — refused when another order took them;
+ *   7. gift cards paying it: what each pays reserved (docs/decisions/053) — refused when a card can't pay.
  *
  * After the commit: a log line per earlier attempt closed. The payment is started by the checkout flow
  * (flows/checkout.server.ts); stock is taken only when it is paid (flows/order-paid.server.ts).
@@ -33,6 +34,7 @@ import { reserveSampleCredits, SampleCreditTakenError, storeLineSamples } from "
 import { reserveGiftCardsForOrder } from "~/modules/gift-cards/gift-card-orders.server";
 import { GIFT_CARD_SALE_MESSAGES, storeGiftCardSales } from "~/modules/gift-cards/gift-card-sales.server";
 import { closeUnpaidOrder } from "./order-closed-unpaid.server";
+import { POINTS_TAKEN, reservePoints } from "~/modules/rewards/reward-orders.server";
 import { insertOrder } from "~/modules/orders/order-writes.server";
 
 export type { ChosenDelivery };
@@ -80,6 +82,8 @@ export interface PlaceOrderInput {
   delivery?: ChosenDelivery | null;
   /** gift cards paying the order, in the order the shopper entered them (ids from resolveGiftCardCodes) */
   giftCardIds?: string[];
+  /** reward points the shopper chose to spend (docs/decisions/062) */
+  rewardPoints?: number;
 }
 
 /** A just-placed order: the one order shape, pending / pending, with the chosen shipping zone. */
@@ -150,12 +154,22 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
     const d = input.delivery ?? null;
     const quote = await quoteCart(
       trx,
-      { lines: input.lines, couponCode: input.couponCode, zoneId: input.zoneId, province: input.shippingAddress.province, userId: user.id, courier: d ? { priceCents: d.priceCents, cheapestCents: d.cheapestCents } : null },
+      {
+        lines: input.lines,
+        couponCode: input.couponCode,
+        zoneId: input.zoneId,
+        province: input.shippingAddress.province,
+        userId: user.id,
+        courier: d ? { priceCents: d.priceCents, cheapestCents: d.cheapestCents } : null,
+        rewardPoints: input.rewardPoints,
+      },
       now,
     );
     if (quote.missingProductIds.length) throw new CartChangedError(quote.missingProductIds);
     if (quote.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
     if (quote.couponError) throw new CouponRejectedError(quote.couponError);
+    // Points asked for that can't be spent (fewer than the minimum, more than the goods): said, nothing placed.
+    if (quote.points?.refusal) throw new DomainError(quote.points.refusal, 409, "rewardPoints");
     // Stock is taken when the payment is confirmed; an order can't be placed for more than is left now.
     const short = quote.lines.find((l) => l.stockProblem);
     if (short) throw new StockShortError(short.stockProblem!, short.productId);
@@ -207,6 +221,9 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
         shipping_zone_id: order.shippingZoneId,
         shipping_address: JSON.stringify(order.shippingAddress),
         sample_credit_cents: totals.sampleCreditCents,
+        points_used: quote.points?.used ?? 0,
+        points_cents: totals.pointsCents,
+        reward_base_cents: totals.rewardBaseCents,
         checkout_token: input.checkoutToken ?? null,
         payment_method: input.paymentMethod ?? "card",
         delivery_kind: d?.kind ?? null,
@@ -249,6 +266,10 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
     await storeLineSamples(trx, quote.lines.map((l, i) => ({ lineId: lineIds[i], picks: l.samplePicks })));
     await storeGiftCardSales(trx, id, quote.lines.map((l, i) => ({ lineId: lineIds[i], quantity: l.quantity, giftCardRequest: l.giftCardRequest })));
     if (!(await reserveSampleCredits(trx, id, quote.sampleCredits, now))) throw new SampleCreditTakenError();
+    // Reward points (docs/decisions/062): taken now, like a coupon; gone meanwhile (another tab's order): nothing placed.
+    if (quote.points?.used && !(await reservePoints(trx, { orderId: id, userId: user.id, points: quote.points.used, cents: totals.pointsCents, now }))) {
+      throw new DomainError(POINTS_TAKEN, 409, "rewardPoints");
+    }
     // Gift cards pay what they can of the total, reserved now (docs/decisions/053); refused: nothing is placed. A gift
     // card is never paid for with another (the common rule: cards can't be laundered or topped up with each other).
     if (input.giftCardIds?.length && quote.lines.some((l) => l.isGiftCard)) throw new DomainError(GIFT_CARD_SALE_MESSAGES.notWithGiftCard, 400, "giftCardCodes");

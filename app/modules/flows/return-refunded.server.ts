@@ -9,7 +9,8 @@
  *    here; a failure after it is logged loudly and the owner retries. An EFT refund is the owner's reference only.
  * 3. One transaction, where money moves: the return marked refunded with its credit note's number (returns), the
  *    order's gift cards credited (gift cards), a new gift card issued for the shopper's choice (gift cards), and what
- *    went to cards recorded on the return (returns). Undo: any refusal rolls all of it back, nothing is written.
+ *    went to cards recorded on the return (returns), the reward points its goods earned taken back and those they
+ *    spent given back (rewards). Undo: any refusal rolls all of it back, nothing is written.
  *    The return's e-mails and the refund on WhatsApp are queued in it (flows/reactions.server.ts).
  * 4. After the commit: those messages delivered; the new card's code in an e-mail of its own (never stored).
  */
@@ -31,6 +32,9 @@ import {
   sendRefundCardEmail,
 } from "~/modules/returns/returns-admin.server";
 import { RETURN_MESSAGES } from "~/modules/returns/returns.logic";
+import { refundedGoodsOfOrder } from "~/modules/returns/returns.server";
+import { goodsCentsOfOrder } from "~/modules/orders/order-read.server";
+import { giveBackSpent, reverseEarned } from "~/modules/rewards/reward-orders.server";
 import { afterTheCommit, deliverReactions, queueReaction } from "./reactions.server";
 import { env, type Env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -102,6 +106,11 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
       if (email) newCard = { code: issued.code, last4: issued.last4, email };
     }
     if (split.cardsCents + split.newCardCents > 0) await recordReturnGiftCardRefund(trx, id, split.cardsCents + split.newCardCents, giftCardId);
+    // Reward points (docs/decisions/062): what the refunded goods earned taken back, what they spent given back, each
+    // in proportion to every refund of the order so far (this one included), so a whole order in parts comes out exact.
+    const refunded = await refundedGoodsOfOrder(trx, orderId);
+    await reverseEarned(trx, orderId, refunded.paidCents, actor, now);
+    await giveBackSpent(trx, orderId, refunded.goodsCents, await goodsCentsOfOrder(trx, orderId), actor, now);
     // the return's e-mails and the refund on WhatsApp, queued with the refund
     const how = refundSplitWords(split, method, provider);
     const told = await queueReaction(trx, "return_refunded", id, { orderId, amountCents: input.amountCents, how, at: now.toISOString() }, now);

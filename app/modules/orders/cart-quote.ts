@@ -51,6 +51,11 @@ export interface CartQuote {
   /** the part of discountCents that is sample credit, and the credits behind it (docs/decisions/054) */
   sampleCreditCents?: number;
   sampleCredits?: Array<{ name: string; amountCents: number }>;
+  /**
+   * a signed-in member's reward points (docs/decisions/062): what they have, the most this cart may spend, what it
+   * spends (its worth in cents is a part of discountCents) and why what was asked can't be spent; absent: off or not a member
+   */
+  points?: { available: number; most: number; used: number; cents: number; refusal: string | null };
   /** every zone with what delivery to it costs this cart (0: free) */
   zones: { id: string; name: string; provinces: string[]; deliveryCents: number }[];
   zoneId: string | null;

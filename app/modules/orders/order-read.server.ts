@@ -158,3 +158,17 @@ export async function countOwnClosedAttempts(db: Queryable, userId: string): Pro
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/** The order's goods at their price, without the gift cards it sold (what a return's goods are a share of). */
+export async function goodsCentsOfOrder(db: Queryable, orderId: string): Promise<number> {
+  const [order, cards] = await Promise.all([
+    db.selectFrom("orders").select("subtotal_cents").where("id", "=", orderId).executeTakeFirst(),
+    db
+      .selectFrom("order_lines")
+      .select((eb) => eb.fn.sum<number>("total_price_cents").as("cents"))
+      .where("order_id", "=", orderId)
+      .where("gift_card", "=", 1)
+      .executeTakeFirst(),
+  ]);
+  return Number(order?.subtotal_cents ?? 0) - Number(cards?.cents ?? 0);
+}

@@ -4,6 +4,7 @@
  *   discount  = the coupon's item discount (capped at the subtotal), plus the shipping cost for free_delivery
  *   shipping  = 0 when the total after the item discount reaches the free-delivery threshold, else the zone's rate
  *   credit    = sample credits (docs/decisions/054) on the items left after the coupon; counted in the discount
+ *   points    = reward points spent (docs/decisions/062) on the items left after those; counted in the discount too
  *   total     = subtotal − discount + shipping  (never below 0)
  *   VAT       = included at 15%: (total − gift cards sold) × 15 / 115
  * Gift cards sold in the cart (docs/decisions/053) are outside the coupon, the delivery and the VAT: a voucher's VAT
@@ -31,6 +32,10 @@ export interface Totals {
   originalTotalCents: number | null;
   /** the part of discountCents that is sample credit (docs/decisions/054) */
   sampleCreditCents: number;
+  /** the part of discountCents that reward points pay (docs/decisions/062) */
+  pointsCents: number;
+  /** the goods paid for after every discount (no delivery, no gift cards sold): what reward points are earned on */
+  rewardBaseCents: number;
   /** the part of the subtotal that is gift cards sold (no VAT on it) */
   giftCardLinesCents: number;
   vatIncludedCents: number;
@@ -61,6 +66,8 @@ export function computeTotals(args: {
   courier?: { priceCents: number; cheapestCents: number } | null;
   /** sample credits the cart uses (docs/decisions/054), at most the items after the coupon; they leave delivery as it is */
   sampleCreditCents?: number;
+  /** reward points' worth (docs/decisions/062), at most the items after the coupon and the sample credits; delivery as it is */
+  pointsCents?: number;
 }): Totals {
   const subtotalCents = subtotalOf(args.lines);
   const giftCardLinesCents = subtotalOf(args.lines.filter((l) => l.isGiftCard));
@@ -77,7 +84,8 @@ export function computeTotals(args: {
         : shippingCostFor({ zone: args.zone, totalAfterDiscountCents: afterDiscount, freeThresholdCents: args.freeThresholdCents });
   const freeDeliveryCoupon = args.coupon?.discountType === "free_delivery";
   const sampleCreditCents = Math.min(Math.max(0, args.sampleCreditCents ?? 0), afterDiscount);
-  const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0) + sampleCreditCents;
+  const pointsCents = Math.min(Math.max(0, args.pointsCents ?? 0), afterDiscount - sampleCreditCents);
+  const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0) + sampleCreditCents + pointsCents;
   const totalCents = Math.max(0, subtotalCents - discountCents + shippingCents);
   const deliveryFree = shippingCents === 0 || freeDeliveryCoupon;
   return {
@@ -85,8 +93,10 @@ export function computeTotals(args: {
     discountCents,
     shippingCents,
     totalCents,
-    originalTotalCents: args.coupon || sampleCreditCents ? subtotalCents + shippingCents : null,
+    originalTotalCents: args.coupon || sampleCreditCents || pointsCents ? subtotalCents + shippingCents : null,
     sampleCreditCents,
+    pointsCents,
+    rewardBaseCents: afterDiscount - sampleCreditCents - pointsCents,
     giftCardLinesCents,
     vatIncludedCents: vatIncluded(totalCents - giftCardLinesCents),
     freeDeliveryRemainingCents: deliveryFree || afterDiscount >= args.freeThresholdCents ? 0 : freeDeliveryRemaining(afterDiscount, args.freeThresholdCents),

@@ -19,6 +19,7 @@ import {
   checkReturnRequest,
   formatDay,
   isOpen,
+  OPEN_STATUSES,
   refundDueAt,
   RETURN_MESSAGES,
   returnDeadline,
@@ -283,6 +284,27 @@ export async function refundedOnOrder(db: Queryable, orderId: string): Promise<n
     .where("status", "=", "refunded")
     .executeTakeFirst();
   return Number(row?.refunded ?? 0);
+}
+
+/** Whether the order has a return still open (requested, approved or received): its reward points wait for it. */
+export async function hasOpenReturn(db: Queryable, orderId: string): Promise<boolean> {
+  const row = await db.selectFrom("returns").select("id").where("order_id", "=", orderId).where("status", "in", [...OPEN_STATUSES]).executeTakeFirst();
+  return !!row;
+}
+
+/**
+ * The goods the order's refunded returns took back, at their price (`goods`) and after their share of the order's
+ * discount (`paid`): cumulative, for the reward points a refund takes back and gives back (docs/decisions/062).
+ */
+export async function refundedGoodsOfOrder(db: Queryable, orderId: string): Promise<{ goodsCents: number; paidCents: number }> {
+  const row = await db
+    .selectFrom("returns")
+    .select((eb) => [eb.fn.sum<number>("credit_goods_cents").as("goods"), eb.fn.sum<number>("credit_discount_cents").as("discount")])
+    .where("order_id", "=", orderId)
+    .where("status", "=", "refunded")
+    .executeTakeFirst();
+  const goods = Number(row?.goods ?? 0);
+  return { goodsCents: goods, paidCents: goods - Number(row?.discount ?? 0) };
 }
 
 /** The refunds of many orders at once (the accountant's export, a batch of orders). */
