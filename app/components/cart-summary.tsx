@@ -41,13 +41,13 @@ export function CartTotals({ quote, shippingLabel = "Shipping" }: { quote: CartQ
           {formatRand(quote.subtotalCents)}
         </dd>
       </div>
-      {quote.coupon && quote.discountCents - (quote.sampleCreditCents ?? 0) > 0 ? (
+      {quote.coupon && quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0) > 0 ? (
         <div className="flex justify-between gap-4">
           <dt className="text-ink-soft">
             {DISCOUNT_LABEL[quote.coupon.discountType]} <span className="text-xs tracking-[0.08em] text-gold">({quote.coupon.code})</span>
           </dt>
           <dd className="text-success" data-testid="discount">
-            −{formatRand(quote.discountCents - (quote.sampleCreditCents ?? 0))}
+            −{formatRand(quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0))}
           </dd>
         </div>
       ) : null}
@@ -56,6 +56,16 @@ export function CartTotals({ quote, shippingLabel = "Shipping" }: { quote: CartQ
           <dt className="text-ink-soft">{creditLabel((quote.sampleCredits ?? []).map((c) => c.name))}</dt>
           <dd className="text-success" data-testid="sample-credit">
             −{formatRand(quote.sampleCreditCents)}
+          </dd>
+        </div>
+      ) : null}
+      {quote.points?.cents ? (
+        <div className="flex justify-between gap-4">
+          <dt className="text-ink-soft">
+            Reward points <span className="text-xs text-muted">({quote.points.used.toLocaleString("en-ZA")})</span>
+          </dt>
+          <dd className="text-success" data-testid="points-discount">
+            −{formatRand(quote.points.cents)}
           </dd>
         </div>
       ) : null}

@@ -17,6 +17,7 @@ import { DeliveryChoice, type DeliverySelection } from "~/components/delivery-ch
 import { WhatsappOptIn } from "~/components/whatsapp-opt-in";
 import { GiftCardField, useGiftCards } from "~/components/gift-card-field";
 import { isGiftCardLine } from "~/modules/gift-cards/gift-card-sales.logic";
+import { RewardPointsField } from "~/components/reward-points-field";
 
 /**
  * The checkout form body: shipping address, delivery zone, order summary and the pay button. The hidden fields carry
@@ -40,6 +41,8 @@ export function CheckoutForm({
   lastAddress,
   deliveryKinds = [],
   whatsapp = false,
+  rewardPoints = 0,
+  onRewardPoints = () => undefined,
 }: {
   lines: CartLine[];
   quote: CartQuote | null;
@@ -63,6 +66,9 @@ export function CheckoutForm({
   deliveryKinds?: DeliveryKind[];
   /** offer WhatsApp order updates (docs/decisions/055) */
   whatsapp?: boolean;
+  /** reward points chosen (docs/decisions/062), and how the field changes them */
+  rewardPoints?: number;
+  onRewardPoints?: (points: number) => void;
 }) {
   const [selection, setSelection] = useState<DeliverySelection | null>(null);
   // Gift cards alone: nothing to deliver, so no delivery to choose (docs/decisions/053); the address is the billing one.
@@ -103,7 +109,7 @@ export function CheckoutForm({
             Nothing to deliver: gift cards are e-mailed, so there is no delivery charge.
           </p>
         ) : couriers ? (
-          <DeliveryChoice kinds={deliveryKinds} lines={lines} couponCode={couponCode} zoneId={zoneId} onSelect={setSelection} error={fieldErrors.delivery} />
+          <DeliveryChoice kinds={deliveryKinds} lines={lines} couponCode={couponCode} zoneId={zoneId} onSelect={setSelection} error={fieldErrors.delivery} rewardPoints={rewardPoints} />
         ) : zones.length > 0 ? (
           <DeliveryZones zones={zones} zoneId={zoneId} onZone={onZone} province={province} quote={quote} />
         ) : null}
@@ -133,6 +139,8 @@ export function CheckoutForm({
         <div className="mt-5" aria-busy={loading}>
           {shown ? <CartTotals quote={shown} shippingLabel="Delivery" /> : <p className="text-sm text-muted">{couriers && quote ? "Choose your delivery to see your total." : "Calculating your total…"}</p>}
         </div>
+        {quote?.points ? <RewardPointsField points={quote.points} chosen={rewardPoints} onChoose={onRewardPoints} error={fieldErrors.rewardPoints} /> : null}
+        <input type="hidden" name="rewardPoints" value={quote?.points ? rewardPoints || "" : ""} />
         {buysGiftCard ? (
           <p className="mt-5 text-xs leading-relaxed text-muted">A gift card can't be paid for with another gift card.</p>
         ) : (

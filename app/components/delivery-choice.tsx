@@ -40,11 +40,14 @@ export function DeliveryChoice({
   zoneId,
   onSelect,
   error,
+  rewardPoints = 0,
 }: {
   kinds: DeliveryKind[];
   lines: CartLine[];
   couponCode: string;
   zoneId: string | null;
+  /** reward points the shopper chose to spend: each option's totals count them (docs/decisions/062) */
+  rewardPoints?: number;
   onSelect: (selection: DeliverySelection | null) => void;
   error?: string;
 }) {
@@ -92,8 +95,9 @@ export function DeliveryChoice({
     if (points.locker) p.set("locker", points.locker);
     if (points.point) p.set("point", points.point);
     if (near) p.set("near", near);
+    if (rewardPoints) p.set("points", String(rewardPoints));
     return `/checkout/delivery?${p}`;
-  }, [address, posted, couponCode, zoneId, points.locker, points.point, near]);
+  }, [address, posted, couponCode, zoneId, points.locker, points.point, near, rewardPoints]);
   useEffect(() => {
     if (url) fetcher.load(url);
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -40,12 +40,19 @@ export async function loader({ request }: Route.LoaderArgs) {
       couponCode: query.get("coupon")?.slice(0, 50) || null,
       zoneId: query.get("zone") || null,
       userId: user?.id ?? null,
+      rewardPoints: rewardPointsParam(query.get("points")),
     });
     return { quote: toCartQuote(quote) as CartQuote | null };
   } catch (error) {
     if (error instanceof DomainError) return data({ quote: null as CartQuote | null, error: error.message }, { status: error.status });
     throw error;
   }
+}
+
+/** The reward points asked for in the quote's address: a whole number, else none (docs/decisions/062). */
+function rewardPointsParam(raw: string | null): number {
+  const n = Number(raw);
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
 }
 
 export default function CartPage() {

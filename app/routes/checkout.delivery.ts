@@ -28,6 +28,8 @@ const querySchema = z.object({
   locker: z.string().max(60).optional(),
   point: z.string().max(60).optional(),
   near: text(120),
+  /** reward points the shopper chose to spend (docs/decisions/062) */
+  points: z.coerce.number().int().min(0).max(100_000_000).optional().catch(undefined),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -47,6 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       address: { street: q.street, suburb: q.suburb, city: q.city, province: q.province, postalCode: q.postalCode },
       pointCodes: { locker: q.locker ?? null, point: q.point ?? null },
       pointQuery: q.near || null,
+      rewardPoints: q.points ?? 0,
     });
     return data<DeliveryAnswer>({ choices }, { headers });
   } catch (error) {

@@ -103,7 +103,9 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
     setProvince(next);
     setZoneId(preselectZone(loaderData.zones, next)?.id ?? null);
   };
-  const { quote, loading } = useCartQuote(lines, applied?.code ?? null, zoneId);
+  // Reward points the shopper chose to spend (docs/decisions/062): the quote prices them, the form posts them.
+  const [rewardPoints, setRewardPoints] = useState(0);
+  const { quote, loading } = useCartQuote(lines, applied?.code ?? null, zoneId, rewardPoints);
   const { notice, couponNotice, setCouponNotice } = useReconcileCart(quote);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -172,6 +174,8 @@ export default function CheckoutPage({ loaderData }: Route.ComponentProps) {
             lastAddress={loaderData.lastAddress}
             deliveryKinds={loaderData.deliveryKinds}
             whatsapp={loaderData.whatsapp}
+            rewardPoints={rewardPoints}
+            onRewardPoints={setRewardPoints}
           />
         </Form>
       ) : (

@@ -160,6 +160,8 @@ export function FoundView({
                   couponCode: order.couponCode,
                   sampleCreditCents: order.sampleCreditCents,
                   sampleCreditLabel: order.sampleCreditLabel,
+                  pointsUsed: order.pointsUsed,
+                  pointsCents: order.pointsCents,
                 }}
                 giftCardPayments={giftCardPayments}
               />

@@ -18,6 +18,9 @@ export interface SummaryTotals {
   /** the part of discountCents that is sample credit, with its label (docs/decisions/054) */
   sampleCreditCents?: number;
   sampleCreditLabel?: string | null;
+  /** reward points spent, the part of discountCents they paid (docs/decisions/062) */
+  pointsUsed?: number;
+  pointsCents?: number;
 }
 
 /** What the VAT line says: a gift card is not subject to VAT when sold (VAT Act s10(19)); what it buys later is. */
@@ -54,10 +57,16 @@ export function OrderSummary({ lines, totals, giftCardPayments = [] }: { lines: 
           <dt className="text-ink-soft">Subtotal</dt>
           <dd className="tabular-nums">{formatRand(totals.subtotalCents)}</dd>
         </div>
-        {totals.discountCents - (totals.sampleCreditCents ?? 0) > 0 ? (
+        {totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0) > 0 ? (
           <div className="flex justify-between gap-4 text-success">
             <dt>Discount{totals.couponCode ? ` (${totals.couponCode})` : ""}</dt>
-            <dd className="tabular-nums">-{formatRand(totals.discountCents - (totals.sampleCreditCents ?? 0))}</dd>
+            <dd className="tabular-nums">-{formatRand(totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0))}</dd>
+          </div>
+        ) : null}
+        {totals.pointsCents ? (
+          <div className="flex justify-between gap-4 text-success" data-testid="points-discount">
+            <dt>Reward points ({(totals.pointsUsed ?? 0).toLocaleString("en-ZA")})</dt>
+            <dd className="tabular-nums">-{formatRand(totals.pointsCents)}</dd>
           </div>
         ) : null}
         {totals.sampleCreditCents ? (

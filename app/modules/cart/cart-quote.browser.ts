@@ -6,9 +6,9 @@ import { clearAppliedCoupon, readAppliedCoupon, writeAppliedCoupon } from "./app
 import { lineKeyOf, readCart, writeCart, type CartLine } from "./cart.browser";
 
 /** The quote for the stored cart and coupon, refreshed whenever either changes. Shared with /checkout. */
-export function useCartQuote(lines: CartLine[], couponCode: string | null, zoneId?: string | null) {
+export function useCartQuote(lines: CartLine[], couponCode: string | null, zoneId?: string | null, rewardPoints?: number) {
   const fetcher = useFetcher<CartQuoteAnswer>();
-  const url = quoteUrl(lines, couponCode, zoneId);
+  const url = quoteUrl(lines, couponCode, zoneId, rewardPoints);
   const tooMany = lines.some((l) => l.quantity > MAX_LINE_QUANTITY);
   useEffect(() => {
     // Adding the same product repeatedly can pass the per-line limit: bring the stored line back to 100.

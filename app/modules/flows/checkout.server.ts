@@ -58,7 +58,7 @@ const RESUME_WAIT_MS = 20_000;
 const RESUME_POLL_MS = 100;
 
 export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutInput, request: { ip: string } = { ip: "unknown" }): Promise<{ redirectTo: string }> {
-  const { lines, couponCode, zoneId, checkoutToken, paymentMethod, deliveryKind, deliveryService, deliveryPoint, giftCardCodes, ...shippingAddress } = input;
+  const { lines, couponCode, zoneId, checkoutToken, paymentMethod, deliveryKind, deliveryService, deliveryPoint, giftCardCodes, rewardPoints, ...shippingAddress } = input;
   if (checkoutToken && (await findByToken(db, user.id, checkoutToken))) return resume(db, user.id, checkoutToken);
   const offered = env().PAYMENT_METHODS;
   const method = paymentMethod ?? offered[0]!;
@@ -75,6 +75,7 @@ export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutIn
     kind: deliveryKind,
     serviceCode: deliveryService,
     pointCode: deliveryPoint,
+    rewardPoints,
   });
   // Gift card codes are looked up (throttled against guessing) before the order's transaction: counted attempts stay
   // counted when the placement is refused.
@@ -82,7 +83,7 @@ export async function checkout(db: DB, user: CheckoutCustomer, input: CheckoutIn
   let order;
   try {
     // Without a token (a page from before tokens existed) the submission is simply not deduplicated.
-    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method, delivery, giftCardIds });
+    order = await placeOrder(db, user, { lines, couponCode, zoneId, shippingAddress, checkoutToken: checkoutToken ?? null, paymentMethod: method, delivery, giftCardIds, rewardPoints });
   } catch (error) {
     // A twin submission with this token placed its order while this one was being refused: the token's order is
     // taken, and the buyer hears that attempt's outcome. A refusal may come before the order's insert (the twin took

@@ -14,6 +14,13 @@ import { setOrderStatus } from "./order-changed-by-owner.server";
 import { markOrderPaid } from "./order-paid.server";
 import { placeOrder } from "./order-placed.server";
 import { matureRewards } from "./rewards-matured.server";
+import { collectPersonalData } from "~/modules/privacy/export.server";
+import { deleteAccount } from "./account-deleted.server";
+import { renderSummaryHtml } from "~/modules/privacy/export.logic";
+import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
+import { resetEnvForTests } from "~/utils/env.server";
+import { formatRand } from "~/utils/money";
+import { vatInInclusiveTotal } from "~/modules/invoices/invoice.logic";
 
 /**
  * Reward points through the order flows (issue 40 point 1, docs/decisions/062), on SQLite and PostgreSQL: earned on
@@ -144,6 +151,22 @@ describe("spending at checkout", () => {
     expect(await points(user.id)).toEqual({ available: 200, pending: 0, owed: 0 });
     await pay(order.id);
     expect(await points(user.id)).toEqual({ available: 200, pending: 37, owed: 0 });
+
+    // The tax invoice: a discount row of their own; the VAT on what was paid (a discount, not a payment: decision 062)
+    const vatShop = { SHOP_VAT_NUMBER: "4123456789", SHOP_ADDRESS: "373 Albert Road, Woodstock, Cape Town 7925", SHOP_LEGAL_NAME: "Scentara Fragrances (Pty) Ltd" };
+    Object.assign(process.env, vatShop);
+    resetEnvForTests();
+    try {
+      const lookup = await getInvoiceForViewer(db(), order.id, { id: user.id, isAdmin: false });
+      if (lookup.state !== "found") throw new Error(`no invoice: ${lookup.state}`);
+      const total = Number(row.total_amount_cents);
+      expect(lookup.invoice.totals.find((t) => t.label.startsWith("Reward points"))).toEqual({ label: "Reward points (300 points)", amount: formatRand(-3000) });
+      expect(lookup.invoice.totals.some((t) => t.label.startsWith("Discount"))).toBe(false);
+      expect(lookup.invoice.amounts).toEqual({ totalCents: total, vatCents: vatInInclusiveTotal(total) });
+    } finally {
+      for (const k of Object.keys(vatShop)) delete process.env[k];
+      resetEnvForTests();
+    }
   });
 
   it("fewer than the minimum, more than they have or more than the goods: refused with why, nothing placed", async () => {
@@ -265,5 +288,24 @@ describe("expiry", () => {
     expect((await matureRewards(db(), { windowDays: WINDOW, now: new Date(expiresAt + 1000) })).expired).toBeGreaterThanOrEqual(250);
     expect(await points(user.id)).toEqual({ available: 0, pending: 0, owed: 0 });
     expect((await rewardHistory(db(), user.id))[0]).toMatchObject({ kind: "expired", availableDelta: -250 });
+  });
+});
+
+describe("the member's data", () => {
+  it("Download my data has the membership, balances and every change; deleting the account forfeits the points with it", async () => {
+    const user = await memberWith(120);
+    const data = await collectPersonalData(db(), user.id);
+    expect(data.rewards).toMatchObject({ member: true, availablePoints: 120, pendingPoints: 0, owedPoints: 0 });
+    expect(data.rewards!.entries.map((x) => x.what)).toEqual(["Became yours to spend", "Earned (pending until the return window ends)"]);
+    expect(renderSummaryHtml(data)).toContain("Your reward points");
+    const stranger = await createUser(db());
+    expect((await collectPersonalData(db(), stranger.id)).rewards).toBeNull();
+
+    // with an unpaid order holding some of them: closed first, then everything goes with the account
+    const p = await bottle(50_000);
+    await buy(user, p.id, { rewardPoints: 100 });
+    await deleteAccount(db(), user.id, { kind: "self" });
+    expect(await balancesOf(db(), user.id)).toBeNull();
+    expect(await db().selectFrom("reward_ledger").select("id").where("user_id", "=", user.id).execute()).toEqual([]);
   });
 });

@@ -66,6 +66,9 @@ export interface InvoiceOrder {
   /** the part of discountCents that is sample credit and its row's label (docs/decisions/054); absent: none */
   sampleCreditCents?: number;
   sampleCreditLabel?: string | null;
+  /** reward points spent: a discount of their own row (docs/decisions/062); absent: none */
+  pointsUsed?: number;
+  pointsCents?: number;
   shippingCents: number;
   totalAmountCents: number;
   shippingAddress: ShippingAddress;
@@ -123,11 +126,14 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   const totals: InvoiceTotalRow[] = [{ label: "Subtotal", amount: formatRand(order.subtotalCents) }];
   // A sample credit is a discount of its own row (docs/decisions/054); the coupon's is the rest.
   const sampleCredit = order.sampleCreditCents ?? 0;
-  const couponDiscount = order.discountCents - sampleCredit;
+  // Reward points are a discount too (docs/decisions/062: not a payment), a row of their own.
+  const points = order.pointsCents ?? 0;
+  const couponDiscount = order.discountCents - sampleCredit - points;
   if (couponDiscount > 0 || order.couponCode) {
     totals.push({ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : "Discount", amount: formatRand(-couponDiscount) });
   }
   if (sampleCredit > 0) totals.push({ label: toWinAnsi(order.sampleCreditLabel ?? "Sample credit"), amount: formatRand(-sampleCredit) });
+  if (points > 0) totals.push({ label: `Reward points (${order.pointsUsed ?? 0} points)`, amount: formatRand(-points) });
   totals.push({ label: "Delivery", amount: order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents) });
   // Gift cards sold carry no VAT (VAT Act s10(19)): the VAT is on the rest of the total, goods and delivery, once.
   const giftCardLinesCents = order.lines.reduce((s, l) => s + (l.isGiftCard ? l.totalPriceCents : 0), 0);

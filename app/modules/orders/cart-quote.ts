@@ -83,9 +83,10 @@ export function linesInput(lines: ReadonlyArray<{ id: string; size?: string; qua
 }
 
 /** The URL that asks the cart loader for a quote of these lines (ids and quantities: the server decides prices). */
-export function quoteUrl(lines: ReadonlyArray<{ id: string; size?: string; quantity: number }>, couponCode?: string | null, zoneId?: string | null): string {
+export function quoteUrl(lines: ReadonlyArray<{ id: string; size?: string; quantity: number }>, couponCode?: string | null, zoneId?: string | null, rewardPoints?: number): string {
   const params = new URLSearchParams({ quote: JSON.stringify(linesInput(lines)) });
   if (couponCode) params.set("coupon", couponCode);
   if (zoneId) params.set("zone", zoneId);
+  if (rewardPoints) params.set("points", String(rewardPoints));
   return `/cart?${params}`;
 }

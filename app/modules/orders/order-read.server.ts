@@ -10,6 +10,9 @@ export interface OrderView extends Omit<Order, "userId"> {
   /** the part of discountCents that is sample credit, and what it is on ("Sample credit (Velvet Rose)", decision 054) */
   sampleCreditCents: number;
   sampleCreditLabel: string | null;
+  /** reward points spent and their worth: the part of discountCents they paid (docs/decisions/062) */
+  pointsUsed: number;
+  pointsCents: number;
   /** The invoice's number once the payment is confirmed (docs/decisions/019); null before. */
   invoiceNumber: number | null;
 }
@@ -102,6 +105,8 @@ export async function readOrderWith(db: Queryable, id: string, { creditsOnOrder,
     sampleCreditCents,
     // the credits name it while they exist; after an account deletion took them, the words kept on the order do
     sampleCreditLabel: sampleCreditCents > 0 ? (credits.length ? creditLabel(credits.map((c) => c.name)) : (order.sample_credit_label ?? creditLabel([]))) : null,
+    pointsUsed: Number(order.points_used ?? 0),
+    pointsCents: Number(order.points_cents ?? 0),
     shippingAddress: order.shipping_address,
     invoiceNumber: order.invoice_number === null ? null : Number(order.invoice_number),
   };

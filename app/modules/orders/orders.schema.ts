@@ -106,6 +106,20 @@ export const checkoutSchema = shippingAddressSchema.extend({
     .max(200)
     .optional()
     .transform((v) => (v ? v.split(",").map((c) => c.trim()).filter(Boolean) : undefined)),
+  /** reward points the shopper chose to spend (docs/decisions/062); none when empty */
+  rewardPoints: z
+    .string()
+    .max(12)
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < 0) {
+        ctx.addIssue({ code: "custom", message: "Points are spent in whole points." });
+        return z.NEVER;
+      }
+      return n || undefined;
+    }),
   /** one order per checkout click (see checkout.server.ts) */
   checkoutToken: z
     .string()

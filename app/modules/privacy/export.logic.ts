@@ -74,6 +74,15 @@ export interface PersonalData {
   wishlist: { items: Array<{ product: string; addedAt: string; lastToldPriceCents: number; lastToldInStock: boolean }>; alertsOnSince: string | null };
   /** back-in-stock requests under the account or its address (docs/decisions/057) */
   stockAlerts: Array<{ product: string; size: string | null; email: string; status: string; askedAt: string; confirmedAt: string | null }>;
+  /** reward points (docs/decisions/062): membership, balances and every change; null: never joined */
+  rewards: {
+    member: boolean;
+    joinedAt: string | null;
+    availablePoints: number;
+    pendingPoints: number;
+    owedPoints: number;
+    entries: Array<{ what: string; availablePoints: number; pendingPoints: number; owedPoints: number; order: string | null; note: string | null; at: string }>;
+  } | null;
 }
 
 export interface ExportCartItem {
@@ -120,6 +129,7 @@ export function exportCounts(data: PersonalData): Record<string, number> {
     reminders: data.reminders.length,
     wishlistItems: data.wishlist.items.length,
     stockAlerts: data.stockAlerts.length,
+    rewardEntries: data.rewards?.entries.length ?? 0,
   };
 }
 
@@ -353,6 +363,24 @@ export function renderSummaryHtml(data: PersonalData): string {
         a.status === "waiting" ? `Waiting${a.confirmedAt ? `, confirmed ${e(saDateTime(a.confirmedAt))}` : ""}` : "Not confirmed",
       ]),
     )}</section>`,
+  );
+  const rewards = data.rewards;
+  sections.push(
+    `<section><h2>Your reward points</h2>${
+      rewards
+        ? dl([
+            ["Member", rewards.member ? `Yes, since ${e(saDateTime(rewards.joinedAt!))}` : "No (left)"],
+            ["Yours to spend", e(String(rewards.availablePoints))],
+            ["Pending", e(String(rewards.pendingPoints))],
+            ["Owed", e(String(rewards.owedPoints))],
+          ]) +
+          table(
+            "Each change to your points",
+            ["When", "What", "To spend", "Pending", "Owed", "Order"],
+            rewards.entries.map((x) => [e(saDateTime(x.at)), `${e(x.what)}${x.note ? ` <span class="muted">(${e(x.note)})</span>` : ""}`, e(String(x.availablePoints)), e(String(x.pendingPoints)), e(String(x.owedPoints)), x.order ? `#${e(x.order)}` : "–"]),
+          )
+        : `<p class="none">You haven't joined the rewards programme.</p>`
+    }</section>`,
   );
   sections.push(
     `<section><h2>Where you are signed in</h2>${table(

@@ -7,6 +7,7 @@
  * request that came by e-mail): the caller passes the user id from the session, never from the form. Each download
  * is counted (a few an hour: it reads a lot) and recorded in privacy_requests.
  */
+import { REWARD_ENTRY_WORDS, rewardsOfPerson } from "~/modules/rewards/rewards-privacy.server";
 import { lineNameSql } from "~/modules/catalog/sizes.server";
 import type { DB, Queryable } from "~/db/db.server";
 import type { ShippingAddress } from "~/db/schema";
@@ -106,13 +107,14 @@ export async function collectPersonalData(db: Queryable, userId: string, config:
       .execute(),
   ]);
 
-  const [giftCards, sampleCredits, whatsapp, cart, wishlist, stockAlerts] = await Promise.all([
+  const [giftCards, sampleCredits, whatsapp, cart, wishlist, stockAlerts, rewards] = await Promise.all([
     giftCardsOfPerson(db, userId, email),
     sampleCreditsOfPerson(db, userId, now),
     whatsappOfPerson(db, userId),
     cartAndRemindersOfPerson(db, userId),
     wishlistOfPerson(db, userId),
     stockAlertsOfPerson(db, userId, email),
+    rewardsOfPerson(db, userId),
   ]);
   const short = (id: string | null) => (id ? shortOrderId(id) : null);
 
@@ -218,6 +220,16 @@ export async function collectPersonalData(db: Queryable, userId: string, config:
     reminders: cart.reminders.map((r) => ({ kind: r.kind === "cart" ? "Cart" : "Unpaid order", status: r.status, order: short(r.orderId), items: r.items, at: r.claimedAt, sentAt: r.sentAt, restoredAt: r.restoredAt })),
     wishlist,
     stockAlerts,
+    rewards: rewards
+      ? {
+          member: rewards.joinedAt !== null,
+          joinedAt: rewards.joinedAt,
+          availablePoints: rewards.availablePoints,
+          pendingPoints: rewards.pendingPoints,
+          owedPoints: rewards.owedPoints,
+          entries: rewards.entries.map((x) => ({ what: REWARD_ENTRY_WORDS[x.kind], availablePoints: x.availableDelta, pendingPoints: x.pendingDelta, owedPoints: x.owedDelta, order: short(x.orderId), note: x.note, at: x.at })),
+        }
+      : null,
   };
 }
 
