@@ -274,8 +274,8 @@ export function startJobs(
         lease: databaseLease(db, "mature-rewards", holder, 3 * REWARDS_EVERY_MS),
         logger,
         run: async () => {
-          const { earnings, points, expired } = await matureRewards(db(), { windowDays });
-          if (earnings || expired) logger.info({ earnings, points, expired }, "rewards: points made available and expired");
+          const { earnings, points, expired, notices } = await matureRewards(db(), { windowDays });
+          if (earnings || expired || notices) logger.info({ earnings, points, expired, notices }, "rewards: points made available, expired, and told of");
         },
       }),
     );

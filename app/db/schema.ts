@@ -653,6 +653,7 @@ export interface RewardEarningsTable {
   remaining_points: Defaulted<number>;
   available_at: NullableTimestamp;
   expires_at: NullableTimestamp;
+  expiry_noticed_at: NullableTimestamp;
   created_at: Timestamp;
 }
 

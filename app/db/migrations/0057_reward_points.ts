@@ -11,7 +11,7 @@ import { columnTypes } from "./column-types";
  * - `reward_ledger`: every change with its order, who made it and the balances it left (append-only).
  * - `reward_earnings`: what one paid order earned, by the rule of its day (`earn_cents_per_point`); pending until the
  *   return window ends, then a lot of available points that expires (`expires_at`) with what is left of it
- *   (`remaining_points`); `reversed_points`: taken back by refunds.
+ *   (`remaining_points`); `reversed_points`: taken back by refunds; `expiry_noticed_at`: its month-ahead e-mail.
  * - `reward_redemptions`: the points an order spends, reserved when it is placed (like a coupon), confirmed when it is
  *   paid, released when it closes unpaid; `lots`: which lots they came from; `given_back_points`: returned by refunds.
  * - `orders.points_used`, `orders.points_cents` (a part of `discount_amount_cents`, like the sample credit) and
@@ -69,6 +69,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("remaining_points", "integer", (c) => c.notNull().defaultTo(0).check(sql`remaining_points >= 0`))
     .addColumn("available_at", t.timestamp)
     .addColumn("expires_at", t.timestamp)
+    /** when its "points expire soon" e-mail was claimed (once a lot; only to members who agreed to marketing) */
+    .addColumn("expiry_noticed_at", t.timestamp)
     .addColumn("created_at", t.timestamp, (c) => c.notNull().defaultTo(t.now))
     .execute();
   await sql`create index reward_earnings_pending_idx on reward_earnings (created_at) where status = 'pending'`.execute(db);

@@ -15,6 +15,7 @@ import { markOrderPaid } from "./order-paid.server";
 import { placeOrder } from "./order-placed.server";
 import { matureRewards } from "./rewards-matured.server";
 import { collectPersonalData } from "~/modules/privacy/export.server";
+import { startMailServer } from "../../../tests/factories/mail-server";
 import { deleteAccount } from "./account-deleted.server";
 import { renderSummaryHtml } from "~/modules/privacy/export.logic";
 import { getInvoiceForViewer } from "~/modules/invoices/invoice.server";
@@ -37,8 +38,8 @@ beforeEach(async () => {
   await saveRewardSettings(db(), RULES);
 });
 
-async function member() {
-  const user = await createUser(db());
+async function member(options: { emailMarketing?: boolean } = {}) {
+  const user = await createUser(db(), options);
   await joinRewards(db(), user, "I join Scentara Rewards.");
   return user;
 }
@@ -131,8 +132,8 @@ describe("earning", () => {
 });
 
 /** A member with `n` points available (earned on an order delivered long ago, its window over). */
-async function memberWith(n: number) {
-  const user = await member();
+async function memberWith(n: number, options: { emailMarketing?: boolean } = {}) {
+  const user = await member(options);
   const p = await bottle(n * 1000);
   await delivered(user, p.id, new Date(Date.now() - 30 * DAY));
   await matureRewards(db(), { windowDays: WINDOW });
@@ -288,6 +289,35 @@ describe("expiry", () => {
     expect((await matureRewards(db(), { windowDays: WINDOW, now: new Date(expiresAt + 1000) })).expired).toBeGreaterThanOrEqual(250);
     expect(await points(user.id)).toEqual({ available: 0, pending: 0, owed: 0 });
     expect((await rewardHistory(db(), user.id))[0]).toMatchObject({ kind: "expired", availableDelta: -250 });
+  });
+});
+
+describe("the e-mail a month before points expire", () => {
+  it("goes once, through the mail server, only to members who agreed to marketing, with the points and the day", async () => {
+    const mail = await startMailServer();
+    process.env.SMTP_URL = mail.url;
+    resetEnvForTests();
+    try {
+      const keen = await memberWith(180, { emailMarketing: true });
+      const quiet = await memberWith(90);
+      const lotOf = async (userId: string) => Date.parse((await db().selectFrom("reward_earnings").select("expires_at").where("user_id", "=", userId).executeTakeFirstOrThrow()).expires_at!);
+      const expiresAt = await lotOf(keen.id);
+      // two months ahead: nothing yet
+      await matureRewards(db(), { windowDays: WINDOW, now: new Date(expiresAt - 60 * DAY) });
+      expect(mail.received.filter((m) => m.subject?.includes("reward points expire"))).toHaveLength(0);
+      await matureRewards(db(), { windowDays: WINDOW, now: new Date(expiresAt - 20 * DAY) });
+      await matureRewards(db(), { windowDays: WINDOW, now: new Date(expiresAt - 10 * DAY) });
+      const told = mail.received.filter((m) => m.subject?.includes("reward points expire"));
+      expect(told.map((m) => (m.to && "text" in m.to ? m.to.text : ""))).toEqual([keen.email]);
+      expect(told[0]!.subject).toMatch(/^Scentara: 180 reward points expire on \d{1,2} [A-Z][a-z]+ \d{4}$/);
+      expect(told[0]!.text).toContain("180 points (R18.00) of yours expire on");
+      expect(told[0]!.headerLines.find((h) => h.key === "list-unsubscribe")?.line).toMatch(/unsubscribe\/one-click\?token=/);
+      expect(mail.received.some((m) => m.to && "text" in m.to && m.to.text === quiet.email)).toBe(false);
+    } finally {
+      delete process.env.SMTP_URL;
+      resetEnvForTests();
+      await mail.close();
+    }
   });
 });
 

@@ -7,6 +7,7 @@
  *   1. orders (read): delivered, and its return window (returns.logic returnDeadline, cooling-off) over;
  *   2. returns (read): no return of it still open (a refund decides what is left first);
  *   3. rewards: pending → available, what is owed paid first, the rest a lot that lasts the owner's months.
+ * Then, each run: lots past their months expire; a month before, their members who agreed to marketing hear once.
  * An order never marked delivered keeps its points pending.
  */
 import type { Queryable } from "~/db/db.server";
@@ -15,6 +16,7 @@ import { returnDeadline } from "~/modules/returns/returns.logic";
 import { hasOpenReturn } from "~/modules/returns/returns.server";
 import { expireLots, makeAvailable, pendingDelivered } from "~/modules/rewards/reward-orders.server";
 import { loadRewardSettings } from "~/modules/rewards/rewards.server";
+import { sendPointsExpiryNotices } from "~/modules/rewards/reward-expiry-notices.server";
 
 export interface MaturedRun {
   /** earnings made available */
@@ -22,6 +24,8 @@ export interface MaturedRun {
   points: number;
   /** points of lots that expired */
   expired: number;
+  /** "your points expire soon" e-mails sent */
+  notices: number;
 }
 
 export async function matureRewards(db: Queryable, options: { windowDays: number; now?: Date; limit?: number }): Promise<MaturedRun> {
@@ -29,7 +33,7 @@ export async function matureRewards(db: Queryable, options: { windowDays: number
   const settings = await loadRewardSettings(db);
   // every delivery before this may be past its window (the exact end of day is checked per order below)
   const deliveredBefore = new Date(now.getTime() - options.windowDays * 86_400_000).toISOString();
-  const run: MaturedRun = { earnings: 0, points: 0, expired: 0 };
+  const run: MaturedRun = { earnings: 0, points: 0, expired: 0, notices: 0 };
   for (const candidate of await pendingDelivered(db, deliveredBefore, options.limit ?? 200)) {
     if (!candidate.actual_delivery_date || returnDeadline("cooling_off", candidate.actual_delivery_date, options.windowDays).getTime() >= now.getTime()) continue;
     if (await hasOpenReturn(db, candidate.order_id)) continue;
@@ -40,5 +44,7 @@ export async function matureRewards(db: Queryable, options: { windowDays: number
     }
   }
   run.expired = await expireLots(db, now);
+  // a month ahead, once a lot, to members who agreed to marketing
+  run.notices = await sendPointsExpiryNotices(db, settings, now);
   return run;
 }
