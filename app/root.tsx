@@ -10,6 +10,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { getSessionUser } from "~/modules/accounts/session.server";
 import { organizationJsonLd } from "~/modules/seo/structured-data";
 import { discoverySetOffered } from "~/modules/samples/discovery-set-offered.server";
+import { rewardsOffered } from "~/modules/rewards/rewards-profile.server";
 import { getDb } from "~/db/db.server";
 import { getBaseUrl, getShopInfo } from "~/modules/settings/settings.server";
 import { socialLinks } from "~/modules/settings/shop";
@@ -19,7 +20,8 @@ import { logger } from "~/utils/logger.server";
 
 /**
  * Every page: signed in or not and as what (role decided on the server), the shop's public facts, the base URL, and
- * whether the discovery set is linked (kept in-process until the storefront changes: nothing per visitor).
+ * whether the discovery set and the rewards programme are linked (each kept in-process until the storefront changes:
+ * nothing per visitor).
  */
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   let user: RootData["user"] = null;
@@ -35,7 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
     // A session store hiccup must not take the whole shop down: the page renders for a visitor.
     logger.error({ err: error }, "root: reading the session failed; rendering as a visitor");
   }
-  return { user, shop: getShopInfo(), baseUrl: getBaseUrl(), discoverySet: await discoverySetOffered(getDb()) };
+  const [discoverySet, rewards] = await Promise.all([discoverySetOffered(getDb()), rewardsOffered(getDb())]);
+  return { user, shop: getShopInfo(), baseUrl: getBaseUrl(), discoverySet, rewards };
 }
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];

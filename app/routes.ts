@@ -9,6 +9,8 @@ export default [
   route("scent-finder", "routes/scent-finder.tsx"),
   route("discovery-set", "routes/discovery-set.tsx"),
   route("gift-cards", "routes/gift-cards.tsx"),
+  // the rewards programme's rules, joining and leaving (personal: never cached; only while it is on)
+  route("rewards", "routes/rewards.tsx"),
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("seller", "routes/seller.tsx"),
@@ -39,6 +41,8 @@ export default [
   route("profile", "routes/profile.tsx", [
     index("routes/profile._index.tsx"),
     route("orders", "routes/profile.orders.tsx"),
+    // the shopper's reward points and their history (only while the programme is on: docs/decisions/062)
+    route("rewards", "routes/profile.rewards.tsx"),
     route("preferences", "routes/profile.preferences.tsx"),
     route("security", "routes/profile.security.tsx"),
   ]),
@@ -127,6 +131,7 @@ export default [
       route("privacy", "routes/admin.privacy.tsx"),
       route("marketing", "routes/admin.marketing.tsx"),
       route("marketing/reminders", "routes/admin.marketing.reminders.tsx"),
+      route("marketing/rewards", "routes/admin.marketing.rewards.tsx"),
       route("marketing/:id", "routes/admin.marketing.$id.tsx"),
       route("whatsapp", "routes/admin.whatsapp.tsx"),
       // the people who run the shop, their roles and invitations (docs/decisions/058)

@@ -118,6 +118,9 @@ export default function Marketing({ loaderData: d }: Route.ComponentProps) {
           <Link to={`${PATH}/reminders`} className={buttonClass("secondary", "md", "whitespace-nowrap")}>
             Reminders
           </Link>
+          <Link to={`${PATH}/rewards`} className={buttonClass("secondary", "md", "whitespace-nowrap")}>
+            Rewards
+          </Link>
           {dataAccess ? (
             <a href="/admin/consents.csv" download className={buttonClass("secondary", "md", "whitespace-nowrap")}>
               Consent log (CSV)

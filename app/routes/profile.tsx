@@ -1,16 +1,21 @@
 /**
  * /profile: the signed-in person's own pages, one per tab (nested routes: profile._index.tsx the account,
- * profile.orders.tsx the orders, profile.preferences.tsx the e-mail preferences), under a frame with their e-mail and
+ * profile.orders.tsx the orders, profile.rewards.tsx the reward points while the programme is on,
+ * profile.preferences.tsx the e-mail preferences), under a frame with their e-mail and
  * the tab links. Each tab's loader and action checks the session itself; this one does too, for the frame.
  */
 import { Link, Outlet, redirect, useMatches } from "react-router";
 import type { Route } from "./+types/profile";
+import { getDb } from "~/db/db.server";
 import { requireUser } from "~/modules/accounts/session.server";
+import { loadRewardSettings } from "~/modules/rewards/rewards.server";
 import { readQuery } from "~/utils/request.server";
 
 const TABS = [
   { path: "/profile", label: "Account" },
   { path: "/profile/orders", label: "Orders" },
+  // only while the owner has the programme on (issue 40)
+  { path: "/profile/rewards", label: "Rewards", rewards: true },
   { path: "/profile/preferences", label: "Email Preferences" },
   { path: "/profile/security", label: "Sign-in & Security" },
 ] as const;
@@ -31,7 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const legacy = LEGACY_TABS[readQuery(request).get("tab") ?? ""];
   if (legacy && new URL(request.url).pathname.replace(/\/+$/, "") === "/profile") throw redirect(legacy, 301);
   const user = await requireUser(request);
-  return { email: user.email };
+  // the Rewards tab: only while the programme is on (undefined, not false, while off: the frame's data is as before)
+  return { email: user.email, rewards: (await loadRewardSettings(getDb())).pointsOn || undefined };
 }
 
 export default function ProfileLayout({ loaderData }: Route.ComponentProps) {
@@ -48,7 +54,7 @@ export default function ProfileLayout({ loaderData }: Route.ComponentProps) {
 
         <nav aria-label="Profile sections" className="mt-10 border-b border-line">
           <ul className="-mb-px flex gap-6 overflow-x-auto sm:gap-10">
-            {TABS.map((t) => {
+            {TABS.filter((t) => !("rewards" in t) || loaderData.rewards).map((t) => {
               const isCurrent = t.path === current;
               return (
                 <li key={t.path} className="shrink-0">

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { useRootData } from "~/modules/settings/root-data";
 import type { ShopInfo } from "~/modules/settings/shop";
 import { formatPhone, socialLinks, whatsappUrl } from "~/modules/settings/shop";
 import { freeDeliveryText } from "~/modules/shipping/shipping.logic";
@@ -7,8 +8,13 @@ import { FacebookIcon, InstagramIcon, MailIcon, TikTokIcon, WhatsAppIcon } from 
 
 const SOCIAL_ICONS = { Instagram: InstagramIcon, Facebook: FacebookIcon, TikTok: TikTokIcon } as const;
 
-/** Footer (SPEC §2): about text, quick links (incl. Terms & Conditions, the privacy notice and seller information), social links, WhatsApp, e-mail, ©, credit. */
-export function SiteFooter({ shop, year, discoverySet = false }: { shop: ShopInfo; year: number; discoverySet?: boolean }) {
+/**
+ * Footer (SPEC §2): about text, quick links (incl. Terms & Conditions, the privacy notice and seller information), social links, WhatsApp, e-mail, ©, credit.
+ * `rewards` (the link to /rewards while the programme is on) is the root loader's flag unless given.
+ */
+export function SiteFooter({ shop, year, discoverySet = false, rewards }: { shop: ShopInfo; year: number; discoverySet?: boolean; rewards?: boolean }) {
+  const root = useRootData();
+  const rewardsOn = rewards ?? root.rewards ?? false;
   const socials = socialLinks(shop.name);
   return (
     <footer className="relative mt-auto overflow-hidden bg-ink text-ivory/80">
@@ -49,6 +55,7 @@ export function SiteFooter({ shop, year, discoverySet = false }: { shop: ShopInf
             <li><Link to="/#home" className="footer-link">Home</Link></li>
             <li><Link to="/shop" className="footer-link">Shop</Link></li>
             <li><Link to="/gift-cards" className="footer-link">Gift Cards</Link></li>
+            {rewardsOn ? <li><Link to="/rewards" className="footer-link">Rewards</Link></li> : null}
             {discoverySet ? <li><Link to={DISCOVERY_SET_ENTRY.to} className="footer-link">{DISCOVERY_SET_ENTRY.label}</Link></li> : null}
             <li><Link to="/#our-story" className="footer-link">Our Story</Link></li>
             <li><Link to="/#contact" className="footer-link">Contact</Link></li>

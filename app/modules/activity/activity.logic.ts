@@ -57,6 +57,7 @@ const SETTINGS_PAGES: Record<string, string> = {
   delivery: "/admin/shipping",
   samples: "/admin/samples",
   gift_card_sales: "/admin/gift-cards",
+  rewards: "/admin/marketing/rewards",
 };
 
 /** The admin page of a record, or null when it has none (an export, a deleted backup). */

@@ -9,6 +9,7 @@ import { sendMail } from "~/modules/mail/mailer.server";
 import { unsubscribeLinks } from "~/modules/marketing/unsubscribe.server";
 import { formatIssueDate } from "~/utils/dates";
 import { env } from "~/utils/env.server";
+import { balancesOf } from "./reward-ledger.server";
 import { pointsWords, type RewardSettings } from "./rewards.logic";
 
 /** How long before a lot expires its e-mail goes. */
@@ -41,6 +42,9 @@ export async function sendPointsExpiryNotices(db: Queryable, s: RewardSettings, 
   let sent = 0;
   for (const [userId, person] of byPerson) {
     if (!person.marketing) continue;
+    // never more than they have (points a refund took back may still be counted on a lot)
+    person.points = Math.min(person.points, (await balancesOf(db, userId))?.available ?? 0);
+    if (person.points === 0) continue;
     await sendMail(
       {
         to: person.email,

@@ -63,8 +63,11 @@ export async function reservePoints(trx: Queryable, input: { orderId: string; us
   return true;
 }
 
-/** Points from the lots that expire first (the account's UPDATE before this holds the member's lots for this transaction). */
-async function takeFromLots(trx: Queryable, userId: string, points: number): Promise<RedeemedLot[]> {
+/**
+ * Points from the lots that expire first (spent, or taken away by hand); the account's UPDATE before this holds the
+ * member's lots for this transaction. Answers which lots gave how many.
+ */
+export async function takeFromLots(trx: Queryable, userId: string, points: number): Promise<RedeemedLot[]> {
   const lots = await trx
     .selectFrom("reward_earnings")
     .select(["id", "remaining_points"])

@@ -45,6 +45,7 @@ describe("reward points' rules", () => {
   it("reads the owner's form: rand per point to cents, a checkbox, whole numbers with their reasons", () => {
     const ok = rewardSettingsSchema.parse({ pointsOn: "on", earnRand: "12.50", pointValueCents: "10", minRedeemPoints: "100", pointsMonths: "12" });
     expect(settingsFromForm(ok)).toEqual({ pointsOn: true, earnCentsPerPoint: 1250, pointValueCents: 10, minRedeemPoints: 100, pointsMonths: 12 });
+    expect(settingsFromForm(rewardSettingsSchema.parse({ earnRand: " 10,50 ", pointValueCents: "10", minRedeemPoints: "100", pointsMonths: "12" })).earnCentsPerPoint).toBe(1050);
     const off = rewardSettingsSchema.parse({ earnRand: "10", pointValueCents: "10", minRedeemPoints: "1", pointsMonths: "1" });
     expect(off.pointsOn).toBe(false);
     const bad = rewardSettingsSchema.safeParse({ earnRand: "0.5", pointValueCents: "1.5", minRedeemPoints: "0", pointsMonths: "200" });

@@ -38,11 +38,15 @@ const whole = (label: string, min: number, max: number) =>
 /** The owner's form (Admin → Marketing → Rewards): rand in, cents stored. */
 export const rewardSettingsSchema = z.object({
   pointsOn: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
-  earnRand: z.coerce
-    .number({ error: "Rand per point must be a number" })
-    .min(1, "Rand per point must be at least R1")
-    .max(10_000, "Rand per point must be at most R10 000")
-    .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "Rand per point takes at most two decimals"),
+  // "10,50" as South Africans often write it, or "10.50"
+  earnRand: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().replace(",", ".") : v),
+    z.coerce
+      .number({ error: "Rand per point must be a number" })
+      .min(1, "Rand per point must be at least R1")
+      .max(10_000, "Rand per point must be at most R10 000")
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "Rand per point takes at most two decimals"),
+  ),
   pointValueCents: whole("A point's worth in cents", 1, 10_000),
   minRedeemPoints: whole("The fewest points to spend", 1, 1_000_000),
   pointsMonths: whole("Months a point lasts", 1, 120),

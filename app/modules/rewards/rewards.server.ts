@@ -96,7 +96,7 @@ export async function rewardHistory(db: Queryable, userId: string, limit = 50): 
   }));
 }
 
-/** Points that expire within `days` (the profile says so; the reminder e-mail is a later step). */
+/** Points that expire within `days` (the profile says so), never more than are available. */
 export async function pointsExpiringSoon(db: Queryable, userId: string, now: Date, days = 31): Promise<{ points: number; firstAt: string | null }> {
   const until = new Date(now.getTime() + days * 86_400_000).toISOString();
   const rows = await db
@@ -107,5 +107,8 @@ export async function pointsExpiringSoon(db: Queryable, userId: string, now: Dat
     .where("expires_at", "<=", until)
     .orderBy("expires_at")
     .execute();
-  return { points: rows.reduce((s, r) => s + Number(r.remaining_points), 0), firstAt: rows[0]?.expires_at ?? null };
+  // never more than they have: a refund that took back spent points may have left lots counted that expiry won't take
+  const available = (await balancesOf(db, userId))?.available ?? 0;
+  const points = Math.min(available, rows.reduce((s, r) => s + Number(r.remaining_points), 0));
+  return { points, firstAt: points > 0 ? (rows[0]?.expires_at ?? null) : null };
 }

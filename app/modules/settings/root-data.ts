@@ -21,6 +21,8 @@ export interface RootData {
   baseUrl: string;
   /** the header and footer link to /discovery-set (samples on; the same for everyone: docs/decisions/054 addendum) */
   discoverySet: boolean;
+  /** the footer links to /rewards (the rewards programme on; the same for everyone: issue 40). Absent: off */
+  rewards?: boolean;
 }
 
 /** Only while the root loader has no data (an error before it ran): empty facts, so nothing wrong is shown. */
@@ -29,6 +31,7 @@ export const EMPTY_ROOT_DATA: RootData = {
   shop: { name: "", whatsappNumber: "", contactEmail: "", freeDeliveryThresholdCents: 0 },
   baseUrl: "",
   discoverySet: false,
+  rewards: false,
 };
 
 /** The root loader's data from any route or component: shop name, WhatsApp number, contact e-mail, base URL, user. */
