@@ -1,0 +1,109 @@
+/**
+ * Reward points (issue 40 point 1, docs/decisions/062) on a phone at 360 px: the owner turns the programme on, a
+ * shopper joins on /rewards, the owner adds points by hand with a reason, and the shopper spends 300 of them at
+ * checkout: the total drops by R30, the payment is for the rest, the confirmation shows the points' row, and Profile →
+ * Rewards shows what is left and what the order earned (pending). A shop of its own: the programme is off in the
+ * others.
+ */
+import { mkdirSync } from "node:fs";
+import { expect, test, type Page } from "./helpers/test";
+import { startShop, waitForShop } from "./helpers/shop-server";
+import { E2E_PASSWORD, registerByRequest, signInByRequest, uniqueEmail } from "./helpers/auth";
+import { addFromProductPage, fillAddress } from "./helpers/shop";
+import { screenshot } from "./helpers/screenshot";
+
+const PORT = Number(process.env.E2E_PORT ?? 3210) + 3;
+const BASE = `http://127.0.0.1:${PORT}`;
+const OWNER = "owner@scentara.test";
+const SHOTS = "test-results/screenshots/rewards";
+const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true } as const;
+
+let shop: ReturnType<typeof startShop>;
+
+test.describe.configure({ mode: "serial" });
+test.use({ baseURL: BASE });
+
+test.beforeAll(async () => {
+  shop = startShop(PORT, {
+    SEED_DEMO: "true",
+    LOG_LEVEL: "warn",
+    WEB_CONCURRENCY: "1",
+    PUBLIC_BASE_URL: BASE,
+    AUTH_SECRET: "rewards-e2e-secret-rewards-e2e-secret-0123",
+    ADMIN_EMAILS: OWNER,
+    DELIVERY_KINDS: "",
+  });
+  await waitForShop(shop, BASE);
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  shop?.child.kill("SIGTERM");
+  await shop?.exited;
+});
+
+const noWiderThanScreen = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+test("the owner turns points on; a shopper joins, is given 500 points and spends 300 at checkout on a phone", async ({ browser }) => {
+  test.slow(); // two people, a checkout and a payment
+  const owner = await browser.newContext({ baseURL: BASE });
+  const admin = await owner.newPage();
+  await registerByRequest(admin, { email: OWNER, password: E2E_PASSWORD });
+  await signInByRequest(admin, { email: OWNER, password: E2E_PASSWORD });
+  await admin.goto("/admin/marketing/rewards");
+  await admin.getByRole("checkbox", { name: /Run the rewards programme/ }).check();
+  await admin.getByRole("button", { name: "Save rewards settings" }).click();
+  await expect(admin.getByText("Rewards settings saved")).toBeVisible();
+
+  const shopper = await browser.newContext({ baseURL: BASE, ...PHONE });
+  const page = await shopper.newPage();
+  const email = uniqueEmail("points");
+  await registerByRequest(page, { email, password: E2E_PASSWORD });
+  await signInByRequest(page, { email, password: E2E_PASSWORD });
+  // the footer links the programme now that it is on; the shopper joins in plain words
+  await page.goto("/");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Rewards" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Rewards" })).toBeVisible();
+  await expect(page.getByText(/I join Scentara Rewards: I earn a point for every R10/)).toBeVisible();
+  await page.getByRole("button", { name: "Join Rewards" }).click();
+  await expect(page.getByRole("button", { name: "Leave Rewards" })).toBeVisible();
+  expect(await noWiderThanScreen(page)).toBeLessThanOrEqual(0);
+  await screenshot(page, { path: `${SHOTS}/rewards-member-360.jpg`, fullPage: true });
+
+  await admin.reload();
+  await admin.getByLabel("Customer's e-mail").fill(email);
+  await admin.getByLabel("Points", { exact: true }).fill("500");
+  await admin.getByLabel("Reason").fill("Welcome to Rewards");
+  await admin.getByRole("button", { name: "Change points" }).click();
+  await expect(admin.getByText(`Added 500 points to ${email}`)).toBeVisible();
+
+  // Checkout at 360 px: R599 of goods, free delivery; 300 points take R30 off.
+  await addFromProductPage(page, "amber-lantern");
+  await page.goto("/checkout");
+  await fillAddress(page);
+  const points = page.getByTestId("reward-points-field");
+  await expect(points).toContainText("You have 500 points.");
+  await points.getByLabel("Points to spend").fill("300");
+  await points.getByRole("button", { name: "Use", exact: true }).click();
+  await expect(page.getByTestId("points-discount")).toHaveText("−R30.00");
+  await expect(page.getByTestId("total")).toHaveText("R569.00");
+  expect(await noWiderThanScreen(page)).toBeLessThanOrEqual(0);
+  await screenshot(page, { path: `${SHOTS}/checkout-points-360.jpg`, fullPage: true });
+  await page.getByRole("button", { name: "Pay R569.00" }).click();
+  await expect(page).toHaveURL(/\/pay\/simulated\/sim_/);
+  await page.getByRole("button", { name: "Pay R569.00" }).click();
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  await page.getByRole("link", { name: "View Order Details" }).click();
+  await expect(page.getByTestId("points-discount")).toContainText("Reward points (300)");
+  await expect(page.getByTestId("points-discount")).toContainText("-R30.00");
+
+  // Profile → Rewards: 200 left to spend; the order's 56 points (R569 of goods) pending until its return window ends
+  await page.goto("/profile/rewards");
+  await expect(page.getByText("200", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("56", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("Spent on an order")).toBeVisible();
+  expect(await noWiderThanScreen(page)).toBeLessThanOrEqual(0);
+  await screenshot(page, { path: `${SHOTS}/profile-rewards-360.jpg`, fullPage: true });
+  await owner.close();
+  await shopper.close();
+});
