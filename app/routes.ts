@@ -11,6 +11,8 @@ export default [
   route("gift-cards", "routes/gift-cards.tsx"),
   // the rewards programme's rules, joining and leaving (personal: never cached; only while it is on)
   route("rewards", "routes/rewards.tsx"),
+  // a member's referral link (docs/decisions/063): remembers the code, then the home page
+  route("r/:code", "routes/r.$code.ts"),
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("seller", "routes/seller.tsx"),

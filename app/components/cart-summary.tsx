@@ -41,13 +41,13 @@ export function CartTotals({ quote, shippingLabel = "Shipping" }: { quote: CartQ
           {formatRand(quote.subtotalCents)}
         </dd>
       </div>
-      {quote.coupon && quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0) > 0 ? (
+      {quote.coupon && quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0) - (quote.friendReward?.cents ?? 0) > 0 ? (
         <div className="flex justify-between gap-4">
           <dt className="text-ink-soft">
             {DISCOUNT_LABEL[quote.coupon.discountType]} <span className="text-xs tracking-[0.08em] text-gold">({quote.coupon.code})</span>
           </dt>
           <dd className="text-success" data-testid="discount">
-            −{formatRand(quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0))}
+            −{formatRand(quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0) - (quote.friendReward?.cents ?? 0))}
           </dd>
         </div>
       ) : null}
@@ -58,6 +58,19 @@ export function CartTotals({ quote, shippingLabel = "Shipping" }: { quote: CartQ
             −{formatRand(quote.sampleCreditCents)}
           </dd>
         </div>
+      ) : null}
+      {quote.friendReward?.cents ? (
+        <div className="flex justify-between gap-4">
+          <dt className="text-ink-soft">Friend&rsquo;s welcome reward</dt>
+          <dd className="text-success" data-testid="friend-reward">
+            −{formatRand(quote.friendReward.cents)}
+          </dd>
+        </div>
+      ) : null}
+      {quote.friendReward?.refusal ? (
+        <p className="text-xs text-muted" data-testid="friend-reward-note">
+          {quote.friendReward.refusal}
+        </p>
       ) : null}
       {quote.points?.cents ? (
         <div className="flex justify-between gap-4">

@@ -49,6 +49,7 @@ import * as activityLogByRecordType from "./migrations/0054_activity_log_by_reco
 import * as mailRetries from "./migrations/0055_mail_retries";
 import * as reactions from "./migrations/0056_reactions";
 import * as rewardPoints from "./migrations/0057_reward_points";
+import * as referrals from "./migrations/0058_referrals";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -104,6 +105,7 @@ const migrations: Record<string, Migration> = {
   "0055_mail_retries": mailRetries,
   "0056_reactions": reactions,
   "0057_reward_points": rewardPoints,
+  "0058_referrals": referrals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -309,6 +309,8 @@ export interface OrdersTable {
   points_cents: Defaulted<number>;
   /** the goods paid for after every discount (no delivery, no gift cards sold): what points are earned on */
   reward_base_cents: Defaulted<number>;
+  /** a friend's reward on their first order (migration 0058): a part of discount_amount_cents */
+  referral_cents: Defaulted<number>;
 }
 
 /** A locker or pick-up point as the shopper chose it (kept on the order: the courier's list may change later). */
@@ -618,7 +620,29 @@ export interface RewardAccountsTable {
   owed_points: Defaulted<number>;
   entry_count: Defaulted<number>;
   joined_at: NullableTimestamp;
+  /** their referral link's code (migration 0058), made when first asked for */
+  referral_code: Defaulted<string | null>;
   created_at: Timestamp;
+}
+
+export type ReferralStatus = "attributed" | "reserved" | "paid" | "rewarded" | "refused" | "cancelled";
+
+/** A friend referred, and how it went (migration 0058, docs/decisions/063). */
+export interface ReferralsTable {
+  id: string;
+  referrer_user_id: string | null;
+  friend_user_id: string | null;
+  code: string;
+  status: ReferralStatus;
+  /** why it was refused or cancelled, as a code (referrals.logic REFERRAL_REASONS words it) */
+  reason: Defaulted<string | null>;
+  friend_order_id: Defaulted<string | null>;
+  friend_reward_cents: Defaulted<number>;
+  referrer_reward_points: Defaulted<number>;
+  ip_key: Defaulted<string | null>;
+  created_at: Timestamp;
+  paid_at: NullableTimestamp;
+  rewarded_at: NullableTimestamp;
 }
 
 export type RewardEntryKind = "earned" | "available" | "redeemed" | "released" | "reversed" | "given_back" | "expired" | "adjusted";
@@ -645,6 +669,8 @@ export interface RewardEarningsTable {
   id: string;
   user_id: string;
   order_id: string;
+  /** order: what the order earned; referral: a referrer's reward for a friend's first order */
+  kind: Defaulted<"order" | "referral">;
   points: number;
   base_cents: number;
   earn_cents_per_point: number;
@@ -1130,6 +1156,7 @@ export interface Database {
   reward_ledger: RewardLedgerTable;
   reward_earnings: RewardEarningsTable;
   reward_redemptions: RewardRedemptionsTable;
+  referrals: ReferralsTable;
   settings: SettingsTable;
   invoice_counter: InvoiceCounterTable;
   change_feed_head: ChangeFeedHeadTable;

@@ -24,7 +24,19 @@ beforeAll(async () => {
 
 const load = (cookie?: string) => callLoader(route.loader, PATH, { headers: cookie ? { cookie } : {} });
 const post = (form: Record<string, string>, cookie = actors.admin.cookie) => callAction(route.action, PATH, form, { headers: cookie ? { cookie } : {} });
-const VALID = { intent: "settings", pointsOn: "on", earnRand: "20", pointValueCents: "5", minRedeemPoints: "200", pointsMonths: "18" };
+const VALID = {
+  intent: "settings",
+  pointsOn: "on",
+  earnRand: "20",
+  pointValueCents: "5",
+  minRedeemPoints: "200",
+  pointsMonths: "18",
+  friendRewardRand: "50",
+  referrerRewardRand: "50",
+  referralMinOrderRand: "300",
+  referralsPerWeek: "5",
+  friendsPerAddressPerWeek: "3",
+};
 
 async function member() {
   const user = await createUser(db());
@@ -75,7 +87,19 @@ describe("the settings", () => {
     } finally {
       stop();
     }
-    const saved = { pointsOn: true, earnCentsPerPoint: 2000, pointValueCents: 5, minRedeemPoints: 200, pointsMonths: 18 };
+    const saved = {
+      pointsOn: true,
+      earnCentsPerPoint: 2000,
+      pointValueCents: 5,
+      minRedeemPoints: 200,
+      pointsMonths: 18,
+      referralsOn: false,
+      friendRewardCents: 5000,
+      referrerRewardCents: 5000,
+      referralMinOrderCents: 30_000,
+      referralsPerWeek: 5,
+      friendsPerAddressPerWeek: 3,
+    };
     expect(await loadRewardSettings(db())).toEqual(saved);
     expect((await dataOf(await load(actors.admin.cookie))).settings).toEqual(saved);
     expect(heard).toEqual([`${PATH} settings`]);

@@ -141,6 +141,30 @@ export default function Rewards({ loaderData: d }: Route.ComponentProps) {
               {(p) => <input {...p} name="pointsMonths" type="number" min={1} max={120} required defaultValue={s.pointsMonths} />}
             </Field>
           </div>
+          <fieldset className="space-y-4 border-t border-line pt-4">
+            <legend className="sr-only">Referrals</legend>
+            <label className="flex items-start gap-3 text-sm text-ink">
+              <input type="checkbox" name="referralsOn" defaultChecked={s.referralsOn} className="mt-0.5 h-4 w-4 shrink-0 accent-gold" />
+              Give and get: members share a link; a new friend gets a reward on their first order, and the member gets points once that order is past its return window
+            </label>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-1">
+              <Field label="The friend's reward (R)" error={errors.friendRewardRand} hint="Off their first paid order.">
+                {(p) => <input {...p} name="friendRewardRand" inputMode="decimal" required defaultValue={formatAmount(s.friendRewardCents)} />}
+              </Field>
+              <Field label="The referrer's reward (R)" error={errors.referrerRewardRand} hint="As points worth this much.">
+                {(p) => <input {...p} name="referrerRewardRand" inputMode="decimal" required defaultValue={formatAmount(s.referrerRewardCents)} />}
+              </Field>
+              <Field label="The friend's first order from (R)" error={errors.referralMinOrderRand} hint="In goods, before the reward.">
+                {(p) => <input {...p} name="referralMinOrderRand" inputMode="decimal" required defaultValue={formatAmount(s.referralMinOrderCents)} />}
+              </Field>
+              <Field label="Rewards a week per referrer" error={errors.referralsPerWeek}>
+                {(p) => <input {...p} name="referralsPerWeek" type="number" min={1} required defaultValue={s.referralsPerWeek} />}
+              </Field>
+              <Field label="New friends a week from one address" error={errors.friendsPerAddressPerWeek} hint="More from one internet address are refused.">
+                {(p) => <input {...p} name="friendsPerAddressPerWeek" type="number" min={1} required defaultValue={s.friendsPerAddressPerWeek} />}
+              </Field>
+            </div>
+          </fieldset>
           <button type="submit" className={buttonClass("primary", "md")}>
             Save rewards settings
           </button>

@@ -2,6 +2,8 @@
  * /cart — the cart lives in browser storage (SPEC §3); every number on this page comes from the server's quote
  * (the loader answers GET /cart?quote=[…]&coupon=…): tier unit prices, subtotal, discount, shipping, total, VAT.
  */
+import { attributeFromCookie } from "~/modules/rewards/referral-cookie.server";
+import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { useEffect, useState } from "react";
 import { data } from "react-router";
 import { CartCouponForm } from "~/components/cart-coupon-form";
@@ -27,13 +29,15 @@ export function meta() {
   return [{ title: "Your Cart | Scentara" }, { name: "robots", content: "noindex" }];
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const query = readQuery(request);
   const raw = query.get("quote");
   if (raw === null) return { quote: null as CartQuote | null };
   const parsed = cartLinesJsonSchema.safeParse(raw);
   if (!parsed.success) return data({ quote: null as CartQuote | null, error: "Invalid cart" }, { status: 400 });
   const user = await getSessionUser(request);
+  // came by a member's link and now signed in: attributed before the quote, which then shows the friend's reward (063)
+  if (user) await attributeFromCookie(getDb(), request, user, () => requestMeta(request, context).ip);
   try {
     const quote = await quoteCart(getDb(), {
       lines: parsed.data,

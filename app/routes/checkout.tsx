@@ -10,6 +10,7 @@ import { WaitingForScript } from "~/components/waiting-for-script";
 import { getDb } from "~/db/db.server";
 import { assertSameOrigin, getSessionUser, requireUser } from "~/modules/accounts/session.server";
 import { requestMeta } from "~/modules/accounts/route-helpers.server";
+import { attributeFromCookie } from "~/modules/rewards/referral-cookie.server";
 import { readCart, useCart, writeCart } from "~/modules/cart/cart.browser";
 import { clearAppliedCoupon, readAppliedCoupon, useAppliedCoupon } from "~/modules/cart/applied-coupon.browser";
 import { checkoutSchema } from "~/modules/orders/orders.schema";
@@ -40,8 +41,10 @@ export function headers() {
   return { "Cache-Control": "private, no-store" };
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request);
+  // came by a member's link: attributed now, so the quote shows the friend's reward (docs/decisions/063)
+  await attributeFromCookie(getDb(), request, user, () => requestMeta(request, context).ip);
   const [zones, lastAddress] = await Promise.all([loadShippingZonesOrFallback(getDb()), lastShippingAddress(getDb(), user.id)]);
   // One token per page view; after a refusal the action's answer names the token to use next (see action).
   const config = env();

@@ -20,7 +20,7 @@ import * as frame from "./profile";
 import * as tab from "./profile.rewards";
 
 const db = () => getDb();
-const ON: RewardSettings = { pointsOn: true, earnCentsPerPoint: 1000, pointValueCents: 10, minRedeemPoints: 100, pointsMonths: 12 };
+const ON: RewardSettings = { ...DEFAULT_REWARD_SETTINGS, pointsOn: true, earnCentsPerPoint: 1000, pointValueCents: 10, minRedeemPoints: 100, pointsMonths: 12 };
 const ADMIN = { actor: { kind: "admin" as const, id: null }, note: "test" };
 
 async function shopper(join = true) {

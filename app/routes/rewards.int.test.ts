@@ -14,7 +14,7 @@ import * as rewards from "./rewards";
 import * as root from "../root";
 
 const db = () => getDb();
-const ON: RewardSettings = { pointsOn: true, earnCentsPerPoint: 1000, pointValueCents: 10, minRedeemPoints: 100, pointsMonths: 12 };
+const ON: RewardSettings = { ...DEFAULT_REWARD_SETTINGS, pointsOn: true, earnCentsPerPoint: 1000, pointValueCents: 10, minRedeemPoints: 100, pointsMonths: 12 };
 
 async function customer() {
   const user = await createUser(db());

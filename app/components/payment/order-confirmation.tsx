@@ -162,6 +162,7 @@ export function FoundView({
                   sampleCreditLabel: order.sampleCreditLabel,
                   pointsUsed: order.pointsUsed,
                   pointsCents: order.pointsCents,
+                  referralCents: order.referralCents,
                 }}
                 giftCardPayments={giftCardPayments}
               />

@@ -21,6 +21,8 @@ export interface SummaryTotals {
   /** reward points spent, the part of discountCents they paid (docs/decisions/062) */
   pointsUsed?: number;
   pointsCents?: number;
+  /** a friend's reward on their first order (docs/decisions/063) */
+  referralCents?: number;
 }
 
 /** What the VAT line says: a gift card is not subject to VAT when sold (VAT Act s10(19)); what it buys later is. */
@@ -57,10 +59,16 @@ export function OrderSummary({ lines, totals, giftCardPayments = [] }: { lines: 
           <dt className="text-ink-soft">Subtotal</dt>
           <dd className="tabular-nums">{formatRand(totals.subtotalCents)}</dd>
         </div>
-        {totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0) > 0 ? (
+        {totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0) - (totals.referralCents ?? 0) > 0 ? (
           <div className="flex justify-between gap-4 text-success">
             <dt>Discount{totals.couponCode ? ` (${totals.couponCode})` : ""}</dt>
-            <dd className="tabular-nums">-{formatRand(totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0))}</dd>
+            <dd className="tabular-nums">-{formatRand(totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0) - (totals.referralCents ?? 0))}</dd>
+          </div>
+        ) : null}
+        {totals.referralCents ? (
+          <div className="flex justify-between gap-4 text-success" data-testid="friend-reward">
+            <dt>Friend&rsquo;s welcome reward</dt>
+            <dd className="tabular-nums">-{formatRand(totals.referralCents)}</dd>
           </div>
         ) : null}
         {totals.pointsCents ? (

@@ -59,7 +59,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("reward_earnings")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("user_id", "text", (c) => c.notNull().references("reward_accounts.user_id").onDelete("cascade"))
-    .addColumn("order_id", "text", (c) => c.notNull().unique().references("orders.id").onDelete("cascade"))
+    .addColumn("order_id", "text", (c) => c.notNull().references("orders.id").onDelete("cascade"))
+    /** order: what the order itself earned; referral: a referrer's reward for their friend's first order (062) */
+    .addColumn("kind", "text", (c) => c.notNull().defaultTo("order"))
     .addColumn("points", "integer", (c) => c.notNull().check(sql`points >= 0`))
     .addColumn("base_cents", "integer", (c) => c.notNull())
     .addColumn("earn_cents_per_point", "integer", (c) => c.notNull())
@@ -73,6 +75,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("expiry_noticed_at", t.timestamp)
     .addColumn("created_at", t.timestamp, (c) => c.notNull().defaultTo(t.now))
     .execute();
+  // one earning of each kind per order: a second confirmation of the payment earns nothing more
+  await db.schema.createIndex("reward_earnings_order_idx").on("reward_earnings").columns(["order_id", "kind"]).unique().execute();
   await sql`create index reward_earnings_pending_idx on reward_earnings (created_at) where status = 'pending'`.execute(db);
   await sql`create index reward_earnings_lots_idx on reward_earnings (user_id, expires_at) where remaining_points > 0`.execute(db);
   await sql`create index reward_earnings_expiry_idx on reward_earnings (expires_at) where remaining_points > 0`.execute(db);

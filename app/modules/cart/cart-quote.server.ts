@@ -30,6 +30,10 @@ import type { GiftCardRequest } from "~/modules/gift-cards/gift-card-sales.logic
 import { MINIMUM_PAYMENT_CENTS } from "~/modules/orders/orders.logic";
 import { pointsForCart, type PointsForCart } from "~/modules/rewards/reward-orders.server";
 import { loadRewardSettings } from "~/modules/rewards/rewards.server";
+import { friendRewardForCart, type FriendReward } from "~/modules/rewards/referrals.server";
+
+/** The friend's reward as the totals applied it (capped at the goods left after the coupon and the sample credits). */
+const totalsReferral = (q: Quote) => q.totals.referralCents;
 
 export const ITEMS_UNAVAILABLE_MESSAGE = "Some items in your cart are no longer available and have been removed. Please review your order.";
 
@@ -65,6 +69,8 @@ export interface Quote {
   sampleCredits: AppliedSampleCredit[];
   /** a member's reward points: what they have, may and do spend (docs/decisions/062); null: off, or not a member */
   points: PointsForCart | null;
+  /** a friend's reward on their first order (docs/decisions/063), or why it doesn't apply; null: none */
+  friendReward: FriendReward;
 }
 
 export interface QuoteZone {
@@ -172,12 +178,14 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
   const itemsAfterCoupon = goodsCents - (coupon ? itemDiscountCents(coupon, goodsCents) : 0);
   const sampleCredits = await creditsForCart(db, input.userId, lines.filter((l) => !l.sampleKind && !l.isGiftCard), itemsAfterCoupon, now);
   const sampleCreditCents = sampleCredits.reduce((s, c) => s + c.amountCents, 0);
-  const before = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents });
-  // Reward points on the goods left after those, never below the provider's minimum to pay (docs/decisions/062).
-  const points = input.userId
-    ? await pointsForCart(db, input.userId, input.rewardPoints ?? 0, Math.min(before.rewardBaseCents, before.totalCents - MINIMUM_PAYMENT_CENTS), await loadRewardSettings(db))
-    : null;
-  const totals = points?.cents ? computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents, pointsCents: points.cents }) : before;
+  // A friend's reward on a first order (docs/decisions/063), then reward points on the goods left after it, never
+  // below the provider's minimum to pay (docs/decisions/062).
+  const rewards = input.userId ? await loadRewardSettings(db) : null;
+  const friendReward = rewards ? await friendRewardForCart(db, input.userId, goodsCents, rewards) : null;
+  const referralCents = friendReward && "cents" in friendReward ? friendReward.cents : 0;
+  const before = computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents, referralCents });
+  const points = rewards ? await pointsForCart(db, input.userId, input.rewardPoints ?? 0, Math.min(before.rewardBaseCents, before.totalCents - MINIMUM_PAYMENT_CENTS), rewards) : null;
+  const totals = points?.cents ? computeTotals({ lines, coupon, zone, freeThresholdCents, courier: input.courier, sampleCreditCents, referralCents, pointsCents: points.cents }) : before;
   const zoneOptions = zones.map((z): QuoteZone => {
     const t = z.id === zone?.id ? totals : computeTotals({ lines, coupon, zone: z, freeThresholdCents });
     return { id: z.id, name: z.name, provinces: [...(z.provinces ?? [])], deliveryCents: t.deliveryFree ? 0 : t.shippingCents };
@@ -203,6 +211,7 @@ export async function quoteCart(db: Queryable, input: QuoteInput, now: Date = ne
     freeThresholdCents,
     sampleCredits,
     points,
+    friendReward,
   };
 }
 
@@ -224,6 +233,7 @@ export function toCartQuote(q: Quote): CartQuote {
     sampleCreditCents: q.totals.sampleCreditCents,
     sampleCredits: q.sampleCredits.map((c) => ({ name: c.name, amountCents: c.amountCents })),
     ...(q.points ? { points: { available: q.points.available, most: q.points.most, used: q.points.used, cents: q.points.cents, refusal: q.points.refusal } } : {}),
+    ...(q.friendReward ? { friendReward: "cents" in q.friendReward ? { cents: totalsReferral(q), refusal: null } : { cents: 0, refusal: q.friendReward.refusal } } : {}),
     zones: q.zones,
     zoneId: q.zoneId,
   };

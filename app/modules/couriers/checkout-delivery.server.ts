@@ -68,7 +68,7 @@ export async function deliveryChoices(
       const found = await optionsForKind(db, kind, { address: input.address, pointCode, lines: base.lines, subtotalAfterDiscountCents: afterDiscount, zoneId: input.zoneId, settings });
       const free = afterDiscount >= base.freeThresholdCents;
       const options = applyFreeDelivery(found.options, free).map((o): PricedOption => {
-        const t = computeTotals({ lines: base.lines, coupon: base.coupon, zone: null, freeThresholdCents: base.freeThresholdCents, courier: { priceCents: o.priceCents, cheapestCents: cheapestFor(o, found.options) }, sampleCreditCents: base.totals.sampleCreditCents, pointsCents: base.totals.pointsCents });
+        const t = computeTotals({ lines: base.lines, coupon: base.coupon, zone: null, freeThresholdCents: base.freeThresholdCents, courier: { priceCents: o.priceCents, cheapestCents: cheapestFor(o, found.options) }, sampleCreditCents: base.totals.sampleCreditCents, referralCents: base.totals.referralCents, pointsCents: base.totals.pointsCents });
         return { ...o, totals: { shippingCents: t.shippingCents, discountCents: t.discountCents, totalCents: t.totalCents, vatIncludedCents: t.vatIncludedCents, deliveryFree: t.deliveryFree, freeDeliveryRemainingCents: t.freeDeliveryRemainingCents } };
       });
       return { kind, options, note: found.note, points, pointCode };

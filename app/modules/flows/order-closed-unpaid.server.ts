@@ -7,7 +7,7 @@
  *   2. samples: the sample credits it held are released;
  *   3. coupons: its redemption reservation is released (times_redeemed given back once);
  *   4. gift cards: what they paid goes back to them (a release);
- *   5. reward points it held go back to the member (docs/decisions/062).
+ *   5. reward points it held go back to the member (docs/decisions/062); a friend's reward waits for the next order (063).
  *
  * All in the caller's transaction (or one of its own): a later step failing rolls back the earlier ones, the order
  * stays pending and the next closer tries again. The coupon bookkeeping is in the same transaction as the status
@@ -20,6 +20,7 @@ import { releaseSampleCredits } from "~/modules/samples/sample-orders.server";
 import { returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
 import { setUnpaidOrderClosed } from "~/modules/orders/order-writes.server";
 import { releasePoints } from "~/modules/rewards/reward-orders.server";
+import { releaseFriendReward } from "~/modules/rewards/referrals.server";
 
 
 /** Why an unpaid order is closed; the payment status it ends with follows from it. */
@@ -61,6 +62,7 @@ export async function closeUnpaidOrder(
     const actor = options.userId !== undefined ? { kind: "user" as const, id: options.userId } : { kind: "system" as const, id: null };
     await returnGiftCardsOfOrder(trx, orderId, "release", actor, options.now);
     await releasePoints(trx, orderId, options.now ?? new Date());
+    await releaseFriendReward(trx, orderId);
     return { closed: true, couponReleased };
   });
 }

@@ -38,9 +38,10 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
   const lineText = lines.map((l) => `- ${l.name}: ${l.quantity} x ${formatRand(l.unitPriceCents)} = ${formatRand(l.totalPriceCents)}`);
   const totals = [
     `Subtotal: ${formatRand(order.subtotalCents)}`,
-    ...(order.discountCents - order.sampleCreditCents - order.pointsCents > 0
-      ? [`Discount${order.couponCode ? ` (${order.couponCode})` : ""}: -${formatRand(order.discountCents - order.sampleCreditCents - order.pointsCents)}`]
+    ...(order.discountCents - order.sampleCreditCents - order.pointsCents - order.referralCents > 0
+      ? [`Discount${order.couponCode ? ` (${order.couponCode})` : ""}: -${formatRand(order.discountCents - order.sampleCreditCents - order.pointsCents - order.referralCents)}`]
       : []),
+    ...(order.referralCents > 0 ? [`Friend's welcome reward: -${formatRand(order.referralCents)}`] : []),
     ...(order.sampleCreditCents > 0 ? [`${order.sampleCreditLabel ?? "Sample credit"}: -${formatRand(order.sampleCreditCents)}`] : []),
     ...(order.pointsCents > 0 ? [`Reward points (${order.pointsUsed}): -${formatRand(order.pointsCents)}`] : []),
     `Shipping: ${order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents)}`,

@@ -31,6 +31,7 @@ import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { setOrderPaidIfPending, setOrderPaymentProvider } from "~/modules/orders/order-writes.server";
 import { confirmPoints, earnPoints } from "~/modules/rewards/reward-orders.server";
+import { settleReferralOnPayment } from "~/modules/rewards/referrals.server";
 import { loadRewardSettings } from "~/modules/rewards/rewards.server";
 
 /** A payment that was applied, with what it did to stock and the messages to deliver after the commit. */
@@ -68,8 +69,11 @@ export async function markOrderPaid(trx: Trx, orderId: string, now: Date = new D
  * (docs/decisions/062). Once per order.
  */
 export async function settleRewardsOnPayment(trx: Trx, orderId: string, now: Date): Promise<void> {
+  const settings = await loadRewardSettings(trx);
   await confirmPoints(trx, orderId);
-  await earnPoints(trx, orderId, await loadRewardSettings(trx), now);
+  await earnPoints(trx, orderId, settings, now);
+  // a friend's first order: their reward is theirs; the referrer's points pending on it (docs/decisions/063)
+  await settleReferralOnPayment(trx, orderId, settings, now);
 }
 
 /** orders.payment_provider of an order paid wholly by gift cards */

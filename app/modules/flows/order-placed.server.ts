@@ -10,7 +10,9 @@
  *      docs/decisions/015), then its redemption reserved — refused when it is used up;
  *   4. samples: each sample line's scents stored; gift cards: each gift card line's request stored;
  *   5. samples: the sample credits the quote used held for this order — refused when another order took one;
- *   6. reward points it spends: taken from the member's points (docs/decisions/062) — refused when another order took them;
+ *   6. a friend's reward on a first order (docs/decisions/063): reserved — refused when it goes to the referrer's
+ *      telephone or address (the refusal recorded after the rollback), or another order took it;
+ *   6b. reward points it spends: taken from the member's points (docs/decisions/062) — refused when another order took them;
  *   7. gift cards paying it: what each pays reserved (docs/decisions/053) — refused when a card can't pay.
  *
  * After the commit: a log line per earlier attempt closed. The payment is started by the checkout flow
@@ -35,6 +37,7 @@ import { reserveGiftCardsForOrder } from "~/modules/gift-cards/gift-card-orders.
 import { GIFT_CARD_SALE_MESSAGES, storeGiftCardSales } from "~/modules/gift-cards/gift-card-sales.server";
 import { closeUnpaidOrder } from "./order-closed-unpaid.server";
 import { POINTS_TAKEN, reservePoints } from "~/modules/rewards/reward-orders.server";
+import { ReferralRefusedError, refuseReferral, reserveFriendReward } from "~/modules/rewards/referrals.server";
 import { insertOrder } from "~/modules/orders/order-writes.server";
 
 export type { ChosenDelivery };
@@ -112,7 +115,14 @@ export const OPEN_ATTEMPTS_PER_LIMITED_COUPON = 1;
 export async function placeOrder(db: DB, user: { id: string }, input: PlaceOrderInput, now: Date = new Date()): Promise<PlacedOrder> {
   if (input.lines.length === 0) throw new DomainError(EMPTY_CART_MESSAGE, 400, "lines");
   const superseded: string[] = [];
-  const order = await placeInTransaction(db, user, input, now, superseded);
+  let order: PlacedOrder;
+  try {
+    order = await placeInTransaction(db, user, input, now, superseded);
+  } catch (error) {
+    // The friend's reward refused while placing: recorded now (the rollback undid it), so the next quote leaves it out.
+    if (error instanceof ReferralRefusedError) await refuseReferral(db, error.referralId, error.reason);
+    throw error;
+  }
   for (const earlier of superseded) {
     logger.info({ orderId: earlier, supersededBy: order.id, couponCode: order.couponCode, userId: user.id }, "orders: earlier unpaid attempt with the same coupon closed by a new one");
   }
@@ -223,6 +233,7 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
         sample_credit_cents: totals.sampleCreditCents,
         points_used: quote.points?.used ?? 0,
         points_cents: totals.pointsCents,
+        referral_cents: totals.referralCents,
         reward_base_cents: totals.rewardBaseCents,
         checkout_token: input.checkoutToken ?? null,
         payment_method: input.paymentMethod ?? "card",
@@ -266,6 +277,11 @@ async function placeInTransaction(db: DB, user: { id: string }, input: PlaceOrde
     await storeLineSamples(trx, quote.lines.map((l, i) => ({ lineId: lineIds[i], picks: l.samplePicks })));
     await storeGiftCardSales(trx, id, quote.lines.map((l, i) => ({ lineId: lineIds[i], quantity: l.quantity, giftCardRequest: l.giftCardRequest })));
     if (!(await reserveSampleCredits(trx, id, quote.sampleCredits, now))) throw new SampleCreditTakenError();
+    // A friend's reward on a first order (docs/decisions/063): held for this order, like a coupon.
+    const friend = quote.friendReward && "referralId" in quote.friendReward ? quote.friendReward : null;
+    if (friend && totals.referralCents > 0) {
+      await reserveFriendReward(trx, { referralId: friend.referralId, referrerId: friend.referrerId, orderId: id, cents: totals.referralCents, address: input.shippingAddress });
+    }
     // Reward points (docs/decisions/062): taken now, like a coupon; gone meanwhile (another tab's order): nothing placed.
     if (quote.points?.used && !(await reservePoints(trx, { orderId: id, userId: user.id, points: quote.points.used, cents: totals.pointsCents, now }))) {
       throw new DomainError(POINTS_TAKEN, 409, "rewardPoints");

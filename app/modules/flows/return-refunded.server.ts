@@ -35,6 +35,7 @@ import { RETURN_MESSAGES } from "~/modules/returns/returns.logic";
 import { refundedGoodsOfOrder } from "~/modules/returns/returns.server";
 import { goodsCentsOfOrder } from "~/modules/orders/order-read.server";
 import { giveBackSpent, reverseEarned } from "~/modules/rewards/reward-orders.server";
+import { cancelReferralOfOrder } from "~/modules/rewards/referrals.server";
 import { afterTheCommit, deliverReactions, queueReaction } from "./reactions.server";
 import { env, type Env } from "~/utils/env.server";
 import { DomainError } from "~/utils/errors";
@@ -111,6 +112,8 @@ export async function refundReturn(db: Queryable, id: string, input: RefundInput
     const refunded = await refundedGoodsOfOrder(trx, orderId);
     await reverseEarned(trx, orderId, refunded.paidCents, actor, now);
     await giveBackSpent(trx, orderId, refunded.goodsCents, await goodsCentsOfOrder(trx, orderId), actor, now);
+    // A friend's first order refunded while the referrer's points wait for its return window: both cancelled (063).
+    await cancelReferralOfOrder(trx, orderId, "refunded", now);
     // the return's e-mails and the refund on WhatsApp, queued with the refund
     const how = refundSplitWords(split, method, provider);
     const told = await queueReaction(trx, "return_refunded", id, { orderId, amountCents: input.amountCents, how, at: now.toISOString() }, now);

@@ -69,6 +69,8 @@ export interface InvoiceOrder {
   /** reward points spent: a discount of their own row (docs/decisions/062); absent: none */
   pointsUsed?: number;
   pointsCents?: number;
+  /** a friend's reward on a first order: a discount of its own row (docs/decisions/063); absent: none */
+  referralCents?: number;
   shippingCents: number;
   totalAmountCents: number;
   shippingAddress: ShippingAddress;
@@ -128,11 +130,13 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   const sampleCredit = order.sampleCreditCents ?? 0;
   // Reward points are a discount too (docs/decisions/062: not a payment), a row of their own.
   const points = order.pointsCents ?? 0;
-  const couponDiscount = order.discountCents - sampleCredit - points;
+  const referral = order.referralCents ?? 0;
+  const couponDiscount = order.discountCents - sampleCredit - points - referral;
   if (couponDiscount > 0 || order.couponCode) {
     totals.push({ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : "Discount", amount: formatRand(-couponDiscount) });
   }
   if (sampleCredit > 0) totals.push({ label: toWinAnsi(order.sampleCreditLabel ?? "Sample credit"), amount: formatRand(-sampleCredit) });
+  if (referral > 0) totals.push({ label: "Friend's welcome reward", amount: formatRand(-referral) });
   if (points > 0) totals.push({ label: `Reward points (${order.pointsUsed ?? 0} points)`, amount: formatRand(-points) });
   totals.push({ label: "Delivery", amount: order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents) });
   // Gift cards sold carry no VAT (VAT Act s10(19)): the VAT is on the rest of the total, goods and delivery, once.

@@ -56,6 +56,8 @@ export interface CartQuote {
    * spends (its worth in cents is a part of discountCents) and why what was asked can't be spent; absent: off or not a member
    */
   points?: { available: number; most: number; used: number; cents: number; refusal: string | null };
+  /** a friend's reward on a first order (docs/decisions/063): its worth here (a part of discountCents), or why not */
+  friendReward?: { cents: number; refusal: string | null };
   /** every zone with what delivery to it costs this cart (0: free) */
   zones: { id: string; name: string; provinces: string[]; deliveryCents: number }[];
   zoneId: string | null;

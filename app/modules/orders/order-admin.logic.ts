@@ -59,6 +59,8 @@ export const ORDER_ADMIN_MESSAGES = {
     `Not enough stock for ${lines.map((l) => `${l.quantity} × ${l.name}`).join(", ")}: the order is flagged "short of stock". Restock the product, or contact the customer about a refund.`,
   couponFull: (code: string) =>
     `Coupon ${code} has no redemptions left, so this order can't be reopened with its discount. Nothing was changed: raise the coupon's limit first, or leave the order cancelled.`,
+  friendRewardGone:
+    "The friend's reward this order had has gone to another of the customer's orders, so it can't be reopened with it. Nothing was changed: the order stays cancelled.",
   pointsGone:
     "The customer no longer has the reward points this order spent (they went on another order or expired), so it can't be reopened with them. Nothing was changed: the order stays cancelled.",
 } as const;

@@ -1,6 +1,6 @@
 import type { Queryable } from "~/db/db.server";
 import { lineNameSql } from "~/modules/catalog/sizes.server";
-import type { OrderStatus, PaymentStatus } from "~/db/schema";
+import type { OrderStatus, PaymentStatus, ShippingAddress } from "~/db/schema";
 import type { Order } from "./order.types";
 import { shortOrderId } from "~/utils/ids";
 
@@ -13,6 +13,8 @@ export interface OrderView extends Omit<Order, "userId"> {
   /** reward points spent and their worth: the part of discountCents they paid (docs/decisions/062) */
   pointsUsed: number;
   pointsCents: number;
+  /** a friend's reward on their first order: the part of discountCents it is (docs/decisions/063) */
+  referralCents: number;
   /** The invoice's number once the payment is confirmed (docs/decisions/019); null before. */
   invoiceNumber: number | null;
 }
@@ -107,6 +109,7 @@ export async function readOrderWith(db: Queryable, id: string, { creditsOnOrder,
     sampleCreditLabel: sampleCreditCents > 0 ? (credits.length ? creditLabel(credits.map((c) => c.name)) : (order.sample_credit_label ?? creditLabel([]))) : null,
     pointsUsed: Number(order.points_used ?? 0),
     pointsCents: Number(order.points_cents ?? 0),
+    referralCents: Number(order.referral_cents ?? 0),
     shippingAddress: order.shipping_address,
     invoiceNumber: order.invoice_number === null ? null : Number(order.invoice_number),
   };
@@ -176,4 +179,17 @@ export async function goodsCentsOfOrder(db: Queryable, orderId: string): Promise
       .executeTakeFirst(),
   ]);
   return Number(order?.subtotal_cents ?? 0) - Number(cards?.cents ?? 0);
+}
+
+/** Whether the person has a paid order (a "first order" reward is for people who have none). */
+export async function hasPaidOrder(db: Queryable, userId: string, exceptOrderId?: string): Promise<boolean> {
+  let q = db.selectFrom("orders").select("id").where("user_id", "=", userId).where("payment_status", "=", "completed");
+  if (exceptOrderId) q = q.where("id", "!=", exceptOrderId);
+  return !!(await q.limit(1).executeTakeFirst());
+}
+
+/** The telephone numbers and delivery addresses of the person's orders (the referral checks compare them). */
+export async function orderContactsOf(db: Queryable, userId: string): Promise<ShippingAddress[]> {
+  const rows = await db.selectFrom("orders").select("shipping_address").where("user_id", "=", userId).orderBy("created_at", "desc").limit(200).execute();
+  return rows.map((r) => r.shipping_address);
 }

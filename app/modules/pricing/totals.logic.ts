@@ -4,6 +4,7 @@
  *   discount  = the coupon's item discount (capped at the subtotal), plus the shipping cost for free_delivery
  *   shipping  = 0 when the total after the item discount reaches the free-delivery threshold, else the zone's rate
  *   credit    = sample credits (docs/decisions/054) on the items left after the coupon; counted in the discount
+ *   referral  = a friend's reward on their first order (docs/decisions/063), on the items left after those; a discount
  *   points    = reward points spent (docs/decisions/062) on the items left after those; counted in the discount too
  *   total     = subtotal − discount + shipping  (never below 0)
  *   VAT       = included at 15%: (total − gift cards sold) × 15 / 115
@@ -34,6 +35,8 @@ export interface Totals {
   sampleCreditCents: number;
   /** the part of discountCents that reward points pay (docs/decisions/062) */
   pointsCents: number;
+  /** the part of discountCents that is a friend's reward on their first order (docs/decisions/063) */
+  referralCents: number;
   /** the goods paid for after every discount (no delivery, no gift cards sold): what reward points are earned on */
   rewardBaseCents: number;
   /** the part of the subtotal that is gift cards sold (no VAT on it) */
@@ -66,7 +69,9 @@ export function computeTotals(args: {
   courier?: { priceCents: number; cheapestCents: number } | null;
   /** sample credits the cart uses (docs/decisions/054), at most the items after the coupon; they leave delivery as it is */
   sampleCreditCents?: number;
-  /** reward points' worth (docs/decisions/062), at most the items after the coupon and the sample credits; delivery as it is */
+  /** a friend's reward (docs/decisions/063), at most the items after the coupon and the sample credits; delivery as it is */
+  referralCents?: number;
+  /** reward points' worth (docs/decisions/062), at most the items after all of those; delivery as it is */
   pointsCents?: number;
 }): Totals {
   const subtotalCents = subtotalOf(args.lines);
@@ -84,8 +89,9 @@ export function computeTotals(args: {
         : shippingCostFor({ zone: args.zone, totalAfterDiscountCents: afterDiscount, freeThresholdCents: args.freeThresholdCents });
   const freeDeliveryCoupon = args.coupon?.discountType === "free_delivery";
   const sampleCreditCents = Math.min(Math.max(0, args.sampleCreditCents ?? 0), afterDiscount);
-  const pointsCents = Math.min(Math.max(0, args.pointsCents ?? 0), afterDiscount - sampleCreditCents);
-  const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0) + sampleCreditCents + pointsCents;
+  const referralCents = Math.min(Math.max(0, args.referralCents ?? 0), afterDiscount - sampleCreditCents);
+  const pointsCents = Math.min(Math.max(0, args.pointsCents ?? 0), afterDiscount - sampleCreditCents - referralCents);
+  const discountCents = itemDiscount + (freeDeliveryCoupon ? shippingCents : 0) + sampleCreditCents + referralCents + pointsCents;
   const totalCents = Math.max(0, subtotalCents - discountCents + shippingCents);
   const deliveryFree = shippingCents === 0 || freeDeliveryCoupon;
   return {
@@ -93,10 +99,11 @@ export function computeTotals(args: {
     discountCents,
     shippingCents,
     totalCents,
-    originalTotalCents: args.coupon || sampleCreditCents || pointsCents ? subtotalCents + shippingCents : null,
+    originalTotalCents: args.coupon || sampleCreditCents || referralCents || pointsCents ? subtotalCents + shippingCents : null,
     sampleCreditCents,
     pointsCents,
-    rewardBaseCents: afterDiscount - sampleCreditCents - pointsCents,
+    referralCents,
+    rewardBaseCents: afterDiscount - sampleCreditCents - referralCents - pointsCents,
     giftCardLinesCents,
     vatIncludedCents: vatIncluded(totalCents - giftCardLinesCents),
     freeDeliveryRemainingCents: deliveryFree || afterDiscount >= args.freeThresholdCents ? 0 : freeDeliveryRemaining(afterDiscount, args.freeThresholdCents),

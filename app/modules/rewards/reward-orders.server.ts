@@ -17,6 +17,7 @@ import { inTransaction } from "~/db/in-transaction.server";
 import type { RedeemedLot } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { changeBalances, credit, REWARDS_SYSTEM, spend, takeBack, type RewardActor } from "./reward-ledger.server";
+import { markReferralRewarded } from "./referrals.server";
 import { lotExpiry, maxRedeemablePoints, pointsEarned, pointsWorthCents, proportionalShare, redeemRefusal, type RewardSettings } from "./rewards.logic";
 
 /** What a cart may spend, for the quote: the balance, the most it may spend, and what it spends of what was asked. */
@@ -154,7 +155,7 @@ export async function earnPoints(trx: Queryable, orderId: string, s: RewardSetti
   const inserted = await trx
     .insertInto("reward_earnings")
     .values({ id: newId(), user_id: order.user_id, order_id: orderId, points, base_cents: base, earn_cents_per_point: s.earnCentsPerPoint, created_at: now.toISOString() })
-    .onConflict((oc) => oc.column("order_id").doNothing())
+    .onConflict((oc) => oc.columns(["order_id", "kind"]).doNothing())
     .returning("id")
     .executeTakeFirst();
   if (!inserted) return 0;
@@ -168,7 +169,12 @@ export async function earnPoints(trx: Queryable, orderId: string, s: RewardSetti
  * is available, and what was already spent is owed (taken from the next points). Answers how many.
  */
 export async function reverseEarned(trx: Queryable, orderId: string, refundedCents: number, actor: RewardActor, now: Date, note = "refunded"): Promise<number> {
-  const e = await trx.selectFrom("reward_earnings").select(["id", "user_id", "points", "base_cents", "status", "reversed_points", "remaining_points"]).where("order_id", "=", orderId).executeTakeFirst();
+  const e = await trx
+    .selectFrom("reward_earnings")
+    .select(["id", "user_id", "points", "base_cents", "status", "reversed_points", "remaining_points"])
+    .where("order_id", "=", orderId)
+    .where("kind", "=", "order")
+    .executeTakeFirst();
   if (!e || e.status === "cancelled") return 0;
   const points = Number(e.points);
   const due = proportionalShare(points, Number(e.base_cents), refundedCents, Number(e.reversed_points));
@@ -220,7 +226,7 @@ export async function undoRewardsOfOrder(trx: Queryable, orderId: string, paid: 
 
 /** The order's earning, when it has one: for the owner's reopening (its points pending again). */
 export async function restoreEarning(trx: Queryable, orderId: string, now: Date): Promise<void> {
-  const e = await trx.selectFrom("reward_earnings").select(["id", "user_id", "points", "status", "reversed_points"]).where("order_id", "=", orderId).executeTakeFirst();
+  const e = await trx.selectFrom("reward_earnings").select(["id", "user_id", "points", "status", "reversed_points"]).where("order_id", "=", orderId).where("kind", "=", "order").executeTakeFirst();
   if (!e || e.status !== "cancelled") return;
   const back = Number(e.reversed_points);
   await trx.updateTable("reward_earnings").set({ status: "pending", reversed_points: 0 }).where("id", "=", e.id).where("status", "=", "cancelled").execute();
@@ -243,7 +249,7 @@ export function pendingDelivered(db: Queryable, deliveredBefore: string, limit: 
 
 /** Pending → available (once: conditional on pending): what is owed is paid first, the rest is a lot that expires. */
 export async function makeAvailable(trx: Queryable, earningId: string, s: RewardSettings, now: Date): Promise<number> {
-  const e = await trx.selectFrom("reward_earnings").select(["user_id", "order_id", "points", "reversed_points"]).where("id", "=", earningId).where("status", "=", "pending").executeTakeFirst();
+  const e = await trx.selectFrom("reward_earnings").select(["user_id", "order_id", "kind", "points", "reversed_points"]).where("id", "=", earningId).where("status", "=", "pending").executeTakeFirst();
   if (!e) return 0;
   const points = Number(e.points) - Number(e.reversed_points);
   const claimed = await trx.updateTable("reward_earnings").set({ status: "available", available_at: now.toISOString() }).where("id", "=", earningId).where("status", "=", "pending").executeTakeFirst();
@@ -261,6 +267,8 @@ export async function makeAvailable(trx: Queryable, earningId: string, s: Reward
     { actor: REWARDS_SYSTEM, orderId: e.order_id, now },
   );
   await trx.updateTable("reward_earnings").set({ remaining_points: toLot, expires_at: lotExpiry(now, s.pointsMonths).toISOString() }).where("id", "=", earningId).execute();
+  // a referrer's reward for a friend's first order: the referral is rewarded (docs/decisions/063)
+  if (e.kind === "referral") await markReferralRewarded(trx, e.order_id, now);
   return points;
 }
 

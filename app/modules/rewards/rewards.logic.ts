@@ -18,6 +18,18 @@ export interface RewardSettings {
   minRedeemPoints: number;
   /** months a point lasts once it is available */
   pointsMonths: number;
+  /** "give R50, get R50" (docs/decisions/063): off by default; needs points on (the referrer's reward is points) */
+  referralsOn: boolean;
+  /** the friend's reward on their first paid order */
+  friendRewardCents: number;
+  /** the referrer's reward, as points worth this much, once the friend's order is past its return window */
+  referrerRewardCents: number;
+  /** the friend's first order must come to at least this much in goods (before the reward) */
+  referralMinOrderCents: number;
+  /** rewards one referrer may earn in 7 days */
+  referralsPerWeek: number;
+  /** new friends from one internet address in 7 days */
+  friendsPerAddressPerWeek: number;
 }
 
 export const DEFAULT_REWARD_SETTINGS: RewardSettings = {
@@ -26,6 +38,12 @@ export const DEFAULT_REWARD_SETTINGS: RewardSettings = {
   pointValueCents: 10,
   minRedeemPoints: 100,
   pointsMonths: 12,
+  referralsOn: false,
+  friendRewardCents: 5000,
+  referrerRewardCents: 5000,
+  referralMinOrderCents: 30_000,
+  referralsPerWeek: 5,
+  friendsPerAddressPerWeek: 3,
 };
 
 const whole = (label: string, min: number, max: number) =>
@@ -34,6 +52,17 @@ const whole = (label: string, min: number, max: number) =>
     .int(`${label} must be a whole number`)
     .min(min, `${label} must be at least ${min}`)
     .max(max, `${label} must be at most ${max}`);
+
+/** An amount in rand ("50", "50.00", "50,00"), at most two decimals. */
+const rand = (label: string, min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.trim().replace(",", ".") : v),
+    z.coerce
+      .number({ error: `${label} must be an amount in rand` })
+      .min(min, `${label} must be at least R${min}`)
+      .max(max, `${label} must be at most R${max.toLocaleString("en-ZA")}`)
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, `${label} takes at most two decimals`),
+  );
 
 /** The owner's form (Admin → Marketing → Rewards): rand in, cents stored. */
 export const rewardSettingsSchema = z.object({
@@ -50,6 +79,12 @@ export const rewardSettingsSchema = z.object({
   pointValueCents: whole("A point's worth in cents", 1, 10_000),
   minRedeemPoints: whole("The fewest points to spend", 1, 1_000_000),
   pointsMonths: whole("Months a point lasts", 1, 120),
+  referralsOn: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
+  friendRewardRand: rand("The friend's reward", 0, 10_000),
+  referrerRewardRand: rand("The referrer's reward", 0, 10_000),
+  referralMinOrderRand: rand("The friend's first order", 0, 100_000),
+  referralsPerWeek: whole("Rewards a week per referrer", 1, 1000),
+  friendsPerAddressPerWeek: whole("New friends a week from one address", 1, 1000),
 });
 
 export function settingsFromForm(input: z.infer<typeof rewardSettingsSchema>): RewardSettings {
@@ -59,6 +94,12 @@ export function settingsFromForm(input: z.infer<typeof rewardSettingsSchema>): R
     pointValueCents: input.pointValueCents,
     minRedeemPoints: input.minRedeemPoints,
     pointsMonths: input.pointsMonths,
+    referralsOn: input.referralsOn,
+    friendRewardCents: Math.round(input.friendRewardRand * 100),
+    referrerRewardCents: Math.round(input.referrerRewardRand * 100),
+    referralMinOrderCents: Math.round(input.referralMinOrderRand * 100),
+    referralsPerWeek: input.referralsPerWeek,
+    friendsPerAddressPerWeek: input.friendsPerAddressPerWeek,
   };
 }
 
