@@ -67,7 +67,7 @@ export function RewardPointsField({
             aria-describedby={message ? "reward-points-error" : undefined}
             className={`${controlClass} min-w-0 flex-1 basis-24 tabular-nums`}
           />
-          <button type="button" onClick={apply} className="min-h-11 border border-ink px-4 text-xs font-medium uppercase tracking-[0.14em] text-ink hover:bg-ink hover:text-cream">
+          <button type="button" onClick={apply} className="min-h-11 border border-ink px-4 text-xs font-medium uppercase tracking-[0.14em] text-ink hover:bg-ink hover:text-ivory">
             Use
           </button>
           {points.most > 0 && points.used !== points.most ? (

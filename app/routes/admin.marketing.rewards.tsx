@@ -3,6 +3,8 @@
  * owes in points (its liability), a member's points changed by hand with a reason (recorded with who and when), and the
  * latest such changes. Admins only: the loader and the action check the role on the server.
  */
+import { listReferrals } from "~/modules/rewards/referrals.server";
+import { referralReasonWords } from "~/modules/rewards/referrals.logic";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/admin.marketing.rewards";
@@ -25,12 +27,13 @@ import { formatAmount, formatRand } from "~/utils/money";
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, "marketing");
   const db = getDb();
-  const [settings, figures, adjustments] = await Promise.all([loadRewardSettings(db), rewardFigures(db), recentAdjustments(db)]);
+  const [settings, figures, adjustments, referrals] = await Promise.all([loadRewardSettings(db), rewardFigures(db), recentAdjustments(db), listReferrals(db)]);
   return {
     settings,
     figures,
     liability: liabilityOf(figures, settings.pointValueCents),
     adjustments: adjustments.map((a) => ({ ...a, when: formatDateTimeZA(a.createdAt) })),
+    referrals: referrals.map((r) => ({ ...r, when: formatDateTimeZA(r.createdAt), why: referralReasonWords(r.reason) })),
   };
 }
 
@@ -56,6 +59,16 @@ export function meta() {
 }
 
 type Adjustment = Route.ComponentProps["loaderData"]["adjustments"][number];
+type Referral = Route.ComponentProps["loaderData"]["referrals"][number];
+
+const REFERRAL_STATUS: Record<string, string> = { attributed: "Waiting for a first order", reserved: "On an unpaid order", paid: "Paid: points pending", rewarded: "Rewarded", refused: "Refused", cancelled: "Cancelled" };
+const referralColumns: Column<Referral>[] = [
+  { header: "When", cell: (r) => r.when, className: "whitespace-nowrap" },
+  { header: "Referrer", cell: (r) => r.referrerEmail ?? "a deleted account" },
+  { header: "Friend", cell: (r) => r.friendEmail ?? "a deleted account" },
+  { header: "State", cell: (r) => <span>{REFERRAL_STATUS[r.status] ?? r.status}{r.why ? <span className="block text-xs text-muted">{r.why}</span> : null}</span> },
+  { header: "Friend got", cell: (r) => (r.friendRewardCents ? formatRand(r.friendRewardCents) : "–"), className: "md:text-right tabular-nums" },
+];
 
 const points = (n: number) => `${n.toLocaleString("en-ZA")} ${n === 1 ? "point" : "points"}`;
 const signed = (n: number) => `${n > 0 ? "+" : "−"}${Math.abs(n).toLocaleString("en-ZA")}`;
@@ -201,6 +214,19 @@ export default function Rewards({ loaderData: d }: Route.ComponentProps) {
           rowKey={(a) => a.id}
           caption="The latest 20 changes to members' points by hand, newest first"
           empty={<p className="text-sm text-ink-soft">No points have been changed by hand yet.</p>}
+        />
+      </section>
+
+      <section aria-labelledby="rewards-referrals-heading" className="space-y-3">
+        <h2 id="rewards-referrals-heading" className="font-display text-xl text-ink">
+          Referrals
+        </h2>
+        <DataTable<Referral>
+          rows={d.referrals}
+          columns={referralColumns}
+          rowKey={(r) => r.id}
+          caption="Who referred whom, newest first: waiting, paid out, refused (with why)"
+          empty={<p className="text-sm text-ink-soft">No friend has come by a member&rsquo;s link yet.</p>}
         />
       </section>
     </AdminPage>

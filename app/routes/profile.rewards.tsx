@@ -20,12 +20,45 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 type Account = NonNullable<Route.ComponentProps["loaderData"]["account"]>;
+type Share = NonNullable<Route.ComponentProps["loaderData"]["referrals"]>;
+
+/** Give and get (docs/decisions/063): the member's link, its code and a WhatsApp share; the shop never asks who. */
+function ShareLink({ share }: { share: Share }) {
+  const f = share.friends;
+  return (
+    <section aria-labelledby="share-heading" className="mt-8 border border-line bg-white/60 p-5 sm:p-6" data-testid="referral-share">
+      <p className="eyebrow">Give {share.friendReward}, get {share.yourReward.replace(/ \(.*\)$/, "")}</p>
+      <h3 id="share-heading" className="mt-2 font-display text-2xl text-ink">
+        Share your link
+      </h3>
+      <p className="mt-2 text-sm text-ink-soft">
+        A friend who is new to us gets {share.friendReward} off their first order of {share.minOrder} or more. You get {share.yourReward} once their order is past its return window.
+      </p>
+      <p className="mt-4 break-all border border-line bg-sand/60 px-3 py-2 font-mono text-sm text-ink" data-testid="referral-link">
+        {share.url}
+      </p>
+      <p className="mt-2 text-xs text-muted">
+        Your code: <span className="font-mono tracking-[0.14em] text-ink">{share.code}</span>
+      </p>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <a href={share.whatsapp} target="_blank" rel="noopener noreferrer" className="inline-flex min-h-11 items-center gap-2 bg-ink px-5 text-xs font-medium uppercase tracking-[0.16em] text-ivory hover:bg-ink-soft">
+          Share on WhatsApp
+        </a>
+      </div>
+      {f.waiting + f.pending + f.rewarded + f.refused > 0 ? (
+        <p className="mt-4 text-xs text-muted">
+          Friends who came: {f.waiting} still to order, {f.pending} pending, {f.rewarded} rewarded{f.refused ? `, ${f.refused} not rewarded` : ""}.
+        </p>
+      ) : null}
+    </section>
+  );
+}
 type Line = Account["history"][number];
 
 const link = "text-gold underline decoration-gold/40 underline-offset-4 hover:text-ink hover:decoration-ink";
 
 export default function ProfileRewards({ loaderData }: Route.ComponentProps) {
-  const { member, account } = loaderData;
+  const { member, account, referrals } = loaderData;
   return (
     <div>
       <h2 id="profile-section-title" className="text-2xl text-ink">Rewards</h2>
@@ -50,6 +83,7 @@ export default function ProfileRewards({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
           <Balances account={account} />
+          {referrals ? <ShareLink share={referrals} /> : null}
           <History lines={account.history} />
           <p className="mt-8 text-sm text-ink-soft">
             <Link to="/rewards" className={link}>

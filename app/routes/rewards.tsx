@@ -147,6 +147,14 @@ function RulesList({ rules }: { rules: RewardRules }) {
       title: "Refunds",
       text: "A refund takes back the points its refunded goods earned. If those points were already spent, your next points pay them back first. Points spent on a refunded order are given back.",
     },
+    ...(rules.referrals
+      ? [
+          {
+            title: "Give and get",
+            text: `Share your link from your profile. A friend who is new to us gets ${rules.referrals.friendReward} off their first order of ${rules.referrals.minOrder} or more; you get ${rules.referrals.yourReward} once their order is past its return window. We never ask for your friend's details: you share the link yourself. Rewards are refused when a shopper refers themselves, the friend has ordered before, or the order goes to your telephone or address; and a refund of that order inside its return window cancels both.`,
+          },
+        ]
+      : []),
     { title: "The fine print", text: "Points have no cash value: they can't be exchanged for money, sold or transferred to anyone else." },
   ];
   return (

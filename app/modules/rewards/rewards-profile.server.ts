@@ -13,6 +13,8 @@ import { logger } from "~/utils/logger.server";
 import { formatRand } from "~/utils/money";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { balancesOf } from "./reward-ledger.server";
+import { shareText, whatsappShareUrl } from "./referrals.logic";
+import { referralCodeOf, referralsOfReferrer } from "./referrals.server";
 import { pointsEarned, pointsWorthCents, pointsWords, type RewardSettings } from "./rewards.logic";
 import { joinRewards, joinWording, leaveRewards, loadRewardSettings, membershipOf, pointsExpiringSoon, rewardHistory, type RewardHistoryEntry } from "./rewards.server";
 
@@ -54,6 +56,8 @@ export interface RewardRules {
   months: number;
   returnWindowDays: number;
   example: { spend: string; points: string };
+  /** give and get (docs/decisions/063), while it is on */
+  referrals: { friendReward: string; yourReward: string; minOrder: string } | null;
 }
 
 /** The programme's rules in the owner's current numbers. */
@@ -66,6 +70,9 @@ export function rewardRules(s: RewardSettings): RewardRules {
     months: s.pointsMonths,
     returnWindowDays: env().RETURN_WINDOW_DAYS,
     example: { spend: rand(spend), points: pointsWords(pointsEarned(spend, s.earnCentsPerPoint), s.pointValueCents) },
+    referrals: s.referralsOn
+      ? { friendReward: rand(s.friendRewardCents), yourReward: pointsWords(Math.floor(s.referrerRewardCents / s.pointValueCents), s.pointValueCents), minOrder: rand(s.referralMinOrderCents) }
+      : null,
   };
 }
 
@@ -162,5 +169,28 @@ export async function profileRewards(db: Queryable, userId: string, settings: Re
       minRedeem: pointsWords(settings.minRedeemPoints, value),
       history: history.map(historyLine),
     },
+    referrals: account.joinedAt !== null && settings.referralsOn ? await referralShare(db, userId, settings) : null,
+  };
+}
+
+/**
+ * A member's referral link to share (docs/decisions/063): the link, its code, the text with the friend's reward, and
+ * WhatsApp's share address (the member chooses the friend in WhatsApp; the shop never learns who).
+ */
+async function referralShare(db: Queryable, userId: string, s: RewardSettings) {
+  const code = await referralCodeOf(db, userId);
+  if (!code) return null;
+  const base = env().PUBLIC_BASE_URL.replace(/\/+$/, "");
+  const url = `${base}/r/${code}`;
+  const text = shareText(env().SHOP_NAME, s.friendRewardCents, s.referralMinOrderCents, url);
+  return {
+    code,
+    url,
+    text,
+    whatsapp: whatsappShareUrl(text),
+    friendReward: rand(s.friendRewardCents),
+    yourReward: pointsWords(Math.floor(s.referrerRewardCents / s.pointValueCents), s.pointValueCents),
+    minOrder: rand(s.referralMinOrderCents),
+    friends: await referralsOfReferrer(db, userId),
   };
 }
