@@ -71,3 +71,14 @@ describe("the referral link", () => {
     expect(await referralOf(friend.id)).toBeUndefined();
   });
 });
+
+describe("the terms page", () => {
+  it("gains the programme's rules only while it runs, give and get among them only while that runs too", async () => {
+    const terms = await import("./terms");
+    expect((await terms.loader()).rewards?.map((r) => r.title)).toEqual(["Earn on what you pay for goods", "Spend them at checkout", "Pending, then yours", "Refunds", "Give and get", "The fine print"]);
+    await saveRewardSettings(db(), { ...DEFAULT_REWARD_SETTINGS, pointsOn: true, referralsOn: false });
+    expect((await terms.loader()).rewards?.map((r) => r.title)).not.toContain("Give and get");
+    await saveRewardSettings(db(), DEFAULT_REWARD_SETTINGS);
+    expect((await terms.loader()).rewards).toBeNull();
+  });
+});

@@ -4,6 +4,7 @@
  * Only while the programme is on (404 otherwise). Personal (no-store), never in the shared page cache; works without
  * JavaScript: Join and Leave are form posts.
  */
+import { RewardRulesList } from "~/components/rewards-rules";
 import { Form, Link, data, useNavigation } from "react-router";
 import type { Route } from "./+types/rewards";
 import { Button, ButtonLink } from "~/components/ui/button";
@@ -11,7 +12,7 @@ import { Notice } from "~/components/ui/field";
 import { getDb } from "~/db/db.server";
 import { loginPath } from "~/modules/accounts/redirect";
 import { getSessionUser, requireUserAction } from "~/modules/accounts/session.server";
-import { joinFromPage, leaveFromPage, REWARDS_PAGE_MESSAGES, rewardsPage, type RewardRules } from "~/modules/rewards/rewards-profile.server";
+import { joinFromPage, leaveFromPage, REWARDS_PAGE_MESSAGES, rewardsPage } from "~/modules/rewards/rewards-profile.server";
 import { loadRewardSettings } from "~/modules/rewards/rewards.server";
 import { rootDataOf } from "~/modules/settings/root-data";
 import { formError } from "~/utils/errors";
@@ -117,7 +118,7 @@ export default function Rewards({ loaderData, actionData }: Route.ComponentProps
           )}
         </section>
 
-        <RulesList rules={rules} />
+        <RewardRulesList items={rules.items} />
       </div>
     </main>
   );
@@ -132,48 +133,3 @@ function Balance({ label, value }: { label: string; value: string }) {
   );
 }
 
-function RulesList({ rules }: { rules: RewardRules }) {
-  const items = [
-    {
-      title: "Earn on what you pay for goods",
-      text: `A point for every ${rules.earnPer} you pay for goods, after any discount. Delivery, gift cards and what you pay with points earn none. Spend ${rules.example.spend} on goods and earn ${rules.example.points}.`,
-    },
-    { title: "Spend them at checkout", text: `Each point is worth ${rules.pointWorth} off your goods. Spend from ${rules.minRedeem} on an order, as many as you choose, beside a coupon or a gift card.` },
-    {
-      title: "Pending, then yours",
-      text: `Points are pending until the return window of their order has ended (${rules.returnWindowDays} days after delivery). Then they are yours to spend, and last ${rules.months} months.`,
-    },
-    {
-      title: "Refunds",
-      text: "A refund takes back the points its refunded goods earned. If those points were already spent, your next points pay them back first. Points spent on a refunded order are given back.",
-    },
-    ...(rules.referrals
-      ? [
-          {
-            title: "Give and get",
-            text: `Share your link from your profile. A friend who is new to us gets ${rules.referrals.friendReward} off their first order of ${rules.referrals.minOrder} or more; you get ${rules.referrals.yourReward} once their order is past its return window. We never ask for your friend's details: you share the link yourself. Rewards are refused when a shopper refers themselves, the friend has ordered before, or the order goes to your telephone or address; and a refund of that order inside its return window cancels both.`,
-          },
-        ]
-      : []),
-    { title: "The fine print", text: "Points have no cash value: they can't be exchanged for money, sold or transferred to anyone else." },
-  ];
-  return (
-    <section aria-labelledby="rules-title" className="mt-14">
-      <h2 id="rules-title" className="text-3xl text-ink">How it works</h2>
-      <span aria-hidden="true" className="mt-4 block h-px w-12 bg-gold-light" />
-      <ol className="mt-6 divide-y divide-line border-y border-line">
-        {items.map((item, i) => (
-          <li key={item.title} className="grid grid-cols-[2rem_1fr] gap-x-3 py-5 sm:grid-cols-[3rem_1fr]">
-            <span aria-hidden="true" className="font-display text-2xl leading-none text-gold">
-              {i + 1}
-            </span>
-            <div>
-              <h3 className="font-sans text-sm font-medium uppercase tracking-[0.14em] text-ink">{item.title}</h3>
-              <p className="mt-2 text-sm leading-relaxed text-ink-soft">{item.text}</p>
-            </div>
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}

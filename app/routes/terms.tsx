@@ -8,6 +8,9 @@ import { COOLING_OFF } from "~/modules/legal/legal.logic";
 import { TERMS_VERSION } from "~/modules/consent/legal-versions";
 import { LegalPage, LegalSection } from "~/components/legal/legal-page";
 import { formatRand } from "~/utils/money";
+import { getDb } from "~/db/db.server";
+import { loadRewardSettings } from "~/modules/rewards/rewards.server";
+import { rewardRules } from "~/modules/rewards/rewards-profile.server";
 
 /** Terms and conditions (SPEC §2, §9). The shop's name and contacts come from configuration. */
 // Its version (the consent log records which terms a person accepted): app/modules/consent/legal-versions.ts.
@@ -35,8 +38,15 @@ export function meta({ matches }: Route.MetaArgs) {
   });
 }
 
-export default function Terms() {
+/** The rewards programme's terms, only while it runs (docs/decisions/062): a cached page, told when the owner saves. */
+export async function loader() {
+  const settings = await loadRewardSettings(getDb());
+  return { rewards: settings.pointsOn ? rewardRules(settings).items : null };
+}
+
+export default function Terms({ loaderData }: Route.ComponentProps) {
   const { shop } = useRootData();
+  const rewards = loaderData?.rewards ?? null;
   const name = shop.name;
   return (
     <LegalPage
@@ -159,7 +169,22 @@ export default function Terms() {
         </p>
       </LegalSection>
 
-      <LegalSection n={8} id="contact-us" title="Contact us">
+      {rewards ? (
+        <LegalSection n={8} id="rewards" title="Rewards programme">
+          <p>
+            Joining is free and optional: on our <Link to="/rewards">rewards page</Link>, where you agree to these rules. They are part of these terms while you are a member.
+          </p>
+          <ol>
+            {rewards.map((r) => (
+              <li key={r.title}>
+                <strong>{r.title}.</strong> {r.text}
+              </li>
+            ))}
+          </ol>
+        </LegalSection>
+      ) : null}
+
+      <LegalSection n={rewards ? 9 : 8} id="contact-us" title="Contact us">
         <p>Questions about these terms or an order? We are happy to help:</p>
         <ul>
           <li>

@@ -17,6 +17,7 @@ import { markOrderPaid } from "./order-paid.server";
 import { placeOrder } from "./order-placed.server";
 import { refundReturn } from "./return-refunded.server";
 import { matureRewards } from "./rewards-matured.server";
+import { collectPersonalData } from "~/modules/privacy/export.server";
 
 /**
  * "Give R50, get R50" through the order flows (issue 40 point 2, docs/decisions/063), on SQLite and PostgreSQL: a
@@ -194,6 +195,27 @@ describe("the abuse checks, each refused with its reason", () => {
     expect(Number((await db().selectFrom("orders").select("referral_cents").where("id", "=", theirs.id).executeTakeFirstOrThrow()).referral_cents)).toBe(5000);
     expect(await referralOf(second.friend.id)).toMatchObject({ status: "refused", reason: "weekly_limit", referrer_reward_points: 0 });
     expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 500, owed: 0 });
+  });
+});
+
+describe("the people's data", () => {
+  it("Download my data: the friend sees they came by a link, the member how many friends came, neither the other's name; addresses forgotten after a week", async () => {
+    const member = await referrer();
+    const { friend } = await friendOf(member.code, { ip: "41.13.200.7" });
+    const theirs = await collectPersonalData(db(), friend.id);
+    expect(theirs.rewards).toMatchObject({ member: false, referredBy: { status: "attributed", reason: null } });
+    expect(JSON.stringify(theirs)).not.toContain(member.email);
+    const mine = await collectPersonalData(db(), member.id);
+    expect(mine.rewards).toMatchObject({ member: true, friends: { waiting: 1, pending: 0, rewarded: 0, refused: 0 } });
+    expect(JSON.stringify(mine)).not.toContain(friend.email);
+
+    const ipKeyOf = async () => (await db().selectFrom("referrals").select("ip_key").where("friend_user_id", "=", friend.id).executeTakeFirstOrThrow()).ip_key;
+    expect(await ipKeyOf()).toMatch(/^[\w-]{32}$/);
+    expect(await ipKeyOf()).not.toContain("41.13");
+    await matureRewards(db(), { windowDays: 7, now: new Date(Date.now() + 6 * DAY) });
+    expect(await ipKeyOf()).not.toBeNull();
+    await matureRewards(db(), { windowDays: 7, now: new Date(Date.now() + 8 * DAY) });
+    expect(await ipKeyOf()).toBeNull();
   });
 });
 

@@ -17,6 +17,7 @@ import { hasOpenReturn } from "~/modules/returns/returns.server";
 import { expireLots, makeAvailable, pendingDelivered } from "~/modules/rewards/reward-orders.server";
 import { loadRewardSettings } from "~/modules/rewards/rewards.server";
 import { sendPointsExpiryNotices } from "~/modules/rewards/reward-expiry-notices.server";
+import { forgetReferralAddresses } from "~/modules/rewards/referrals.server";
 
 export interface MaturedRun {
   /** earnings made available */
@@ -46,5 +47,7 @@ export async function matureRewards(db: Queryable, options: { windowDays: number
   run.expired = await expireLots(db, now);
   // a month ahead, once a lot, to members who agreed to marketing
   run.notices = await sendPointsExpiryNotices(db, settings, now);
+  // the referral check's week past: the friends' addresses (keyed hashes) forgotten
+  await forgetReferralAddresses(db, now);
   return run;
 }

@@ -82,6 +82,10 @@ export interface PersonalData {
     pendingPoints: number;
     owedPoints: number;
     entries: Array<{ what: string; availablePoints: number; pendingPoints: number; owedPoints: number; order: string | null; note: string | null; at: string }>;
+    /** how they came, if by a member's link ("a friend": the member's data is the member's) */
+    referredBy: { status: string; reason: string | null; at: string } | null;
+    /** the friends who came by their link, counted by how it went (none named) */
+    friends: { waiting: number; pending: number; rewarded: number; refused: number };
   } | null;
 }
 
@@ -369,10 +373,12 @@ export function renderSummaryHtml(data: PersonalData): string {
     `<section><h2>Your reward points</h2>${
       rewards
         ? dl([
-            ["Member", rewards.member ? `Yes, since ${e(saDateTime(rewards.joinedAt!))}` : "No (left)"],
+            ["Member", rewards.member ? `Yes, since ${e(saDateTime(rewards.joinedAt!))}` : "No"],
             ["Yours to spend", e(String(rewards.availablePoints))],
             ["Pending", e(String(rewards.pendingPoints))],
             ["Owed", e(String(rewards.owedPoints))],
+            ["Came by a friend's link", rewards.referredBy ? `Yes, ${e(saDateTime(rewards.referredBy.at))} (${e(rewards.referredBy.status)}${rewards.referredBy.reason ? `: ${e(rewards.referredBy.reason)}` : ""})` : "No"],
+            ["Friends who came by your link", e(`${rewards.friends.waiting} still to order, ${rewards.friends.pending} pending, ${rewards.friends.rewarded} rewarded, ${rewards.friends.refused} not rewarded`)],
           ]) +
           table(
             "Each change to your points",

@@ -228,6 +228,8 @@ export async function collectPersonalData(db: Queryable, userId: string, config:
           pendingPoints: rewards.pendingPoints,
           owedPoints: rewards.owedPoints,
           entries: rewards.entries.map((x) => ({ what: REWARD_ENTRY_WORDS[x.kind], availablePoints: x.availableDelta, pendingPoints: x.pendingDelta, owedPoints: x.owedDelta, order: short(x.orderId), note: x.note, at: x.at })),
+          referredBy: rewards.referredBy,
+          friends: rewards.friends,
         }
       : null,
   };

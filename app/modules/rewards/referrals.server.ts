@@ -266,6 +266,16 @@ export async function listReferrals(db: Queryable, limit = 50): Promise<Referral
   }));
 }
 
+/**
+ * The friend's internet address is kept (as a keyed hash) only as long as the check that reads it looks back (7
+ * days), then forgotten (POPIA s14: no longer than the purpose needs). The rewards job runs this.
+ */
+export async function forgetReferralAddresses(db: Queryable, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - WEEK_MS).toISOString();
+  const result = await db.updateTable("referrals").set({ ip_key: null }).where("ip_key", "is not", null).where("created_at", "<", before).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** A member's own referrals, in their words: how many friends came, were rewarded, wait. */
 export async function referralsOfReferrer(db: Queryable, userId: string): Promise<{ waiting: number; pending: number; rewarded: number; refused: number }> {
   const rows = await db.selectFrom("referrals").select(["status"]).where("referrer_user_id", "=", userId).execute();

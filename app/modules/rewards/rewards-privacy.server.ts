@@ -5,6 +5,7 @@
  */
 import type { Queryable } from "~/db/db.server";
 import type { RewardEntryKind } from "~/db/schema";
+import { referralsOfReferrer } from "./referrals.server";
 
 export interface PersonRewards {
   joinedAt: string | null;
@@ -12,11 +13,19 @@ export interface PersonRewards {
   pendingPoints: number;
   owedPoints: number;
   entries: Array<{ kind: RewardEntryKind; availableDelta: number; pendingDelta: number; owedDelta: number; orderId: string | null; note: string | null; at: string }>;
+  /** how the person came, if by a member's link (the member is only "a friend": their data is theirs) */
+  referredBy: { status: string; reason: string | null; at: string } | null;
+  /** the friends who came by their link, by how it went (none named) */
+  friends: { waiting: number; pending: number; rewarded: number; refused: number };
 }
 
 export async function rewardsOfPerson(db: Queryable, userId: string): Promise<PersonRewards | null> {
-  const account = await db.selectFrom("reward_accounts").select(["joined_at", "available_points", "pending_points", "owed_points"]).where("user_id", "=", userId).executeTakeFirst();
-  if (!account) return null;
+  const [account, referral] = await Promise.all([
+    db.selectFrom("reward_accounts").select(["joined_at", "available_points", "pending_points", "owed_points"]).where("user_id", "=", userId).executeTakeFirst(),
+    db.selectFrom("referrals").select(["status", "reason", "created_at"]).where("friend_user_id", "=", userId).executeTakeFirst(),
+  ]);
+  const referredBy = referral ? { status: referral.status, reason: referral.reason, at: referral.created_at } : null;
+  if (!account) return referredBy ? { joinedAt: null, availablePoints: 0, pendingPoints: 0, owedPoints: 0, entries: [], referredBy, friends: { waiting: 0, pending: 0, rewarded: 0, refused: 0 } } : null;
   const entries = await db
     .selectFrom("reward_ledger")
     .select(["kind", "available_delta", "pending_delta", "owed_delta", "order_id", "note", "created_at"])
@@ -37,6 +46,8 @@ export async function rewardsOfPerson(db: Queryable, userId: string): Promise<Pe
       note: x.note,
       at: x.created_at,
     })),
+    referredBy,
+    friends: await referralsOfReferrer(db, userId),
   };
 }
 

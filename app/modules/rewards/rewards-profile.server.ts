@@ -58,12 +58,14 @@ export interface RewardRules {
   example: { spend: string; points: string };
   /** give and get (docs/decisions/063), while it is on */
   referrals: { friendReward: string; yourReward: string; minOrder: string } | null;
+  /** the rules in the shopper's words, in order (/rewards and the terms page show them) */
+  items: Array<{ title: string; text: string }>;
 }
 
 /** The programme's rules in the owner's current numbers. */
 export function rewardRules(s: RewardSettings): RewardRules {
   const spend = s.earnCentsPerPoint * 50;
-  return {
+  const numbers = {
     earnPer: rand(s.earnCentsPerPoint),
     pointWorth: worthWords(s.pointValueCents),
     minRedeem: pointsWords(s.minRedeemPoints, s.pointValueCents),
@@ -74,6 +76,34 @@ export function rewardRules(s: RewardSettings): RewardRules {
       ? { friendReward: rand(s.friendRewardCents), yourReward: pointsWords(Math.floor(s.referrerRewardCents / s.pointValueCents), s.pointValueCents), minOrder: rand(s.referralMinOrderCents) }
       : null,
   };
+  return { ...numbers, items: ruleItems(numbers) };
+}
+
+function ruleItems(rules: Omit<RewardRules, "items">): Array<{ title: string; text: string }> {
+  return [
+    {
+      title: "Earn on what you pay for goods",
+      text: `A point for every ${rules.earnPer} you pay for goods, after any discount. Delivery, gift cards and what you pay with points earn none. Spend ${rules.example.spend} on goods and earn ${rules.example.points}.`,
+    },
+    { title: "Spend them at checkout", text: `Each point is worth ${rules.pointWorth} off your goods. Spend from ${rules.minRedeem} on an order, as many as you choose, beside a coupon or a gift card.` },
+    {
+      title: "Pending, then yours",
+      text: `Points are pending until the return window of their order has ended (${rules.returnWindowDays} days after delivery). Then they are yours to spend, and last ${rules.months} months.`,
+    },
+    {
+      title: "Refunds",
+      text: "A refund takes back the points its refunded goods earned. If those points were already spent, your next points pay them back first. Points spent on a refunded order are given back.",
+    },
+    ...(rules.referrals
+      ? [
+          {
+            title: "Give and get",
+            text: `Share your link from your profile. A friend who is new to us gets ${rules.referrals.friendReward} off their first order of ${rules.referrals.minOrder} or more; you get ${rules.referrals.yourReward} once their order is past its return window. We never ask for your friend's details: you share the link yourself. Rewards are refused when a shopper refers themselves, the friend has ordered before, or the order goes to your telephone or address; and a refund of that order inside its return window cancels both.`,
+          },
+        ]
+      : []),
+    { title: "The fine print", text: "Points have no cash value: they can't be exchanged for money, sold or transferred to anyone else." },
+  ];
 }
 
 /** /rewards for whoever asks: the rules, and for a signed-in shopper the words they'd agree to or their balances. */
