@@ -44,7 +44,7 @@ const OWNERS: Record<string, readonly string[]> = {
   orders: ["orders", "order_lines", "order_metrics"],
   samples: ["product_samples", "order_line_samples", "sample_credits"],
   "gift-cards": ["gift_cards", "gift_card_ledger", "gift_card_sales", "gift_card_changes"],
-  rewards: ["reward_accounts", "reward_ledger", "reward_earnings", "reward_redemptions"],
+  rewards: ["reward_accounts", "reward_ledger", "reward_earnings", "reward_redemptions", "referrals"],
   whatsapp: ["whatsapp_subscriptions", "whatsapp_messages"],
   invoices: ["invoice_counter"],
   payments: ["payment_events"],
