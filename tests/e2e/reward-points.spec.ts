@@ -3,9 +3,12 @@
  * shopper joins on /rewards, the owner adds points by hand with a reason, and the shopper spends 300 of them at
  * checkout: the total drops by R30, the payment is for the rest, the confirmation shows the points' row, and Profile →
  * Rewards shows what is left and what the order earned (pending). A shop of its own: the programme is off in the
- * others.
+ * others. Then give and get: a member shares their link, a friend follows it, signs up, gets R50 off their first order
+ * and pays; once that order is past its return window the member's points are theirs, and they spend them.
  */
 import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { expect, test, type Page } from "./helpers/test";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { E2E_PASSWORD, registerByRequest, signInByRequest, uniqueEmail } from "./helpers/auth";
@@ -32,6 +35,8 @@ test.beforeAll(async () => {
     AUTH_SECRET: "rewards-e2e-secret-rewards-e2e-secret-0123",
     ADMIN_EMAILS: OWNER,
     DELIVERY_KINDS: "",
+    // the rewards job looks every second: points become available as soon as "ten days" have passed
+    JOBS_EVERY_SECONDS: "1",
   });
   await waitForShop(shop, BASE);
   mkdirSync(SHOTS, { recursive: true });
@@ -52,6 +57,7 @@ test("the owner turns points on; a shopper joins, is given 500 points and spends
   await signInByRequest(admin, { email: OWNER, password: E2E_PASSWORD });
   await admin.goto("/admin/marketing/rewards");
   await admin.getByRole("checkbox", { name: /Run the rewards programme/ }).check();
+  await admin.getByRole("checkbox", { name: /Give and get/ }).check();
   await admin.getByRole("button", { name: "Save rewards settings" }).click();
   await expect(admin.getByText("Rewards settings saved")).toBeVisible();
 
@@ -106,4 +112,79 @@ test("the owner turns points on; a shopper joins, is given 500 points and spends
   await screenshot(page, { path: `${SHOTS}/profile-rewards-360.jpg`, fullPage: true });
   await owner.close();
   await shopper.close();
+});
+
+/** Time passes for an order: delivered `days` ago (the shop's own database, as the clock the server can't be given). */
+function deliveredDaysAgo(email: string, days: number) {
+  const db = new DatabaseSync(join(shop.dir, "shop.db"));
+  try {
+    const at = new Date(Date.now() - days * 86_400_000).toISOString();
+    db.prepare("update orders set status = 'delivered', actual_delivery_date = ? where user_id = (select id from users where email = ?) and payment_status = 'completed'").run(at, email);
+  } finally {
+    db.close();
+  }
+}
+
+test("give and get on a phone: a member shares their link; a friend follows it, gets R50 off their first order; the member's points come after the return window and are spent", async ({ browser }) => {
+  test.slow();
+  const member = await browser.newContext({ baseURL: BASE, ...PHONE });
+  const a = await member.newPage();
+  const memberEmail = uniqueEmail("sharer");
+  await registerByRequest(a, { email: memberEmail, password: E2E_PASSWORD });
+  await signInByRequest(a, { email: memberEmail, password: E2E_PASSWORD });
+  await a.goto("/rewards");
+  await a.getByRole("button", { name: "Join Rewards" }).click();
+  await expect(a.getByRole("button", { name: "Leave Rewards" })).toBeVisible();
+  await a.goto("/profile/rewards");
+  const share = a.getByTestId("referral-share");
+  await expect(share).toContainText("Give R50, get 500 points");
+  const link = (await a.getByTestId("referral-link").textContent())!.trim();
+  expect(link).toMatch(new RegExp(`^${BASE}/r/[A-Z2-9]{8}$`));
+  const whatsapp = await share.getByRole("link", { name: "Share on WhatsApp" }).getAttribute("href");
+  expect(decodeURIComponent(whatsapp!.replace("https://wa.me/?text=", ""))).toBe(`R50 off your first Scentara order of R300 or more: ${link}`);
+  expect(await noWiderThanScreen(a)).toBeLessThanOrEqual(0);
+  await screenshot(a, { path: `${SHOTS}/share-360.jpg`, fullPage: true });
+
+  // The friend follows the link: the home page, with nothing of the code in its address
+  const friend = await browser.newContext({ baseURL: BASE, ...PHONE });
+  const b = await friend.newPage();
+  await b.goto(link);
+  await expect(b).toHaveURL(`${BASE}/`);
+  const friendEmail = uniqueEmail("friend");
+  await registerByRequest(b, { email: friendEmail, password: E2E_PASSWORD });
+  await signInByRequest(b, { email: friendEmail, password: E2E_PASSWORD });
+  await addFromProductPage(b, "amber-lantern");
+  await b.goto("/checkout");
+  await fillAddress(b, { name: "Lerato Dube", telephone: "083 111 2222", street: "8 Bree Street", suburb: "Cape Town City Centre", city: "Cape Town", postalCode: "8001", province: "Western Cape" });
+  await expect(b.getByTestId("friend-reward")).toHaveText("−R50.00");
+  await expect(b.getByTestId("total")).toHaveText("R549.00");
+  expect(await noWiderThanScreen(b)).toBeLessThanOrEqual(0);
+  await screenshot(b, { path: `${SHOTS}/friend-checkout-360.jpg`, fullPage: true });
+  await b.getByRole("button", { name: "Pay R549.00" }).click();
+  await b.getByRole("button", { name: "Pay R549.00" }).click();
+  await expect(b.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+
+  // The member's 500 points wait on the friend's order; ten days after its delivery they are the member's
+  await a.goto("/profile/rewards");
+  await expect(a.getByTestId("referral-share")).toContainText("1 pending");
+  deliveredDaysAgo(friendEmail, 10);
+  await expect(async () => {
+    await a.reload();
+    await expect(a.getByTestId("referral-share")).toContainText("1 rewarded");
+  }).toPass({ timeout: 15_000 });
+  await expect(a.getByText("Became yours to spend").first()).toBeVisible();
+
+  // …and spent on the member's own next order
+  await addFromProductPage(a, "amber-lantern");
+  await a.goto("/checkout");
+  await fillAddress(a);
+  const points = a.getByTestId("reward-points-field");
+  await expect(points).toContainText("You have 500 points.");
+  await points.getByRole("button", { name: "Use 500" }).click();
+  await expect(a.getByTestId("points-discount")).toHaveText("−R50.00");
+  await a.getByRole("button", { name: "Pay R549.00" }).click();
+  await a.getByRole("button", { name: "Pay R549.00" }).click();
+  await expect(a.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  await member.close();
+  await friend.close();
 });
