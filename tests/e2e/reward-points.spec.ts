@@ -150,6 +150,11 @@ test("give and get on a phone: a member shares their link; a friend follows it, 
   const b = await friend.newPage();
   await b.goto(link);
   await expect(b).toHaveURL(`${BASE}/`);
+  // the code's cookie is not a session: the friend still gets the visitors' shared cached copy of the page
+  const cookies = await friend.cookies(BASE);
+  expect(cookies.find((c) => c.name === "scentara_ref")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+  await b.request.get("/");
+  expect((await b.request.get("/")).headers()["x-page-cache"]).toBe("HIT");
   const friendEmail = uniqueEmail("friend");
   await registerByRequest(b, { email: friendEmail, password: E2E_PASSWORD });
   await signInByRequest(b, { email: friendEmail, password: E2E_PASSWORD });

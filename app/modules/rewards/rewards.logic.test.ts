@@ -43,18 +43,32 @@ describe("reward points' rules", () => {
   });
 
   it("reads the owner's form: rand per point to cents, a checkbox, whole numbers with their reasons", () => {
-    const ok = rewardSettingsSchema.parse({ pointsOn: "on", earnRand: "12.50", pointValueCents: "10", minRedeemPoints: "100", pointsMonths: "12" });
-    expect(settingsFromForm(ok)).toEqual({ pointsOn: true, earnCentsPerPoint: 1250, pointValueCents: 10, minRedeemPoints: 100, pointsMonths: 12 });
-    expect(settingsFromForm(rewardSettingsSchema.parse({ earnRand: " 10,50 ", pointValueCents: "10", minRedeemPoints: "100", pointsMonths: "12" })).earnCentsPerPoint).toBe(1050);
-    const off = rewardSettingsSchema.parse({ earnRand: "10", pointValueCents: "10", minRedeemPoints: "1", pointsMonths: "1" });
-    expect(off.pointsOn).toBe(false);
-    const bad = rewardSettingsSchema.safeParse({ earnRand: "0.5", pointValueCents: "1.5", minRedeemPoints: "0", pointsMonths: "200" });
+    const REFERRALS = { friendRewardRand: "50", referrerRewardRand: "50,00", referralMinOrderRand: "300", referralsPerWeek: "5", friendsPerAddressPerWeek: "3" };
+    const ok = rewardSettingsSchema.parse({ pointsOn: "on", earnRand: "12.50", pointValueCents: "10", minRedeemPoints: "100", pointsMonths: "12", ...REFERRALS, referralsOn: "on" });
+    expect(settingsFromForm(ok)).toEqual({
+      pointsOn: true,
+      earnCentsPerPoint: 1250,
+      pointValueCents: 10,
+      minRedeemPoints: 100,
+      pointsMonths: 12,
+      referralsOn: true,
+      friendRewardCents: 5000,
+      referrerRewardCents: 5000,
+      referralMinOrderCents: 30_000,
+      referralsPerWeek: 5,
+      friendsPerAddressPerWeek: 3,
+    });
+    expect(settingsFromForm(rewardSettingsSchema.parse({ earnRand: " 10,50 ", pointValueCents: "10", minRedeemPoints: "100", pointsMonths: "12", ...REFERRALS })).earnCentsPerPoint).toBe(1050);
+    const off = rewardSettingsSchema.parse({ earnRand: "10", pointValueCents: "10", minRedeemPoints: "1", pointsMonths: "1", ...REFERRALS });
+    expect([off.pointsOn, off.referralsOn]).toEqual([false, false]);
+    const bad = rewardSettingsSchema.safeParse({ earnRand: "0.5", pointValueCents: "1.5", minRedeemPoints: "0", pointsMonths: "200", ...REFERRALS, friendRewardRand: "R50" });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((i) => i.message)).toEqual([
       "Rand per point must be at least R1",
       "A point's worth in cents must be a whole number",
       "The fewest points to spend must be at least 1",
       "Months a point lasts must be at most 120",
+      "The friend's reward must be an amount in rand",
     ]);
   });
 });
