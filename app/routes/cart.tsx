@@ -2,7 +2,7 @@
  * /cart — the cart lives in browser storage (SPEC §3); every number on this page comes from the server's quote
  * (the loader answers GET /cart?quote=[…]&coupon=…): tier unit prices, subtotal, discount, shipping, total, VAT.
  */
-import { attributeFromCookie } from "~/modules/rewards/referral-cookie.server";
+import { attributeFromCookie, friendRewardForVisitor, referralCodeOf } from "~/modules/rewards/referral-cookie.server";
 import { requestMeta } from "~/modules/accounts/route-helpers.server";
 import { useEffect, useState } from "react";
 import { data } from "react-router";
@@ -46,7 +46,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       userId: user?.id ?? null,
       rewardPoints: rewardPointsParam(query.get("points")),
     });
-    return { quote: toCartQuote(quote) as CartQuote | null };
+    const shown = toCartQuote(quote);
+    // a visitor who came by a member's link: the reward waits for an account (docs/decisions/063)
+    if (!user && referralCodeOf(request)) shown.friendReward = (await friendRewardForVisitor(getDb())) ?? undefined;
+    return { quote: shown as CartQuote | null };
   } catch (error) {
     if (error instanceof DomainError) return data({ quote: null as CartQuote | null, error: error.message }, { status: error.status });
     throw error;

@@ -62,6 +62,14 @@ describe("the referral link", () => {
     expect(quote.quote.discountCents).toBe(5000);
   });
 
+  it("a visitor's cart says the reward waits for an account", async () => {
+    const { code } = await member();
+    const p = await insertProduct(db(), { price_cents: 40_000, stock: 10 });
+    const quote = await dataOf(await callLoader(cart.loader, `/cart?quote=${encodeURIComponent(JSON.stringify([{ productId: p.id, quantity: 1 }]))}`, { headers: { cookie: `scentara_ref=${code}` } }));
+    expect(quote.quote.friendReward).toEqual({ cents: 0, refusal: "Create an account or sign in to take your friend's R50 off your first order." });
+    expect(quote.quote.discountCents).toBe(0);
+  });
+
   it("off: the link still lands on the home page, and nobody is attributed", async () => {
     await saveRewardSettings(db(), { ...DEFAULT_REWARD_SETTINGS, pointsOn: true, referralsOn: false });
     const { code } = await member();

@@ -4,7 +4,7 @@ import { refundReturn } from "~/modules/flows/return-refunded.server";
 import { approveReturn, getAdminReturn, receiveReturn } from "~/modules/returns/returns-admin.server";
 import { requestReturn } from "~/modules/returns/returns.server";
 import { DEFAULT_REWARD_SETTINGS, type RewardSettings } from "~/modules/rewards/rewards.logic";
-import { joinRewards, rewardHistory, saveRewardSettings } from "~/modules/rewards/rewards.server";
+import { joinRewards, leaveRewards, rewardHistory, saveRewardSettings } from "~/modules/rewards/rewards.server";
 import { balancesOf } from "~/modules/rewards/reward-ledger.server";
 import { insertProduct } from "../../../tests/factories/catalog";
 import { TEST_ADDRESS } from "../../../tests/factories/orders";
@@ -168,6 +168,15 @@ describe("spending at checkout", () => {
       for (const k of Object.keys(vatShop)) delete process.env[k];
       resetEnvForTests();
     }
+  });
+
+  it("a member who left still spends what they have (and earns nothing on it)", async () => {
+    const user = await memberWith(300);
+    await leaveRewards(db(), user);
+    const p = await bottle(40_000);
+    const order = await buy(user, p.id, { rewardPoints: 200 });
+    await pay(order.id);
+    expect(await points(user.id)).toEqual({ available: 100, pending: 0, owed: 0 });
   });
 
   it("fewer than the minimum, more than they have or more than the goods: refused with why, nothing placed", async () => {

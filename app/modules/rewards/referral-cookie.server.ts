@@ -44,3 +44,11 @@ export async function attributeFromCookie(db: Queryable, request: Request, frien
     return null;
   }
 }
+
+/** What a visitor who came by a member's link is told in the cart: the friend's reward waits for an account. */
+export async function friendRewardForVisitor(db: Queryable): Promise<{ cents: 0; refusal: string } | null> {
+  const s = await loadRewardSettings(db);
+  if (!s.pointsOn || !s.referralsOn || s.friendRewardCents <= 0) return null;
+  const rand = `R${(s.friendRewardCents / 100).toFixed(2).replace(/\.00$/, "")}`;
+  return { cents: 0, refusal: `Create an account or sign in to take your friend's ${rand} off your first order.` };
+}

@@ -32,14 +32,16 @@ export interface PointsForCart {
 
 /**
  * The points a signed-in member's cart spends: at most what is available and `capCents` allows (the goods left after
- * the coupon and the sample credits, less what keeps the provider's minimum). null: the programme is off or the
- * shopper isn't a member (nothing shows).
+ * the coupon and the sample credits, less what keeps the provider's minimum). null: the programme is off, the shopper
+ * never joined, or left with nothing left to spend (nothing shows).
  */
 export async function pointsForCart(db: Queryable, userId: string | null | undefined, wanted: number, capCents: number, s: RewardSettings): Promise<PointsForCart | null> {
   if (!s.pointsOn || !userId) return null;
   const account = await db.selectFrom("reward_accounts").select(["available_points", "joined_at"]).where("user_id", "=", userId).executeTakeFirst();
-  if (!account?.joined_at) return null;
+  if (!account) return null;
   const available = Number(account.available_points);
+  // a member who left keeps what they have to spend (nothing to show once it is gone)
+  if (!account.joined_at && available === 0) return null;
   const most = maxRedeemablePoints({ available, capCents, pointValueCents: s.pointValueCents, minRedeemPoints: s.minRedeemPoints });
   const refusal = redeemRefusal(wanted, most, s);
   const used = refusal || wanted <= 0 ? 0 : wanted;
