@@ -1,4 +1,5 @@
 import type { CartQuote } from "~/modules/orders/cart-quote";
+import { couponDiscountCents } from "~/modules/pricing/totals.logic";
 import { formatRand } from "~/utils/money";
 import type { DiscountType } from "~/modules/coupons/coupons.logic";
 import { creditLabel } from "~/modules/samples/samples.logic";
@@ -33,6 +34,7 @@ export function FreeDeliveryHint({ quote }: { quote: CartQuote }) {
 
 /** Subtotal, discount, shipping, total and the VAT it includes — the server's numbers, never the browser's. */
 export function CartTotals({ quote, shippingLabel = "Shipping" }: { quote: CartQuote; shippingLabel?: string }) {
+  const couponCents = couponDiscountCents({ discountCents: quote.discountCents, sampleCreditCents: quote.sampleCreditCents, pointsCents: quote.points?.cents, referralCents: quote.friendReward?.cents });
   return (
     <dl className="space-y-3 text-sm" aria-label="Order totals">
       <div className="flex justify-between gap-4">
@@ -41,13 +43,13 @@ export function CartTotals({ quote, shippingLabel = "Shipping" }: { quote: CartQ
           {formatRand(quote.subtotalCents)}
         </dd>
       </div>
-      {quote.coupon && quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0) - (quote.friendReward?.cents ?? 0) > 0 ? (
+      {quote.coupon && couponCents > 0 ? (
         <div className="flex justify-between gap-4">
           <dt className="text-ink-soft">
             {DISCOUNT_LABEL[quote.coupon.discountType]} <span className="text-xs tracking-[0.08em] text-gold">({quote.coupon.code})</span>
           </dt>
           <dd className="text-success" data-testid="discount">
-            −{formatRand(quote.discountCents - (quote.sampleCreditCents ?? 0) - (quote.points?.cents ?? 0) - (quote.friendReward?.cents ?? 0))}
+            −{formatRand(couponCents)}
           </dd>
         </div>
       ) : null}

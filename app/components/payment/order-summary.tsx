@@ -1,3 +1,4 @@
+import { couponDiscountCents } from "~/modules/pricing/totals.logic";
 import { formatRand } from "~/utils/money";
 
 export interface SummaryLine {
@@ -59,10 +60,10 @@ export function OrderSummary({ lines, totals, giftCardPayments = [] }: { lines: 
           <dt className="text-ink-soft">Subtotal</dt>
           <dd className="tabular-nums">{formatRand(totals.subtotalCents)}</dd>
         </div>
-        {totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0) - (totals.referralCents ?? 0) > 0 ? (
+        {couponDiscountCents(totals) > 0 ? (
           <div className="flex justify-between gap-4 text-success">
             <dt>Discount{totals.couponCode ? ` (${totals.couponCode})` : ""}</dt>
-            <dd className="tabular-nums">-{formatRand(totals.discountCents - (totals.sampleCreditCents ?? 0) - (totals.pointsCents ?? 0) - (totals.referralCents ?? 0))}</dd>
+            <dd className="tabular-nums">-{formatRand(couponDiscountCents(totals))}</dd>
           </div>
         ) : null}
         {totals.referralCents ? (

@@ -50,7 +50,7 @@ import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { deleteOrderRow } from "~/modules/orders/order-writes.server";
 import { reclaimPoints, restoreEarning, undoRewardsOfOrder } from "~/modules/rewards/reward-orders.server";
-import { cancelReferralOfOrder, reclaimFriendReward, releaseFriendReward } from "~/modules/rewards/referrals.server";
+import { reclaimFriendReward } from "~/modules/rewards/referrals.server";
 import { settleRewardsOnPayment } from "./order-paid.server";
 
 /** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
@@ -79,11 +79,8 @@ async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date):
   // So do sample credits of a paid order (docs/decisions/054): used ones given back, granted ones taken back; reopened, again.
   if (next.coupon === "release" && order.payment_status === "completed") await returnSampleCreditsOfPaidOrder(trx, order.id, now);
   if (next.coupon === "reclaim") await reclaimSampleCreditsOfOrder(trx, order.id, now, { paid: next.paymentStatus === "completed" });
-  // Reward points follow too (docs/decisions/062).
+  // Reward points follow too (docs/decisions/062), and a friend's first order's referral (063).
   if (next.coupon === "release") await undoRewardsOfOrder(trx, order.id, order.payment_status === "completed", OWNER, now);
-  // A friend's first order: unpaid, their reward waits for the next; paid, the referral is cancelled (063).
-  if (next.coupon === "release" && order.payment_status === "completed") await cancelReferralOfOrder(trx, order.id, "cancelled", now);
-  if (next.coupon === "release" && order.payment_status !== "completed") await releaseFriendReward(trx, order.id);
   if (next.coupon === "reclaim") {
     if (!(await reclaimPoints(trx, order.id, next.paymentStatus === "completed", now))) throw new DomainError(ORDER_ADMIN_MESSAGES.pointsGone, 409);
     if (order.payment_status !== "completed" && !(await reclaimFriendReward(trx, order.id, order.user_id, order.referral_cents))) throw new DomainError(ORDER_ADMIN_MESSAGES.friendRewardGone, 409);

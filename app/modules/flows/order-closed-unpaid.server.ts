@@ -19,8 +19,7 @@ import { releaseCouponRedemption } from "~/modules/coupons/coupons.server";
 import { releaseSampleCredits } from "~/modules/samples/sample-orders.server";
 import { returnGiftCardsOfOrder } from "~/modules/gift-cards/gift-card-orders.server";
 import { setUnpaidOrderClosed } from "~/modules/orders/order-writes.server";
-import { releasePoints } from "~/modules/rewards/reward-orders.server";
-import { releaseFriendReward } from "~/modules/rewards/referrals.server";
+import { undoRewardsOfOrder } from "~/modules/rewards/reward-orders.server";
 
 
 /** Why an unpaid order is closed; the payment status it ends with follows from it. */
@@ -61,8 +60,7 @@ export async function closeUnpaidOrder(
     // What its gift cards paid goes back to them (docs/decisions/053): the winner of the close alone gives it back.
     const actor = options.userId !== undefined ? { kind: "user" as const, id: options.userId } : { kind: "system" as const, id: null };
     await returnGiftCardsOfOrder(trx, orderId, "release", actor, options.now);
-    await releasePoints(trx, orderId, options.now ?? new Date());
-    await releaseFriendReward(trx, orderId);
+    await undoRewardsOfOrder(trx, orderId, false, actor, options.now ?? new Date());
     return { closed: true, couponReleased };
   });
 }

@@ -4,6 +4,7 @@
  * the e-mails of gift cards bought (gift cards' own due list). The flows queue them as reactions in their transaction
  * (flows/reactions.server.ts), which run these once it has committed.
  */
+import { couponDiscountCents } from "~/modules/pricing/totals.logic";
 import type { Queryable } from "~/db/db.server";
 import type { OrderStatus } from "~/db/schema";
 import { NO_SMTP_REASON, sendMail } from "~/modules/mail/mailer.server";
@@ -38,9 +39,7 @@ export async function sendOrderPaidEmails(db: Queryable, orderId: string): Promi
   const lineText = lines.map((l) => `- ${l.name}: ${l.quantity} x ${formatRand(l.unitPriceCents)} = ${formatRand(l.totalPriceCents)}`);
   const totals = [
     `Subtotal: ${formatRand(order.subtotalCents)}`,
-    ...(order.discountCents - order.sampleCreditCents - order.pointsCents - order.referralCents > 0
-      ? [`Discount${order.couponCode ? ` (${order.couponCode})` : ""}: -${formatRand(order.discountCents - order.sampleCreditCents - order.pointsCents - order.referralCents)}`]
-      : []),
+    ...(couponDiscountCents(order) > 0 ? [`Discount${order.couponCode ? ` (${order.couponCode})` : ""}: -${formatRand(couponDiscountCents(order))}`] : []),
     ...(order.referralCents > 0 ? [`Friend's welcome reward: -${formatRand(order.referralCents)}`] : []),
     ...(order.sampleCreditCents > 0 ? [`${order.sampleCreditLabel ?? "Sample credit"}: -${formatRand(order.sampleCreditCents)}`] : []),
     ...(order.pointsCents > 0 ? [`Reward points (${order.pointsUsed}): -${formatRand(order.pointsCents)}`] : []),

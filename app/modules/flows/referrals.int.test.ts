@@ -11,7 +11,7 @@ import { insertProduct } from "../../../tests/factories/catalog";
 import { TEST_ADDRESS } from "../../../tests/factories/orders";
 import { createUser, uniqueEmail } from "../../../tests/factories/users";
 import { deleteAccount } from "./account-deleted.server";
-import { setOrderStatus } from "./order-changed-by-owner.server";
+import { deleteOrder, setOrderStatus } from "./order-changed-by-owner.server";
 import { configuredHoldPolicy, expireUnpaidOrders } from "./order-expired.server";
 import { markOrderPaid } from "./order-paid.server";
 import { placeOrder } from "./order-placed.server";
@@ -138,6 +138,23 @@ describe("the friend's reward", () => {
     const detail = await getAdminReturn(db(), id);
     await refundReturn(db(), id, { amountCents: detail!.refund.goodsCents - detail!.refund.discountCents, method: "eft", reference: "" });
     expect(await referralOf(friend.id)).toMatchObject({ status: "cancelled", reason: "refunded" });
+    expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 0, owed: 0 });
+  });
+});
+
+describe("the owner deletes the friend's order", () => {
+  it("unpaid: the reward waits for their next order; paid: the referral is cancelled and the referrer's pending points go", async () => {
+    const member = await referrer();
+    const { friend } = await friendOf(member.code);
+    const p = await bottle(40_000);
+    const unpaid = await buy(friend, p.id);
+    await deleteOrder(db(), unpaid.id);
+    expect(await referralOf(friend.id)).toMatchObject({ status: "attributed", friend_order_id: null });
+    const paid = await buy(friend, p.id);
+    await pay(paid.id);
+    expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 500, owed: 0 });
+    await deleteOrder(db(), paid.id);
+    expect(await referralOf(friend.id)).toMatchObject({ status: "cancelled", reason: "cancelled" });
     expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 0, owed: 0 });
   });
 });

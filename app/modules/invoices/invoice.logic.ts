@@ -4,6 +4,7 @@
  * every word and amount the PDF prints, decided here so tests can read them without a PDF.
  * Browser-safe (no server imports), although only the server renders invoices.
  */
+import { couponDiscountCents } from "~/modules/pricing/totals.logic";
 import type { ShippingAddress } from "~/db/schema";
 import { assertCents, formatRand, type Cents } from "~/utils/money";
 
@@ -131,7 +132,7 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   // Reward points are a discount too (docs/decisions/062: not a payment), a row of their own.
   const points = order.pointsCents ?? 0;
   const referral = order.referralCents ?? 0;
-  const couponDiscount = order.discountCents - sampleCredit - points - referral;
+  const couponDiscount = couponDiscountCents({ discountCents: order.discountCents, sampleCreditCents: sampleCredit, pointsCents: points, referralCents: referral });
   if (couponDiscount > 0 || order.couponCode) {
     totals.push({ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : "Discount", amount: formatRand(-couponDiscount) });
   }

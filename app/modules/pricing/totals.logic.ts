@@ -110,3 +110,12 @@ export function computeTotals(args: {
     deliveryFree,
   };
 }
+
+/**
+ * The part of a discount that is the coupon's own: what is left once the discounts with rows of their own are taken
+ * out (sample credits 054, a friend's reward 063, reward points 062). Every total that shows the coupon's row uses it,
+ * so a new kind of discount is taken out everywhere at once.
+ */
+export function couponDiscountCents(d: { discountCents: number; sampleCreditCents?: number; referralCents?: number; pointsCents?: number }): number {
+  return d.discountCents - (d.sampleCreditCents ?? 0) - (d.referralCents ?? 0) - (d.pointsCents ?? 0);
+}

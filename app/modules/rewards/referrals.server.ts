@@ -180,9 +180,9 @@ export async function settleReferralOnPayment(trx: Queryable, orderId: string, s
   if (!referral) return;
   const stamp = now.toISOString();
   const referrerId = referral.referrer_user_id;
-  const account = referrerId
-    ? await (isPostgres(trx) ? trx.selectFrom("reward_accounts").select(["joined_at"]).where("user_id", "=", referrerId).forUpdate() : trx.selectFrom("reward_accounts").select(["joined_at"]).where("user_id", "=", referrerId)).executeTakeFirst()
-    : undefined;
+  // the referrer's account locked (PostgreSQL; SQLite has one writer) while this week's rewards are counted
+  const lookup = referrerId ? trx.selectFrom("reward_accounts").select(["joined_at"]).where("user_id", "=", referrerId) : null;
+  const account = lookup ? await (isPostgres(trx) ? lookup.forUpdate() : lookup).executeTakeFirst() : undefined;
   let reason: ReferralReason | null = null;
   if (!referrerId || !account?.joined_at) reason = "referrer_left";
   else {

@@ -17,7 +17,7 @@ import { inTransaction } from "~/db/in-transaction.server";
 import type { RedeemedLot } from "~/db/schema";
 import { newId } from "~/utils/ids";
 import { changeBalances, credit, REWARDS_SYSTEM, spend, takeBack, type RewardActor } from "./reward-ledger.server";
-import { markReferralRewarded } from "./referrals.server";
+import { cancelReferralOfOrder, markReferralRewarded, releaseFriendReward } from "./referrals.server";
 import { lotExpiry, maxRedeemablePoints, pointsEarned, pointsWorthCents, proportionalShare, redeemRefusal, type RewardSettings } from "./rewards.logic";
 
 /** What a cart may spend, for the quote: the balance, the most it may spend, and what it spends of what was asked. */
@@ -214,16 +214,20 @@ export async function giveBackSpent(trx: Queryable, orderId: string, returnedGoo
 }
 
 /**
- * A paid order cancelled (or deleted) by the owner: every point it earned taken back, every point it spent given back;
- * an unpaid one: the points it held released.
+ * An order undone: closed unpaid (any way), or cancelled or deleted by the owner. Unpaid: the points it held released
+ * and a friend's reward left for their next order. Paid: every point it earned taken back, every point it spent given
+ * back, and a friend's first order's referral cancelled with the referrer's pending points (docs/decisions/063). One
+ * place for all of it, so no way of undoing an order (a deletion too) leaves a balance behind.
  */
 export async function undoRewardsOfOrder(trx: Queryable, orderId: string, paid: boolean, actor: RewardActor, now: Date): Promise<void> {
   if (!paid) {
     await releasePoints(trx, orderId, now);
+    await releaseFriendReward(trx, orderId);
     return;
   }
   await reverseEarned(trx, orderId, Number.MAX_SAFE_INTEGER, actor, now, "the order cancelled");
   await giveBackSpent(trx, orderId, 1, 1, actor, now, "the order cancelled");
+  await cancelReferralOfOrder(trx, orderId, "cancelled", now);
 }
 
 /** The order's earning, when it has one: for the owner's reopening (its points pending again). */

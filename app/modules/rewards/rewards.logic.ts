@@ -53,29 +53,27 @@ const whole = (label: string, min: number, max: number) =>
     .min(min, `${label} must be at least ${min}`)
     .max(max, `${label} must be at most ${max}`);
 
-/** An amount in rand ("50", "50.00", "50,00"), at most two decimals. */
-const rand = (label: string, min: number, max: number) =>
+/** Whole rand with a space between thousands, as the messages write them ("R10 000"). */
+const randWords = (n: number) => `R${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ")}`;
+
+/**
+ * An amount in rand as South Africans type it ("50", "50.00", "50,00"), at most two decimals. `notAmount`: the words
+ * when it isn't a number at all.
+ */
+const rand = (label: string, min: number, max: number, notAmount = `${label} must be an amount in rand`) =>
   z.preprocess(
     (v) => (typeof v === "string" ? v.trim().replace(",", ".") : v),
     z.coerce
-      .number({ error: `${label} must be an amount in rand` })
-      .min(min, `${label} must be at least R${min}`)
-      .max(max, `${label} must be at most R${max.toLocaleString("en-ZA")}`)
+      .number({ error: notAmount })
+      .min(min, `${label} must be at least ${randWords(min)}`)
+      .max(max, `${label} must be at most ${randWords(max)}`)
       .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, `${label} takes at most two decimals`),
   );
 
 /** The owner's form (Admin → Marketing → Rewards): rand in, cents stored. */
 export const rewardSettingsSchema = z.object({
   pointsOn: z.preprocess((v) => v === "on" || v === "true" || v === true, z.boolean()),
-  // "10,50" as South Africans often write it, or "10.50"
-  earnRand: z.preprocess(
-    (v) => (typeof v === "string" ? v.trim().replace(",", ".") : v),
-    z.coerce
-      .number({ error: "Rand per point must be a number" })
-      .min(1, "Rand per point must be at least R1")
-      .max(10_000, "Rand per point must be at most R10 000")
-      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, "Rand per point takes at most two decimals"),
-  ),
+  earnRand: rand("Rand per point", 1, 10_000, "Rand per point must be a number"),
   pointValueCents: whole("A point's worth in cents", 1, 10_000),
   minRedeemPoints: whole("The fewest points to spend", 1, 1_000_000),
   pointsMonths: whole("Months a point lasts", 1, 120),
