@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { devices, expect, test } from "./helpers/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import "../factories/smtp-greeting";
 import { startFakeCouriers } from "../fakes/couriers";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { newCustomer, uniqueEmail } from "./helpers/auth";

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import "../factories/smtp-greeting";
 import { expect, test, type Browser, type Page } from "./helpers/test";
 import { startShop, waitForShop } from "./helpers/shop-server";
 import { E2E_PASSWORD, registerByRequest, signInByRequest, uniqueEmail } from "./helpers/auth";

@@ -11,6 +11,7 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import "./smtp-greeting";
 
 export interface MailServer {
   url: string;
