@@ -5,7 +5,7 @@ set -euo pipefail
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 PGPORT=${PGPORT:-54329}
 # The cluster's files live in memory (/dev/shm, a tmpfs) when the machine has room there. Every test file's database
-# is a copy of a template (CREATE DATABASE … TEMPLATE: ~1 500 files made, then deleted at its end); on ext4 under
+# is a copy of a template (CREATE DATABASE … TEMPLATE: ~800 files made, then deleted at its end); on ext4 under
 # /tmp the kernel's inode allocator slowed down as the deleted inodes piled up (perf: a third of the run's samples in
 # ext4's find_inode_bit/recently_deleted), and the PostgreSQL integration tests took 177 s instead of 118 s.
 if [ -z "${PGDATA:-}" ]; then
