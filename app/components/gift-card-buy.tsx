@@ -12,7 +12,7 @@ import {
 } from "~/modules/gift-cards/gift-card-sales.logic";
 import { useRootData } from "~/modules/settings/root-data";
 import { whatsappUrl } from "~/modules/settings/shop";
-import { formatRand } from "~/utils/money";
+import { formatRand, formatWholeRand } from "~/utils/money";
 import { AddedToCartNotice } from "~/components/added-to-cart-notice";
 
 const noop = () => () => {};
@@ -91,7 +91,7 @@ export function GiftCardBuy({ settings, today, initial, checked }: { settings: G
               <label key={cents}>
                 <input type="radio" name="amount" value={String(cents)} checked={v.amount === String(cents)} onChange={() => set({ amount: String(cents) })} className="sr-only" />
                 <span className="size-pill">
-                  <span className="text-sm font-medium tracking-wide tabular-nums">{formatRand(cents).replace(/\.00$/, "")}</span>
+                  <span className="text-sm font-medium tracking-wide tabular-nums">{formatWholeRand(cents)}</span>
                 </span>
               </label>
             ))}
@@ -126,7 +126,7 @@ export function GiftCardBuy({ settings, today, initial, checked }: { settings: G
                 />
               </div>
               <p id="gift-other-hint" className="mt-1.5 text-xs text-muted">
-                Whole rand, {formatRand(settings.minCents!).replace(/\.00$/, "")} to {formatRand(settings.maxCents!).replace(/\.00$/, "")}
+                Whole rand, {formatWholeRand(settings.minCents!)} to {formatWholeRand(settings.maxCents!)}
               </p>
             </div>
           ) : null}
@@ -287,7 +287,7 @@ export function GiftCardFace({ amountCents, recipientName }: { amountCents: numb
         </div>
         <div className="min-w-0">
           <p className="font-display text-5xl leading-none tabular-nums sm:text-6xl" data-testid="gift-card-amount">
-            {amountCents ? formatRand(amountCents).replace(/\.00$/, "") : "R —"}
+            {amountCents ? formatWholeRand(amountCents) : "R —"}
           </p>
           <p className="mt-3 truncate text-[0.65rem] uppercase tracking-[0.25em] text-ivory/75">{recipientName ? `For ${recipientName}` : "A fragrance of their choosing"}</p>
         </div>

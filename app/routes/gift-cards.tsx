@@ -10,7 +10,7 @@ import { loadGiftCardSaleSettings } from "~/modules/gift-cards/gift-card-sales.s
 import { seoMeta } from "~/modules/seo/seo";
 import { rootDataOf, useRootData } from "~/modules/settings/root-data";
 import { logger } from "~/utils/logger.server";
-import { formatRand } from "~/utils/money";
+import { formatWholeRand } from "~/utils/money";
 import { readQuery } from "~/utils/request.server";
 import { saDay } from "~/utils/sa-days";
 
@@ -52,7 +52,7 @@ export function headers() {
 
 export function meta({ loaderData, matches }: Route.MetaArgs) {
   const { baseUrl, shop } = rootDataOf(matches);
-  const amounts = loaderData?.settings.amountsCents.map((c) => formatRand(c).replace(/\.00$/, "")).join(", ");
+  const amounts = loaderData?.settings.amountsCents.map((c) => formatWholeRand(c)).join(", ");
   const tags = seoMeta({
     title: `Gift cards | ${shop.name}`,
     description: `A ${shop.name} gift card${amounts ? ` of ${amounts} or an amount you choose` : ""}, e-mailed on the day you choose with your message, to spend on any fragrance.`,

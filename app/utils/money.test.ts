@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { centsToRand, formatAmount, formatRand, parseRandToCents, percentOf, randToCents, vatIncluded } from "./money";
+import { centsToRand, formatAmount, formatRand, formatWholeRand, parseRandToCents, percentOf, randToCents, vatIncluded } from "./money";
 
 describe("formatRand", () => {
   it.each([
@@ -22,6 +22,12 @@ describe("formatRand", () => {
 
   it("round-trips any amount through parseRandToCents", () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 10_000_000_00 }), (cents) => parseRandToCents(formatRand(cents)) === cents));
+  });
+});
+
+describe("formatWholeRand", () => {
+  it("drops the cents only when there are none, and groups thousands as formatRand does", () => {
+    expect([5000, 1250, 100_000, 99, 0].map(formatWholeRand)).toEqual(["R50", "R12.50", "R1 000", "R0.99", "R0"]);
   });
 });
 

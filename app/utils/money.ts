@@ -19,6 +19,11 @@ export function formatRand(cents: Cents): string {
   return `${negative ? "-" : ""}R${rands}.${rest}`;
 }
 
+/** R50, R12.50, R1 000: formatRand without the cents when there are none, for amounts written in words and labels. */
+export function formatWholeRand(cents: Cents): string {
+  return formatRand(cents).replace(/\.00$/, "");
+}
+
 /** The amount without the R, as the spec's messages use it ('You saved R{amount}'): 2 decimals, no grouping. */
 export function formatAmount(cents: Cents): string {
   assertCents(cents);

@@ -132,7 +132,7 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   // Reward points are a discount too (docs/decisions/062: not a payment), a row of their own.
   const points = order.pointsCents ?? 0;
   const referral = order.referralCents ?? 0;
-  const couponDiscount = couponDiscountCents({ discountCents: order.discountCents, sampleCreditCents: sampleCredit, pointsCents: points, referralCents: referral });
+  const couponDiscount = couponDiscountCents(order);
   if (couponDiscount > 0 || order.couponCode) {
     totals.push({ label: order.couponCode ? `Discount (coupon ${order.couponCode})` : "Discount", amount: formatRand(-couponDiscount) });
   }

@@ -6,6 +6,7 @@
  */
 import type { Queryable } from "~/db/db.server";
 import { env } from "~/utils/env.server";
+import { formatWholeRand } from "~/utils/money";
 import { logger } from "~/utils/logger.server";
 import { normalizeReferralCode } from "./referrals.logic";
 import { attributeReferral, type Attribution } from "./referrals.server";
@@ -49,6 +50,5 @@ export async function attributeFromCookie(db: Queryable, request: Request, frien
 export async function friendRewardForVisitor(db: Queryable): Promise<{ cents: 0; refusal: string } | null> {
   const s = await loadRewardSettings(db);
   if (!s.pointsOn || !s.referralsOn || s.friendRewardCents <= 0) return null;
-  const rand = `R${(s.friendRewardCents / 100).toFixed(2).replace(/\.00$/, "")}`;
-  return { cents: 0, refusal: `Create an account or sign in to take your friend's ${rand} off your first order.` };
+  return { cents: 0, refusal: `Create an account or sign in to take your friend's ${formatWholeRand(s.friendRewardCents)} off your first order.` };
 }

@@ -3,6 +3,7 @@
  * short code; a new shopper who arrives by it gets the friend's reward on their first paid order, and the member
  * points once that order is past its return window. Each refusal has a code (stored) and plain words (shown).
  */
+import { formatWholeRand } from "~/utils/money";
 
 /** Codes avoid letters and digits that read alike (0/O, 1/I/L), so one read out or typed from a phone arrives whole. */
 export const REFERRAL_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
@@ -64,8 +65,7 @@ export function referralReasonWords(reason: string | null): string {
 
 /** The text shared on WhatsApp (or anywhere): the friend's reward, the minimum and the link. */
 export function shareText(shopName: string, friendRewardCents: number, minOrderCents: number, link: string): string {
-  const rand = (cents: number) => `R${(cents / 100).toFixed(2).replace(/\.00$/, "")}`;
-  return `${rand(friendRewardCents)} off your first ${shopName} order${minOrderCents > 0 ? ` of ${rand(minOrderCents)} or more` : ""}: ${link}`;
+  return `${formatWholeRand(friendRewardCents)} off your first ${shopName} order${minOrderCents > 0 ? ` of ${formatWholeRand(minOrderCents)} or more` : ""}: ${link}`;
 }
 
 /** The WhatsApp share address (wa.me with the text; the shopper picks the friend in WhatsApp, the shop never sees who). */

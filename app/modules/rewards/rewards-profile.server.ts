@@ -10,7 +10,7 @@ import { formatDateZA } from "~/utils/dates";
 import { env } from "~/utils/env.server";
 import { shortOrderId } from "~/utils/ids";
 import { logger } from "~/utils/logger.server";
-import { formatRand } from "~/utils/money";
+import { formatRand, formatWholeRand as rand } from "~/utils/money";
 import { onStorefrontChange } from "~/utils/storefront-changes.server";
 import { balancesOf } from "./reward-ledger.server";
 import { shareText, whatsappShareUrl } from "./referrals.logic";
@@ -39,10 +39,6 @@ export function rewardsOffered(db: Queryable): Promise<boolean> {
   return kept;
 }
 
-/** R10, R12.50, R1 000: rand without the cents when there are none. */
-function rand(cents: number): string {
-  return formatRand(cents).replace(/\.00$/, "");
-}
 
 /** What one point is worth, in words: "10 cents", "1 cent", "R1". */
 function worthWords(cents: number): string {

@@ -5,7 +5,7 @@
  * what the shopper pays, as for a coupon).
  */
 import { z } from "zod";
-import { formatRand } from "~/utils/money";
+import { formatRand, formatWholeRand } from "~/utils/money";
 
 export interface RewardSettings {
   /** the programme is on: shoppers may join, earn and spend; off (the default), nothing of it shows */
@@ -53,8 +53,8 @@ const whole = (label: string, min: number, max: number) =>
     .min(min, `${label} must be at least ${min}`)
     .max(max, `${label} must be at most ${max}`);
 
-/** Whole rand with a space between thousands, as the messages write them ("R10 000"). */
-const randWords = (n: number) => `R${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ")}`;
+/** A limit in whole rand as the messages write it ("R10 000"). */
+const randWords = (rand: number) => formatWholeRand(rand * 100);
 
 /**
  * An amount in rand as South Africans type it ("50", "50.00", "50,00"), at most two decimals. `notAmount`: the words
