@@ -125,6 +125,38 @@ test.describe("mobile menu (390 px)", () => {
     await page.keyboard.press("Escape");
     await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
   });
+
+  test("a menu opened before the scripts arrived still closes on Escape and on navigation", async ({ page }) => {
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    // Loads `path` with the scripts held back, opens the menu as a shopper on a slow phone taps first, then lets the
+    // scripts in and waits for them.
+    async function openBeforeScripts(path: string) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      await page.route("**/assets/*.js", async (route) => {
+        await gate;
+        await route.continue();
+      });
+      await page.goto(path, { waitUntil: "domcontentloaded" });
+      await mobileMenuToggle(page).click();
+      await expect(menu).toBeVisible();
+      release();
+      await page.waitForLoadState("networkidle");
+      await page.unrouteAll();
+    }
+
+    await openBeforeScripts("/");
+    // Escape is heard once the page has hydrated: pressed again until then (before the fix it never closed)
+    await expect(async () => {
+      await page.keyboard.press("Escape");
+      await expect(menu).toBeHidden({ timeout: 500 });
+    }).toPass({ timeout: 10_000 });
+
+    await openBeforeScripts("/terms");
+    await menu.getByRole("link", { name: "Shop", exact: true }).click();
+    await expect(page).toHaveURL(/\/shop$/);
+    await expect(menu).toBeHidden();
+  });
 });
 
 test.describe("footer and WhatsApp", () => {

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useId, useState } from "react";
+import { Suspense, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { countItems, useCart } from "~/modules/cart/cart.browser";
 import type { RootUser } from "~/modules/settings/root-data";
@@ -30,8 +30,14 @@ export function SiteHeader({ user, shopName, discoverySet = false }: { user: Roo
     return () => window.removeEventListener("scroll", onScroll);
   }, []);
 
-  // Any navigation (including a section link on the same page) closes the mobile menu.
-  useEffect(() => setMenuOpen(false), [key, pathname]);
+  // Any navigation (including a section link on the same page) closes the mobile menu. Not on the first render: the
+  // menu may already be open there (MobileMenu reads that on hydration, and this effect runs after its child's).
+  const shownKey = useRef(key);
+  useEffect(() => {
+    if (shownKey.current === key) return;
+    shownKey.current = key;
+    setMenuOpen(false);
+  }, [key]);
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -139,8 +145,16 @@ function MobileMenu({
   onToggle: (open: boolean) => void;
   onNavigate: () => void;
 }) {
+  const details = useRef<HTMLDetailsElement>(null);
+  // A shopper on a slow phone can open the menu before the scripts arrive (it is a native <details>): React hydrates
+  // without looking at the attribute and its `toggle` event has already passed, so the header would think the menu
+  // shut, and neither Escape nor a navigation would close it. Read what the page already shows, once, on hydration.
+  useEffect(() => {
+    if (details.current?.open) onToggle(true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on hydration: later changes come through onToggle
+  }, []);
   return (
-    <details open={open} onToggle={(e) => onToggle(e.currentTarget.open)} className="group/menu md:hidden">
+    <details ref={details} open={open} onToggle={(e) => onToggle(e.currentTarget.open)} className="group/menu md:hidden">
       <summary
         aria-controls={id}
         aria-label="Menu"
