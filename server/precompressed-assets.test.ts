@@ -17,6 +17,8 @@ describe("assets compressed at build time", () => {
   let dir: string;
   let base: string;
   let server: ReturnType<express.Express["listen"]>;
+  const errors: Error[] = [];
+  let sentToGone: ((error?: Error) => void) | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "scentara-assets-"));
@@ -31,8 +33,25 @@ describe("assets compressed at build time", () => {
     const app = express();
     app.use(compression());
     const options = { immutable: true, maxAge: "1y" };
+    // a request whose browser has already gone: held until its connection closes, then handed on, with the end of
+    // its file's sending told to the test (sentToGone)
+    app.use("/assets/gone", (req, res, next) => {
+      const sendFile = res.sendFile.bind(res) as (path: string, options: object, done: (error?: Error) => void) => void;
+      res.sendFile = ((path: string, options: object, done: (error?: Error) => void) =>
+        sendFile(path, options, (error) => {
+          done(error);
+          setImmediate(() => sentToGone?.(error));
+        })) as typeof res.sendFile;
+      if (req.socket.destroyed) next();
+      else req.socket.once("close", () => next());
+    });
+    app.use("/assets/gone", precompressedAssets(dir, options));
     app.use("/assets", precompressedAssets(dir, options));
     app.use("/assets", express.static(dir, { ...options, index: false }));
+    app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      errors.push(error);
+      res.status(500).end();
+    });
     server = app.listen(0);
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -87,6 +106,16 @@ describe("assets compressed at build time", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-encoding"]).toBe("br");
     expect(res.body.length).toBe(0);
+  });
+
+  it("a browser that leaves before the file is sent is not an error", async () => {
+    const sent = new Promise<Error | undefined>((resolve) => (sentToGone = resolve));
+    const req = httpRequest(`${base}/assets/gone/app-abc123.js`, { headers: { "accept-encoding": "br" } });
+    req.on("error", () => {}); // the socket is destroyed on purpose
+    req.end(() => req.destroy());
+    // the file's sending did end in "aborted", and nothing reached the error handler
+    expect((await sent)?.message).toBe("Request aborted");
+    expect(errors).toEqual([]);
   });
 
   it("leaves files without a copy, unknown names and odd paths to the static handler", async () => {

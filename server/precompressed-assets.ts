@@ -68,7 +68,9 @@ export function precompressedAssets(dir: string, options: { maxAge: string; immu
     res.type(extname(name));
     res.setHeader("Content-Encoding", encoding);
     res.sendFile(name + SUFFIX[encoding], { root: dir, maxAge: options.maxAge, immutable: options.immutable, dotfiles: "deny" }, (error) => {
-      if (error && !res.headersSent) next(error);
+      // A browser that left the page before the file went out (a shopper tapping on) is nobody to answer: passed on,
+      // Express printed it to stderr as an error ("Request aborted", ECONNABORTED).
+      if (error && !res.headersSent && (error as NodeJS.ErrnoException).code !== "ECONNABORTED") next(error);
     });
   };
 }
