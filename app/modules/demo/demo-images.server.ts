@@ -1,7 +1,6 @@
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import sharp from "sharp";
 import { IMAGE_WIDTHS } from "~/modules/media/images";
 import { mediaStore } from "~/modules/media/media-store.server";
 import { productImageUrlBase, renditionKey, safeBase, shortHash, writeRenditions } from "~/modules/media/product-images.server";
@@ -430,7 +429,9 @@ export async function renderDemoImage(slug: string, name: string, look: BottleLo
     for (const k of keys) await store.put(k, await readFile(cached(k)), "image/webp");
     return url;
   }
-  // Rasterise once (raw pixels: no intermediate encoding), then resize and encode each width.
+  // Rasterise once (raw pixels: no intermediate encoding), then resize and encode each width. sharp is loaded only
+  // here: a shop whose demo images are cached (or stored already) starts without libvips.
+  const { default: sharp } = await import("sharp");
   const { data, info } = await sharp(Buffer.from(svg)).raw().toBuffer({ resolveWithObject: true });
   const written = await writeRenditions(sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }), stem, true);
   try {

@@ -22,7 +22,7 @@ export interface MailRetryRun {
 
 export async function retryDueMail(db: Queryable, now: Date = new Date(), limit = MAIL_RETRIES_PER_RUN): Promise<MailRetryRun> {
   const run: MailRetryRun = { sent: 0, failed: 0, gaveUp: 0 };
-  const transport = smtpTransport();
+  const transport = await smtpTransport();
   if (!transport) return run;
   const due = await db
     .selectFrom("mail_outbox")
