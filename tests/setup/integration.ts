@@ -11,6 +11,7 @@ import { copySqliteTemplate, migratedSqliteTemplate } from "./sqlite-template";
 import { closeDatabase, getDb, openDatabase } from "~/db/db.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { resetEnvForTests } from "~/utils/env.server";
+import "./password-hashing";
 
 let dropPg: (() => Promise<void>) | undefined;
 

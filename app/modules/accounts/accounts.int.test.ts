@@ -1,3 +1,4 @@
+import { verifyPassword } from "better-auth/crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/db.server";
 import { resetEnvForTests } from "~/utils/env.server";
@@ -6,6 +7,7 @@ import * as logout from "~/routes/auth.logout";
 import * as register from "~/routes/auth.register";
 import { callAction, callLoader, dataOf, statusOf } from "../../../tests/setup/route";
 import { cookieHeaderFrom, createUser, sessionCookieFor, uniqueEmail } from "../../../tests/factories/users";
+import { useShopPasswordHashing } from "../../../tests/setup/password-hashing";
 import { MESSAGES } from "./accounts.schema";
 import { getSessionUser, requireUser } from "./session.server";
 
@@ -44,6 +46,22 @@ afterEach(() => {
 });
 
 describe("register", () => {
+  describe("with the shop's own password hashing", () => {
+    useShopPasswordHashing();
+    it("stores the library's scrypt hash, which signs in", async () => {
+      const email = uniqueEmail("Hashed");
+      const password = "a quiet sandalwood evening";
+      expect(statusOf(await callAction(register.action, "/auth/register", { email, password }, { ip: ip() }))).toBe(302);
+      const { id } = await db().selectFrom("users").select("id").where("email", "=", email.toLowerCase()).executeTakeFirstOrThrow();
+      const account = await db().selectFrom("accounts").select("password").where("user_id", "=", id).executeTakeFirstOrThrow();
+      expect(account.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/); // scrypt salt:key, as better-auth writes it
+      expect(await verifyPassword({ hash: account.password!, password })).toBe(true);
+      const signedIn = await callAction(login.action, "/auth/login", { email, password }, { ip: ip() });
+      expect(statusOf(signedIn)).toBe(302);
+      expect(setCookiesOf(signedIn).some((c) => c.includes("session_token="))).toBe(true);
+    });
+  });
+
   it("creates an account with a library-hashed password and the default e-mail preferences, then sends to login", async () => {
     const email = uniqueEmail("New");
     const result = await callAction(register.action, "/auth/register", { email: `  ${email.toUpperCase()} `, password: "a quiet sandalwood evening" }, { ip: ip() });
@@ -62,7 +80,7 @@ describe("register", () => {
     const account = await db().selectFrom("accounts").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
     expect(account.provider_id).toBe("credential");
     expect(account.password).not.toContain("sandalwood");
-    expect(account.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/); // scrypt salt:key
+    expect(account.password).toMatch(/[0-9a-f]{32}:[0-9a-f]{128}$/); // salt:key (the tests' own scrypt marks its hashes: tests/setup/password-hashing.ts)
   });
 
   it("answers an existing e-mail exactly like a new one, and tells the owner by e-mail", async () => {

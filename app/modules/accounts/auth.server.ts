@@ -1,4 +1,5 @@
 import { betterAuth } from "better-auth";
+import { hashPassword, verifyPassword } from "better-auth/crypto";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { database, type DatabaseHandle } from "~/db/db.server";
 import { sendMail } from "~/modules/mail/mailer.server";
@@ -31,6 +32,16 @@ export function resetPasswordUrl(token: string): string {
   const base = env().PUBLIC_BASE_URL.replace(/\/+$/, "");
   return `${base}/auth/reset-password?token=${encodeURIComponent(token)}`;
 }
+
+/**
+ * How passwords are hashed and checked: better-auth's own scrypt (N 2^14, r 16: ~0.13 s of CPU a hash, by design).
+ * Every auth instance calls through this object, so the integration tests can give it a cheaper scrypt of their own
+ * (tests/setup/password-hashing.ts); the shop itself never changes it.
+ */
+export const passwordHashing = {
+  hash: (password: string): Promise<string> => hashPassword(password),
+  verify: (data: { hash: string; password: string }): Promise<boolean> => verifyPassword(data),
+};
 
 function createAuth(handle: DatabaseHandle) {
   const config = env();
@@ -110,6 +121,7 @@ function createAuth(handle: DatabaseHandle) {
       maxPasswordLength: MAX_PASSWORD_LENGTH,
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
+      password: { hash: (password) => passwordHashing.hash(password), verify: (data) => passwordHashing.verify(data) },
       async sendResetPassword({ user, token }) {
         const link = resetPasswordUrl(token);
         await sendMail(
