@@ -6,7 +6,8 @@
  * insert, update or delete of that table (and truncate, on PostgreSQL), whether the write commits or not. writeMarks(db)
  * reads them all at once, each with its table's definition (SQLite's schema version; on PostgreSQL the table's pg_class
  * row, which a drop, an alter or a truncate changes). While a table's mark stands still, none of its rows can have
- * changed, so what was read of it at that mark still holds.
+ * changed, so what was read of it at that mark still holds. writeMark(db) is one mark for all of them together: on
+ * PostgreSQL a single sequence (test_writes_any) that every marked write and every change of definition bumps.
  *
  * On SQLite the counters and triggers are TEMP objects of the test's connection (its one in-memory database; nothing
  * in the shop's schema). On PostgreSQL they are a sequence per table (outside transactions: no lock is taken, so two
