@@ -15,6 +15,11 @@ const chromium = {
  *
  * Screenshots taken to look at the pages (test-results/…) are JPEG: a full-page PNG took 2–3 times as long to encode.
  * Accessibility checks go through tests/e2e/helpers/shop.ts `axe` (legacy mode, violations only: a third of the time).
+ *
+ * The browser asks for reduced motion (the setting a shopper can choose on a phone; the shop honours it): the home
+ * page's hero floats without end otherwise, and a page drawing frames for it cost Chromium ~0.2 s of CPU every second
+ * it was open (measured: 38 core-seconds of one end-to-end run, ~30 s of its time). The animations themselves are
+ * checked in tests/e2e/home.spec.ts, with motion allowed.
  */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -26,7 +31,7 @@ export default defineConfig({
   reporter: process.env.CI ? "list" : [["list"]],
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  use: { trace: "off", launchOptions: chromium },
+  use: { trace: "off", launchOptions: chromium, reducedMotion: "reduce" },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
   ],

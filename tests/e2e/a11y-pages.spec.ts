@@ -13,7 +13,6 @@ for (const viewport of [
 
     for (const path of ["/", "/terms", "/no-such-page"]) {
       test(`${path} has no serious or critical accessibility violations`, async ({ page }) => {
-        await page.emulateMedia({ reducedMotion: "reduce" });
         await page.goto(path);
         await expect(page.getByRole("heading", { level: 1 })).toHaveCount(1);
         expect(await seriousViolations(page)).toEqual([]);
@@ -21,7 +20,6 @@ for (const viewport of [
     }
 
     test("with the mobile menu open / contact errors shown, still no serious violations", async ({ page }) => {
-      await page.emulateMedia({ reducedMotion: "reduce" });
       await page.goto("/");
       const form = page.getByRole("form", { name: "Contact form" });
       await form.getByRole("button", { name: "Send Message" }).click();

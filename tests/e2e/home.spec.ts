@@ -51,6 +51,23 @@ test("an unknown path shows the home page with status 404 and is not indexed", a
   await expect(page.locator("section#featured").getByRole("listitem")).toHaveCount(12);
 });
 
+test.describe("motion", () => {
+  // The other tests run with reduced motion (playwright.config.ts); these allow it, as most browsers do.
+  test.use({ reducedMotion: "no-preference" });
+
+  test("the hero rises in and floats, and a card's image eases on hover; asking for reduced motion stills them all", async ({ page }) => {
+    await page.goto("/");
+    const running = () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running").map((a) => (a as CSSAnimation).animationName));
+    await expect.poll(running).toContain("hero-float");
+    const image = page.locator("section#featured").getByRole("listitem").first().locator("img");
+    await expect(image).toHaveCSS("transition-property", /transform/);
+
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await running()).toEqual([]);
+    await expect(image).toHaveCSS("transition-property", "none");
+  });
+});
+
 test.describe("contact form", () => {
   test("a valid message is sent: success message and the form is cleared", async ({ page }) => {
     await page.goto("/#contact");
