@@ -89,7 +89,7 @@ test("a R500 card for a friend, dated today, paid by card: the friend's e-mail h
   const sold = buyer.getByTestId("sold-gift-cards");
   await expect(sold).toContainText("R500.00 for Naledi");
   await expect(sold.getByRole("link", { name: /Printable card/ })).toBeVisible();
-  // nothing to prepare or deliver, and no VAT on the card when sold (VAT Act s10(19))
+  // nothing to prepare or deliver, and no VAT on the card when sold (VAT Act s10(18))
   await expect(buyer.getByText("Each gift card is e-mailed with its code")).toBeVisible();
   await expect(buyer.getByText("We are preparing your fragrances")).toHaveCount(0);
   await expect(buyer.getByRole("heading", { name: "Delivering to" })).toHaveCount(0);

@@ -26,7 +26,7 @@ export interface SummaryTotals {
   referralCents?: number;
 }
 
-/** What the VAT line says: a gift card is not subject to VAT when sold (VAT Act s10(19)); what it buys later is. */
+/** What the VAT line says: a gift card is not subject to VAT when sold (VAT Act s10(18)); what it buys later is. */
 export function vatNote(lines: ReadonlyArray<Pick<SummaryLine, "isGiftCard">>): string {
   const cards = lines.filter((l) => l.isGiftCard).length;
   if (cards === 0) return "VAT included at 15%";

@@ -11,7 +11,7 @@ import { columnTypes } from "./column-types";
  * - `gift_card_ledger`: every change to a card's balance with who made it and when: issue (+), redemption (−, held by
  *   an order), release (+, the order closed unpaid), refund (+, a paid order cancelled), expiry (−), cancel (−).
  * - `orders.gift_card_cents`: what gift cards pay of the order; the payment provider (or the EFT) is asked for the
- *   rest. The order's total, and the VAT in it, stay those of the goods and delivery (VAT Act s10(19)).
+ *   rest. The order's total, and the VAT in it, stay those of the goods and delivery (VAT Act s10(18)).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const t = columnTypes(db);

@@ -5,7 +5,7 @@ import { columnTypes } from "./column-types";
  * Issue 33 point 3 (docs/decisions/053, "Selling gift cards"): gift cards sold as cart lines and issued once paid.
  *
  * - `order_lines.gift_card`: 1 on a line that sells gift cards (no product, no size, no delivery, no VAT: VAT Act
- *   s10(19)); 0 on every other line.
+ *   s10(18)); 0 on every other line.
  * - `gift_card_sales`: what such a line asked for: the amount of each card, how many, for whom (recipient's name and
  *   e-mail; null e-mail = for the buyer), the day to e-mail it (South African calendar date) and the message.
  * - `gift_cards.sale_id` + `sale_unit`: the card a sale's n-th unit issued; unique, so a replayed payment issues nothing

@@ -59,7 +59,7 @@ export interface InvoiceSupplier {
 export interface InvoiceOrder {
   id: string;
   shortId: string;
-  /** isGiftCard: a gift card sold, outside the VAT (VAT Act s10(19): charged when the card is redeemed) */
+  /** isGiftCard: a gift card sold, outside the VAT (VAT Act s10(18): charged when the card is redeemed) */
   lines: Array<{ name: string; quantity: number; unitPriceCents: number; totalPriceCents: number; isGiftCard?: boolean }>;
   subtotalCents: number;
   discountCents: number;
@@ -77,7 +77,7 @@ export interface InvoiceOrder {
   shippingAddress: ShippingAddress;
   /**
    * Gift cards that paid part or all of the total (docs/decisions/053): payments received, printed below the total.
-   * The VAT is on the full total (VAT Act s10(19): a voucher's VAT is charged on what it buys when it is redeemed).
+   * The VAT is on the full total (VAT Act s10(18): a voucher's VAT is charged on what it buys when it is redeemed).
    */
   giftCardPayments?: Array<{ last4: string; amountCents: number }>;
   /** how the rest was paid (card, instant_eft, eft), when gift cards paid part */
@@ -140,7 +140,7 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
   if (referral > 0) totals.push({ label: "Friend's welcome reward", amount: formatRand(-referral) });
   if (points > 0) totals.push({ label: `Reward points (${order.pointsUsed ?? 0} points)`, amount: formatRand(-points) });
   totals.push({ label: "Delivery", amount: order.shippingCents === 0 ? "Free" : formatRand(order.shippingCents) });
-  // Gift cards sold carry no VAT (VAT Act s10(19)): the VAT is on the rest of the total, goods and delivery, once.
+  // Gift cards sold carry no VAT (VAT Act s10(18)): the VAT is on the rest of the total, goods and delivery, once.
   const giftCardLinesCents = order.lines.reduce((s, l) => s + (l.isGiftCard ? l.totalPriceCents : 0), 0);
   const vatCents = taxInvoice ? vatInInclusiveTotal(order.totalAmountCents - giftCardLinesCents) : null;
   totals.push({ label: taxInvoice ? "Total (including VAT)" : "Total", amount: formatRand(order.totalAmountCents), strong: true });
@@ -162,7 +162,7 @@ export function buildInvoiceDocument(source: InvoiceSource): InvoiceDocument {
     amounts: { totalCents: order.totalAmountCents, vatCents },
     vatNote: taxInvoice
       ? giftCardLinesCents > 0
-        ? `Prices include VAT at ${VAT_RATE_PERCENT}%, except gift cards (${formatRand(giftCardLinesCents)}): a voucher is not subject to VAT when sold; VAT is charged on what it buys (VAT Act s10(19)). The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.`
+        ? `Prices include VAT at ${VAT_RATE_PERCENT}%, except gift cards (${formatRand(giftCardLinesCents)}): a voucher is not subject to VAT when sold; VAT is charged on what it buys (VAT Act s10(18)). The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.`
         : `All prices include VAT at ${VAT_RATE_PERCENT}%. The total of ${formatRand(order.totalAmountCents)} includes VAT of ${formatRand(vatCents!)}.`
       : null,
     filename: documentFilename(supplier.shopName, number, "invoice"),

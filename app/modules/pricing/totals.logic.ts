@@ -9,7 +9,7 @@
  *   total     = subtotal − discount + shipping  (never below 0)
  *   VAT       = included at 15%: (total − gift cards sold) × 15 / 115
  * Gift cards sold in the cart (docs/decisions/053) are outside the coupon, the delivery and the VAT: a voucher's VAT
- * is charged when it is redeemed (VAT Act s10(19)), and there is nothing to deliver. So the coupon, the threshold and
+ * is charged when it is redeemed (VAT Act s10(18)), and there is nothing to deliver. So the coupon, the threshold and
  * the delivery see the other goods only, and an order of gift cards alone has no delivery.
  */
 import { vatIncluded } from "~/utils/money";
