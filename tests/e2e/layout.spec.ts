@@ -224,6 +224,30 @@ test.describe("signed in", () => {
     await page.goto("/");
     const admin = page.getByRole("navigation", { name: "Main" }).locator("..").getByRole("link", { name: "Admin", exact: true });
     await expect(admin).toHaveAttribute("href", "/admin");
+
+    // The widest bar there is (Admin, cart and Account beside the entries) keeps every entry on one line and fits: the
+    // entries that have no room at a width are in the menu (and footer) instead. Below 1024 px tablets get the menu.
+    const bar = page.getByRole("navigation", { name: "Main" });
+    const row = bar.locator("..");
+    for (const [width, entries] of [
+      [1280, ["Home", "Our Story", "Contact", "Shop", "Scent Finder", "Gift Cards"]],
+      [1024, ["Home", "Our Story", "Contact", "Shop", "Scent Finder"]],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(bar.getByRole("link").filter({ visible: true })).toHaveText([...entries]);
+      const fit = await row.evaluate((element) => {
+        const heights = [...element.querySelectorAll("a.nav-link")].flatMap((link) => (link.getClientRects().length ? [Math.round(link.getBoundingClientRect().height)] : []));
+        return { overflow: element.scrollWidth - element.clientWidth, heights: [...new Set(heights)] };
+      });
+      expect(fit, `${width} px`).toEqual({ overflow: 0, heights: [fit.heights[0]] });
+    }
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await expect(bar).toBeHidden();
+    await openMobileMenu(page);
+    await expect(page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Admin" })).toBeVisible();
+    await page.keyboard.press("Escape");
+
+    await page.setViewportSize({ width: 1280, height: 800 });
     await admin.click();
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.locator("header[data-solid]")).toHaveAttribute("data-solid", "true");

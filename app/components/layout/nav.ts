@@ -8,10 +8,13 @@ export interface NavEntry {
   to: string;
   /** id of the home-page section, for section links */
   section?: string;
-  /** shown in the header's bar only from 1024 px (between 768 and 1024 the bar has no room for it); always in the menu */
-  wideOnly?: boolean;
-  /** shown in the header's bar only from 1280 px; always in the menu */
+  /** shown in the header's bar only from 1280 px (from 1024 the bar has no room for it); always in the menu */
   widestOnly?: boolean;
+  /**
+   * shown in the header's bar only to signed-out visitors (from 1280 px): a signed-in bar's Admin link, cart and
+   * Account menu take its room. Always in the menu and the footer.
+   */
+  signedOutOnly?: boolean;
 }
 
 export const NAV_ENTRIES: NavEntry[] = [
@@ -20,13 +23,13 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: "Contact", to: "/#contact", section: "contact" },
   { label: "Shop", to: "/shop" },
   // issue 22: five questions, three picks (app/routes/scent-finder.tsx)
-  { label: "Scent Finder", to: "/scent-finder", wideOnly: true },
+  { label: "Scent Finder", to: "/scent-finder" },
   // issue 33: gift cards sold by amount, e-mailed on a chosen day (app/routes/gift-cards.tsx)
-  { label: "Gift Cards", to: "/gift-cards", wideOnly: true },
+  { label: "Gift Cards", to: "/gift-cards", widestOnly: true },
 ];
 
 /** The discovery set (docs/decisions/054): in the header and footer only while samples are on (RootData.discoverySet). */
-export const DISCOVERY_SET_ENTRY: NavEntry = { label: "Discovery Set", to: "/discovery-set", widestOnly: true };
+export const DISCOVERY_SET_ENTRY: NavEntry = { label: "Discovery Set", to: "/discovery-set", widestOnly: true, signedOutOnly: true };
 
 /** The header's entries for this shop: the discovery set's only while it is offered. */
 export function navEntries(discoverySet: boolean): NavEntry[] {

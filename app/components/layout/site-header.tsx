@@ -60,24 +60,28 @@ export function SiteHeader({ user, shopName, discoverySet = false }: { user: Roo
       <div className="container-page flex h-[72px] items-center justify-between gap-4">
         <Link to="/" className="group flex flex-col leading-none" aria-label={`${shopName}, home`}>
           <span className="font-display text-[1.65rem] uppercase tracking-[0.22em] text-ink">{shopName}</span>
-          <span className="mt-1 hidden text-[0.58rem] uppercase tracking-[0.42em] text-gold sm:block">Parfums · South Africa</span>
+          <span className="mt-1 hidden whitespace-nowrap text-[0.58rem] uppercase tracking-[0.42em] text-gold sm:block">Parfums · South Africa</span>
         </Link>
 
-        <nav aria-label="Main" className="hidden md:block">
-          <ul className="flex items-center gap-8">
-            {navEntries(discoverySet).map((entry) => (
-              <li key={entry.to} className={entry.wideOnly ? "hidden lg:block" : entry.widestOnly ? "hidden xl:block" : undefined}>
-                {entry.section ? (
-                  <Link to={entry.to} className="nav-link">
-                    {entry.label}
-                  </Link>
-                ) : (
-                  <NavLink to={entry.to} className="nav-link" prefetch="intent">
-                    {entry.label}
-                  </NavLink>
-                )}
-              </li>
-            ))}
+        {/* The bar from 1024 px: below that, a signed-in bar (logo, the four entries, Admin, cart, Account) is wider than
+            the screen, so tablets get the menu as phones do. Each entry keeps to one line (nav-link). */}
+        <nav aria-label="Main" className="hidden lg:block">
+          <ul className="flex items-center gap-7">
+            {navEntries(discoverySet)
+              .filter((entry) => !(user && entry.signedOutOnly))
+              .map((entry) => (
+                <li key={entry.to} className={entry.widestOnly ? "hidden xl:block" : undefined}>
+                  {entry.section ? (
+                    <Link to={entry.to} className="nav-link">
+                      {entry.label}
+                    </Link>
+                  ) : (
+                    <NavLink to={entry.to} className="nav-link" prefetch="intent">
+                      {entry.label}
+                    </NavLink>
+                  )}
+                </li>
+              ))}
           </ul>
         </nav>
 
@@ -85,7 +89,7 @@ export function SiteHeader({ user, shopName, discoverySet = false }: { user: Roo
           {user ? (
             <>
               {user.isAdmin ? (
-                <NavLink to="/admin" className="nav-link hidden md:inline-flex">
+                <NavLink to="/admin" className="nav-link hidden lg:inline-flex">
                   Admin
                 </NavLink>
               ) : null}
@@ -95,7 +99,7 @@ export function SiteHeader({ user, shopName, discoverySet = false }: { user: Roo
               </Suspense>
             </>
           ) : (
-            <Link to="/auth/login" className="nav-link hidden md:inline-flex">
+            <Link to="/auth/login" className="nav-link hidden lg:inline-flex">
               Sign In
             </Link>
           )}
@@ -154,7 +158,7 @@ function MobileMenu({
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on hydration: later changes come through onToggle
   }, []);
   return (
-    <details ref={details} open={open} onToggle={(e) => onToggle(e.currentTarget.open)} className="group/menu md:hidden">
+    <details ref={details} open={open} onToggle={(e) => onToggle(e.currentTarget.open)} className="group/menu lg:hidden">
       <summary
         aria-controls={id}
         aria-label="Menu"
