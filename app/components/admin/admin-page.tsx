@@ -22,8 +22,10 @@ export function AdminPage({
 }) {
   return (
     <div className="min-w-0">
-      <header className="flex flex-col gap-4 border-b border-line pb-6 sm:flex-row sm:items-end sm:justify-between">
-        <div className="min-w-0">
+      {/* The actions sit to the right of the title while both fit on one line; when they don't (Marketing's four),
+          they go below it as one row, rather than squeezing into a column and wrapping into three. */}
+      <header className="flex flex-wrap items-end justify-between gap-x-6 gap-y-4 border-b border-line pb-6">
+        <div className="min-w-0 flex-[1_1_28rem]">
           <p className="eyebrow">Admin</p>
           <h1 className="mt-1 text-3xl text-ink sm:text-4xl">{title}</h1>
           {description ? <p className="mt-2 max-w-2xl text-sm text-ink-soft">{description}</p> : null}
