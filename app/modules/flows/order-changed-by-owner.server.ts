@@ -50,7 +50,7 @@ import type { ReactionTicket } from "~/modules/reactions/reaction-queue.server";
 import { giveBackOrderStock, takeOrderStock, type StockOutcome } from "./order-stock.server";
 import { deleteOrderRow } from "~/modules/orders/order-writes.server";
 import { reclaimPoints, restoreEarning, undoRewardsOfOrder } from "~/modules/rewards/reward-orders.server";
-import { reclaimFriendReward } from "~/modules/rewards/referrals.server";
+import { reclaimFriendReward, restoreReferralOfOrder } from "~/modules/rewards/referrals.server";
 import { settleRewardsOnPayment } from "./order-paid.server";
 
 /** The owner's changes to an order, as a gift card's ledger records them (the admin routes check the role). */
@@ -85,6 +85,7 @@ async function apply(trx: Trx, order: LockedOrder, next: Transition, now: Date):
     if (!(await reclaimPoints(trx, order.id, next.paymentStatus === "completed", now))) throw new DomainError(ORDER_ADMIN_MESSAGES.pointsGone, 409);
     if (order.payment_status !== "completed" && !(await reclaimFriendReward(trx, order.id, order.user_id, order.referral_cents))) throw new DomainError(ORDER_ADMIN_MESSAGES.friendRewardGone, 409);
     await restoreEarning(trx, order.id, now);
+    await restoreReferralOfOrder(trx, order.id, now);
   }
   await writeTransition(trx, order.id, next, now);
   // Lock order as everywhere: the order row (locked above), its coupon, its products by id, the invoice counter last

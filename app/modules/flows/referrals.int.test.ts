@@ -159,6 +159,30 @@ describe("the owner deletes the friend's order", () => {
   });
 });
 
+describe("the owner cancels the friend's paid order, then reopens it", () => {
+  it("the referral is paid again and the referrer's points are pending on it again, then available after its window", async () => {
+    const member = await referrer();
+    const { friend } = await friendOf(member.code);
+    const p = await bottle(40_000);
+    const at = new Date(Date.now() - 20 * DAY);
+    const order = await buy(friend, p.id, { now: at });
+    await pay(order.id, at);
+    expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 500, owed: 0 });
+    await setOrderStatus(db(), order.id, "cancelled", new Date(at.getTime() + DAY));
+    expect(await referralOf(friend.id)).toMatchObject({ status: "cancelled", reason: "cancelled" });
+    expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 0, owed: 0 });
+
+    await setOrderStatus(db(), order.id, "processing", new Date(at.getTime() + DAY));
+    expect(await referralOf(friend.id)).toMatchObject({ status: "paid", reason: null, friend_order_id: order.id, referrer_reward_points: 500 });
+    expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 500, owed: 0 });
+    // as if it had never been cancelled: once its return window is over, the points are available
+    await setOrderStatus(db(), order.id, "delivered", new Date(at.getTime() + 2 * DAY));
+    await matureRewards(db(), { windowDays: 7 });
+    expect(await pointsOf(member.id)).toEqual({ available: 500, pending: 0, owed: 0 });
+    expect(await referralOf(friend.id)).toMatchObject({ status: "rewarded" });
+  });
+});
+
 describe("the abuse checks, each refused with its reason", () => {
   it("referring yourself: the same account, or your address with dots and a +tag", async () => {
     const member = await referrer();

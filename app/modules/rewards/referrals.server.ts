@@ -226,6 +226,27 @@ export async function cancelReferralOfOrder(trx: Queryable, orderId: string, rea
   if (left > 0) await changeBalances(trx, e.user_id, "reversed", (b) => ({ ...b, pending: b.pending - left }), { actor: REWARDS_SYSTEM, orderId, now, note: `a friend's first order ${reason}` });
 }
 
+/**
+ * The owner reopens a friend's first order they had cancelled while the referrer's points were still pending
+ * (cancelReferralOfOrder, reason "cancelled"): the referral is paid again and the referrer's points pending on that
+ * order again, exactly what the cancellation took. A refunded order's referral stays cancelled.
+ */
+export async function restoreReferralOfOrder(trx: Queryable, orderId: string, now: Date): Promise<void> {
+  const restored = await trx
+    .updateTable("referrals")
+    .set({ status: "paid", reason: null })
+    .where("friend_order_id", "=", orderId)
+    .where("status", "=", "cancelled")
+    .where("reason", "=", "cancelled")
+    .executeTakeFirst();
+  if (Number(restored.numUpdatedRows) === 0) return;
+  const e = await trx.selectFrom("reward_earnings").select(["id", "user_id", "reversed_points"]).where("order_id", "=", orderId).where("kind", "=", "referral").where("status", "=", "cancelled").executeTakeFirst();
+  if (!e) return;
+  const back = Number(e.reversed_points);
+  await trx.updateTable("reward_earnings").set({ status: "pending", reversed_points: 0 }).where("id", "=", e.id).execute();
+  if (back > 0) await changeBalances(trx, e.user_id, "earned", (b) => ({ ...b, pending: b.pending + back }), { actor: REWARDS_SYSTEM, orderId, now, note: "a friend's first order reopened" });
+}
+
 /** The referrer's points available (the order's return window over): the referral is rewarded. */
 export async function markReferralRewarded(trx: Queryable, orderId: string, now: Date): Promise<void> {
   await trx.updateTable("referrals").set({ status: "rewarded", rewarded_at: now.toISOString() }).where("friend_order_id", "=", orderId).where("status", "=", "paid").execute();
