@@ -55,7 +55,7 @@ test.describe("motion", () => {
   // The other tests run with reduced motion (playwright.config.ts); these allow it, as most browsers do.
   test.use({ reducedMotion: "no-preference" });
 
-  test("the hero rises in and floats, and a card's image eases on hover; asking for reduced motion stills them all", async ({ page }) => {
+  test("the hero floats and a card's image eases on hover; asking for reduced motion stills them all", async ({ page }) => {
     await page.goto("/");
     const running = () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running").map((a) => (a as CSSAnimation).animationName));
     await expect.poll(running).toContain("hero-float");

@@ -8,7 +8,7 @@ export interface NavEntry {
   to: string;
   /** id of the home-page section, for section links */
   section?: string;
-  /** shown in the header's bar only from 1280 px (from 1024 the bar has no room for it); always in the menu */
+  /** shown in the header's bar only from 1280 px (the bar, from 1024 px, has no room for it below that); always in the menu */
   widestOnly?: boolean;
   /**
    * shown in the header's bar only to signed-out visitors (from 1280 px): a signed-in bar's Admin link, cart and
