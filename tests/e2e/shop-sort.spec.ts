@@ -166,15 +166,17 @@ test.describe("on a desktop (1280 px)", () => {
  * steps of half a screen. The floating button of old covered the right-hand product card on a phone, so this found it.
  */
 async function controlsUnderChat(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
+  return page.evaluate(() => {
     const chat = document.querySelector<HTMLElement>('a[href^="https://wa.me/"]:not(footer a)');
     if (!chat) return ["no WhatsApp chat link"];
     const found = new Set<string>();
     const step = Math.max(100, Math.floor(window.innerHeight / 2));
     const bottom = document.documentElement.scrollHeight - window.innerHeight;
     for (let y = 0; ; y = Math.min(bottom, y + step)) {
+      // An instant scroll moves the page at once: the rectangles and elementFromPoint below read the new position
+      // (they lay the page out if they must). Waiting for an animation frame here is not needed, and once, in a CI
+      // run under load, the frame never came and the test hung until its timeout.
       window.scrollTo({ top: y, behavior: "instant" });
-      await new Promise((r) => requestAnimationFrame(() => r(null)));
       const c = chat.getBoundingClientRect();
       for (const el of document.querySelectorAll<HTMLElement>("a, button, input, select, textarea, summary, [role=button], [tabindex]:not([tabindex='-1'])")) {
         if (el === chat || chat.contains(el) || el.contains(chat) || !el.checkVisibility({ visibilityProperty: true })) continue;
