@@ -63,6 +63,17 @@ const pointsOf = async (userId: string) => {
   return b ? { available: b.available, pending: b.pending, owed: b.owed } : null;
 };
 
+/** A member, a friend who came by their link, and the friend's first order (R400), placed and paid `daysAgo` days ago. */
+async function paidFirstOrder(daysAgo: number) {
+  const member = await referrer();
+  const { friend } = await friendOf(member.code);
+  const p = await bottle(40_000);
+  const at = new Date(Date.now() - daysAgo * DAY);
+  const order = await buy(friend, p.id, { now: at });
+  await pay(order.id, at);
+  return { member, friend, order, at };
+}
+
 describe("the friend's reward", () => {
   it("shows in the cart from R300 of goods, comes off the first order, and waits again when that order closes unpaid", async () => {
     const member = await referrer();
@@ -109,12 +120,7 @@ describe("the friend's reward", () => {
   });
 
   it("the referrer's points become available after the friend's order's return window, and the referral is rewarded", async () => {
-    const member = await referrer();
-    const { friend } = await friendOf(member.code);
-    const p = await bottle(40_000);
-    const at = new Date(Date.now() - 20 * DAY);
-    const order = await buy(friend, p.id, { now: at });
-    await pay(order.id, at);
+    const { member, friend, order, at } = await paidFirstOrder(20);
     await setOrderStatus(db(), order.id, "delivered", at);
     await matureRewards(db(), { windowDays: 7, now: new Date(at.getTime() + 3 * DAY) });
     expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 500, owed: 0 });
@@ -124,12 +130,7 @@ describe("the friend's reward", () => {
   });
 
   it("a refund of the friend's order inside its return window cancels both; the referrer's points are taken back", async () => {
-    const member = await referrer();
-    const { friend } = await friendOf(member.code);
-    const p = await bottle(40_000);
-    const at = new Date(Date.now() - 2 * DAY);
-    const order = await buy(friend, p.id, { now: at });
-    await pay(order.id, at);
+    const { member, friend, order, at } = await paidFirstOrder(2);
     await setOrderStatus(db(), order.id, "delivered", at);
     const lineId = (await db().selectFrom("order_lines").select("id").where("order_id", "=", order.id).executeTakeFirstOrThrow()).id;
     const { id } = await requestReturn(db(), { id: friend.id, isAdmin: false }, { orderId: order.id, reason: "changed_mind", note: "", opened: false, lines: [{ lineId, quantity: 1 }] }, at);
@@ -161,12 +162,7 @@ describe("the owner deletes the friend's order", () => {
 
 describe("the owner cancels the friend's paid order, then reopens it", () => {
   it("the referral is paid again and the referrer's points are pending on it again, then available after its window", async () => {
-    const member = await referrer();
-    const { friend } = await friendOf(member.code);
-    const p = await bottle(40_000);
-    const at = new Date(Date.now() - 20 * DAY);
-    const order = await buy(friend, p.id, { now: at });
-    await pay(order.id, at);
+    const { member, friend, order, at } = await paidFirstOrder(20);
     expect(await pointsOf(member.id)).toEqual({ available: 0, pending: 500, owed: 0 });
     await setOrderStatus(db(), order.id, "cancelled", new Date(at.getTime() + DAY));
     expect(await referralOf(friend.id)).toMatchObject({ status: "cancelled", reason: "cancelled" });
