@@ -39,15 +39,6 @@ export function SiteHeader({ user, shopName, discoverySet = false }: { user: Roo
     setMenuOpen(false);
   }, [key]);
 
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") setMenuOpen(false);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [menuOpen]);
-
   const solid = isHeaderSolid(pathname, scrollY, menuOpen);
 
   return (
@@ -156,6 +147,16 @@ function MobileMenu({
   useEffect(() => {
     if (details.current?.open) onToggle(true);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on hydration: later changes come through onToggle
+  }, []);
+  // Escape closes an open menu. Heard from hydration on and read from the page itself, not from the header's state:
+  // that hears of an opening through a `toggle` event, a render and then an effect, and a key pressed in between (a
+  // quick thumb on a slow phone; a CI run did it) was lost. Closing the <details> fires `toggle`, which tells the header.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && details.current?.open) details.current.open = false;
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
   }, []);
   return (
     <details ref={details} open={open} onToggle={(e) => onToggle(e.currentTarget.open)} className="group/menu lg:hidden">
