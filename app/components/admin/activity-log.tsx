@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { controlClass } from "~/components/ui/field";
+import { Fold } from "./fold";
 import { DataTable, type Column } from "./data-table";
 
 /** An entry as the admin pages show it (the loader formats times and links). */
@@ -54,21 +55,22 @@ export function ChangesTable({ changes, caption }: { changes: ActivityItem["chan
 /** Under an entry, the width of the list: its changed fields, folded (a details element: no script needed). */
 function Changes({ item }: { item: ActivityItem }) {
   return (
-    <details className="group min-w-0">
-      <summary className="flex cursor-pointer list-none items-center gap-3 text-xs text-ink-soft marker:hidden">
-        <span aria-hidden="true" className="inline-block text-gold transition-transform group-open:rotate-90">
-          ›
-        </span>
-        <span className="font-medium uppercase tracking-[0.14em] text-ink">Changes</span>
-        <span>
-          {item.changes.length} {item.changes.length === 1 ? "field" : "fields"}
-        </span>
-        <span className="sr-only"> of entry {item.id}</span>
-      </summary>
+    <Fold
+      label="Changes"
+      className="min-w-0"
+      note={
+        <>
+          <span>
+            {item.changes.length} {item.changes.length === 1 ? "field" : "fields"}
+          </span>
+          <span className="sr-only"> of entry {item.id}</span>
+        </>
+      }
+    >
       <div className="mt-3 min-w-0 border border-line bg-white p-3">
         <ChangesTable changes={item.changes} caption={`Changes of entry ${item.id}`} />
       </div>
-    </details>
+    </Fold>
   );
 }
 
@@ -217,18 +219,11 @@ export function RecordHistory({ items, allHref, title = "History", compact = fal
   if (compact) {
     // under an order's row: folded, like its details
     return (
-      <details className="group mt-4 min-w-0">
-        <summary className="flex cursor-pointer list-none items-center gap-3 text-xs text-ink-soft marker:hidden">
-          <span aria-hidden="true" className="inline-block text-gold transition-transform group-open:rotate-90">
-            ›
-          </span>
-          <span className="font-medium uppercase tracking-[0.14em] text-ink">History</span>
-          <span>{items.length === 0 ? "no changes recorded" : `${items.length}${items.length >= 10 ? "+" : ""} ${items.length === 1 ? "change" : "changes"}`}</span>
-        </summary>
+      <Fold label="History" className="mt-4 min-w-0" note={<span>{items.length === 0 ? "no changes recorded" : `${items.length}${items.length >= 10 ? "+" : ""} ${items.length === 1 ? "change" : "changes"}`}</span>}>
         <div className="mt-3">
           <HistoryList items={items} allHref={allHref} />
         </div>
-      </details>
+      </Fold>
     );
   }
   return (

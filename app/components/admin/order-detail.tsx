@@ -1,3 +1,4 @@
+import { Fold } from "./fold";
 import type { AdminOrder } from "~/modules/orders/order-admin.server";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
 import { formatRand } from "~/utils/money";
@@ -25,19 +26,20 @@ export function OrderDetail({
   const a = order.shippingAddress;
   const items = order.lines.reduce((n, l) => n + l.quantity, 0);
   return (
-    <details className="group">
-      <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 text-xs text-ink-soft marker:hidden">
-        <span aria-hidden="true" className="inline-block text-gold transition-transform group-open:rotate-90">
-          ›
-        </span>
-        <span className="font-medium uppercase tracking-[0.14em] text-ink">Details</span>
-        <span>
-          {items} {items === 1 ? "item" : "items"} · {a.city}, {a.province}
-          {order.trackingNumber ? ` · tracking ${order.trackingNumber}` : ""}
-        </span>
-        <span className="sr-only"> of order {order.shortId}</span>
-        {hint ? <span className="basis-full bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200 sm:ml-auto sm:basis-auto">{hint}</span> : null}
-      </summary>
+    <Fold
+      label="Details"
+      summaryClassName="flex-wrap gap-x-3 gap-y-1"
+      note={
+        <>
+          <span>
+            {items} {items === 1 ? "item" : "items"} · {a.city}, {a.province}
+            {order.trackingNumber ? ` · tracking ${order.trackingNumber}` : ""}
+          </span>
+          <span className="sr-only"> of order {order.shortId}</span>
+          {hint ? <span className="basis-full bg-amber-50 px-2 py-1 text-amber-900 ring-1 ring-amber-200 sm:ml-auto sm:basis-auto">{hint}</span> : null}
+        </>
+      }
+    >
       <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
           <table className="w-full text-sm">
@@ -126,7 +128,7 @@ export function OrderDetail({
           </div>
         </div>
       </div>
-    </details>
+    </Fold>
   );
 }
 
