@@ -17,9 +17,9 @@ const chromium = {
  * Accessibility checks go through tests/e2e/helpers/shop.ts `axe` (legacy mode, violations only: a third of the time).
  *
  * The browser asks for reduced motion (the setting a shopper can choose on a phone; the shop honours it): the home
- * page's hero floats without end otherwise, and a page drawing frames for it cost Chromium ~0.2 s of CPU every second
- * it was open (measured: 38 core-seconds of one end-to-end run, ~30 s of its time). The animations themselves are
- * checked in tests/e2e/home.spec.ts, with motion allowed.
+ * page's hero floats for its first 27 seconds otherwise (once it floated without end), and a page drawing frames
+ * for it cost Chromium ~0.2 s of CPU every second (measured with the endless float: 38 core-seconds of one end-to-end
+ * run, ~30 s of its time). The animations themselves are checked in tests/e2e/home.spec.ts, with motion allowed.
  */
 export default defineConfig({
   testDir: "tests/e2e",

@@ -55,10 +55,16 @@ test.describe("motion", () => {
   // The other tests run with reduced motion (playwright.config.ts); these allow it, as most browsers do.
   test.use({ reducedMotion: "no-preference" });
 
-  test("the hero floats and a card's image eases on hover; asking for reduced motion stills them all", async ({ page }) => {
+  test("the hero floats three times and rests, and a card's image eases on hover; asking for reduced motion stills them all", async ({ page }) => {
     await page.goto("/");
     const running = () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running").map((a) => (a as CSSAnimation).animationName));
     await expect.poll(running).toContain("hero-float");
+    // a few floats, then it rests: an endless one kept the browser drawing for as long as the page stayed open
+    const float = await page.evaluate(() => {
+      const timing = document.getAnimations().find((a) => (a as CSSAnimation).animationName === "hero-float")!.effect!.getComputedTiming();
+      return { iterations: timing.iterations, endTime: Number(timing.endTime) };
+    });
+    expect(float).toEqual({ iterations: 3, endTime: 27_000 });
     const image = page.locator("section#featured").getByRole("listitem").first().locator("img");
     await expect(image).toHaveCSS("transition-property", /transform/);
 
