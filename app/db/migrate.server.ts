@@ -50,6 +50,7 @@ import * as mailRetries from "./migrations/0055_mail_retries";
 import * as reactions from "./migrations/0056_reactions";
 import * as rewardPoints from "./migrations/0057_reward_points";
 import * as referrals from "./migrations/0058_referrals";
+import * as rewardAccountTotals from "./migrations/0059_reward_account_totals";
 
 /** Migrations are imported, not read from disk, so they ship inside the server build. Add new ones in order. */
 const migrations: Record<string, Migration> = {
@@ -106,6 +107,7 @@ const migrations: Record<string, Migration> = {
   "0056_reactions": reactions,
   "0057_reward_points": rewardPoints,
   "0058_referrals": referrals,
+  "0059_reward_account_totals": rewardAccountTotals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

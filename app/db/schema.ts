@@ -623,6 +623,15 @@ export interface RewardAccountsTable {
   /** their referral link's code (migration 0058), made when first asked for */
   referral_code: Defaulted<string | null>;
   created_at: Timestamp;
+  /** what their points did since they joined, each ledger entry's share added as it is written (migration 0059) */
+  earned_total: Defaulted<number>;
+  made_available_total: Defaulted<number>;
+  spent_total: Defaulted<number>;
+  given_back_total: Defaulted<number>;
+  reversed_total: Defaulted<number>;
+  expired_total: Defaulted<number>;
+  added_by_hand_total: Defaulted<number>;
+  removed_by_hand_total: Defaulted<number>;
 }
 
 export type ReferralStatus = "attributed" | "reserved" | "paid" | "rewarded" | "refused" | "cancelled";

@@ -4,11 +4,13 @@
  * conditional on the entry count read (the next entry's position), then the ledger row with the balances it left.
  * Under concurrency the UPDATE is the authority, as for gift cards: on PostgreSQL a second writer waits for the first
  * and finds the count moved, reads again and recomputes (so twenty checkouts on one balance spend it exactly once);
- * SQLite has one writer at a time. A balance never goes below zero (CHECK constraints back it).
+ * SQLite has one writer at a time. A balance never goes below zero (CHECK constraints back it). The same UPDATE adds
+ * the entry's share to the member's running totals (migration 0059), which Admin → Rewards sums.
  */
 import type { Queryable } from "~/db/db.server";
 import type { RewardEntryKind } from "~/db/schema";
 import { newId } from "~/utils/ids";
+import { totalsOfEntry, type RewardTotal } from "./rewards.logic";
 
 export interface Balances {
   available: number;
@@ -55,9 +57,18 @@ export async function changeBalances(trx: Queryable, userId: string, kind: Rewar
     if (!after) return null;
     if (after.available < 0 || after.pending < 0 || after.owed < 0) throw new RangeError(`A reward balance can't go below zero (${kind}: ${JSON.stringify(after)})`);
     const position = Number(row.entry_count) + 1;
+    const delta: Balances = { available: after.available - before.available, pending: after.pending - before.pending, owed: after.owed - before.owed };
+    const totals = Object.entries(totalsOfEntry(kind, delta)) as Array<[RewardTotal, number]>;
     const written = await trx
       .updateTable("reward_accounts")
-      .set({ available_points: after.available, pending_points: after.pending, owed_points: after.owed, entry_count: position })
+      .set((eb) => ({
+        available_points: after.available,
+        pending_points: after.pending,
+        owed_points: after.owed,
+        entry_count: position,
+        // the member's running totals (migration 0059), in the same UPDATE: the row is theirs and already changing
+        ...Object.fromEntries(totals.map(([column, points]) => [column, eb(column, "+", points)])),
+      }))
       .where("user_id", "=", userId)
       .where("entry_count", "=", Number(row.entry_count))
       .executeTakeFirst();
@@ -69,9 +80,9 @@ export async function changeBalances(trx: Queryable, userId: string, kind: Rewar
         user_id: userId,
         position,
         kind,
-        available_delta: after.available - before.available,
-        pending_delta: after.pending - before.pending,
-        owed_delta: after.owed - before.owed,
+        available_delta: delta.available,
+        pending_delta: delta.pending,
+        owed_delta: delta.owed,
         available_after: after.available,
         pending_after: after.pending,
         owed_after: after.owed,

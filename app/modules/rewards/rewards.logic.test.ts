@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lotExpiry, maxRedeemablePoints, pointsEarned, proportionalShare, redeemRefusal, rewardSettingsSchema, settingsFromForm } from "./rewards.logic";
+import { lotExpiry, maxRedeemablePoints, pointsEarned, proportionalShare, redeemRefusal, rewardSettingsSchema, settingsFromForm, totalsOfEntry } from "./rewards.logic";
 
 describe("reward points' rules", () => {
   it("earns whole points, rounded down, by the rule of the day; nothing on nothing", () => {
@@ -70,5 +70,21 @@ describe("reward points' rules", () => {
       "Months a point lasts must be at most 120",
       "The friend's reward must be an amount in rand",
     ]);
+  });
+});
+
+describe("a ledger entry's share of its member's totals (Admin → Rewards' figures)", () => {
+  it("counts each kind once, a credit's points after paying what is owed, and changes by hand by their sign", () => {
+    expect(totalsOfEntry("earned", { available: 0, pending: 300, owed: 0 })).toEqual({ earned_total: 300 });
+    expect(totalsOfEntry("available", { available: 200, pending: -200, owed: 0 })).toEqual({ made_available_total: 200 });
+    expect(totalsOfEntry("redeemed", { available: -120, pending: 0, owed: 0 })).toEqual({ spent_total: 120 });
+    // 20 released to a member who owed 5: 15 available, and spending counts 20 fewer
+    expect(totalsOfEntry("released", { available: 15, pending: 0, owed: -5 })).toEqual({ spent_total: -20 });
+    expect(totalsOfEntry("given_back", { available: 6, pending: 0, owed: -4 })).toEqual({ given_back_total: 10 });
+    // 40 pending, 10 available and 25 already spent, taken back by one refund
+    expect(totalsOfEntry("reversed", { available: -10, pending: -40, owed: 25 })).toEqual({ reversed_total: 75 });
+    expect(totalsOfEntry("expired", { available: -50, pending: 0, owed: 0 })).toEqual({ expired_total: 50 });
+    expect(totalsOfEntry("adjusted", { available: 5, pending: 0, owed: -25 })).toEqual({ added_by_hand_total: 30 });
+    expect(totalsOfEntry("adjusted", { available: -5, pending: 0, owed: 0 })).toEqual({ removed_by_hand_total: 5 });
   });
 });

@@ -5,6 +5,7 @@
  * what the shopper pays, as for a coupon).
  */
 import { z } from "zod";
+import type { RewardEntryKind } from "~/db/schema";
 import { formatRand, formatWholeRand } from "~/utils/money";
 
 export interface RewardSettings {
@@ -158,4 +159,37 @@ export function lotExpiry(from: Date, months: number): Date {
   const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
   d.setUTCDate(Math.min(day, last));
   return d;
+}
+
+/** What a member's points did since they joined, kept on their account (migration 0059): Admin → Rewards sums them. */
+export const REWARD_TOTALS = ["earned_total", "made_available_total", "spent_total", "given_back_total", "reversed_total", "expired_total", "added_by_hand_total", "removed_by_hand_total"] as const;
+export type RewardTotal = (typeof REWARD_TOTALS)[number];
+
+/**
+ * What one ledger entry adds to its member's totals, from the change it made to the three balances. A credit
+ * (released, given back, an addition by hand) pays what is owed first, so its points are the available change less
+ * the owed one. Kinds that move no total (none today) add nothing.
+ */
+export function totalsOfEntry(kind: RewardEntryKind, delta: { available: number; pending: number; owed: number }): Partial<Record<RewardTotal, number>> {
+  const { available: a, pending: p, owed: o } = delta;
+  switch (kind) {
+    case "earned":
+      return { earned_total: p };
+    case "available":
+      return { made_available_total: -p };
+    case "redeemed":
+      return { spent_total: -a };
+    case "released":
+      // points back from an order that closed unpaid: they were never spent after all
+      return { spent_total: o - a };
+    case "given_back":
+      return { given_back_total: a - o };
+    case "reversed":
+      // from pending, from available, and what was already spent (now owed)
+      return { reversed_total: o - p - a };
+    case "expired":
+      return { expired_total: -a };
+    case "adjusted":
+      return a - o >= 0 ? { added_by_hand_total: a - o } : { removed_by_hand_total: o - a };
+  }
 }
