@@ -441,9 +441,11 @@ async function aboveTheFoldImages(weights: Weight[]) {
     log("  (playwright-core missing: images above the fold not measured)");
     return;
   }
-  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  if (!existsSync(executablePath)) {
-    log(`  (no Chromium at ${executablePath}: images above the fold not measured)`);
+  // the browser the tests use (scripts/test.sh: Debian's headless shell), or the full one
+  const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"];
+  const executablePath = candidates.find((path) => existsSync(path));
+  if (!executablePath) {
+    log(`  (no Chromium at ${candidates.join(" or ")}: images above the fold not measured)`);
     return;
   }
   const browser = await chromium.launch({
