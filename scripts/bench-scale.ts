@@ -247,6 +247,7 @@ export async function runScaleBench(options: ScaleBenchOptions) {
         ["privacy", "/admin/privacy"],
         ["marketing", "/admin/marketing"],
         ["marketing: reminders", "/admin/marketing/reminders"],
+        ["marketing: rewards", "/admin/marketing/rewards"],
         ...(p.announcementId ? [["announcement", `/admin/marketing/${p.announcementId}`] as [string, string]] : []),
         ["whatsapp", "/admin/whatsapp"],
         ["staff", "/admin/staff"],
