@@ -1,7 +1,7 @@
-import { Fold } from "./fold";
 import type { AdminOrder } from "~/modules/orders/order-admin.server";
 import { paymentMethodShort } from "~/modules/payments/payment-methods";
 import { formatRand } from "~/utils/money";
+import { Fold } from "./fold";
 
 /** What the owner reads of one order: the admin orders list's row (the module's AdminOrder), with its short id and its stamps. */
 export type OrderForOwner = AdminOrder & { shortId: string; stamps: Array<{ label: string; at: string | null }> };

@@ -12,7 +12,7 @@ import { inTransaction } from "~/db/in-transaction.server";
 import { DomainError } from "~/utils/errors";
 import { changeBalances, credit, type Balances } from "./reward-ledger.server";
 import { REWARDS_ADMIN_MESSAGES as M, type AdjustInput } from "./rewards-admin.schema";
-import { pointsWorthCents } from "./rewards.logic";
+import { pointsWorthCents, REWARD_TOTALS } from "./rewards.logic";
 import { takeFromLots } from "./reward-orders.server";
 
 export interface RewardFigures {
@@ -43,9 +43,7 @@ export async function rewardFigures(db: Queryable): Promise<RewardFigures> {
     .selectFrom("reward_accounts")
     .select((eb) => [
       eb.fn.count<number | string>("joined_at").as("members"),
-      ...(["earned_total", "made_available_total", "spent_total", "given_back_total", "reversed_total", "expired_total", "added_by_hand_total", "removed_by_hand_total", "available_points", "pending_points", "owed_points"] as const).map((column) =>
-        eb.fn.sum<number | string | null>(column).as(column),
-      ),
+      ...([...REWARD_TOTALS, "available_points", "pending_points", "owed_points"] as const).map((column) => eb.fn.sum<number | string | null>(column).as(column)),
     ])
     .executeTakeFirstOrThrow();
   const n = (column: keyof typeof row) => Number(row[column] ?? 0);
